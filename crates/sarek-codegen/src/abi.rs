@@ -1,0 +1,158 @@
+//! The kernel ABI: how a runner binds buffers and fills the uniform block, without reading
+//! the WGSL. The WGSL back end declares exactly what [`build`] lays out, so the two cannot
+//! drift.
+//!
+//! Layout of the uniform block (`struct sarek_Params`, binding = number of buffers):
+//! `sarek_grid: vec3<u32>` at offset 0 holds the grid in workgroups as the caller asked for
+//! it (the runtime may fold a long 1-D grid into 2-D to stay under the per-dimension limit);
+//! then, at 4-byte steps from offset 12, one `u32` length per slice parameter and one field
+//! per scalar parameter, in declaration order. `bool` is stored as a `u32` 0 or 1. The
+//! size is rounded up to 16 bytes.
+
+use std::borrow::Cow;
+
+pub use crate::ir::{Access, Scalar};
+use crate::ir::{Kernel, ParamType};
+use crate::wgsl::escape;
+
+/// A string that is borrowed in constants the macro embeds and owned when built at run time.
+pub type Str = Cow<'static, str>;
+
+/// Name of the WGSL entry point of every Sarek kernel.
+pub const ENTRY_POINT: &str = "sarek_main";
+
+/// Everything a runner needs to launch a kernel.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Abi {
+    /// The Rust name of the kernel.
+    pub kernel: Str,
+    /// The WGSL entry point.
+    pub entry_point: Str,
+    /// The workgroup size.
+    pub workgroup_size: [u32; 3],
+    /// One storage buffer per slice parameter, in binding order.
+    pub buffers: Cow<'static, [BufferBinding]>,
+    /// The uniform block.
+    pub uniform: Uniform,
+    /// Bytes of workgroup memory the kernel declares.
+    pub workgroup_memory: u32,
+}
+
+/// A storage-buffer binding (group 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferBinding {
+    /// The binding number.
+    pub binding: u32,
+    /// The index of the slice parameter it comes from.
+    pub param: u32,
+    /// Its WGSL name.
+    pub name: Str,
+    /// The element type.
+    pub elem: Scalar,
+    /// Read-only (`&[T]`) or read-write (`&mut [T]`).
+    pub access: Access,
+}
+
+/// The uniform block (group 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Uniform {
+    /// Its binding number (after the buffers).
+    pub binding: u32,
+    /// Its size in bytes.
+    pub size: u32,
+    /// Its fields, by offset.
+    pub fields: Cow<'static, [UniformField]>,
+}
+
+/// One field of the uniform block.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UniformField {
+    /// The WGSL field name.
+    pub name: Str,
+    /// Byte offset.
+    pub offset: u32,
+    /// What it holds.
+    pub source: FieldSource,
+}
+
+/// What a uniform field holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldSource {
+    /// The grid size in workgroups, as three `u32`s (12 bytes).
+    Grid,
+    /// The element count of slice parameter `param`, as a `u32`.
+    Length {
+        /// The parameter index.
+        param: u32,
+    },
+    /// Scalar parameter `param`; a `bool` is a `u32` 0 or 1.
+    Scalar {
+        /// The parameter index.
+        param: u32,
+        /// Its type.
+        ty: Scalar,
+    },
+}
+
+impl UniformField {
+    /// The size of the field in bytes.
+    pub fn size(&self) -> u32 {
+        match self.source {
+            FieldSource::Grid => 12,
+            _ => 4,
+        }
+    }
+}
+
+/// The WGSL name of the uniform field holding the length of slice parameter `param`.
+pub fn length_field(param: usize) -> String {
+    escape::internal(&format!("len{param}"))
+}
+
+/// Lays out the ABI of `kernel`.
+pub fn build(kernel: &Kernel) -> Abi {
+    let mut buffers = Vec::new();
+    let mut fields = vec![UniformField {
+        name: escape::internal("grid").into(),
+        offset: 0,
+        source: FieldSource::Grid,
+    }];
+    let mut offset = 12;
+    for (i, param) in kernel.params.iter().enumerate() {
+        let index = i as u32;
+        match param.ty {
+            ParamType::Slice { elem, access } => {
+                buffers.push(BufferBinding {
+                    binding: buffers.len() as u32,
+                    param: index,
+                    name: escape::escape(&param.name).into(),
+                    elem,
+                    access,
+                });
+                fields.push(UniformField {
+                    name: length_field(i).into(),
+                    offset,
+                    source: FieldSource::Length { param: index },
+                });
+            }
+            ParamType::Scalar(ty) => fields.push(UniformField {
+                name: escape::escape(&param.name).into(),
+                offset,
+                source: FieldSource::Scalar { param: index, ty },
+            }),
+        }
+        offset += 4;
+    }
+    Abi {
+        kernel: kernel.name.clone().into(),
+        entry_point: ENTRY_POINT.into(),
+        workgroup_size: kernel.workgroup_size,
+        uniform: Uniform {
+            binding: buffers.len() as u32,
+            size: offset.div_ceil(16) * 16,
+            fields: fields.into(),
+        },
+        buffers: buffers.into(),
+        workgroup_memory: 0,
+    }
+}

@@ -1,0 +1,64 @@
+//! The arguments of `#[sarek::kernel(...)]`.
+
+use syn::parse::Parser;
+use syn::spanned::Spanned;
+
+/// Parsed `#[sarek::kernel]` arguments.
+#[derive(Clone, Debug)]
+pub struct KernelAttr {
+    /// `workgroup_size = [x, y, z]` (missing dimensions are 1); default `[256, 1, 1]`.
+    pub workgroup_size: [u32; 3],
+    /// Where the workgroup size was written, for errors.
+    pub workgroup_size_span: proc_macro2::Span,
+}
+
+impl Default for KernelAttr {
+    fn default() -> Self {
+        KernelAttr {
+            workgroup_size: [256, 1, 1],
+            workgroup_size_span: proc_macro2::Span::call_site(),
+        }
+    }
+}
+
+/// Parses the attribute's token stream.
+pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, syn::Error> {
+    let mut attr = KernelAttr::default();
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("workgroup_size") {
+            let value: syn::Expr = meta.value()?.parse()?;
+            attr.workgroup_size_span = value.span();
+            let syn::Expr::Array(array) = &value else {
+                return Err(syn::Error::new(value.span(), "write the workgroup size as an array: `workgroup_size = [64]`, `[16, 16]` or `[8, 8, 4]`"));
+            };
+            if array.elems.is_empty() || array.elems.len() > 3 {
+                return Err(syn::Error::new(
+                    array.span(),
+                    "a workgroup size has one, two or three dimensions",
+                ));
+            }
+            let mut size = [1u32; 3];
+            for (slot, elem) in size.iter_mut().zip(array.elems.iter()) {
+                let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Int(int),
+                    ..
+                }) = elem
+                else {
+                    return Err(syn::Error::new(elem.span(), "each workgroup dimension must be an integer literal: the macro needs it at compile time"));
+                };
+                *slot = int.base10_parse::<u32>()?;
+            }
+            if let Err(message) = crate::check::workgroup_size(size) {
+                return Err(syn::Error::new(array.span(), message));
+            }
+            attr.workgroup_size = size;
+            Ok(())
+        } else {
+            Err(meta.error(
+                "unknown `sarek::kernel` argument; the only one is `workgroup_size = [x, y, z]`",
+            ))
+        }
+    });
+    parser.parse2(tokens)?;
+    Ok(attr)
+}

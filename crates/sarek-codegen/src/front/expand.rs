@@ -1,0 +1,232 @@
+//! The items `#[sarek::kernel]` expands to.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::abi::{Abi, FieldSource};
+use crate::ir::{Access, Scalar};
+use crate::CompileError;
+
+use super::types::{HostParam, HostScalar};
+use super::{attr, combine, lower_kernel};
+
+/// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
+/// `compile_error!` at the offending token.
+pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item: syn::ItemFn = match syn::parse2(item) {
+        Ok(item) => item,
+        Err(e) => {
+            return syn::Error::new(
+                e.span(),
+                "`#[sarek::kernel]` applies to a function: `fn name(params) { body }`",
+            )
+            .to_compile_error()
+        }
+    };
+    let attr = match attr::parse(attr) {
+        Ok(attr) => attr,
+        Err(e) => return e.to_compile_error(),
+    };
+    let mut errors = Vec::new();
+    let mut passed_attrs = Vec::new();
+    let mut docs = Vec::new();
+    for a in &item.attrs {
+        let path = a.path();
+        if path.is_ident("doc") {
+            docs.push(a.clone());
+        } else if ["cfg", "cfg_attr", "allow", "warn", "deny", "expect"]
+            .iter()
+            .any(|n| path.is_ident(n))
+        {
+            passed_attrs.push(a.clone());
+        } else {
+            errors.push(syn::Error::new(
+                path.span(),
+                "this attribute is not supported on a `#[sarek::kernel]` function",
+            ));
+        }
+    }
+    let lowered = match lower_kernel(&attr, &item) {
+        Ok(lowered) => lowered,
+        Err(e) => {
+            errors.push(e);
+            return combine(errors)
+                .map(|e| e.to_compile_error())
+                .unwrap_or_default();
+        }
+    };
+    if let Some(e) = combine(errors) {
+        return e.to_compile_error();
+    }
+    let compiled = match crate::compile(&lowered.kernel) {
+        Ok(compiled) => compiled,
+        Err(CompileError::Kernel(list)) => {
+            let errors = list
+                .into_iter()
+                .map(|(span, message)| syn::Error::new(lowered.span(span), message))
+                .collect();
+            return combine(errors)
+                .map(|e| e.to_compile_error())
+                .unwrap_or_default();
+        }
+        Err(naga @ CompileError::Naga { .. }) => {
+            return syn::Error::new(item.sig.ident.span(), naga.to_string()).to_compile_error();
+        }
+    };
+
+    let vis = &item.vis;
+    let name = &item.sig.ident;
+    let wgsl = &compiled.wgsl;
+    let abi = abi_tokens(&compiled.abi);
+    let device = format_ident!("__sarek_device");
+    let grid = format_ident!("__sarek_grid");
+    let mut launch_params = Vec::new();
+    let mut launch_args = Vec::new();
+    for (ident, param) in &lowered.host_params {
+        let span = ident.span();
+        let (ty, arg) = match param {
+            HostParam::Scalar(s) => {
+                let t = scalar_type(*s);
+                let ctor = format_ident!("{}", s.name());
+                (
+                    quote_spanned!(span=> #t),
+                    quote_spanned!(span=> ::sarek::Arg::#ctor(#ident)),
+                )
+            }
+            HostParam::Slice {
+                elem,
+                access: Access::Read,
+            } => {
+                let t = scalar_type(*elem);
+                (
+                    quote_spanned!(span=> &::sarek::Buffer<#t>),
+                    quote_spanned!(span=> ::sarek::Arg::read(#ident)),
+                )
+            }
+            HostParam::Slice {
+                elem,
+                access: Access::ReadWrite,
+            } => {
+                let t = scalar_type(*elem);
+                (
+                    quote_spanned!(span=> &mut ::sarek::Buffer<#t>),
+                    quote_spanned!(span=> ::sarek::Arg::write(#ident)),
+                )
+            }
+        };
+        launch_params.push(quote!(#ident: #ty));
+        launch_args.push(arg);
+    }
+    let inputs = &item.sig.inputs;
+    let block = &item.block;
+    let launch_doc = format!(
+        "Launches `{name}` on `device` over `grid` (a [`Grid`](::sarek::Grid) of threads or workgroups); the \
+         arguments follow the kernel's parameters. Returns once the work is submitted."
+    );
+    let body_doc = format!(
+        "The body of `{name}` as plain Rust, for one invocation: the intrinsics of `sarek::gpu` read the \
+         invocation set by [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation)."
+    );
+    quote! {
+        #(#docs)*
+        #(#passed_attrs)*
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #name;
+
+        #(#passed_attrs)*
+        impl #name {
+            /// The WGSL module Sarek generated for this kernel (validated by naga at compile time).
+            pub const WGSL: &'static str = #wgsl;
+            /// How the kernel binds its buffers and packs its uniform block.
+            pub const ABI: ::sarek::abi::Abi = #abi;
+
+            #[doc = #launch_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn launch(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
+                static KERNEL: ::sarek::KernelSource = ::sarek::KernelSource { wgsl: #name::WGSL, abi: #name::ABI };
+                #device.launch(&KERNEL, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #body_doc]
+            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, clippy::all)]
+            #vis fn body(#inputs) {
+                #[allow(unused_imports)]
+                use ::sarek::gpu::*;
+                #block
+            }
+        }
+    }
+}
+
+fn scalar_type(s: HostScalar) -> TokenStream {
+    match s {
+        HostScalar::F32 => quote!(f32),
+        HostScalar::I32 => quote!(i32),
+        HostScalar::U32 => quote!(u32),
+        HostScalar::Usize => quote!(usize),
+        HostScalar::Bool => quote!(bool),
+    }
+}
+
+fn scalar_tokens(s: Scalar) -> TokenStream {
+    match s {
+        Scalar::F32 => quote!(::sarek::abi::Scalar::F32),
+        Scalar::I32 => quote!(::sarek::abi::Scalar::I32),
+        Scalar::U32 => quote!(::sarek::abi::Scalar::U32),
+        Scalar::Bool => quote!(::sarek::abi::Scalar::Bool),
+    }
+}
+
+/// The ABI as a constant expression.
+fn abi_tokens(abi: &Abi) -> TokenStream {
+    let kernel = abi.kernel.as_ref();
+    let entry = abi.entry_point.as_ref();
+    let [x, y, z] = abi.workgroup_size;
+    let buffers = abi.buffers.iter().map(|b| {
+        let (binding, param, name) = (b.binding, b.param, b.name.as_ref());
+        let elem = scalar_tokens(b.elem);
+        let access = match b.access {
+            Access::Read => quote!(::sarek::abi::Access::Read),
+            Access::ReadWrite => quote!(::sarek::abi::Access::ReadWrite),
+        };
+        quote! {
+            ::sarek::abi::BufferBinding {
+                binding: #binding, param: #param,
+                name: ::std::borrow::Cow::Borrowed(#name),
+                elem: #elem, access: #access,
+            }
+        }
+    });
+    let fields = abi.uniform.fields.iter().map(|f| {
+        let (name, offset) = (f.name.as_ref(), f.offset);
+        let source = match f.source {
+            FieldSource::Grid => quote!(::sarek::abi::FieldSource::Grid),
+            FieldSource::Length { param } => quote!(::sarek::abi::FieldSource::Length { param: #param }),
+            FieldSource::Scalar { param, ty } => {
+                let ty = scalar_tokens(ty);
+                quote!(::sarek::abi::FieldSource::Scalar { param: #param, ty: #ty })
+            }
+        };
+        quote! {
+            ::sarek::abi::UniformField { name: ::std::borrow::Cow::Borrowed(#name), offset: #offset, source: #source }
+        }
+    });
+    let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
+    let wg_mem = abi.workgroup_memory;
+    quote! {
+        ::sarek::abi::Abi {
+            kernel: ::std::borrow::Cow::Borrowed(#kernel),
+            entry_point: ::std::borrow::Cow::Borrowed(#entry),
+            workgroup_size: [#x, #y, #z],
+            buffers: ::std::borrow::Cow::Borrowed(&[#(#buffers),*]),
+            uniform: ::sarek::abi::Uniform {
+                binding: #ubinding,
+                size: #usize_,
+                fields: ::std::borrow::Cow::Borrowed(&[#(#fields),*]),
+            },
+            workgroup_memory: #wg_mem,
+        }
+    }
+}

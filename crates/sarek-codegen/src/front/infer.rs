@@ -1,0 +1,125 @@
+//! Type inference for kernel bodies, following rustc where it matters: integer literals
+//! without a suffix take their type from context and default to `i32`; float literals take it
+//! from context and would default to `f64`, which the GPU lacks, so an unconstrained float
+//! literal is an error instead of a silent change of meaning.
+
+use crate::ir::Scalar;
+
+/// A type during inference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A known scalar (`usize` is `U32`).
+    Known(Scalar),
+    /// An inference variable.
+    Var(u32),
+}
+
+/// What an inference variable may still become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// `{integer}`
+    Int,
+    /// `{float}`
+    Float,
+}
+
+#[derive(Default)]
+pub struct Infer {
+    parent: Vec<u32>,
+    kind: Vec<VarKind>,
+    value: Vec<Option<Scalar>>,
+}
+
+impl Infer {
+    pub fn fresh(&mut self, kind: VarKind) -> Ty {
+        let id = self.parent.len() as u32;
+        self.parent.push(id);
+        self.kind.push(kind);
+        self.value.push(None);
+        Ty::Var(id)
+    }
+
+    fn root(&mut self, v: u32) -> u32 {
+        let mut r = v;
+        while self.parent[r as usize] != r {
+            r = self.parent[r as usize];
+        }
+        self.parent[v as usize] = r;
+        r
+    }
+
+    /// The type with every solved variable replaced.
+    pub fn shallow(&mut self, ty: Ty) -> Ty {
+        match ty {
+            Ty::Var(v) => {
+                let r = self.root(v);
+                match self.value[r as usize] {
+                    Some(s) => Ty::Known(s),
+                    None => Ty::Var(r),
+                }
+            }
+            other => other,
+        }
+    }
+
+    fn fits(kind: VarKind, s: Scalar) -> bool {
+        match kind {
+            VarKind::Int => s.is_integer(),
+            VarKind::Float => s == Scalar::F32,
+        }
+    }
+
+    /// Makes `a` and `b` the same type; on failure returns both as they stand.
+    pub fn unify(&mut self, a: Ty, b: Ty) -> Result<Ty, (Ty, Ty)> {
+        let (a, b) = (self.shallow(a), self.shallow(b));
+        match (a, b) {
+            _ if a == b => Ok(a),
+            (Ty::Var(x), Ty::Var(y)) => {
+                if self.kind[x as usize] != self.kind[y as usize] {
+                    return Err((a, b));
+                }
+                self.parent[x as usize] = y;
+                Ok(b)
+            }
+            (Ty::Var(x), Ty::Known(s)) | (Ty::Known(s), Ty::Var(x)) => {
+                if !Self::fits(self.kind[x as usize], s) {
+                    return Err((a, b));
+                }
+                self.value[x as usize] = Some(s);
+                Ok(Ty::Known(s))
+            }
+            _ => Err((a, b)),
+        }
+    }
+
+    /// The kind of an unsolved variable.
+    pub fn kind_of(&mut self, ty: Ty) -> Option<VarKind> {
+        match self.shallow(ty) {
+            Ty::Var(v) => Some(self.kind[v as usize]),
+            _ => None,
+        }
+    }
+
+    /// The final scalar type: unsolved `{integer}` is `i32` as in Rust; unsolved `{float}` is
+    /// `None` (Rust would pick `f64`).
+    pub fn resolve(&mut self, ty: Ty) -> Option<Scalar> {
+        match self.shallow(ty) {
+            Ty::Known(s) => Some(s),
+            Ty::Var(v) => match self.kind[v as usize] {
+                VarKind::Int => Some(Scalar::I32),
+                VarKind::Float => None,
+            },
+        }
+    }
+
+    /// How rustc would print the type.
+    pub fn describe(&mut self, ty: Ty) -> String {
+        match self.shallow(ty) {
+            Ty::Known(s) => s.rust_name().to_owned(),
+            Ty::Var(v) => match self.kind[v as usize] {
+                VarKind::Int => "{integer}".to_owned(),
+                VarKind::Float => "{float}".to_owned(),
+            },
+        }
+    }
+}

@@ -1,0 +1,1609 @@
+//! Lowering of a kernel's body from `syn` to the IR.
+//!
+//! Every error is collected (the lowering goes on after one) and reported at the Rust token
+//! that caused it. Expressions with effects are turned into statements in Rust's evaluation
+//! order: when a later operand needs statements, earlier operands that those statements could
+//! change are first copied into `let` bindings.
+
+use std::collections::HashMap;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::arena::Handle;
+use crate::ir::*;
+
+use super::infer::{Infer, Ty, VarKind};
+use super::types;
+
+/// Marker for an error already recorded.
+#[derive(Debug)]
+pub struct Reported;
+type R<T> = Result<T, Reported>;
+
+/// The result of lowering an expression.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    /// `()`
+    Unit,
+    /// Control never gets here (`return`, `break`, `continue`, a `loop` without `break`).
+    Never,
+    /// A value.
+    Expr(Handle<Expression>),
+}
+
+#[derive(Clone, Copy)]
+enum Binding {
+    Local(Handle<Local>),
+    Param(ParamId),
+}
+
+struct LoopFrame {
+    has_break: bool,
+}
+
+pub struct Lowerer {
+    pub kernel: Kernel,
+    pub spans: Vec<Span>,
+    pub errors: Vec<syn::Error>,
+    infer: Infer,
+    expr_tys: Vec<Ty>,
+    local_tys: Vec<Ty>,
+    /// Locals whose value cannot change after their `let` (no `mut`, initialised).
+    local_stable: Vec<bool>,
+    /// Integer literals waiting for their type: (expression, value).
+    int_literals: Vec<(Handle<Expression>, i128)>,
+    /// Float literals waiting for their type.
+    float_literals: Vec<(Handle<Expression>, f32)>,
+    scopes: Vec<HashMap<String, Binding>>,
+    blocks: Vec<Block>,
+    loops: Vec<LoopFrame>,
+}
+
+/// The identifier's name without `r#`.
+pub fn ident_name(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
+}
+
+fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
+    Some(match expr {
+        syn::Expr::Array(_) | syn::Expr::Repeat(_) => "arrays are not supported in kernels yet; use a buffer",
+        syn::Expr::Async(_) | syn::Expr::Await(_) => "a GPU kernel cannot be `async`",
+        syn::Expr::Closure(_) => "WGSL has no closures; write the computation inline",
+        syn::Expr::Field(_) => "field access needs a struct, and structs in kernels are not supported yet",
+        syn::Expr::Let(_) => "`let` patterns in conditions (`if let`, `while let`) need enums, which kernels do not support yet",
+        syn::Expr::Macro(_) => "macros cannot run on the GPU: the kernel body must be plain expressions and statements",
+        syn::Expr::Match(_) => "`match` is not supported in kernels yet; use `if`/`else`",
+        syn::Expr::Range(_) => "a range is only allowed as the iterator of a `for` loop (`for i in a..b`)",
+        syn::Expr::Reference(_) => "WGSL cannot pass references around inside a kernel; index the buffer directly",
+        syn::Expr::Struct(_) => "struct literals are not supported in kernels yet",
+        syn::Expr::Try(_) => "the `?` operator needs `Result`/`Option`, which do not exist on the GPU",
+        syn::Expr::TryBlock(_) => "`try` blocks are not available on the GPU",
+        syn::Expr::Tuple(_) => "WGSL has no tuples; use separate variables",
+        syn::Expr::Unsafe(_) => "`unsafe` has no meaning in a kernel; remove it",
+        syn::Expr::Yield(_) => "generators cannot run on the GPU",
+        syn::Expr::Const(_) => "`const` blocks are not supported in kernels; use a literal",
+        syn::Expr::Infer(_) => "`_` is not a value",
+        _ => return None,
+    })
+}
+
+impl Lowerer {
+    pub fn new(name: String, workgroup_size: [u32; 3], span: Span) -> Self {
+        let mut lowerer = Lowerer {
+            kernel: Kernel {
+                name,
+                params: Vec::new(),
+                workgroup_size,
+                locals: Default::default(),
+                exprs: Default::default(),
+                body: Vec::new(),
+                span: Span(0),
+            },
+            spans: Vec::new(),
+            errors: Vec::new(),
+            infer: Infer::default(),
+            expr_tys: Vec::new(),
+            local_tys: Vec::new(),
+            local_stable: Vec::new(),
+            int_literals: Vec::new(),
+            float_literals: Vec::new(),
+            scopes: vec![HashMap::new()],
+            blocks: Vec::new(),
+            loops: Vec::new(),
+        };
+        lowerer.kernel.span = lowerer.span(span);
+        lowerer
+    }
+
+    pub fn span(&mut self, span: Span) -> crate::ir::Span {
+        self.spans.push(span);
+        crate::ir::Span(self.spans.len() as u32 - 1)
+    }
+
+    fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
+        self.errors.push(syn::Error::new(span, message));
+        Reported
+    }
+
+    pub fn add_param(&mut self, ident: &syn::Ident, ty: ParamType) {
+        let span = self.span(ident.span());
+        let id = ParamId(self.kernel.params.len() as u32);
+        self.kernel.params.push(Param {
+            name: ident_name(ident),
+            ty,
+            span,
+        });
+        self.scopes[0].insert(ident_name(ident), Binding::Param(id));
+    }
+
+    // ---- building blocks ----
+
+    fn push(&mut self, kind: Stmt, span: Span) {
+        let span = self.span(span);
+        self.blocks
+            .last_mut()
+            .expect("inside a block")
+            .push(Statement { kind, span });
+    }
+
+    fn block_len(&self) -> usize {
+        self.blocks.last().map_or(0, Vec::len)
+    }
+
+    fn with_block(&mut self, f: impl FnOnce(&mut Self) -> R<Value>) -> (Block, R<Value>) {
+        self.blocks.push(Vec::new());
+        self.scopes.push(HashMap::new());
+        let value = f(self);
+        self.scopes.pop();
+        (self.blocks.pop().expect("pushed above"), value)
+    }
+
+    fn expr(&mut self, kind: Expr, ty: Ty, span: Span) -> Handle<Expression> {
+        let span = self.span(span);
+        self.expr_tys.push(ty);
+        self.kernel.exprs.append(Expression {
+            kind,
+            ty: Type::Scalar(Scalar::I32), // replaced in `finish`
+            span,
+        })
+    }
+
+    fn ty(&self, h: Handle<Expression>) -> Ty {
+        self.expr_tys[h.index()]
+    }
+
+    fn new_local(
+        &mut self,
+        name: &str,
+        ty: Ty,
+        mutable: bool,
+        stable: bool,
+        span: Span,
+    ) -> Handle<Local> {
+        let ir_span = self.span(span);
+        self.local_tys.push(ty);
+        self.local_stable.push(stable);
+        self.kernel.locals.append(Local {
+            name: name.to_owned(),
+            ty: Type::Scalar(Scalar::I32), // replaced in `finish`
+            mutable,
+            span: ir_span,
+        })
+    }
+
+    /// A `let` of a compiler temporary holding `value`, inserted at `at` (or appended).
+    fn temp(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Local> {
+        let ty = self.ty(value);
+        let span = self.spans[self.kernel.exprs[value].span.0 as usize];
+        let local = self.new_local("__v", ty, false, true, span);
+        let ir_span = self.span(span);
+        let stmt = Statement {
+            kind: Stmt::Let {
+                local,
+                init: Some(value),
+            },
+            span: ir_span,
+        };
+        let block = self.blocks.last_mut().expect("inside a block");
+        match at {
+            Some(i) => block.insert(i, stmt),
+            None => block.push(stmt),
+        }
+        local
+    }
+
+    /// Like [`Self::temp`], returning a read of the temporary.
+    fn spill(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Expression> {
+        let ty = self.ty(value);
+        let span = self.spans[self.kernel.exprs[value].span.0 as usize];
+        let local = self.temp(value, at);
+        self.expr(Expr::Local(local), ty, span)
+    }
+
+    /// Whether no statement can change the value of `h`.
+    fn is_stable(&self, h: Handle<Expression>) -> bool {
+        match &self.kernel.exprs[h].kind {
+            Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Builtin(_) => true,
+            Expr::Local(l) => self.local_stable[l.index()],
+            Expr::Index { .. } => false,
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.is_stable(*expr),
+            Expr::Binary { left, right, .. } => self.is_stable(*left) && self.is_stable(*right),
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => self.is_stable(*cond) && self.is_stable(*accept) && self.is_stable(*reject),
+            Expr::Math { args, .. } => args.iter().all(|a| self.is_stable(*a)),
+        }
+    }
+
+    /// Lowers operands left to right, keeping Rust's order when a later one needs statements.
+    fn operands(&mut self, exprs: &[&syn::Expr]) -> R<Vec<Handle<Expression>>> {
+        let mut values: Vec<Handle<Expression>> = Vec::new();
+        let mut ends: Vec<usize> = Vec::new();
+        let mut failed = false;
+        for e in exprs {
+            let before = self.block_len();
+            match self.value(e) {
+                Ok(h) => {
+                    if self.block_len() != before {
+                        // Statements ran after the earlier operands were read: pin those first.
+                        for i in (0..values.len()).rev() {
+                            if !self.is_stable(values[i]) {
+                                values[i] = self.spill(values[i], Some(ends[i]));
+                            }
+                        }
+                    }
+                    values.push(h);
+                    ends.push(self.block_len());
+                }
+                Err(Reported) => failed = true,
+            }
+        }
+        if failed {
+            Err(Reported)
+        } else {
+            Ok(values)
+        }
+    }
+
+    fn unify(&mut self, a: Ty, b: Ty, span: Span) -> R<Ty> {
+        match self.infer.unify(a, b) {
+            Ok(t) => Ok(t),
+            Err((a, b)) => {
+                let (a, b) = (self.infer.describe(a), self.infer.describe(b));
+                Err(self.error(
+                    span,
+                    format!("mismatched types: expected `{a}`, found `{b}`"),
+                ))
+            }
+        }
+    }
+
+    fn require(&mut self, h: Handle<Expression>, want: Scalar, span: Span) -> R<()> {
+        let t = self.ty(h);
+        self.unify(t, Ty::Known(want), span).map(|_| ())
+    }
+
+    fn require_int(&mut self, h: Handle<Expression>, span: Span) -> R<()> {
+        let t = self.ty(h);
+        match self.infer.shallow(t) {
+            Ty::Known(s) if s.is_integer() => Ok(()),
+            Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => Ok(()),
+            other => {
+                let found = self.infer.describe(other);
+                Err(self.error(span, format!("expected an integer, found `{found}`")))
+            }
+        }
+    }
+
+    fn require_numeric(&mut self, h: Handle<Expression>, span: Span) -> R<()> {
+        let t = self.ty(h);
+        match self.infer.shallow(t) {
+            Ty::Known(Scalar::Bool) => {
+                let found = self.infer.describe(t);
+                Err(self.error(span, format!("expected a number, found `{found}`")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    // ---- statements ----
+
+    pub fn body(&mut self, block: &syn::Block) {
+        self.blocks.push(Vec::new());
+        match self.block_contents(block) {
+            Ok(Value::Expr(h)) => {
+                let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+                self.error(
+                    span,
+                    "a kernel returns nothing; end the body with a statement (add `;`)",
+                );
+            }
+            Ok(_) | Err(Reported) => {}
+        }
+        self.kernel.body = self.blocks.pop().expect("pushed above");
+    }
+
+    fn block_contents(&mut self, block: &syn::Block) -> R<Value> {
+        let mut diverged = false;
+        let mut value = Value::Unit;
+        let count = block.stmts.len();
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            let last = i + 1 == count;
+            let result = match stmt {
+                syn::Stmt::Local(local) => self.local(local),
+                syn::Stmt::Item(item) => Err(self.error(
+                    item.span(),
+                    "items (functions, structs, `use`, constants) cannot be declared inside a kernel yet; declare values with `let`",
+                )),
+                syn::Stmt::Macro(m) => Err(self.error(
+                    m.mac.path.span(),
+                    "macros cannot run on the GPU: `println!`, `assert!` and friends have no WGSL equivalent; remove the call",
+                )),
+                syn::Stmt::Expr(e, semi) => match self.expression(e) {
+                    Ok(Value::Expr(h)) if last && semi.is_none() => {
+                        value = Value::Expr(h);
+                        Ok(Value::Unit)
+                    }
+                    Ok(Value::Expr(_)) if semi.is_none() => {
+                        Err(self.error(e.span(), "expected `()`: add a `;` to discard this value"))
+                    }
+                    other => other,
+                },
+            };
+            if let Ok(Value::Never) = result {
+                diverged = true;
+            }
+        }
+        if diverged && !matches!(value, Value::Expr(_)) {
+            return Ok(Value::Never);
+        }
+        Ok(value)
+    }
+
+    fn local(&mut self, local: &syn::Local) -> R<Value> {
+        let (pat, annotation) = match &local.pat {
+            syn::Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
+            other => (other, None),
+        };
+        let declared = match annotation {
+            Some(ty) => match types::scalar(ty) {
+                Ok(s) => Some(Ty::Known(s.scalar())),
+                Err(e) => {
+                    self.errors.push(e);
+                    return Err(Reported);
+                }
+            },
+            None => None,
+        };
+        if let Some(init) = &local.init {
+            if let Some((_, diverge)) = &init.diverge {
+                return Err(self.error(diverge.span(), "`let ... else` needs patterns that can fail, which kernels do not have; use `if`"));
+            }
+        }
+        let value = match &local.init {
+            Some(init) => Some(self.value(&init.expr)?),
+            None => None,
+        };
+        match pat {
+            syn::Pat::Ident(p) => {
+                if p.by_ref.is_some() || p.subpat.is_some() {
+                    return Err(self.error(p.span(), "bind a plain name: `let x = ..` or `let mut x = ..`"));
+                }
+                let ty = match (declared, value) {
+                    (Some(d), Some(v)) => {
+                        let vt = self.ty(v);
+                        let span = local.init.as_ref().map_or(p.span(), |i| i.expr.span());
+                        self.unify(d, vt, span)?
+                    }
+                    (Some(d), None) => d,
+                    (None, Some(v)) => self.ty(v),
+                    (None, None) => self.infer.fresh(VarKind::Int),
+                };
+                let name = ident_name(&p.ident);
+                let mutable = p.mutability.is_some();
+                let stable = !mutable && value.is_some();
+                let handle = self.new_local(&name, ty, mutable || value.is_none(), stable, p.ident.span());
+                self.push(Stmt::Let { local: handle, init: value }, local.span());
+                self.scopes.last_mut().expect("a scope").insert(name, Binding::Local(handle));
+                Ok(Value::Unit)
+            }
+            syn::Pat::Wild(_) => Ok(Value::Unit),
+            other => Err(self.error(other.span(), "only plain names can be bound in a kernel (`let x = ..`); WGSL has no tuples or destructuring")),
+        }
+    }
+
+    // ---- expressions ----
+
+    /// Lowers an expression that must produce a value.
+    fn value(&mut self, e: &syn::Expr) -> R<Handle<Expression>> {
+        match self.expression(e)? {
+            Value::Expr(h) => Ok(h),
+            Value::Unit => Err(self.error(e.span(), "expected a value, but this expression is `()`")),
+            Value::Never => Err(self.error(e.span(), "this expression never produces a value (it returns or breaks); move it into a statement")),
+        }
+    }
+
+    fn expression(&mut self, e: &syn::Expr) -> R<Value> {
+        let span = e.span();
+        if let Some(reason) = unsupported_expr(e) {
+            return Err(self.error(span, reason));
+        }
+        match e {
+            syn::Expr::Lit(lit) => self.literal(&lit.lit, false).map(Value::Expr),
+            syn::Expr::Paren(p) => self.expression(&p.expr),
+            syn::Expr::Group(g) => self.expression(&g.expr),
+            syn::Expr::Path(p) => self.path(p).map(Value::Expr),
+            syn::Expr::Unary(u) => self.unary(u).map(Value::Expr),
+            syn::Expr::Binary(b) => self.binary(b),
+            syn::Expr::Assign(a) => self.assign(&a.left, None, &a.right, span),
+            syn::Expr::Index(i) => self.index(i).map(Value::Expr),
+            syn::Expr::Cast(c) => self.cast(c).map(Value::Expr),
+            syn::Expr::MethodCall(m) => self.method_call(m).map(Value::Expr),
+            syn::Expr::Call(c) => self.call(c).map(Value::Expr),
+            syn::Expr::Block(b) => {
+                if let Some(label) = &b.label {
+                    return Err(self.error(
+                        label.span(),
+                        "WGSL has no labelled blocks; restructure with `if`/`else`",
+                    ));
+                }
+                self.inline_block(&b.block)
+            }
+            syn::Expr::If(i) => self.if_expr(i),
+            syn::Expr::While(w) => self.while_loop(w),
+            syn::Expr::Loop(l) => self.loop_expr(l),
+            syn::Expr::ForLoop(f) => self.for_loop(f),
+            syn::Expr::Break(b) => {
+                if let Some(label) = &b.label {
+                    return Err(self.error(
+                        label.span(),
+                        "WGSL has no labelled `break`; use a flag variable to leave outer loops",
+                    ));
+                }
+                if let Some(v) = &b.expr {
+                    return Err(self.error(v.span(), "`break` with a value is not supported; assign to a `let mut` before `break`"));
+                }
+                match self.loops.last_mut() {
+                    Some(frame) => frame.has_break = true,
+                    None => return Err(self.error(span, "`break` outside of a loop")),
+                }
+                self.push(Stmt::Break, span);
+                Ok(Value::Never)
+            }
+            syn::Expr::Continue(c) => {
+                if let Some(label) = &c.label {
+                    return Err(self.error(
+                        label.span(),
+                        "WGSL has no labelled `continue`; use a flag variable",
+                    ));
+                }
+                if self.loops.is_empty() {
+                    return Err(self.error(span, "`continue` outside of a loop"));
+                }
+                self.push(Stmt::Continue, span);
+                Ok(Value::Never)
+            }
+            syn::Expr::Return(r) => {
+                if let Some(v) = &r.expr {
+                    return Err(self.error(v.span(), "a kernel returns nothing: write `return;`"));
+                }
+                self.push(Stmt::Return, span);
+                Ok(Value::Never)
+            }
+            _ => Err(self.error(span, "this expression is not supported in a Sarek kernel")),
+        }
+    }
+
+    fn inline_block(&mut self, block: &syn::Block) -> R<Value> {
+        self.scopes.push(HashMap::new());
+        let v = self.block_contents(block);
+        self.scopes.pop();
+        v
+    }
+
+    fn literal(&mut self, lit: &syn::Lit, negative: bool) -> R<Handle<Expression>> {
+        let span = lit.span();
+        match lit {
+            syn::Lit::Bool(b) => {
+                if negative {
+                    return Err(self.error(span, "cannot negate a `bool`; use `!`"));
+                }
+                Ok(self.expr(
+                    Expr::Literal(Literal::Bool(b.value)),
+                    Ty::Known(Scalar::Bool),
+                    span,
+                ))
+            }
+            syn::Lit::Int(int) => {
+                let ty = match int.suffix() {
+                    "" => self.infer.fresh(VarKind::Int),
+                    "f32" => {
+                        let value = int.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
+                        let value = if negative { -value } else { value };
+                        return Ok(self.expr(
+                            Expr::Literal(Literal::F32(value)),
+                            Ty::Known(Scalar::F32),
+                            span,
+                        ));
+                    }
+                    suffix => Ty::Known(self.suffix_type(suffix, span)?),
+                };
+                let magnitude = int.base10_parse::<u64>().map_err(|_| {
+                    self.error(
+                        span,
+                        "integer literal out of range: kernels use 32-bit integers",
+                    )
+                })?;
+                let value = if negative {
+                    -(magnitude as i128)
+                } else {
+                    magnitude as i128
+                };
+                let h = self.expr(Expr::Literal(Literal::I32(0)), ty, span);
+                self.int_literals.push((h, value));
+                Ok(h)
+            }
+            syn::Lit::Float(f) => {
+                let ty = match f.suffix() {
+                    "" => self.infer.fresh(VarKind::Float),
+                    "f32" => Ty::Known(Scalar::F32),
+                    suffix => Ty::Known(self.suffix_type(suffix, span)?),
+                };
+                let value = f.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
+                let value = if negative { -value } else { value };
+                let h = self.expr(Expr::Literal(Literal::F32(0.0)), ty, span);
+                self.float_literals.push((h, value));
+                Ok(h)
+            }
+            _ => Err(self.error(
+                span,
+                "only numbers and `true`/`false` can be literals in a kernel",
+            )),
+        }
+    }
+
+    fn suffix_type(&mut self, suffix: &str, span: Span) -> R<Scalar> {
+        match suffix {
+            "i32" => Ok(Scalar::I32),
+            "u32" | "usize" => Ok(Scalar::U32),
+            "f32" => Ok(Scalar::F32),
+            other => Err(self.error(
+                span,
+                types::refusal(other)
+                    .unwrap_or_else(|| format!("unknown literal suffix `{other}`")),
+            )),
+        }
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+    }
+
+    fn path(&mut self, p: &syn::ExprPath) -> R<Handle<Expression>> {
+        let span = p.span();
+        if p.qself.is_some() {
+            return Err(self.error(span, "qualified paths are not supported in kernels"));
+        }
+        if let Some(ident) = p.path.get_ident() {
+            let name = ident_name(ident);
+            return match self.lookup(&name) {
+                Some(Binding::Local(l)) => {
+                    let ty = self.local_tys[l.index()];
+                    Ok(self.expr(Expr::Local(l), ty, span))
+                }
+                Some(Binding::Param(id)) => match self.kernel.param(id).ty {
+                    ParamType::Scalar(s) => Ok(self.expr(Expr::Param(id), Ty::Known(s), span)),
+                    ParamType::Slice { .. } => Err(self.error(
+                        span,
+                        "a buffer can only be indexed (`x[i]`) or measured (`x.len()`) inside a kernel",
+                    )),
+                },
+                None => Err(self.error(
+                    span,
+                    format!("cannot find `{name}` in this kernel: a kernel sees its parameters, its own `let` bindings and Sarek's intrinsics"),
+                )),
+            };
+        }
+        self.constant(&p.path).ok_or(()).or_else(|()| {
+            Err(self.error(span, "this path is not a constant Sarek knows; kernels can use `i32::MAX`, `f32::INFINITY`, `std::f32::consts::PI` and similar"))
+        })?
+    }
+
+    /// `i32::MAX`, `f32::NAN`, `std::f32::consts::PI`, ...
+    fn constant(&mut self, path: &syn::Path) -> Option<R<Handle<Expression>>> {
+        let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let n = segments.len();
+        if n < 2 {
+            return None;
+        }
+        let (ty, name) = (segments[n - 2].as_str(), segments[n - 1].as_str());
+        let span = path.span();
+        if ty == "consts" && n >= 3 && segments[n - 3] == "f32" {
+            use std::f32::consts::*;
+            let v = match name {
+                "PI" => PI,
+                "TAU" => TAU,
+                "E" => E,
+                "SQRT_2" => SQRT_2,
+                "LN_2" => LN_2,
+                "LN_10" => LN_10,
+                "LOG2_E" => LOG2_E,
+                "LOG10_E" => LOG10_E,
+                "FRAC_PI_2" => FRAC_PI_2,
+                "FRAC_PI_3" => FRAC_PI_3,
+                "FRAC_PI_4" => FRAC_PI_4,
+                "FRAC_PI_6" => FRAC_PI_6,
+                "FRAC_PI_8" => FRAC_PI_8,
+                "FRAC_1_PI" => FRAC_1_PI,
+                "FRAC_2_PI" => FRAC_2_PI,
+                "FRAC_1_SQRT_2" => FRAC_1_SQRT_2,
+                _ => return None,
+            };
+            return Some(Ok(self.expr(
+                Expr::Literal(Literal::F32(v)),
+                Ty::Known(Scalar::F32),
+                span,
+            )));
+        }
+        let literal = match (ty, name) {
+            ("i32", "MAX") => Literal::I32(i32::MAX),
+            ("i32", "MIN") => Literal::I32(i32::MIN),
+            ("u32", "MAX") => Literal::U32(u32::MAX),
+            ("u32", "MIN") => Literal::U32(0),
+            ("usize", "MIN") => Literal::U32(0),
+            ("usize", "MAX") => {
+                return Some(Err(self.error(span, "`usize::MAX` is 2^64-1 on the host but 2^32-1 on the GPU; write `u32::MAX as usize` if you mean the GPU's value")))
+            }
+            ("f32", "MAX") => Literal::F32(f32::MAX),
+            ("f32", "MIN") => Literal::F32(f32::MIN),
+            ("f32", "MIN_POSITIVE") => Literal::F32(f32::MIN_POSITIVE),
+            ("f32", "EPSILON") => Literal::F32(f32::EPSILON),
+            ("f32", "INFINITY") => Literal::F32(f32::INFINITY),
+            ("f32", "NEG_INFINITY") => Literal::F32(f32::NEG_INFINITY),
+            ("f32", "NAN") => Literal::F32(f32::NAN),
+            (t, _) => {
+                if let Some(reason) = types::refusal(t) {
+                    return Some(Err(self.error(span, reason)));
+                }
+                return None;
+            }
+        };
+        Some(Ok(self.expr(
+            Expr::Literal(literal),
+            Ty::Known(literal.scalar()),
+            span,
+        )))
+    }
+
+    fn unary(&mut self, u: &syn::ExprUnary) -> R<Handle<Expression>> {
+        let span = u.span();
+        match u.op {
+            syn::UnOp::Neg(_) => {
+                // `-2147483648` is one literal to rustc; keep it one here.
+                let mut inner = &*u.expr;
+                while let syn::Expr::Paren(p) = inner {
+                    inner = &p.expr;
+                }
+                if let syn::Expr::Lit(lit) = inner {
+                    return self.literal(&lit.lit, true);
+                }
+                let e = self.value(&u.expr)?;
+                self.require_numeric(e, span)?;
+                if let Ty::Known(Scalar::U32) = self.infer.shallow(self.ty(e)) {
+                    return Err(self.error(
+                        span,
+                        "cannot apply unary `-` to an unsigned integer; use `0u32.wrapping_sub(x)`",
+                    ));
+                }
+                let ty = self.ty(e);
+                Ok(self.expr(
+                    Expr::Unary {
+                        op: UnaryOp::Neg,
+                        expr: e,
+                    },
+                    ty,
+                    span,
+                ))
+            }
+            syn::UnOp::Not(_) => {
+                let e = self.value(&u.expr)?;
+                if let Ty::Known(Scalar::F32) = self.infer.shallow(self.ty(e)) {
+                    return Err(self.error(span, "cannot apply `!` to `f32`"));
+                }
+                let ty = self.ty(e);
+                Ok(self.expr(
+                    Expr::Unary {
+                        op: UnaryOp::Not,
+                        expr: e,
+                    },
+                    ty,
+                    span,
+                ))
+            }
+            syn::UnOp::Deref(_) => Err(self.error(
+                span,
+                "kernels have no references to dereference; use the value directly",
+            )),
+            _ => Err(self.error(span, "this operator is not supported in kernels")),
+        }
+    }
+
+    fn binary_op(op: &syn::BinOp) -> (BinaryOp, bool) {
+        use syn::BinOp as B;
+        match op {
+            B::Add(_) => (BinaryOp::Add, false),
+            B::Sub(_) => (BinaryOp::Sub, false),
+            B::Mul(_) => (BinaryOp::Mul, false),
+            B::Div(_) => (BinaryOp::Div, false),
+            B::Rem(_) => (BinaryOp::Rem, false),
+            B::And(_) => (BinaryOp::LogicalAnd, false),
+            B::Or(_) => (BinaryOp::LogicalOr, false),
+            B::BitXor(_) => (BinaryOp::BitXor, false),
+            B::BitAnd(_) => (BinaryOp::BitAnd, false),
+            B::BitOr(_) => (BinaryOp::BitOr, false),
+            B::Shl(_) => (BinaryOp::Shl, false),
+            B::Shr(_) => (BinaryOp::Shr, false),
+            B::Eq(_) => (BinaryOp::Eq, false),
+            B::Lt(_) => (BinaryOp::Lt, false),
+            B::Le(_) => (BinaryOp::Le, false),
+            B::Ne(_) => (BinaryOp::Ne, false),
+            B::Ge(_) => (BinaryOp::Ge, false),
+            B::Gt(_) => (BinaryOp::Gt, false),
+            B::AddAssign(_) => (BinaryOp::Add, true),
+            B::SubAssign(_) => (BinaryOp::Sub, true),
+            B::MulAssign(_) => (BinaryOp::Mul, true),
+            B::DivAssign(_) => (BinaryOp::Div, true),
+            B::RemAssign(_) => (BinaryOp::Rem, true),
+            B::BitXorAssign(_) => (BinaryOp::BitXor, true),
+            B::BitAndAssign(_) => (BinaryOp::BitAnd, true),
+            B::BitOrAssign(_) => (BinaryOp::BitOr, true),
+            B::ShlAssign(_) => (BinaryOp::Shl, true),
+            B::ShrAssign(_) => (BinaryOp::Shr, true),
+            _ => (BinaryOp::Add, false),
+        }
+    }
+
+    /// The type of `left op right`, checking operand types the way rustc does.
+    fn binary_type(
+        &mut self,
+        op: BinaryOp,
+        l: Handle<Expression>,
+        r: Handle<Expression>,
+        span: Span,
+    ) -> R<Ty> {
+        let (lt, rt) = (self.ty(l), self.ty(r));
+        match op {
+            BinaryOp::Shl | BinaryOp::Shr => {
+                self.require_int(l, span)?;
+                self.require_int(r, span)?;
+                Ok(lt)
+            }
+            BinaryOp::LogicalAnd | BinaryOp::LogicalOr => {
+                self.require(l, Scalar::Bool, span)?;
+                self.require(r, Scalar::Bool, span)?;
+                Ok(Ty::Known(Scalar::Bool))
+            }
+            op if op.is_comparison() => {
+                self.unify(lt, rt, span)?;
+                Ok(Ty::Known(Scalar::Bool))
+            }
+            BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor => {
+                let t = self.unify(lt, rt, span)?;
+                if self.infer.shallow(t) == Ty::Known(Scalar::F32)
+                    || self.infer.kind_of(t) == Some(VarKind::Float)
+                {
+                    return Err(self.error(
+                        span,
+                        "bitwise operators do not apply to `f32`; use `f32::to_bits` first",
+                    ));
+                }
+                Ok(t)
+            }
+            _ => {
+                let t = self.unify(lt, rt, span)?;
+                if self.infer.shallow(t) == Ty::Known(Scalar::Bool) {
+                    return Err(self.error(span, "arithmetic does not apply to `bool`"));
+                }
+                Ok(t)
+            }
+        }
+    }
+
+    fn binary(&mut self, b: &syn::ExprBinary) -> R<Value> {
+        let span = b.span();
+        let (op, compound) = Self::binary_op(&b.op);
+        if compound {
+            return self.assign(&b.left, Some(op), &b.right, span);
+        }
+        if matches!(op, BinaryOp::LogicalAnd | BinaryOp::LogicalOr) {
+            return self.short_circuit(op, b).map(Value::Expr);
+        }
+        let v = self.operands(&[&b.left, &b.right])?;
+        let ty = self.binary_type(op, v[0], v[1], span)?;
+        Ok(Value::Expr(self.expr(
+            Expr::Binary {
+                op,
+                left: v[0],
+                right: v[1],
+            },
+            ty,
+            span,
+        )))
+    }
+
+    /// `a && b` / `a || b`: when `b` needs statements they run only if `a` lets them.
+    fn short_circuit(&mut self, op: BinaryOp, b: &syn::ExprBinary) -> R<Handle<Expression>> {
+        let span = b.span();
+        let left = self.value(&b.left)?;
+        self.require(left, Scalar::Bool, b.left.span())?;
+        let (rhs_block, right) = self.with_block(|this| this.value(&b.right).map(Value::Expr));
+        let Value::Expr(right) = right? else {
+            return Err(self.error(b.right.span(), "expected a `bool` value"));
+        };
+        self.require(right, Scalar::Bool, b.right.span())?;
+        let bool_ty = Ty::Known(Scalar::Bool);
+        if rhs_block.is_empty() {
+            return Ok(self.expr(Expr::Binary { op, left, right }, bool_ty, span));
+        }
+        let flag = self.new_local("__cond", bool_ty, true, false, span);
+        self.push(
+            Stmt::Let {
+                local: flag,
+                init: Some(left),
+            },
+            span,
+        );
+        let mut accept = rhs_block;
+        let ir_span = self.span(span);
+        accept.push(Statement {
+            kind: Stmt::Assign {
+                place: Place::Local(flag),
+                op: None,
+                value: right,
+            },
+            span: ir_span,
+        });
+        let read = self.expr(Expr::Local(flag), bool_ty, span);
+        let cond = if op == BinaryOp::LogicalAnd {
+            read
+        } else {
+            self.expr(
+                Expr::Unary {
+                    op: UnaryOp::Not,
+                    expr: read,
+                },
+                bool_ty,
+                span,
+            )
+        };
+        self.push(
+            Stmt::If {
+                cond,
+                accept,
+                reject: Vec::new(),
+            },
+            span,
+        );
+        Ok(self.expr(Expr::Local(flag), bool_ty, span))
+    }
+
+    fn slice_param(&mut self, e: &syn::Expr) -> R<(ParamId, Scalar, Access)> {
+        let span = e.span();
+        if let syn::Expr::Path(p) = e {
+            if let Some(ident) = p.path.get_ident() {
+                if let Some(Binding::Param(id)) = self.lookup(&ident_name(ident)) {
+                    if let ParamType::Slice { elem, access } = self.kernel.param(id).ty {
+                        return Ok((id, elem, access));
+                    }
+                }
+                return Err(self.error(span, format!("`{ident}` is not a buffer parameter; only `&[T]` and `&mut [T]` parameters can be indexed")));
+            }
+        }
+        Err(self.error(span, "only buffer parameters can be indexed: write `name[i]` where `name: &[T]` or `&mut [T]`"))
+    }
+
+    fn index(&mut self, i: &syn::ExprIndex) -> R<Handle<Expression>> {
+        let (slice, elem, _) = self.slice_param(&i.expr)?;
+        if let syn::Expr::Range(r) = &*i.index {
+            return Err(self.error(
+                r.span(),
+                "sub-slices are not supported in kernels; index single elements",
+            ));
+        }
+        let index = self.value(&i.index)?;
+        self.require(index, Scalar::U32, i.index.span())?;
+        Ok(self.expr(Expr::Index { slice, index }, Ty::Known(elem), i.span()))
+    }
+
+    fn assign(
+        &mut self,
+        left: &syn::Expr,
+        op: Option<BinaryOp>,
+        right: &syn::Expr,
+        span: Span,
+    ) -> R<Value> {
+        // Rust evaluates the assigned value before the place for primitive types.
+        let mut value = self.value(right)?;
+        let value_end = self.block_len();
+        let value_ty = self.ty(value);
+        let (place, place_ty) = match left {
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let ident = p.path.get_ident().expect("checked");
+                match self.lookup(&ident_name(ident)) {
+                    Some(Binding::Local(l)) => {
+                        self.kernel.locals[l].mutable = true;
+                        (Place::Local(l), self.local_tys[l.index()])
+                    }
+                    Some(Binding::Param(_)) => {
+                        return Err(self.error(
+                            left.span(),
+                            "kernel parameters cannot be assigned; copy into a `let mut` first",
+                        ))
+                    }
+                    None => {
+                        return Err(self
+                            .error(left.span(), format!("cannot find `{ident}` in this kernel")))
+                    }
+                }
+            }
+            syn::Expr::Index(i) => {
+                let (slice, elem, access) = self.slice_param(&i.expr)?;
+                if access == Access::Read {
+                    return Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"));
+                }
+                let before = self.block_len();
+                let index = self.value(&i.index)?;
+                self.require(index, Scalar::U32, i.index.span())?;
+                if self.block_len() != before && !self.is_stable(value) {
+                    value = self.spill(value, Some(value_end));
+                }
+                (Place::Index { slice, index }, Ty::Known(elem))
+            }
+            syn::Expr::Paren(p) => return self.assign(&p.expr, op, right, span),
+            _ => {
+                return Err(self.error(
+                    left.span(),
+                    "only a variable or a buffer element (`x[i]`) can be assigned",
+                ))
+            }
+        };
+        match op {
+            None => {
+                self.unify(place_ty, value_ty, span)?;
+            }
+            Some(op) => {
+                // Reuse the operator's typing on a stand-in read of the place.
+                let stand_in = self.expr(Expr::Literal(Literal::Bool(false)), place_ty, span);
+                self.binary_type(op, stand_in, value, span)?;
+            }
+        }
+        self.push(Stmt::Assign { place, op, value }, span);
+        Ok(Value::Unit)
+    }
+
+    fn cast(&mut self, c: &syn::ExprCast) -> R<Handle<Expression>> {
+        let to = types::scalar(&c.ty).map_err(|e| {
+            self.errors.push(e);
+            Reported
+        })?;
+        let e = self.value(&c.expr)?;
+        let from = self.ty(e);
+        if let Ty::Known(Scalar::F32) | Ty::Var(_) = self.infer.shallow(from) {
+            if to == types::HostScalar::Bool {
+                return Err(self.error(
+                    c.span(),
+                    "cannot cast a number to `bool`; compare it instead (`x != 0`)",
+                ));
+            }
+        }
+        if let Ty::Known(s) = self.infer.shallow(from) {
+            if s.is_integer() && to == types::HostScalar::Bool {
+                return Err(self.error(
+                    c.span(),
+                    "cannot cast a number to `bool`; compare it instead (`x != 0`)",
+                ));
+            }
+        }
+        Ok(self.expr(
+            Expr::Cast {
+                expr: e,
+                to: to.scalar(),
+            },
+            Ty::Known(to.scalar()),
+            c.span(),
+        ))
+    }
+
+    fn math_fun(name: &str) -> Option<MathFun> {
+        Some(match name {
+            "abs" => MathFun::Abs,
+            "min" => MathFun::Min,
+            "max" => MathFun::Max,
+            "sqrt" => MathFun::Sqrt,
+            "sin" => MathFun::Sin,
+            "cos" => MathFun::Cos,
+            "tan" => MathFun::Tan,
+            "exp" => MathFun::Exp,
+            "ln" => MathFun::Ln,
+            "powf" => MathFun::Powf,
+            "floor" => MathFun::Floor,
+            "ceil" => MathFun::Ceil,
+            "trunc" => MathFun::Trunc,
+            "round" => MathFun::Round,
+            "mul_add" => MathFun::MulAdd,
+            _ => return None,
+        })
+    }
+
+    fn method_call(&mut self, m: &syn::ExprMethodCall) -> R<Handle<Expression>> {
+        let span = m.span();
+        let name = m.method.to_string();
+        if m.turbofish.is_some() {
+            return Err(self.error(
+                m.method.span(),
+                "turbofish arguments are not supported here",
+            ));
+        }
+        if name == "len" {
+            if !m.args.is_empty() {
+                return Err(self.error(m.args.span(), "`len` takes no arguments"));
+            }
+            let (slice, _, _) = self.slice_param(&m.receiver)?;
+            return Ok(self.expr(Expr::Len(slice), Ty::Known(Scalar::U32), span));
+        }
+        let mut operands: Vec<&syn::Expr> = vec![&m.receiver];
+        operands.extend(m.args.iter());
+        self.math_call(&name, m.method.span(), &operands, span)
+    }
+
+    fn math_call(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        operands: &[&syn::Expr],
+        span: Span,
+    ) -> R<Handle<Expression>> {
+        let wrapping = match name {
+            "wrapping_add" => Some(BinaryOp::Add),
+            "wrapping_sub" => Some(BinaryOp::Sub),
+            "wrapping_mul" => Some(BinaryOp::Mul),
+            _ => None,
+        };
+        let Some(fun) = Self::math_fun(name).or(wrapping.map(|_| MathFun::Abs)) else {
+            return Err(self.error(
+                name_span,
+                format!("`{name}` is not a method Sarek can run on the GPU; kernels support `len`, `abs`, `min`, `max`, `sqrt`, `sin`, `cos`, `tan`, `exp`, `ln`, `powf`, `floor`, `ceil`, `trunc`, `round`, `mul_add` and `wrapping_add/sub/mul`"),
+            ));
+        };
+        let arity = if wrapping.is_some() { 2 } else { fun.arity() };
+        if operands.len() != arity {
+            return Err(self.error(span, format!("`{name}` takes {} argument(s)", arity - 1)));
+        }
+        let args = self.operands(operands)?;
+        if let Some(op) = wrapping {
+            self.require_int(args[0], span)?;
+            let ty = self.binary_type(op, args[0], args[1], span)?;
+            return Ok(self.expr(
+                Expr::Binary {
+                    op,
+                    left: args[0],
+                    right: args[1],
+                },
+                ty,
+                span,
+            ));
+        }
+        let mut ty = self.ty(args[0]);
+        for &a in &args[1..] {
+            let at = self.ty(a);
+            ty = self.unify(ty, at, span)?;
+        }
+        match fun {
+            MathFun::Abs | MathFun::Min | MathFun::Max => {
+                let t = self.infer.shallow(ty);
+                if t == Ty::Known(Scalar::Bool)
+                    || (fun == MathFun::Abs && t == Ty::Known(Scalar::U32))
+                {
+                    let found = self.infer.describe(t);
+                    return Err(
+                        self.error(name_span, format!("`{name}` is not defined for `{found}`"))
+                    );
+                }
+            }
+            _ => {
+                if self.infer.shallow(ty) != Ty::Known(Scalar::F32)
+                    && self.infer.kind_of(ty) != Some(VarKind::Float)
+                {
+                    let found = self.infer.describe(ty);
+                    return Err(self.error(name_span, format!("`{name}` is an `f32` method, but the receiver is `{found}`; convert it with `as f32`")));
+                }
+                ty = self.unify(ty, Ty::Known(Scalar::F32), span)?;
+            }
+        }
+        Ok(self.expr(Expr::Math { fun, args }, ty, span))
+    }
+
+    fn intrinsic(name: &str) -> Option<Builtin> {
+        let axis = |s: &str| match s {
+            "x" => Some(Axis::X),
+            "y" => Some(Axis::Y),
+            "z" => Some(Axis::Z),
+            _ => None,
+        };
+        if name == "global_thread_id" {
+            return Some(Builtin::GlobalThreadId);
+        }
+        let (base, a) = name.rsplit_once('_')?;
+        let a = axis(a)?;
+        Some(match base {
+            "thread_idx" => Builtin::ThreadIdx(a),
+            "block_idx" => Builtin::BlockIdx(a),
+            "block_dim" => Builtin::BlockDim(a),
+            "grid_dim" => Builtin::GridDim(a),
+            "global_idx" => Builtin::GlobalIdx(a),
+            _ => return None,
+        })
+    }
+
+    fn call(&mut self, c: &syn::ExprCall) -> R<Handle<Expression>> {
+        let span = c.span();
+        let syn::Expr::Path(p) = &*c.func else {
+            return Err(self.error(
+                c.func.span(),
+                "only Sarek's intrinsics and `f32` functions can be called in a kernel",
+            ));
+        };
+        let segments: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let last = segments.last().cloned().unwrap_or_default();
+        let prefix = &segments[..segments.len() - 1];
+        let from_gpu = prefix.is_empty() || prefix.last().is_some_and(|s| s == "gpu");
+        if from_gpu {
+            if let Some(builtin) = Self::intrinsic(&last) {
+                if !c.args.is_empty() {
+                    return Err(self.error(c.args.span(), format!("`{last}()` takes no arguments")));
+                }
+                return Ok(self.expr(Expr::Builtin(builtin), Ty::Known(Scalar::U32), span));
+            }
+            if matches!(last.as_str(), "block_barrier" | "shared") {
+                return Err(self.error(p.span(), format!("`{last}` (workgroup memory and barriers) is not supported by this version of Sarek yet")));
+            }
+        }
+        // `f32::sqrt(x)`, `i32::max(a, b)`: the method-call forms of the same functions.
+        if let [ty] = prefix {
+            if let Some(reason) = types::refusal(ty) {
+                return Err(self.error(p.span(), reason));
+            }
+            if matches!(ty.as_str(), "f32" | "i32" | "u32" | "usize") {
+                let operands: Vec<&syn::Expr> = c.args.iter().collect();
+                let name_span = p.path.segments.last().map_or(span, |s| s.ident.span());
+                return self.math_call(&last, name_span, &operands, span);
+            }
+        }
+        Err(self.error(
+            c.func.span(),
+            format!("cannot call `{}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...) and math methods; helper functions are not supported yet", segments.join("::")),
+        ))
+    }
+
+    fn condition(&mut self, e: &syn::Expr) -> R<Handle<Expression>> {
+        let c = self.value(e)?;
+        self.require(c, Scalar::Bool, e.span())?;
+        Ok(c)
+    }
+
+    fn if_expr(&mut self, i: &syn::ExprIf) -> R<Value> {
+        let span = i.span();
+        let cond = self.condition(&i.cond)?;
+        let (accept, a) = self.with_block(|this| this.block_contents(&i.then_branch));
+        let (reject, b) = match &i.else_branch {
+            Some((_, e)) => self.with_block(|this| this.expression(e)),
+            None => (Vec::new(), Ok(Value::Unit)),
+        };
+        let (a, b) = (a?, b?);
+        match (a, b) {
+            (Value::Expr(x), Value::Expr(y)) => {
+                let ty = self.unify(self.ty(x), self.ty(y), span)?;
+                if accept.is_empty() && reject.is_empty() {
+                    // Both arms are effect-free scalars: `select` is exact and branch-free.
+                    return Ok(Value::Expr(self.expr(
+                        Expr::Select {
+                            cond,
+                            accept: x,
+                            reject: y,
+                        },
+                        ty,
+                        span,
+                    )));
+                }
+                self.value_if(cond, accept, reject, &[(true, x), (false, y)], ty, span)
+            }
+            (Value::Expr(x), Value::Never) => {
+                let ty = self.ty(x);
+                self.value_if(cond, accept, reject, &[(true, x)], ty, span)
+            }
+            (Value::Never, Value::Expr(y)) => {
+                let ty = self.ty(y);
+                self.value_if(cond, accept, reject, &[(false, y)], ty, span)
+            }
+            (Value::Expr(_), Value::Unit) | (Value::Unit, Value::Expr(_)) => Err(self.error(
+                span,
+                "`if` without `else` has type `()`; add an `else` arm that yields a value",
+            )),
+            (Value::Never, Value::Never) => {
+                self.push(
+                    Stmt::If {
+                        cond,
+                        accept,
+                        reject,
+                    },
+                    span,
+                );
+                Ok(Value::Never)
+            }
+            _ => {
+                self.push(
+                    Stmt::If {
+                        cond,
+                        accept,
+                        reject,
+                    },
+                    span,
+                );
+                Ok(Value::Unit)
+            }
+        }
+    }
+
+    /// An `if` whose value comes from arms with effects: only the taken arm runs.
+    fn value_if(
+        &mut self,
+        cond: Handle<Expression>,
+        mut accept: Block,
+        mut reject: Block,
+        results: &[(bool, Handle<Expression>)],
+        ty: Ty,
+        span: Span,
+    ) -> R<Value> {
+        let temp = self.new_local("__if", ty, true, false, span);
+        self.push(
+            Stmt::Let {
+                local: temp,
+                init: None,
+            },
+            span,
+        );
+        for &(arm, value) in results {
+            let ir_span = self.span(span);
+            let store = Statement {
+                kind: Stmt::Assign {
+                    place: Place::Local(temp),
+                    op: None,
+                    value,
+                },
+                span: ir_span,
+            };
+            if arm {
+                accept.push(store)
+            } else {
+                reject.push(store)
+            }
+        }
+        self.push(
+            Stmt::If {
+                cond,
+                accept,
+                reject,
+            },
+            span,
+        );
+        Ok(Value::Expr(self.expr(Expr::Local(temp), ty, span)))
+    }
+
+    fn loop_body(
+        &mut self,
+        body: &syn::Block,
+        prologue: impl FnOnce(&mut Self) -> R<()>,
+    ) -> (Block, bool, R<()>) {
+        self.loops.push(LoopFrame { has_break: false });
+        let (block, result) = self.with_block(|this| {
+            prologue(this)?;
+            this.block_contents(body)?;
+            Ok(Value::Unit)
+        });
+        let frame = self.loops.pop().expect("pushed above");
+        (block, frame.has_break, result.map(|_| ()))
+    }
+
+    fn check_label(&mut self, label: &Option<syn::Label>) -> R<()> {
+        if let Some(label) = label {
+            return Err(self.error(
+                label.span(),
+                "WGSL has no loop labels; use a flag variable to leave outer loops",
+            ));
+        }
+        Ok(())
+    }
+
+    fn while_loop(&mut self, w: &syn::ExprWhile) -> R<Value> {
+        self.check_label(&w.label)?;
+        let span = w.span();
+        let (body, _, result) = self.loop_body(&w.body, |this| {
+            let cond = this.condition(&w.cond)?;
+            let not = this.expr(
+                Expr::Unary {
+                    op: UnaryOp::Not,
+                    expr: cond,
+                },
+                Ty::Known(Scalar::Bool),
+                w.cond.span(),
+            );
+            let ir_span = this.span(span);
+            this.push(
+                Stmt::If {
+                    cond: not,
+                    accept: vec![Statement {
+                        kind: Stmt::Break,
+                        span: ir_span,
+                    }],
+                    reject: Vec::new(),
+                },
+                span,
+            );
+            Ok(())
+        });
+        result?;
+        self.push(
+            Stmt::Loop {
+                body,
+                continuing: Vec::new(),
+                break_if: None,
+            },
+            span,
+        );
+        Ok(Value::Unit)
+    }
+
+    fn loop_expr(&mut self, l: &syn::ExprLoop) -> R<Value> {
+        self.check_label(&l.label)?;
+        let span = l.span();
+        let (body, has_break, result) = self.loop_body(&l.body, |_| Ok(()));
+        result?;
+        self.push(
+            Stmt::Loop {
+                body,
+                continuing: Vec::new(),
+                break_if: None,
+            },
+            span,
+        );
+        Ok(if has_break { Value::Unit } else { Value::Never })
+    }
+
+    /// `for i in a..b` / `a..=b`: bounds evaluated once, no overflow at the type's maximum.
+    fn for_loop(&mut self, f: &syn::ExprForLoop) -> R<Value> {
+        self.check_label(&f.label)?;
+        let span = f.span();
+        let (name, mutable) = match &*f.pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                (ident_name(&p.ident), p.mutability.is_some())
+            }
+            syn::Pat::Wild(_) => ("_".to_owned(), false),
+            other => {
+                return Err(self.error(
+                    other.span(),
+                    "bind the loop counter to a plain name: `for i in a..b`",
+                ))
+            }
+        };
+        let mut range_expr = &*f.expr;
+        while let syn::Expr::Paren(p) = range_expr {
+            range_expr = &p.expr;
+        }
+        let syn::Expr::Range(range) = range_expr else {
+            return Err(self.error(f.expr.span(), "a kernel `for` loop iterates over a range, `a..b` or `a..=b`; other iterators (including `.rev()` and `.step_by()`) are not supported yet"));
+        };
+        let (Some(start), Some(end)) = (&range.start, &range.end) else {
+            return Err(self.error(
+                range.span(),
+                "a `for` range needs both bounds: `a..b` or `a..=b`",
+            ));
+        };
+        let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
+        let bounds = self.operands(&[start, end])?;
+        let ty = self.unify(self.ty(bounds[0]), self.ty(bounds[1]), range.span())?;
+        self.require_int(bounds[0], range.span())?;
+        let start_local = self.temp(bounds[0], None);
+        let end_local = self.temp(bounds[1], None);
+        let start = self.expr(Expr::Local(start_local), ty, span);
+        let end = self.expr(Expr::Local(end_local), ty, span);
+        let counter = self.new_local("__i", ty, true, false, f.pat.span());
+        self.push(
+            Stmt::Let {
+                local: counter,
+                init: Some(start),
+            },
+            span,
+        );
+
+        let pat_span = f.pat.span();
+        let (mut body, _, result) = self.loop_body(&f.body, |this| {
+            let read = this.expr(Expr::Local(counter), ty, pat_span);
+            let var = this.new_local(&name, ty, mutable, !mutable, pat_span);
+            this.push(
+                Stmt::Let {
+                    local: var,
+                    init: Some(read),
+                },
+                pat_span,
+            );
+            this.scopes
+                .last_mut()
+                .expect("a scope")
+                .insert(name.clone(), Binding::Local(var));
+            Ok(())
+        });
+        result?;
+        let bool_ty = Ty::Known(Scalar::Bool);
+        let one = self.expr(Expr::Literal(Literal::I32(0)), ty, span);
+        self.int_literals.push((one, 1));
+        let counter_span = self.span(pat_span);
+        let increment = Statement {
+            kind: Stmt::Assign {
+                place: Place::Local(counter),
+                op: Some(BinaryOp::Add),
+                value: one,
+            },
+            span: counter_span,
+        };
+        let c = self.expr(Expr::Local(counter), ty, span);
+        if inclusive {
+            // Decide before incrementing so `..=MAX` ends instead of wrapping.
+            let is_last = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Eq,
+                    left: c,
+                    right: end,
+                },
+                bool_ty,
+                span,
+            );
+            let last = self.new_local("__last", bool_ty, false, true, span);
+            let read_last = self.expr(Expr::Local(last), bool_ty, span);
+            let last_span = self.span(span);
+            let continuing = vec![
+                Statement {
+                    kind: Stmt::Let {
+                        local: last,
+                        init: Some(is_last),
+                    },
+                    span: last_span,
+                },
+                increment,
+            ];
+            let s2 = self.expr(Expr::Local(start_local), ty, span);
+            let e2 = self.expr(Expr::Local(end_local), ty, span);
+            let nonempty = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Le,
+                    left: s2,
+                    right: e2,
+                },
+                bool_ty,
+                span,
+            );
+            let loop_span = self.span(span);
+            let lp = Statement {
+                kind: Stmt::Loop {
+                    body,
+                    continuing,
+                    break_if: Some(read_last),
+                },
+                span: loop_span,
+            };
+            self.push(
+                Stmt::If {
+                    cond: nonempty,
+                    accept: vec![lp],
+                    reject: Vec::new(),
+                },
+                span,
+            );
+        } else {
+            let in_range = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Lt,
+                    left: c,
+                    right: end,
+                },
+                bool_ty,
+                span,
+            );
+            let leave = self.expr(
+                Expr::Unary {
+                    op: UnaryOp::Not,
+                    expr: in_range,
+                },
+                bool_ty,
+                span,
+            );
+            let break_span = self.span(span);
+            let check_span = self.span(span);
+            body.insert(
+                0,
+                Statement {
+                    kind: Stmt::If {
+                        cond: leave,
+                        accept: vec![Statement {
+                            kind: Stmt::Break,
+                            span: break_span,
+                        }],
+                        reject: Vec::new(),
+                    },
+                    span: check_span,
+                },
+            );
+            self.push(
+                Stmt::Loop {
+                    body,
+                    continuing: vec![increment],
+                    break_if: None,
+                },
+                span,
+            );
+        }
+        Ok(Value::Unit)
+    }
+
+    // ---- finishing ----
+
+    /// Resolves every type and literal; reports what rustc would also refuse, and floats
+    /// that Rust would make `f64`.
+    pub fn finish(&mut self) {
+        for (h, value) in std::mem::take(&mut self.int_literals) {
+            let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+            let ty = self.expr_tys[h.index()];
+            let literal = match self.infer.resolve(ty) {
+                Some(Scalar::I32) => i32::try_from(value).ok().map(Literal::I32),
+                Some(Scalar::U32) => u32::try_from(value).ok().map(Literal::U32),
+                Some(Scalar::F32) => Some(Literal::F32(value as f32)),
+                _ => None,
+            };
+            match literal {
+                Some(l) => self.kernel.exprs[h].kind = Expr::Literal(l),
+                None => {
+                    let t = self.infer.describe(ty);
+                    self.error(span, format!("literal out of range for `{t}`"));
+                }
+            }
+        }
+        for (h, value) in std::mem::take(&mut self.float_literals) {
+            self.kernel.exprs[h].kind = Expr::Literal(Literal::F32(value));
+            let ty = self.expr_tys[h.index()];
+            if self.infer.resolve(ty).is_none() {
+                let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+                self.error(span, "nothing fixes the type of this float literal, so Rust would make it `f64`, which WebGPU lacks; write it with a suffix (`1.0f32`) or annotate the binding (`let x: f32 = ..`)");
+            }
+        }
+        let handles: Vec<Handle<Expression>> = self.kernel.exprs.iter().map(|(h, _)| h).collect();
+        for h in handles {
+            let ty = self.expr_tys[h.index()];
+            let s = self.infer.resolve(ty).unwrap_or(Scalar::F32);
+            self.kernel.exprs[h].ty = Type::Scalar(s);
+        }
+        let locals: Vec<Handle<Local>> = self.kernel.locals.iter().map(|(h, _)| h).collect();
+        for h in locals {
+            let ty = self.local_tys[h.index()];
+            let s = self.infer.resolve(ty).unwrap_or(Scalar::F32);
+            self.kernel.locals[h].ty = Type::Scalar(s);
+        }
+    }
+}

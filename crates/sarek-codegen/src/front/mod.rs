@@ -1,0 +1,148 @@
+//! The Rust front end: `syn` syntax trees → Sarek IR, and the items `#[sarek::kernel]`
+//! expands to. Lives here rather than in the proc-macro crate so that lowering and expansion
+//! are unit-testable on `syn::parse_quote!` input.
+
+pub mod attr;
+mod expand;
+mod infer;
+mod lower;
+pub mod types;
+
+pub use attr::KernelAttr;
+pub use expand::expand_kernel;
+pub use types::{HostParam, HostScalar};
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::ir;
+
+/// A kernel lowered from Rust.
+#[derive(Debug)]
+pub struct LoweredKernel {
+    /// The IR.
+    pub kernel: ir::Kernel,
+    /// Rust spans, indexed by [`ir::Span`].
+    pub spans: Vec<Span>,
+    /// The parameters as the host passes them.
+    pub host_params: Vec<(syn::Ident, HostParam)>,
+}
+
+impl LoweredKernel {
+    /// The Rust span of an IR span.
+    pub fn span(&self, span: ir::Span) -> Span {
+        self.spans
+            .get(span.0 as usize)
+            .copied()
+            .unwrap_or_else(Span::call_site)
+    }
+}
+
+/// Combines errors into one, as syn does, so all of them are reported.
+pub fn combine(errors: Vec<syn::Error>) -> Option<syn::Error> {
+    let mut iter = errors.into_iter();
+    let mut first = iter.next()?;
+    for e in iter {
+        first.combine(e);
+    }
+    Some(first)
+}
+
+/// Lowers a `#[sarek::kernel]` function to the IR, collecting every error in it.
+pub fn lower_kernel(attr: &KernelAttr, item: &syn::ItemFn) -> Result<LoweredKernel, syn::Error> {
+    let sig = &item.sig;
+    let mut errors = Vec::new();
+    let mut refuse = |span: Span, message: &str| errors.push(syn::Error::new(span, message));
+    if let Some(t) = &sig.constness {
+        refuse(t.span(), "a kernel cannot be a `const fn`");
+    }
+    if let Some(t) = &sig.asyncness {
+        refuse(t.span(), "a kernel cannot be `async`: it runs to completion on the GPU; launch it from async code instead");
+    }
+    if let Some(t) = &sig.unsafety {
+        refuse(
+            t.span(),
+            "a kernel cannot be `unsafe`: Sarek kernels are safe by construction; remove `unsafe`",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        refuse(abi.span(), "a kernel cannot have an `extern` ABI");
+    }
+    if !sig.generics.params.is_empty() {
+        refuse(
+            sig.generics.span(),
+            "a kernel cannot be generic: WGSL needs concrete types; write one kernel per type",
+        );
+    }
+    if let Some(w) = &sig.generics.where_clause {
+        refuse(w.span(), "a kernel cannot have a `where` clause");
+    }
+    if let Some(v) = &sig.variadic {
+        refuse(v.span(), "a kernel cannot be variadic");
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        refuse(
+            ty.span(),
+            "a kernel returns nothing; write results into a `&mut [T]` parameter",
+        );
+    }
+
+    let mut lowerer =
+        lower::Lowerer::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
+    let mut host_params = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for input in &sig.inputs {
+        let typed = match input {
+            syn::FnArg::Receiver(r) => {
+                errors.push(syn::Error::new(
+                    r.span(),
+                    "a kernel is a free function; it cannot take `self`",
+                ));
+                continue;
+            }
+            syn::FnArg::Typed(t) => t,
+        };
+        let ident = match &*typed.pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
+            other => {
+                errors.push(syn::Error::new(
+                    other.span(),
+                    "kernel parameters must be plain names",
+                ));
+                continue;
+            }
+        };
+        if !seen.insert(lower::ident_name(&ident)) {
+            errors.push(syn::Error::new(
+                ident.span(),
+                "this parameter name is used twice",
+            ));
+            continue;
+        }
+        match types::param(&typed.ty) {
+            Ok(param) => {
+                let ty = match param {
+                    HostParam::Scalar(s) => ir::ParamType::Scalar(s.scalar()),
+                    HostParam::Slice { elem, access } => ir::ParamType::Slice {
+                        elem: elem.scalar(),
+                        access,
+                    },
+                };
+                lowerer.add_param(&ident, ty);
+                host_params.push((ident, param));
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    lowerer.body(&item.block);
+    lowerer.finish();
+    errors.append(&mut lowerer.errors);
+    if let Some(error) = combine(errors) {
+        return Err(error);
+    }
+    Ok(LoweredKernel {
+        kernel: lowerer.kernel,
+        spans: lowerer.spans,
+        host_params,
+    })
+}

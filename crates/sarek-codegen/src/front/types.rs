@@ -1,0 +1,157 @@
+//! Rust types in kernel signatures and bodies, and why the others are refused.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::ir::{Access, Scalar};
+
+/// A scalar type as the host sees it (`usize` and `u32` differ on the host, not on the GPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostScalar {
+    /// `f32`
+    F32,
+    /// `i32`
+    I32,
+    /// `u32`
+    U32,
+    /// `usize` (32 bits on the GPU)
+    Usize,
+    /// `bool`
+    Bool,
+}
+
+impl HostScalar {
+    /// The GPU type.
+    pub fn scalar(self) -> Scalar {
+        match self {
+            HostScalar::F32 => Scalar::F32,
+            HostScalar::I32 => Scalar::I32,
+            HostScalar::U32 | HostScalar::Usize => Scalar::U32,
+            HostScalar::Bool => Scalar::Bool,
+        }
+    }
+
+    /// The Rust spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            HostScalar::F32 => "f32",
+            HostScalar::I32 => "i32",
+            HostScalar::U32 => "u32",
+            HostScalar::Usize => "usize",
+            HostScalar::Bool => "bool",
+        }
+    }
+}
+
+/// The type of a kernel parameter as the host passes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostParam {
+    /// A scalar, passed by value.
+    Scalar(HostScalar),
+    /// A slice, passed as a `Buffer`.
+    Slice {
+        /// Element type.
+        elem: HostScalar,
+        /// `&[T]` or `&mut [T]`.
+        access: Access,
+    },
+}
+
+/// Why a type named `name` cannot be used on the GPU, if it is a known primitive that WebGPU
+/// lacks.
+pub fn refusal(name: &str) -> Option<String> {
+    Some(match name {
+        "f64" => "WebGPU has no `f64`: GPUs running WGSL compute in 32-bit floats; use `f32`".into(),
+        "i64" | "u64" | "i128" | "u128" | "isize" => format!(
+            "WebGPU has no 64-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
+            if name.starts_with('u') { "u32" } else { "i32" }
+        ),
+        "i8" | "u8" | "i16" | "u16" => format!(
+            "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
+            if name.starts_with('u') { "u32" } else { "i32" }
+        ),
+        "f16" => "`f16` needs the optional `shader-f16` feature, which Sarek does not support yet; use `f32`".into(),
+        "char" | "str" | "String" => {
+            format!("WebGPU has no text types, so `{name}` cannot be used in a kernel; pass numbers instead")
+        }
+        _ => return None,
+    })
+}
+
+/// A scalar named by a path type, or an error at the type.
+pub fn scalar(ty: &syn::Type) -> Result<HostScalar, syn::Error> {
+    let unsupported = |span: Span| {
+        syn::Error::new(
+            span,
+            "this type is not supported in a Sarek kernel; kernels compute with `f32`, `i32`, `u32`, `usize` and `bool`",
+        )
+    };
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(ident) = p.path.get_ident() else {
+                if let Some(last) = p.path.segments.last() {
+                    if let Some(reason) = refusal(&last.ident.to_string()) {
+                        return Err(syn::Error::new(last.ident.span(), reason));
+                    }
+                }
+                return Err(unsupported(ty.span()));
+            };
+            Ok(match ident.to_string().as_str() {
+                "f32" => HostScalar::F32,
+                "i32" => HostScalar::I32,
+                "u32" => HostScalar::U32,
+                "usize" => HostScalar::Usize,
+                "bool" => HostScalar::Bool,
+                other => {
+                    return Err(match refusal(other) {
+                        Some(reason) => syn::Error::new(ident.span(), reason),
+                        None => unsupported(ident.span()),
+                    })
+                }
+            })
+        }
+        syn::Type::Paren(p) => scalar(&p.elem),
+        syn::Type::Group(g) => scalar(&g.elem),
+        _ => Err(unsupported(ty.span())),
+    }
+}
+
+/// The type of a kernel parameter.
+pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
+    match ty {
+        syn::Type::Reference(r) => {
+            let access = if r.mutability.is_some() {
+                Access::ReadWrite
+            } else {
+                Access::Read
+            };
+            match &*r.elem {
+                syn::Type::Slice(s) => {
+                    let elem = scalar(&s.elem)?;
+                    if elem == HostScalar::Bool {
+                        return Err(syn::Error::new(
+                            s.elem.span(),
+                            "WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1",
+                        ));
+                    }
+                    if elem == HostScalar::Usize {
+                        return Err(syn::Error::new(
+                            s.elem.span(),
+                            "`usize` is 64 bits on the host and 32 on the GPU, so a `[usize]` buffer would not match; use `[u32]`",
+                        ));
+                    }
+                    Ok(HostParam::Slice { elem, access })
+                }
+                syn::Type::Array(_) => Err(syn::Error::new(
+                    r.elem.span(),
+                    "pass buffers as slices: write `&[T]` or `&mut [T]` instead of a reference to an array",
+                )),
+                other => Err(syn::Error::new(
+                    other.span(),
+                    "a reference parameter must be a slice, `&[T]` (read-only buffer) or `&mut [T]` (read-write buffer)",
+                )),
+            }
+        }
+        other => scalar(other).map(HostParam::Scalar),
+    }
+}

@@ -1,0 +1,453 @@
+//! Sarek's intermediate representation of a kernel.
+//!
+//! Expressions live in an arena and are pure: every effect (a store, a branch, a loop) is a
+//! [`Statement`]. That keeps Rust's evaluation order explicit (the front end spills values
+//! into locals where an effect would otherwise reorder them) and lets the back ends print
+//! expressions as trees.
+
+use crate::arena::{Arena, Handle};
+
+/// A source location, as an index the front end hands out. The IR never interprets it; the
+/// front end maps it back to a Rust token when it reports a diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span(pub u32);
+
+/// The scalar types a kernel computes with. Rust's `usize` is [`Scalar::U32`] on the GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `f32`
+    F32,
+    /// `i32`
+    I32,
+    /// `u32` (and `usize`)
+    U32,
+    /// `bool`
+    Bool,
+}
+
+impl Scalar {
+    /// The Rust spelling of the type (`usize` prints as `u32`).
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Scalar::F32 => "f32",
+            Scalar::I32 => "i32",
+            Scalar::U32 => "u32",
+            Scalar::Bool => "bool",
+        }
+    }
+
+    /// Whether the type is `i32` or `u32`.
+    pub fn is_integer(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::U32)
+    }
+}
+
+/// The type of a value in the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// A scalar.
+    Scalar(Scalar),
+}
+
+/// A constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Literal {
+    /// An `f32` constant (any bit pattern, including infinities and NaN).
+    F32(f32),
+    /// An `i32` constant.
+    I32(i32),
+    /// A `u32` constant.
+    U32(u32),
+    /// A `bool` constant.
+    Bool(bool),
+}
+
+impl Literal {
+    /// The literal's scalar type.
+    pub fn scalar(self) -> Scalar {
+        match self {
+            Literal::F32(_) => Scalar::F32,
+            Literal::I32(_) => Scalar::I32,
+            Literal::U32(_) => Scalar::U32,
+            Literal::Bool(_) => Scalar::Bool,
+        }
+    }
+}
+
+/// A binary operator, with Rust's meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    /// `+` (integers wrap)
+    Add,
+    /// `-` (integers wrap)
+    Sub,
+    /// `*` (integers wrap)
+    Mul,
+    /// `/` (integers truncate; see the semantics notes for division by zero)
+    Div,
+    /// `%` (`fmod` on floats)
+    Rem,
+    /// `&` on integers, non-short-circuit `&` on `bool`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `<<` (amount masked like `wrapping_shl`)
+    Shl,
+    /// `>>` (arithmetic on `i32`, logical on `u32`)
+    Shr,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `&&` on operands without effects
+    LogicalAnd,
+    /// `||` on operands without effects
+    LogicalOr,
+}
+
+impl BinaryOp {
+    /// Whether the operator yields a `bool` from two operands of another type.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
+    }
+}
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x` (wrapping on integers)
+    Neg,
+    /// `!x`: logical on `bool`, bitwise on integers
+    Not,
+}
+
+/// One of the three grid axes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Axis {
+    /// x
+    X,
+    /// y
+    Y,
+    /// z
+    Z,
+}
+
+impl Axis {
+    /// `0`, `1` or `2`.
+    pub fn index(self) -> usize {
+        match self {
+            Axis::X => 0,
+            Axis::Y => 1,
+            Axis::Z => 2,
+        }
+    }
+
+    /// `"x"`, `"y"` or `"z"`.
+    pub fn letter(self) -> &'static str {
+        ["x", "y", "z"][self.index()]
+    }
+}
+
+/// The index intrinsics of `sarek::gpu`; each yields a `usize`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `thread_idx_*()`: the invocation's index inside its workgroup.
+    ThreadIdx(Axis),
+    /// `block_idx_*()`: the workgroup's index in the grid.
+    BlockIdx(Axis),
+    /// `block_dim_*()`: the kernel's workgroup size.
+    BlockDim(Axis),
+    /// `grid_dim_*()`: the number of workgroups in the grid.
+    GridDim(Axis),
+    /// `global_idx_*()`: `block_idx * block_dim + thread_idx`.
+    GlobalIdx(Axis),
+    /// `global_thread_id()`: the invocation's row-major index in the whole grid.
+    GlobalThreadId,
+}
+
+/// Math functions with Rust's meaning (method names of `f32` and the integer types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFun {
+    /// `abs` (f32, i32; `i32::MIN.abs()` wraps)
+    Abs,
+    /// `min`
+    Min,
+    /// `max`
+    Max,
+    /// `sqrt`
+    Sqrt,
+    /// `sin`
+    Sin,
+    /// `cos`
+    Cos,
+    /// `tan`
+    Tan,
+    /// `exp`
+    Exp,
+    /// `ln`
+    Ln,
+    /// `powf`
+    Powf,
+    /// `floor`
+    Floor,
+    /// `ceil`
+    Ceil,
+    /// `trunc`
+    Trunc,
+    /// `round`: half away from zero, like Rust (WGSL's `round` is half to even)
+    Round,
+    /// `mul_add(a, b)`: fused `self * a + b`
+    MulAdd,
+}
+
+impl MathFun {
+    /// Number of arguments, counting the receiver.
+    pub fn arity(self) -> usize {
+        match self {
+            MathFun::Min | MathFun::Max | MathFun::Powf => 2,
+            MathFun::MulAdd => 3,
+            _ => 1,
+        }
+    }
+}
+
+/// A parameter of the kernel, in Rust declaration order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParamId(pub u32);
+
+/// A pure expression.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    /// A constant.
+    Literal(Literal),
+    /// The value of a scalar kernel parameter.
+    Param(ParamId),
+    /// The current value of a local.
+    Local(Handle<Local>),
+    /// The length of a slice parameter (`usize`).
+    Len(ParamId),
+    /// `slice[index]`; `index` is a `usize`.
+    Index {
+        /// The slice parameter.
+        slice: ParamId,
+        /// The element index.
+        index: Handle<Expression>,
+    },
+    /// A unary operation.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// The operand.
+        expr: Handle<Expression>,
+    },
+    /// A binary operation; for shifts the right operand may be any integer type.
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// Left operand.
+        left: Handle<Expression>,
+        /// Right operand.
+        right: Handle<Expression>,
+    },
+    /// `cond ? accept : reject` on operands without effects (both are evaluated).
+    Select {
+        /// The condition.
+        cond: Handle<Expression>,
+        /// Value when true.
+        accept: Handle<Expression>,
+        /// Value when false.
+        reject: Handle<Expression>,
+    },
+    /// `expr as to`, with Rust's semantics (saturating float-to-int, NaN to 0).
+    Cast {
+        /// The value converted.
+        expr: Handle<Expression>,
+        /// The target type.
+        to: Scalar,
+    },
+    /// An index intrinsic.
+    Builtin(Builtin),
+    /// A math function.
+    Math {
+        /// The function.
+        fun: MathFun,
+        /// Arguments, receiver first.
+        args: Vec<Handle<Expression>>,
+    },
+}
+
+/// An expression node with its type and source location.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expression {
+    /// What it computes.
+    pub kind: Expr,
+    /// Its type.
+    pub ty: Type,
+    /// Where it came from.
+    pub span: Span,
+}
+
+/// A local variable. Every Rust binding gets its own local, so shadowing needs no scopes here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    /// The Rust name (without `r#`); the back end escapes it.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Whether it is assigned after its declaration.
+    pub mutable: bool,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// Where an assignment stores.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Place {
+    /// A local.
+    Local(Handle<Local>),
+    /// An element of a read-write slice parameter.
+    Index {
+        /// The slice parameter.
+        slice: ParamId,
+        /// The element index.
+        index: Handle<Expression>,
+    },
+}
+
+/// A statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// Declares `local`, initialised from `init` (zero when `None`).
+    Let {
+        /// The local declared.
+        local: Handle<Local>,
+        /// Its initial value.
+        init: Option<Handle<Expression>>,
+    },
+    /// `place = value`, or `place op= value` when `op` is set.
+    Assign {
+        /// Where to store.
+        place: Place,
+        /// For compound assignment, the operator.
+        op: Option<BinaryOp>,
+        /// The value stored (the right operand for compound assignment).
+        value: Handle<Expression>,
+    },
+    /// `if cond { accept } else { reject }`.
+    If {
+        /// The condition.
+        cond: Handle<Expression>,
+        /// Taken when true.
+        accept: Block,
+        /// Taken when false.
+        reject: Block,
+    },
+    /// `loop { body; continuing }`: `continue` jumps to `continuing`, after which the loop
+    /// exits if `break_if` holds.
+    Loop {
+        /// The body.
+        body: Block,
+        /// Runs after the body and after every `continue`.
+        continuing: Block,
+        /// Checked at the end of `continuing`.
+        break_if: Option<Handle<Expression>>,
+    },
+    /// Leaves the innermost loop.
+    Break,
+    /// Goes to the innermost loop's `continuing` block.
+    Continue,
+    /// Ends the invocation.
+    Return,
+}
+
+/// A statement with its source location.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Statement {
+    /// What it does.
+    pub kind: Stmt,
+    /// Where it came from.
+    pub span: Span,
+}
+
+/// A sequence of statements.
+pub type Block = Vec<Statement>;
+
+/// How a kernel may access a slice parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Access {
+    /// `&[T]`
+    Read,
+    /// `&mut [T]`
+    ReadWrite,
+}
+
+/// The type of a kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamType {
+    /// A scalar, passed in the uniform block.
+    Scalar(Scalar),
+    /// A slice, passed as a storage buffer.
+    Slice {
+        /// Element type.
+        elem: Scalar,
+        /// Read-only or read-write.
+        access: Access,
+    },
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    /// The Rust name (without `r#`).
+    pub name: String,
+    /// Its type.
+    pub ty: ParamType,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+/// A compute kernel: the unit the back ends translate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    /// The Rust function name.
+    pub name: String,
+    /// Parameters in declaration order ([`ParamId`] indexes this).
+    pub params: Vec<Param>,
+    /// The workgroup size; `block_dim_*()` returns it.
+    pub workgroup_size: [u32; 3],
+    /// Every local of the body.
+    pub locals: Arena<Local>,
+    /// Every expression of the body.
+    pub exprs: Arena<Expression>,
+    /// The body.
+    pub body: Block,
+    /// The function's location.
+    pub span: Span,
+}
+
+impl Kernel {
+    /// The parameter with this id.
+    pub fn param(&self, id: ParamId) -> &Param {
+        &self.params[id.0 as usize]
+    }
+
+    /// The scalar type of an expression.
+    pub fn scalar_of(&self, expr: Handle<Expression>) -> Scalar {
+        match self.exprs[expr].ty {
+            Type::Scalar(s) => s,
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Sarek's compiler core: the IR of a kernel, the checks WebGPU imposes, the WGSL back end,
+//! the kernel ABI and naga validation. A normal library, so every stage is testable without a
+//! proc-macro process; the Rust front end (`front`, behind the feature of the same name)
+//! lowers `syn` syntax trees into this IR.
+//!
+//! ```
+//! use sarek_codegen::ir::*;
+//! use sarek_codegen::arena::Arena;
+//!
+//! // fn fill(v: u32, out: &mut [u32]) { let i = global_thread_id(); if i < out.len() { out[i] = v; } }
+//! let mut kernel = Kernel {
+//!     name: "fill".into(),
+//!     params: vec![
+//!         Param { name: "v".into(), ty: ParamType::Scalar(Scalar::U32), span: Span(0) },
+//!         Param { name: "out".into(), ty: ParamType::Slice { elem: Scalar::U32, access: Access::ReadWrite }, span: Span(0) },
+//!     ],
+//!     workgroup_size: [64, 1, 1],
+//!     locals: Arena::new(),
+//!     exprs: Arena::new(),
+//!     body: Vec::new(),
+//!     span: Span(0),
+//! };
+//! let u32_ty = Type::Scalar(Scalar::U32);
+//! let mut expr = |k: &mut Kernel, kind, ty| k.exprs.append(Expression { kind, ty, span: Span(0) });
+//! let i = kernel.locals.append(Local { name: "i".into(), ty: u32_ty, mutable: false, span: Span(0) });
+//! let gid = expr(&mut kernel, Expr::Builtin(Builtin::GlobalThreadId), u32_ty);
+//! let read_i = expr(&mut kernel, Expr::Local(i), u32_ty);
+//! let len = expr(&mut kernel, Expr::Len(ParamId(1)), u32_ty);
+//! let cond = expr(&mut kernel, Expr::Binary { op: BinaryOp::Lt, left: read_i, right: len }, Type::Scalar(Scalar::Bool));
+//! let index = expr(&mut kernel, Expr::Local(i), u32_ty);
+//! let v = expr(&mut kernel, Expr::Param(ParamId(0)), u32_ty);
+//! let store = Statement {
+//!     kind: Stmt::Assign { place: Place::Index { slice: ParamId(1), index }, op: None, value: v },
+//!     span: Span(0),
+//! };
+//! kernel.body = vec![
+//!     Statement { kind: Stmt::Let { local: i, init: Some(gid) }, span: Span(0) },
+//!     Statement { kind: Stmt::If { cond, accept: vec![store], reject: vec![] }, span: Span(0) },
+//! ];
+//! let module = sarek_codegen::compile(&kernel).unwrap();
+//! assert!(module.wgsl.contains("out[i] = sarek_params.v;"));
+//! assert_eq!(module.abi.buffers.len(), 1);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod abi;
+pub mod arena;
+pub mod check;
+#[cfg(feature = "front")]
+pub mod front;
+pub mod ir;
+pub mod valid;
+pub mod wgsl;
+
+/// A kernel compiled to WGSL, with its ABI.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompiledKernel {
+    /// The WGSL module.
+    pub wgsl: String,
+    /// How to bind and launch it.
+    pub abi: abi::Abi,
+}
+
+/// Why a kernel did not compile.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompileError {
+    /// The kernel breaks a WebGPU rule; each entry is a location and a message for the user.
+    Kernel(Vec<(ir::Span, String)>),
+    /// naga rejected the WGSL Sarek emitted: a bug in Sarek.
+    Naga {
+        /// naga's report.
+        message: String,
+        /// The rejected module.
+        wgsl: String,
+    },
+}
+
+impl std::fmt::Display for CompileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CompileError::Kernel(errors) => {
+                for (i, (_, message)) in errors.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("\n")?;
+                    }
+                    f.write_str(message)?;
+                }
+                Ok(())
+            }
+            CompileError::Naga { message, wgsl } => write!(
+                f,
+                "this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Runs the back half of the pipeline on a lowered kernel: checks, ABI, WGSL, naga.
+pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
+    if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
+        return Err(CompileError::Kernel(vec![(kernel.span, message)]));
+    }
+    let abi = abi::build(kernel);
+    let wgsl = wgsl::write(kernel, &abi);
+    valid::validate(&wgsl).map_err(|message| CompileError::Naga {
+        message,
+        wgsl: wgsl.clone(),
+    })?;
+    Ok(CompiledKernel { wgsl, abi })
+}

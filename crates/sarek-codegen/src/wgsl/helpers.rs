@@ -1,0 +1,114 @@
+//! WGSL functions the back end emits where a WGSL builtin does not mean what Rust means.
+
+/// A helper function, emitted once per module when used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Helper {
+    /// `f32 % f32`: C's `fmod`, exact. WGSL's `%` is `x - y * trunc(x / y)`, which loses
+    /// every digit once `x / y` exceeds 2^24.
+    Fmod,
+    /// `f32::round`: half away from zero (WGSL rounds half to even).
+    Round,
+    /// `f32 as i32`: saturating, NaN to 0 (WGSL leaves out-of-range conversions undefined).
+    F32ToI32,
+    /// `f32 as u32`: saturating, NaN to 0.
+    F32ToU32,
+    /// A float from its bits at run time: WGSL forbids non-finite constant expressions, and a
+    /// user function call is never one.
+    FromBits,
+}
+
+impl Helper {
+    /// The WGSL source of the helper.
+    pub fn source(self) -> &'static str {
+        match self {
+            Helper::Fmod => FMOD,
+            Helper::Round => ROUND,
+            Helper::F32ToI32 => F32_TO_I32,
+            Helper::F32ToU32 => F32_TO_U32,
+            Helper::FromBits => FROM_BITS,
+        }
+    }
+
+    /// The helper's function name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Helper::Fmod => "sarek_fmod",
+            Helper::Round => "sarek_round",
+            Helper::F32ToI32 => "sarek_f32_to_i32",
+            Helper::F32ToU32 => "sarek_f32_to_u32",
+            Helper::FromBits => "sarek_f32_from_bits",
+        }
+    }
+}
+
+// Exact remainder by binary long division: scale |y| up by powers of two to just below |x|,
+// then subtract on the way down. Each subtraction is exact (d <= r < 2d), so the result is
+// exactly C's fmod. At most 277 steps (the f32 exponent range).
+const FMOD: &str = "\
+fn sarek_fmod(x: f32, y: f32) -> f32 {
+    let ax = abs(x);
+    let ay = abs(y);
+    if !(ax <= 3.4028235e38f) || !(ay > 0.0f) {
+        // x infinite or NaN, y zero or NaN: NaN, made at run time.
+        return (x * y) / (x * y) + (y - y);
+    }
+    if ax < ay {
+        return x;
+    }
+    var r = ax;
+    var d = ay;
+    while d * 2.0f <= r {
+        d = d * 2.0f;
+    }
+    loop {
+        if r >= d {
+            r = r - d;
+        }
+        if d == ay {
+            break;
+        }
+        d = d * 0.5f;
+    }
+    return select(r, -r, x < 0.0f);
+}
+";
+
+const ROUND: &str = "\
+fn sarek_round(x: f32) -> f32 {
+    let t = trunc(x);
+    return select(t, t + sign(x), abs(x - t) >= 0.5f);
+}
+";
+
+const F32_TO_I32: &str = "\
+fn sarek_f32_to_i32(x: f32) -> i32 {
+    if x != x {
+        return 0i;
+    }
+    if x >= 2147483648.0f {
+        return 2147483647i;
+    }
+    if x <= -2147483648.0f {
+        return i32(-2147483648);
+    }
+    return i32(x);
+}
+";
+
+const F32_TO_U32: &str = "\
+fn sarek_f32_to_u32(x: f32) -> u32 {
+    if !(x > 0.0f) {
+        return 0u;
+    }
+    if x >= 4294967296.0f {
+        return 4294967295u;
+    }
+    return u32(x);
+}
+";
+
+const FROM_BITS: &str = "\
+fn sarek_f32_from_bits(bits: u32) -> f32 {
+    return bitcast<f32>(bits);
+}
+";

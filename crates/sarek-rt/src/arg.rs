@@ -1,0 +1,63 @@
+//! Type-erased launch arguments, built by the code `#[sarek::kernel]` generates.
+
+use sarek_codegen::abi::{Abi, Access};
+
+use crate::buffer::{Buffer, Element, RawBuffer};
+
+/// A kernel's WGSL and ABI, as embedded by `#[sarek::kernel]` in a `static`; the pipeline
+/// cache is keyed by the static's address.
+#[derive(Debug)]
+pub struct KernelSource {
+    /// The WGSL module.
+    pub wgsl: &'static str,
+    /// The ABI.
+    pub abi: Abi,
+}
+
+/// One launch argument.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg<'a> {
+    /// An `f32` scalar.
+    F32(f32),
+    /// An `i32` scalar.
+    I32(i32),
+    /// A `u32` scalar.
+    U32(u32),
+    /// A `usize` scalar (must fit in 32 bits).
+    Usize(usize),
+    /// A `bool` scalar.
+    Bool(bool),
+    /// A buffer with the access the kernel declares.
+    Buffer(&'a RawBuffer, Access),
+}
+
+impl<'a> Arg<'a> {
+    /// An `f32` parameter.
+    pub fn f32(v: f32) -> Self {
+        Arg::F32(v)
+    }
+    /// An `i32` parameter.
+    pub fn i32(v: i32) -> Self {
+        Arg::I32(v)
+    }
+    /// A `u32` parameter.
+    pub fn u32(v: u32) -> Self {
+        Arg::U32(v)
+    }
+    /// A `usize` parameter.
+    pub fn usize(v: usize) -> Self {
+        Arg::Usize(v)
+    }
+    /// A `bool` parameter.
+    pub fn bool(v: bool) -> Self {
+        Arg::Bool(v)
+    }
+    /// A `&[T]` parameter.
+    pub fn read<T: Element>(b: &'a Buffer<T>) -> Self {
+        Arg::Buffer(b.raw(), Access::Read)
+    }
+    /// A `&mut [T]` parameter.
+    pub fn write<T: Element>(b: &'a mut Buffer<T>) -> Self {
+        Arg::Buffer(b.raw(), Access::ReadWrite)
+    }
+}

@@ -1,0 +1,100 @@
+//! Sarek's one error type.
+
+/// Everything that can go wrong at run time. Messages say what happened and what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No GPU adapter was found (or none matched `SAREK_ADAPTER`).
+    #[error("no GPU adapter found{0}; install a Vulkan, Metal or DX12 driver (on Linux without a GPU: `apt-get install mesa-vulkan-drivers`)")]
+    NoAdapter(String),
+    /// The adapter refused to create a device.
+    #[error("the GPU adapter refused to create a device: {0}")]
+    RequestDevice(String),
+    /// A buffer larger than the device allows in one binding or allocation.
+    #[error("a buffer of {bytes} bytes exceeds this device's limit of {limit} bytes ({which}); split the data across launches")]
+    BufferTooLarge {
+        /// The requested size.
+        bytes: u64,
+        /// The device limit.
+        limit: u64,
+        /// Which limit.
+        which: &'static str,
+    },
+    /// A write whose length differs from the buffer's.
+    #[error("cannot write {given} elements into a buffer of {len}; lengths must match")]
+    LengthMismatch {
+        /// The buffer's length.
+        len: usize,
+        /// The data's length.
+        given: usize,
+    },
+    /// A grid the device cannot run.
+    #[error("grid of {groups:?} workgroups exceeds this device's limit of {limit} workgroups per dimension{hint}")]
+    GridTooLarge {
+        /// The workgroups asked for.
+        groups: [u64; 3],
+        /// The per-dimension limit.
+        limit: u32,
+        /// How to fix it.
+        hint: &'static str,
+    },
+    /// The same buffer bound twice to one launch, where one binding writes.
+    #[error("kernel `{kernel}`: the same buffer is passed as parameters {first} and {second}, and one of them is `&mut`; a kernel cannot read and write one buffer through two bindings")]
+    Aliasing {
+        /// The kernel.
+        kernel: String,
+        /// One parameter index.
+        first: usize,
+        /// The other parameter index.
+        second: usize,
+    },
+    /// A buffer created on another device.
+    #[error("kernel `{kernel}`: parameter {param} is a buffer of another device")]
+    WrongDevice {
+        /// The kernel.
+        kernel: String,
+        /// The parameter index.
+        param: usize,
+    },
+    /// A scalar argument that does not fit the GPU type (a `usize` over `u32::MAX`).
+    #[error("kernel `{kernel}`: parameter {param} is {value}, which does not fit in the GPU's 32-bit `usize`")]
+    ScalarOutOfRange {
+        /// The kernel.
+        kernel: String,
+        /// The parameter index.
+        param: usize,
+        /// The value.
+        value: u64,
+    },
+    /// Arguments that do not match the kernel's ABI (only possible through the untyped API).
+    #[error("kernel `{kernel}`: {message}")]
+    BadArguments {
+        /// The kernel.
+        kernel: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The device refused the kernel's pipeline.
+    #[error("kernel `{kernel}`: the device could not create its pipeline: {message}")]
+    Pipeline {
+        /// The kernel.
+        kernel: String,
+        /// wgpu's report.
+        message: String,
+    },
+    /// The device ran out of memory.
+    #[error("the GPU is out of memory: {0}")]
+    OutOfMemory(String),
+    /// The device was lost (driver reset, GPU removed, or destroyed); make a new `Device`.
+    #[error("the GPU device was lost ({0}); create a new `Device`")]
+    DeviceLost(String),
+    /// Waiting for the GPU failed.
+    #[error("waiting for the GPU failed: {0}")]
+    Poll(String),
+    /// Reading a buffer back failed.
+    #[error("reading a buffer back from the GPU failed: {0}")]
+    Map(String),
+}
+
+/// `Result<T, sarek::Error>`.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

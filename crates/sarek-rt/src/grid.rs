@@ -1,0 +1,67 @@
+//! How many invocations a launch runs.
+
+/// The extent of a launch: a number of threads (rounded up to whole workgroups of the
+/// kernel's size) or a number of workgroups.
+///
+/// ```
+/// use sarek_rt::Grid;
+/// assert_eq!(Grid::cover(1000).workgroups([256, 1, 1]), [4, 1, 1]);
+/// assert_eq!(Grid::cover_2d(100, 30).workgroups([16, 16, 1]), [7, 2, 1]);
+/// assert_eq!(Grid::groups([3, 2, 1]).workgroups([64, 1, 1]), [3, 2, 1]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Grid {
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    Threads([u64; 3]),
+    Groups([u32; 3]),
+}
+
+impl Grid {
+    /// At least `n` threads along x: `ceil(n / workgroup_x)` workgroups.
+    pub fn cover(n: usize) -> Grid {
+        Grid {
+            kind: Kind::Threads([n as u64, 1, 1]),
+        }
+    }
+
+    /// At least `width × height` threads: workgroups cover both dimensions.
+    pub fn cover_2d(width: usize, height: usize) -> Grid {
+        Grid {
+            kind: Kind::Threads([width as u64, height as u64, 1]),
+        }
+    }
+
+    /// At least `width × height × depth` threads.
+    pub fn cover_3d(width: usize, height: usize, depth: usize) -> Grid {
+        Grid {
+            kind: Kind::Threads([width as u64, height as u64, depth as u64]),
+        }
+    }
+
+    /// Exactly these many workgroups along x, y and z.
+    pub fn groups(groups: [u32; 3]) -> Grid {
+        Grid {
+            kind: Kind::Groups(groups),
+        }
+    }
+
+    /// The number of workgroups for a kernel of the given workgroup size.
+    pub fn workgroups_u64(&self, workgroup_size: [u32; 3]) -> [u64; 3] {
+        match self.kind {
+            Kind::Groups(g) => g.map(u64::from),
+            Kind::Threads(t) => {
+                [0, 1, 2].map(|i| t[i].div_ceil(u64::from(workgroup_size[i].max(1))))
+            }
+        }
+    }
+
+    /// Like [`Grid::workgroups_u64`], saturated to `u32`.
+    pub fn workgroups(&self, workgroup_size: [u32; 3]) -> [u32; 3] {
+        self.workgroups_u64(workgroup_size)
+            .map(|g| g.min(u32::MAX as u64) as u32)
+    }
+}

@@ -1,0 +1,20 @@
+//! Sarek's runtime: devices, typed buffers and kernel launches on wgpu.
+//!
+//! Kernels come from `#[sarek::kernel]`, which embeds their WGSL and ABI; this crate creates
+//! each kernel's pipeline once per device, packs the uniform block from the ABI, binds the
+//! buffers and dispatches. Use it through the `sarek` crate.
+
+#![warn(missing_docs)]
+
+mod arg;
+mod buffer;
+mod device;
+mod error;
+mod grid;
+
+pub use arg::{Arg, KernelSource};
+pub use buffer::{Buffer, Element, RawBuffer};
+pub use device::Device;
+pub use error::{Error, Result};
+pub use grid::Grid;
+pub use wgpu;

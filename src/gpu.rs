@@ -1,0 +1,112 @@
+//! The intrinsics a kernel calls, as ordinary Rust functions.
+//!
+//! Inside `#[sarek::kernel]` these calls become WGSL built-ins; rustc still type-checks the
+//! body against these signatures, so rust-analyzer completes and checks kernel code. Called on
+//! the host (through the kernel's generated `body` function), they read the invocation set by
+//! [`with_invocation`], which makes a kernel testable as plain Rust, one invocation at a time.
+//!
+//! Every index is a `usize`, which is 32 bits on the GPU.
+
+use std::cell::Cell;
+
+/// The ids of one invocation, for running a kernel body on the host.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Invocation {
+    /// Index inside the workgroup.
+    pub thread_idx: [u32; 3],
+    /// Index of the workgroup in the grid.
+    pub block_idx: [u32; 3],
+    /// The workgroup size.
+    pub block_dim: [u32; 3],
+    /// The grid size in workgroups.
+    pub grid_dim: [u32; 3],
+}
+
+thread_local! {
+    static CURRENT: Cell<Invocation> = const { Cell::new(Invocation {
+        thread_idx: [0; 3],
+        block_idx: [0; 3],
+        block_dim: [1; 3],
+        grid_dim: [1; 3],
+    }) };
+}
+
+/// Runs `f` with the intrinsics of this module reporting `invocation`.
+///
+/// ```
+/// use sarek::gpu::{self, Invocation};
+/// let inv = Invocation { thread_idx: [3, 0, 0], block_idx: [2, 0, 0], block_dim: [64, 1, 1], grid_dim: [4, 1, 1] };
+/// assert_eq!(gpu::with_invocation(inv, gpu::global_thread_id), 2 * 64 + 3);
+/// ```
+pub fn with_invocation<R>(invocation: Invocation, f: impl FnOnce() -> R) -> R {
+    let previous = CURRENT.with(|c| c.replace(invocation));
+    let result = f();
+    CURRENT.with(|c| c.set(previous));
+    result
+}
+
+fn current() -> Invocation {
+    CURRENT.with(Cell::get)
+}
+
+macro_rules! axis_intrinsics {
+    ($($(#[$doc:meta])* $name:ident => |$i:ident| $body:expr;)*) => {
+        $(
+            $(#[$doc])*
+            #[inline]
+            pub fn $name() -> usize {
+                let $i = current();
+                ($body) as usize
+            }
+        )*
+    };
+}
+
+axis_intrinsics! {
+    /// Index of the invocation inside its workgroup, along x.
+    thread_idx_x => |i| i.thread_idx[0];
+    /// Index of the invocation inside its workgroup, along y.
+    thread_idx_y => |i| i.thread_idx[1];
+    /// Index of the invocation inside its workgroup, along z.
+    thread_idx_z => |i| i.thread_idx[2];
+    /// Index of the workgroup in the grid, along x.
+    block_idx_x => |i| i.block_idx[0];
+    /// Index of the workgroup in the grid, along y.
+    block_idx_y => |i| i.block_idx[1];
+    /// Index of the workgroup in the grid, along z.
+    block_idx_z => |i| i.block_idx[2];
+    /// The kernel's workgroup size along x.
+    block_dim_x => |i| i.block_dim[0];
+    /// The kernel's workgroup size along y.
+    block_dim_y => |i| i.block_dim[1];
+    /// The kernel's workgroup size along z.
+    block_dim_z => |i| i.block_dim[2];
+    /// Number of workgroups in the grid along x.
+    grid_dim_x => |i| i.grid_dim[0];
+    /// Number of workgroups in the grid along y.
+    grid_dim_y => |i| i.grid_dim[1];
+    /// Number of workgroups in the grid along z.
+    grid_dim_z => |i| i.grid_dim[2];
+    /// `block_idx_x() * block_dim_x() + thread_idx_x()`.
+    global_idx_x => |i| i.block_idx[0] * i.block_dim[0] + i.thread_idx[0];
+    /// `block_idx_y() * block_dim_y() + thread_idx_y()`.
+    global_idx_y => |i| i.block_idx[1] * i.block_dim[1] + i.thread_idx[1];
+    /// `block_idx_z() * block_dim_z() + thread_idx_z()`.
+    global_idx_z => |i| i.block_idx[2] * i.block_dim[2] + i.thread_idx[2];
+}
+
+/// The invocation's row-major index in the whole grid:
+/// `global_idx_x() + width * (global_idx_y() + height * global_idx_z())`, where width and
+/// height count threads. For a 1-D launch it equals `global_idx_x()`.
+#[inline]
+pub fn global_thread_id() -> usize {
+    let i = current();
+    let width = i.grid_dim[0].wrapping_mul(i.block_dim[0]);
+    let height = i.grid_dim[1].wrapping_mul(i.block_dim[1]);
+    let g = |a: usize| {
+        i.block_idx[a]
+            .wrapping_mul(i.block_dim[a])
+            .wrapping_add(i.thread_idx[a])
+    };
+    g(0).wrapping_add(width.wrapping_mul(g(1).wrapping_add(height.wrapping_mul(g(2))))) as usize
+}

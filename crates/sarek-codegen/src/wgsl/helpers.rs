@@ -33,7 +33,7 @@ impl Helper {
     pub fn name(self) -> &'static str {
         match self {
             Helper::Fmod => "sarek_fmod",
-            Helper::Round => "sarek_round",
+            Helper::Round => "sarek_round_half_away",
             Helper::F32ToI32 => "sarek_f32_to_i32",
             Helper::F32ToU32 => "sarek_f32_to_u32",
             Helper::FromBits => "sarek_f32_from_bits",
@@ -74,7 +74,7 @@ fn sarek_fmod(x: f32, y: f32) -> f32 {
 ";
 
 const ROUND: &str = "\
-fn sarek_round(x: f32) -> f32 {
+fn sarek_round_half_away(x: f32) -> f32 {
     let t = trunc(x);
     return select(t, t + sign(x), abs(x - t) >= 0.5f);
 }
@@ -82,7 +82,8 @@ fn sarek_round(x: f32) -> f32 {
 
 const F32_TO_I32: &str = "\
 fn sarek_f32_to_i32(x: f32) -> i32 {
-    if x != x {
+    // NaN, tested on the bits: drivers may fold `x != x` to false.
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
         return 0i;
     }
     if x >= 2147483648.0f {

@@ -1,0 +1,406 @@
+//! Rust's meaning on the GPU: each kernel is compared with the same computation on the host.
+
+mod common;
+
+use sarek::prelude::*;
+
+#[sarek::kernel]
+fn remainders(x: &[f32], y: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = x[i] % y[i];
+    }
+}
+
+#[test]
+fn float_remainder_is_exact_fmod() {
+    let Some(dev) = common::device() else { return };
+    let cases: [(f32, f32); 10] = [
+        (1e10, 3.0),
+        (-1e10, 3.0),
+        (7.5, 2.0),
+        (-7.5, 2.0),
+        (5.0, f32::INFINITY),
+        (3.4e38, 1.1),
+        (1.0, 0.3),
+        (16777217.0, 0.1),
+        (0.0, 5.0),
+        (-0.0, 5.0),
+    ];
+    let xs: Vec<f32> = cases.iter().map(|c| c.0).collect();
+    let ys: Vec<f32> = cases.iter().map(|c| c.1).collect();
+    let x = dev.upload(&xs).unwrap();
+    let y = dev.upload(&ys).unwrap();
+    let mut out = dev.zeros::<f32>(cases.len()).unwrap();
+    remainders
+        .launch(&dev, Grid::cover(cases.len()), &x, &y, &mut out)
+        .unwrap();
+    let got = out.read().unwrap();
+    for (i, (a, b)) in cases.iter().enumerate() {
+        assert_eq!(
+            got[i].to_bits(),
+            (a % b).to_bits(),
+            "{a} % {b}: got {}, Rust says {}",
+            got[i],
+            a % b
+        );
+    }
+    // NaN cases: infinite dividend, zero divisor.
+    let x = dev.upload(&[f32::INFINITY, 1.0]).unwrap();
+    let y = dev.upload(&[2.0f32, 0.0]).unwrap();
+    let mut out = dev.zeros::<f32>(2).unwrap();
+    remainders
+        .launch(&dev, Grid::cover(2), &x, &y, &mut out)
+        .unwrap();
+    assert!(out.read().unwrap().iter().all(|v| v.is_nan()));
+}
+
+#[sarek::kernel]
+fn conversions(x: &[f32], round: &mut [f32], to_i: &mut [i32], to_u: &mut [u32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        round[i] = x[i].round();
+        to_i[i] = x[i] as i32;
+        to_u[i] = x[i] as u32;
+    }
+}
+
+#[test]
+fn round_and_float_to_int_casts_follow_rust() {
+    let Some(dev) = common::device() else { return };
+    let xs = [
+        0.5f32,
+        1.5,
+        2.5,
+        -0.5,
+        -2.5,
+        0.49999997,
+        3e9,
+        -3e9,
+        5e9,
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -1.7,
+        2147483520.0,
+        4294967040.0,
+        -0.0,
+    ];
+    let x = dev.upload(&xs).unwrap();
+    let n = xs.len();
+    let (mut r, mut i, mut u) = (
+        dev.zeros::<f32>(n).unwrap(),
+        dev.zeros::<i32>(n).unwrap(),
+        dev.zeros::<u32>(n).unwrap(),
+    );
+    conversions
+        .launch(&dev, Grid::cover(n), &x, &mut r, &mut i, &mut u)
+        .unwrap();
+    let (r, i, u) = (r.read().unwrap(), i.read().unwrap(), u.read().unwrap());
+    for (k, v) in xs.iter().enumerate() {
+        if !v.is_nan() {
+            assert_eq!(r[k], v.round(), "round({v})");
+        }
+        assert_eq!(i[k], *v as i32, "{v} as i32");
+        assert_eq!(u[k], *v as u32, "{v} as u32");
+    }
+}
+
+#[sarek::kernel]
+fn integer_ops(a: &[i32], b: &[i32], s: &[u32], out: &mut [i32], uout: &mut [u32]) {
+    let i = global_thread_id();
+    if i < a.len() {
+        let k = i * 7;
+        out[k] = a[i] + b[i];
+        out[k + 1] = a[i] * b[i];
+        out[k + 2] = a[i] << s[i];
+        out[k + 3] = a[i] >> s[i];
+        out[k + 4] = a[i] / b[i];
+        out[k + 5] = a[i] % b[i];
+        out[k + 6] = -a[i] ^ !b[i];
+        uout[i * 2] = (a[i] as u32) >> s[i];
+        uout[i * 2 + 1] = (a[i] as u32) - (b[i] as u32);
+    }
+}
+
+/// Division as documented: WGSL's defined results where Rust would panic.
+fn gpu_div(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        a
+    } else {
+        a.wrapping_div(b)
+    }
+}
+fn gpu_rem(a: i32, b: i32) -> i32 {
+    if b == 0 {
+        0
+    } else {
+        a.wrapping_rem(b)
+    }
+}
+
+#[test]
+fn integers_wrap_shift_like_wrapping_shl_and_divide_as_documented() {
+    let Some(dev) = common::device() else { return };
+    let mut a: Vec<i32> = vec![i32::MIN, i32::MAX, -7, 7, 0, -1, 123456, i32::MIN];
+    let mut b: Vec<i32> = vec![-1, 2, 2, -2, 5, 0, 0, 1];
+    let mut s: Vec<u32> = vec![1, 31, 33, 4, 0, 40, 3, 31];
+    for (k, r) in common::random_u32(99, 300).chunks(3).enumerate() {
+        a.push(r[0] as i32);
+        b.push(if k % 10 == 0 {
+            0
+        } else {
+            r[1] as i32 >> (r[1] % 24)
+        });
+        s.push(r[2] % 64);
+    }
+    let n = a.len();
+    let (ga, gb, gs) = (
+        dev.upload(&a).unwrap(),
+        dev.upload(&b).unwrap(),
+        dev.upload(&s).unwrap(),
+    );
+    let mut out = dev.zeros::<i32>(n * 7).unwrap();
+    let mut uout = dev.zeros::<u32>(n * 2).unwrap();
+    integer_ops
+        .launch(&dev, Grid::cover(n), &ga, &gb, &gs, &mut out, &mut uout)
+        .unwrap();
+    let (out, uout) = (out.read().unwrap(), uout.read().unwrap());
+    for i in 0..n {
+        let (x, y, sh) = (a[i], b[i], s[i]);
+        let expect = [
+            x.wrapping_add(y),
+            x.wrapping_mul(y),
+            x.wrapping_shl(sh),
+            x.wrapping_shr(sh),
+            gpu_div(x, y),
+            gpu_rem(x, y),
+            x.wrapping_neg() ^ !y,
+        ];
+        assert_eq!(
+            &out[i * 7..i * 7 + 7],
+            &expect,
+            "a = {x}, b = {y}, s = {sh}"
+        );
+        assert_eq!(
+            uout[i * 2],
+            (x as u32).wrapping_shr(sh),
+            "{x} as u32 >> {sh}"
+        );
+        assert_eq!(uout[i * 2 + 1], (x as u32).wrapping_sub(y as u32));
+    }
+}
+
+#[sarek::kernel]
+fn constants(out: &mut [f32], iout: &mut [i32], uout: &mut [u32]) {
+    if global_thread_id() == 0 {
+        out[0] = f32::INFINITY;
+        out[1] = f32::NEG_INFINITY;
+        out[2] = f32::NAN;
+        out[3] = f32::MIN_POSITIVE;
+        out[4] = f32::MAX;
+        out[5] = std::f32::consts::PI;
+        out[6] = 0.1;
+        out[7] = 1e-45;
+        iout[0] = i32::MIN;
+        iout[1] = -2147483648;
+        iout[2] = i32::MAX;
+        uout[0] = u32::MAX;
+        uout[1] = 0xdead_beef;
+    }
+}
+
+#[test]
+fn constants_keep_their_exact_value() {
+    let Some(dev) = common::device() else { return };
+    let (mut f, mut i, mut u) = (
+        dev.zeros::<f32>(8).unwrap(),
+        dev.zeros::<i32>(3).unwrap(),
+        dev.zeros::<u32>(2).unwrap(),
+    );
+    constants
+        .launch(&dev, Grid::cover(1), &mut f, &mut i, &mut u)
+        .unwrap();
+    let f = f.read().unwrap();
+    let expect = [
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        std::f32::consts::PI,
+        0.1,
+        1e-45,
+    ];
+    for k in 0..8 {
+        if expect[k].is_nan() {
+            assert!(f[k].is_nan());
+        } else if expect[k] != 0.0 && expect[k].is_subnormal() {
+            // Devices may flush subnormals to zero.
+            assert!(
+                f[k] == expect[k] || f[k] == 0.0,
+                "{} vs {}",
+                f[k],
+                expect[k]
+            );
+        } else {
+            assert_eq!(f[k].to_bits(), expect[k].to_bits(), "constant {k}");
+        }
+    }
+    assert_eq!(i.read().unwrap(), vec![i32::MIN, i32::MIN, i32::MAX]);
+    assert_eq!(u.read().unwrap(), vec![u32::MAX, 0xdead_beef]);
+}
+
+#[sarek::kernel(workgroup_size = [1])]
+#[allow(unused_assignments)]
+fn loops(start: i32, out: &mut [i32]) {
+    // An inclusive range ending at i32::MAX terminates, and its bounds are read once.
+    let mut count = 0;
+    let mut end = i32::MAX;
+    for _k in start..=end {
+        end = 0;
+        count += 1;
+    }
+    out[0] = count;
+    // `continue` in a `for` still advances the counter; `break` leaves `loop`.
+    let mut odd = 0;
+    for k in 0..10 {
+        if k % 2 == 0 {
+            continue;
+        }
+        odd += k;
+    }
+    out[1] = odd;
+    let mut n = 0;
+    loop {
+        n += 3;
+        if n > 10 {
+            break;
+        }
+    }
+    out[2] = n;
+    let mut w = 100;
+    while w > 1 {
+        w /= 3;
+    }
+    out[3] = w;
+    let mut empty = 0;
+    for _k in 5..5 {
+        empty += 1;
+    }
+    for _k in 6..=5 {
+        empty += 1;
+    }
+    out[4] = empty;
+    let mut s = 0u32;
+    for k in 4294967290u32..=u32::MAX {
+        s = s.wrapping_add(k);
+    }
+    out[5] = s as i32;
+}
+
+#[test]
+fn for_ranges_evaluate_bounds_once_and_stop_at_the_maximum() {
+    let Some(dev) = common::device() else { return };
+    let mut out = dev.zeros::<i32>(6).unwrap();
+    loops
+        .launch(&dev, Grid::groups([1, 1, 1]), i32::MAX - 4, &mut out)
+        .unwrap();
+    let s = (4294967290u32..=u32::MAX).fold(0u32, |s, k| s.wrapping_add(k));
+    assert_eq!(out.read().unwrap(), vec![5, 25, 12, 1, 0, s as i32]);
+}
+
+#[sarek::kernel]
+fn effects_in_values(flags: &[u32], out: &mut [i32], counters: &mut [i32]) {
+    let i = global_thread_id();
+    if i < flags.len() {
+        let mut hits = 0;
+        // Only the taken arm runs: `hits` counts one increment per element.
+        let v = if flags[i] == 1 {
+            hits += 1;
+            10
+        } else {
+            hits += 100;
+            20
+        };
+        // `&&` and `||` do not run the right side when the left decides.
+        let mut side = 0;
+        let a = flags[i] == 1 && {
+            side += 1;
+            true
+        };
+        let b = flags[i] == 1 || {
+            side += 10;
+            false
+        };
+        // Rust reads `x` before the block assigns it.
+        let mut x = 1;
+        let y = x + {
+            x = 5;
+            x
+        };
+        out[i] = v + hits + side * 1000 + (a as i32) * 10000 + (b as i32) * 100000;
+        counters[i] = y * 10 + x;
+    }
+}
+
+#[test]
+fn value_ifs_and_short_circuits_run_only_the_taken_side() {
+    let Some(dev) = common::device() else { return };
+    let flags = dev.upload(&[1u32, 0, 1]).unwrap();
+    let (mut out, mut counters) = (dev.zeros::<i32>(3).unwrap(), dev.zeros::<i32>(3).unwrap());
+    effects_in_values
+        .launch(&dev, Grid::cover(3), &flags, &mut out, &mut counters)
+        .unwrap();
+    let taken = 10 + 1 + 1000 + 10000 + 100000;
+    let not_taken = 20 + 100 + 10000;
+    assert_eq!(out.read().unwrap(), vec![taken, not_taken, taken]);
+    assert_eq!(counters.read().unwrap(), vec![65, 65, 65]);
+    assert!(
+        !effects_in_values::WGSL.contains("select(20i"),
+        "an arm with effects must not become select"
+    );
+}
+
+#[sarek::kernel]
+fn math(x: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let v = x[i];
+        let k = i * 8;
+        out[k] = v.abs().sqrt();
+        out[k + 1] = v.floor();
+        out[k + 2] = v.ceil();
+        out[k + 3] = v.trunc();
+        out[k + 4] = v.mul_add(2.0, 1.0);
+        out[k + 5] = v.min(1.0).max(-1.0);
+        out[k + 6] = f32::max(v, 0.0);
+        out[k + 7] = v.abs().powf(0.5) - v.abs().sqrt() + v.sin() * 0.0;
+    }
+}
+
+#[test]
+fn exact_math_methods_match_rust() {
+    let Some(dev) = common::device() else { return };
+    let xs = [0.0f32, -0.0, 1.5, -1.5, 2.25, -3.75, 100.0, 1e-3];
+    let x = dev.upload(&xs).unwrap();
+    let mut out = dev.zeros::<f32>(xs.len() * 8).unwrap();
+    math.launch(&dev, Grid::cover(xs.len()), &x, &mut out)
+        .unwrap();
+    let out = out.read().unwrap();
+    for (i, v) in xs.iter().enumerate() {
+        let k = i * 8;
+        assert_eq!(out[k], v.abs().sqrt(), "sqrt {v}");
+        assert_eq!(out[k + 1], v.floor());
+        assert_eq!(out[k + 2], v.ceil());
+        assert_eq!(out[k + 3], v.trunc());
+        assert_eq!(out[k + 4], v.mul_add(2.0, 1.0));
+        assert_eq!(out[k + 5], v.min(1.0).max(-1.0));
+        assert_eq!(out[k + 6], v.max(0.0));
+        assert!(
+            out[k + 7].abs() < 1e-5,
+            "powf(0.5) vs sqrt for {v}: {}",
+            out[k + 7]
+        );
+    }
+}

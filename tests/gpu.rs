@@ -297,3 +297,27 @@ fn the_same_buffer_twice_with_one_write_is_refused() {
         other => panic!("expected Aliasing, got {other:?}"),
     }
 }
+
+#[test]
+fn a_lost_device_is_an_error_and_a_new_device_works() {
+    let Some(_) = common::device() else { return };
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .unwrap();
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).unwrap();
+    let dev = Device::from_wgpu(device.clone(), queue);
+    let buf = dev.upload(&[1u32, 2, 3]).unwrap();
+    device.destroy();
+    let _ = device.poll(wgpu::PollType::Poll);
+    match buf.read() {
+        Err(Error::DeviceLost(_)) => {}
+        other => panic!("expected DeviceLost, got {other:?}"),
+    }
+    assert!(matches!(dev.zeros::<u32>(4), Err(Error::DeviceLost(_))));
+    // The process can go on with a new device.
+    let fresh = common::device().unwrap();
+    assert_eq!(fresh.upload(&[5u32]).unwrap().read().unwrap(), vec![5]);
+}

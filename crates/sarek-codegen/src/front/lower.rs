@@ -1585,10 +1585,12 @@ impl Lowerer {
                 }
             }
         }
+        // An earlier error can leave a literal without its context; don't pile on.
+        let earlier_errors = !self.errors.is_empty();
         for (h, value) in std::mem::take(&mut self.float_literals) {
             self.kernel.exprs[h].kind = Expr::Literal(Literal::F32(value));
             let ty = self.expr_tys[h.index()];
-            if self.infer.resolve(ty).is_none() {
+            if self.infer.resolve(ty).is_none() && !earlier_errors {
                 let span = self.spans[self.kernel.exprs[h].span.0 as usize];
                 self.error(span, "nothing fixes the type of this float literal, so Rust would make it `f64`, which WebGPU lacks; write it with a suffix (`1.0f32`) or annotate the binding (`let x: f32 = ..`)");
             }

@@ -61,7 +61,7 @@ pub enum HostParam {
 /// lacks.
 pub fn refusal(name: &str) -> Option<String> {
     Some(match name {
-        "f64" => "WebGPU has no `f64`: GPUs running WGSL compute in 32-bit floats; use `f32`".into(),
+        "f64" => "WebGPU has no `f64` (WGSL has no 64-bit floats); use `f32`".into(),
         "i64" | "u64" | "i128" | "u128" | "isize" => format!(
             "WebGPU has no 64-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
             if name.starts_with('u') { "u32" } else { "i32" }

@@ -1,0 +1,83 @@
+//! Golden WGSL: every kernel in `tests/golden/in/*.rs` is lowered and compiled, and its WGSL
+//! compared byte for byte with `tests/golden/out/<file>.<kernel>.wgsl`. Every output is also
+//! validated by naga. Regenerate with `SAREK_BLESS=1 cargo test --test golden` and review the
+//! diff.
+
+use std::path::Path;
+
+use sarek_codegen::front::{attr, lower_kernel};
+
+fn kernels(source: &str) -> Vec<(String, String)> {
+    let file = syn::parse_file(source).expect("golden inputs are valid Rust");
+    let mut out = Vec::new();
+    for item in file.items {
+        let syn::Item::Fn(mut f) = item else { continue };
+        let Some(pos) = f.attrs.iter().position(|a| {
+            a.path()
+                .segments
+                .last()
+                .is_some_and(|s| s.ident == "kernel")
+        }) else {
+            continue;
+        };
+        let a = f.attrs.remove(pos);
+        let args = match &a.meta {
+            syn::Meta::List(list) => list.tokens.clone(),
+            _ => proc_macro2::TokenStream::new(),
+        };
+        let attr = attr::parse(args).expect("valid kernel attribute");
+        let lowered = lower_kernel(&attr, &f).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+        let compiled = sarek_codegen::compile(&lowered.kernel)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+        out.push((f.sig.ident.to_string(), compiled.wgsl));
+    }
+    out
+}
+
+#[test]
+fn golden_wgsl() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let bless = std::env::var("SAREK_BLESS").as_deref() == Ok("1");
+    let mut inputs: Vec<_> = std::fs::read_dir(root.join("in"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    inputs.sort();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for input in inputs {
+        let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
+        let source = std::fs::read_to_string(&input).unwrap();
+        for (name, wgsl) in kernels(&source) {
+            count += 1;
+            sarek_codegen::valid::validate(&wgsl)
+                .unwrap_or_else(|e| panic!("naga rejects {name}: {e}"));
+            // Generation is deterministic: a second run gives the same bytes.
+            assert_eq!(
+                kernels(&source)
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, w)| w),
+                Some(&wgsl)
+            );
+            let path = root.join("out").join(format!("{stem}.{name}.wgsl"));
+            if bless {
+                std::fs::write(&path, &wgsl).unwrap();
+                continue;
+            }
+            match std::fs::read_to_string(&path) {
+                Ok(expected) if expected == wgsl => {}
+                Ok(_) => failures.push(format!(
+                    "{} differs; rerun with SAREK_BLESS=1 and review the diff",
+                    path.display()
+                )),
+                Err(_) => failures.push(format!(
+                    "{} is missing; run with SAREK_BLESS=1",
+                    path.display()
+                )),
+            }
+        }
+    }
+    assert!(count >= 4, "expected golden kernels, found {count}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

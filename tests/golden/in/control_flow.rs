@@ -1,0 +1,30 @@
+#[sarek::kernel(workgroup_size = [64])]
+fn control_flow(n: i32, flag: bool, x: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i >= out.len() {
+        return;
+    }
+    let mut acc = 0.0f32;
+    for k in 0..n {
+        if k % 2 == 0 {
+            continue;
+        }
+        acc += k as f32;
+    }
+    for k in 0..=3u32 {
+        acc -= k as f32;
+    }
+    let mut steps = 0;
+    while acc > 1.0 {
+        acc *= 0.5;
+        steps += 1;
+    }
+    let pick = if flag { x[i] } else { acc };
+    let costly = if steps > 2 {
+        let t = pick * 2.0;
+        t + 1.0
+    } else {
+        pick
+    };
+    out[i] = costly + steps as f32;
+}

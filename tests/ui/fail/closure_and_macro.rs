@@ -1,0 +1,7 @@
+#[sarek::kernel]
+fn k(out: &mut [f32]) {
+    let f = |x: f32| x * 2.0;
+    println!("hello");
+}
+
+fn main() {}

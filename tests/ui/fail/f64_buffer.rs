@@ -1,0 +1,4 @@
+#[sarek::kernel]
+fn k(out: &mut [f64]) {}
+
+fn main() {}

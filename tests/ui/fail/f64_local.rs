@@ -1,0 +1,6 @@
+#[sarek::kernel]
+fn k(out: &mut [f32]) {
+    let x: f64 = 1.0;
+}
+
+fn main() {}

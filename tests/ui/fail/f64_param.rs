@@ -1,0 +1,4 @@
+#[sarek::kernel]
+fn k(a: f64, out: &mut [f32]) {}
+
+fn main() {}

@@ -1,0 +1,10 @@
+#[sarek::kernel]
+fn k(out: &mut [i32]) {
+    'outer: loop {
+        loop {
+            break 'outer;
+        }
+    }
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+#[sarek::kernel]
+fn k(x: &[f32]) {
+    x[0] = 1.0;
+}
+
+fn main() {}

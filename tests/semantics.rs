@@ -404,3 +404,31 @@ fn exact_math_methods_match_rust() {
         );
     }
 }
+
+#[sarek::kernel]
+#[allow(unconditional_panic, arithmetic_overflow)]
+fn constant_folding_edge_cases(x: &[i32], out: &mut [i32], fout: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        // WGSL would evaluate these at shader creation, where naga refuses a zero divisor
+        // and an infinite result; Sarek keeps them run-time values with defined results.
+        let zero = 0;
+        let d = zero * 2;
+        out[i * 2] = x[i] / d;
+        out[i * 2 + 1] = x[i] % d;
+        let big = f32::MAX;
+        fout[i] = big * 2.0 + 1.0f32 / 0.0;
+    }
+}
+
+#[test]
+fn constant_divisors_and_overflows_stay_run_time_values() {
+    let Some(dev) = common::device() else { return };
+    let x = dev.upload(&[7i32, -3]).unwrap();
+    let (mut out, mut fout) = (dev.zeros::<i32>(4).unwrap(), dev.zeros::<f32>(2).unwrap());
+    constant_folding_edge_cases
+        .launch(&dev, Grid::cover(2), &x, &mut out, &mut fout)
+        .unwrap();
+    assert_eq!(out.read().unwrap(), vec![7, 0, -3, 0]);
+    assert_eq!(fout.read().unwrap(), vec![f32::INFINITY; 2]);
+}

@@ -15,6 +15,14 @@ pub enum Helper {
     /// A float from its bits at run time: WGSL forbids non-finite constant expressions, and a
     /// user function call is never one.
     FromBits,
+    /// The identity on `f32`, hiding a value from WGSL's constant evaluation: naga refuses a
+    /// constant expression that divides by zero or overflows, where Rust and WGSL's run time
+    /// give a defined result.
+    OpaqueF32,
+    /// The identity on `i32` (see [`Helper::OpaqueF32`]).
+    OpaqueI32,
+    /// The identity on `u32` (see [`Helper::OpaqueF32`]).
+    OpaqueU32,
 }
 
 impl Helper {
@@ -26,6 +34,9 @@ impl Helper {
             Helper::F32ToI32 => F32_TO_I32,
             Helper::F32ToU32 => F32_TO_U32,
             Helper::FromBits => FROM_BITS,
+            Helper::OpaqueF32 => "fn sarek_opaque_f32(v: f32) -> f32 {\n    return v;\n}\n",
+            Helper::OpaqueI32 => "fn sarek_opaque_i32(v: i32) -> i32 {\n    return v;\n}\n",
+            Helper::OpaqueU32 => "fn sarek_opaque_u32(v: u32) -> u32 {\n    return v;\n}\n",
         }
     }
 
@@ -37,6 +48,9 @@ impl Helper {
             Helper::F32ToI32 => "sarek_f32_to_i32",
             Helper::F32ToU32 => "sarek_f32_to_u32",
             Helper::FromBits => "sarek_f32_from_bits",
+            Helper::OpaqueF32 => "sarek_opaque_f32",
+            Helper::OpaqueI32 => "sarek_opaque_i32",
+            Helper::OpaqueU32 => "sarek_opaque_u32",
         }
     }
 }

@@ -17,6 +17,8 @@ pub(super) struct Writer<'a> {
     kernel: &'a Kernel,
     abi: &'a Abi,
     local_names: HashMap<Handle<Local>, String>,
+    /// Locals WGSL sees as constant: declared with `let` from a constant expression.
+    const_locals: HashSet<Handle<Local>>,
     helpers: BTreeSet<Helper>,
     body: String,
 }
@@ -89,6 +91,7 @@ impl<'a> Writer<'a> {
             kernel,
             abi,
             local_names: names::locals(kernel, &module_names),
+            const_locals: HashSet::new(),
             helpers: BTreeSet::new(),
             body: String::new(),
         }
@@ -223,6 +226,11 @@ impl<'a> Writer<'a> {
                 let l = &self.kernel.locals[*local];
                 let name = self.local_names[local].clone();
                 let ty = type_name(l.ty);
+                if let (Some(init), false) = (init, l.mutable) {
+                    if self.is_const(*init) {
+                        self.const_locals.insert(*local);
+                    }
+                }
                 let text = match (init, l.mutable) {
                     (Some(init), false) => format!("let {name}: {ty} = {};", self.expr(*init)),
                     (Some(init), true) => format!("var {name}: {ty} = {};", self.expr(*init)),
@@ -372,8 +380,15 @@ impl<'a> Writer<'a> {
                 }
             }
             Expr::Binary { op, left, right } => {
-                let l = self.expr(*left);
                 let ty = kernel.scalar_of(*left);
+                let mut l = self.expr(*left);
+                let may_overflow = matches!(
+                    op,
+                    BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
+                );
+                if may_overflow && self.is_const(*left) && self.is_const(*right) {
+                    l = self.opaque(ty, l);
+                }
                 self.binary_text(*op, ty, l, *right)
             }
             Expr::Select {
@@ -417,6 +432,43 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// Whether WGSL evaluates `h` at shader-creation time (and naga checks it for division by
+    /// zero and overflow). Erring towards `true` only costs an identity call.
+    fn is_const(&self, h: Handle<Expression>) -> bool {
+        match &self.kernel.exprs[h].kind {
+            Expr::Literal(Literal::F32(v)) => v.is_finite(),
+            Expr::Literal(_) => true,
+            Expr::Local(l) => self.const_locals.contains(l),
+            Expr::Unary { expr, .. } => self.is_const(*expr),
+            Expr::Binary { left, right, .. } => self.is_const(*left) && self.is_const(*right),
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => self.is_const(*cond) && self.is_const(*accept) && self.is_const(*reject),
+            // Float-to-integer casts go through a helper function, which is never constant.
+            Expr::Cast { expr, to } => {
+                !(self.kernel.scalar_of(*expr) == Scalar::F32 && to.is_integer())
+                    && self.is_const(*expr)
+            }
+            Expr::Math { fun, args } => {
+                *fun != MathFun::Round && args.iter().all(|a| self.is_const(*a))
+            }
+            Expr::Param(_) | Expr::Len(_) | Expr::Index { .. } | Expr::Builtin(_) => false,
+        }
+    }
+
+    /// `text` passed through an identity function, so WGSL evaluates it at run time.
+    fn opaque(&mut self, ty: Scalar, text: String) -> String {
+        let helper = match ty {
+            Scalar::F32 => Helper::OpaqueF32,
+            Scalar::I32 => Helper::OpaqueI32,
+            Scalar::U32 | Scalar::Bool => Helper::OpaqueU32,
+        };
+        self.helpers.insert(helper);
+        format!("{}({text})", helper.name())
+    }
+
     /// `left op right`, where `left` is already printed and has type `ty`.
     fn binary_text(
         &mut self,
@@ -426,7 +478,20 @@ impl<'a> Writer<'a> {
         right: Handle<Expression>,
     ) -> String {
         let right_ty = self.kernel.scalar_of(right);
-        let r = self.expr(right);
+        let mut r = self.expr(right);
+        let safe_divisor = matches!(
+            self.kernel.exprs[right].kind,
+            Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
+        ) || matches!(self.kernel.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0);
+        if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+            && ty.is_integer()
+            && !safe_divisor
+            && self.is_const(right)
+        {
+            // A divisor WGSL knows at shader creation may be zero: naga refuses that, while
+            // at run time WGSL defines it (the result Sarek documents).
+            r = self.opaque(right_ty, r);
+        }
         match (op, ty) {
             (BinaryOp::Rem, Scalar::F32) => {
                 self.helpers.insert(Helper::Fmod);

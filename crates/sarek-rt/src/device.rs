@@ -8,7 +8,7 @@ use sarek_codegen::abi::{Abi, Access, FieldSource, Scalar};
 use wgpu::util::DeviceExt;
 
 use crate::arg::{Arg, KernelSource};
-use crate::buffer::{Buffer, Element};
+use crate::buffer::{Buffer, Element, RawBuffer};
 use crate::error::{Error, Result};
 use crate::grid::Grid;
 
@@ -434,7 +434,7 @@ impl Device {
             return Ok(());
         }
         let dispatch = self.dispatch_size(abi, groups)?;
-        self.check_args(abi, args)?;
+        let buffers = self.check_args(abi, args)?;
         let uniform = pack_uniform(abi, groups, args)?;
         let pipeline = self.pipeline(source)?;
         let device = &self.inner.device;
@@ -446,14 +446,10 @@ impl Device {
         let mut entries: Vec<wgpu::BindGroupEntry> = abi
             .buffers
             .iter()
-            .map(|b| {
-                let Arg::Buffer(raw, _) = args[b.param as usize] else {
-                    unreachable!("checked by check_args")
-                };
-                wgpu::BindGroupEntry {
-                    binding: b.binding,
-                    resource: raw.buffer.as_entire_binding(),
-                }
+            .zip(&buffers)
+            .map(|(b, raw)| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: raw.buffer.as_entire_binding(),
             })
             .collect();
         entries.push(wgpu::BindGroupEntry {
@@ -510,7 +506,8 @@ impl Device {
         })
     }
 
-    fn check_args(&self, abi: &Abi, args: &[Arg<'_>]) -> Result<()> {
+    /// Checks the arguments against the ABI; returns the buffers in binding order.
+    fn check_args<'a>(&self, abi: &Abi, args: &[Arg<'a>]) -> Result<Vec<&'a RawBuffer>> {
         let bad = |message: String| Error::BadArguments {
             kernel: abi.kernel.to_string(),
             message,
@@ -528,6 +525,7 @@ impl Device {
                 args.len()
             )));
         }
+        let mut buffers = Vec::with_capacity(abi.buffers.len());
         for b in abi.buffers.iter() {
             let Some(Arg::Buffer(raw, access)) = args.get(b.param as usize) else {
                 return Err(bad(format!("parameter {} must be a buffer", b.param)));
@@ -544,6 +542,7 @@ impl Device {
                     param: b.param as usize,
                 });
             }
+            buffers.push(*raw);
             for other in abi.buffers.iter().filter(|o| o.param > b.param) {
                 if let Some(Arg::Buffer(o, _)) = args.get(other.param as usize) {
                     if o.id == raw.id
@@ -558,7 +557,7 @@ impl Device {
                 }
             }
         }
-        Ok(())
+        Ok(buffers)
     }
 }
 

@@ -110,3 +110,55 @@ pub fn global_thread_id() -> usize {
     };
     g(0).wrapping_add(width.wrapping_mul(g(1).wrapping_add(height.wrapping_mul(g(2))))) as usize
 }
+
+/// Waits until every invocation of the workgroup reaches this point; workgroup memory written
+/// before is then visible to all of them. Every invocation must reach it (Sarek checks this at
+/// compile time). On the host, one invocation at a time, it does nothing.
+#[inline]
+pub fn block_barrier() {}
+
+/// Like [`block_barrier`], for storage buffers (WGSL's `storageBarrier()`).
+#[inline]
+pub fn storage_barrier() {}
+
+/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `AtomicU32`, `AtomicI32`
+/// and arrays of them.
+pub trait SharedMemory: Sized + 'static {
+    /// A zeroed value.
+    fn zeroed() -> Self;
+}
+
+macro_rules! shared_memory {
+    ($($t:ty => $zero:expr),*) => {
+        $(impl SharedMemory for $t {
+            fn zeroed() -> Self {
+                $zero
+            }
+        })*
+    };
+}
+
+shared_memory! {
+    f32 => 0.0,
+    i32 => 0,
+    u32 => 0,
+    std::sync::atomic::AtomicU32 => std::sync::atomic::AtomicU32::new(0),
+    std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0)
+}
+
+impl<T: SharedMemory, const N: usize> SharedMemory for [T; N] {
+    fn zeroed() -> Self {
+        std::array::from_fn(|_| T::zeroed())
+    }
+}
+
+/// Workgroup memory: `let tile = shared::<[f32; 256]>();` declares an array shared by the
+/// invocations of a workgroup (WGSL `var<workgroup>`). The size must be a literal or a `const`
+/// of the kernel. On the GPU it is zero-initialised.
+///
+/// On the host (the plain-Rust `body` of a kernel) each call returns a fresh zeroed array that
+/// is never freed, so workgroup cooperation cannot be reproduced there one invocation at a
+/// time; it exists so that rustc type-checks the kernel.
+pub fn shared<T: SharedMemory>() -> &'static mut T {
+    Box::leak(Box::new(T::zeroed()))
+}

@@ -120,26 +120,25 @@ pub fn build(kernel: &Kernel) -> Abi {
     let mut offset = 12;
     for (i, param) in kernel.params.iter().enumerate() {
         let index = i as u32;
-        match param.ty {
-            ParamType::Slice { elem, access } => {
-                buffers.push(BufferBinding {
-                    binding: buffers.len() as u32,
-                    param: index,
-                    name: escape::escape(&param.name).into(),
-                    elem,
-                    access,
-                });
-                fields.push(UniformField {
-                    name: length_field(i).into(),
-                    offset,
-                    source: FieldSource::Length { param: index },
-                });
-            }
-            ParamType::Scalar(ty) => fields.push(UniformField {
+        if let Some((elem, access)) = param.ty.buffer() {
+            buffers.push(BufferBinding {
+                binding: buffers.len() as u32,
+                param: index,
+                name: escape::escape(&param.name).into(),
+                elem,
+                access,
+            });
+            fields.push(UniformField {
+                name: length_field(i).into(),
+                offset,
+                source: FieldSource::Length { param: index },
+            });
+        } else if let ParamType::Scalar(ty) = param.ty {
+            fields.push(UniformField {
                 name: escape::escape(&param.name).into(),
                 offset,
                 source: FieldSource::Scalar { param: index, ty },
-            }),
+            });
         }
         offset += 4;
     }
@@ -153,6 +152,6 @@ pub fn build(kernel: &Kernel) -> Abi {
             fields: fields.into(),
         },
         buffers: buffers.into(),
-        workgroup_memory: 0,
+        workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
     }
 }

@@ -17,6 +17,7 @@
 //!     workgroup_size: [64, 1, 1],
 //!     locals: Arena::new(),
 //!     exprs: Arena::new(),
+//!     shared: Vec::new(),
 //!     body: Vec::new(),
 //!     span: Span(0),
 //! };
@@ -102,6 +103,10 @@ impl std::error::Error for CompileError {}
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
     if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));
+    }
+    let divergent = check::uniformity::check(kernel);
+    if !divergent.is_empty() {
+        return Err(CompileError::Kernel(divergent));
     }
     let abi = abi::build(kernel);
     let wgsl = wgsl::write(kernel, &abi);

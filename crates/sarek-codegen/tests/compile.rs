@@ -18,6 +18,7 @@ fn kernel(body: impl FnOnce(&mut Kernel) -> Block) -> Kernel {
         workgroup_size: [64, 1, 1],
         locals: Arena::new(),
         exprs: Arena::new(),
+        shared: Vec::new(),
         body: Vec::new(),
         span: Span(0),
     };

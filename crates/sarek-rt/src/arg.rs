@@ -56,6 +56,11 @@ impl<'a> Arg<'a> {
     pub fn read<T: Element>(b: &'a Buffer<T>) -> Self {
         Arg::Buffer(b.raw(), Access::Read)
     }
+    /// A `&[AtomicU32]` / `&[AtomicI32]` parameter: the kernel changes the buffer through
+    /// atomics, as std's atomics change through a shared reference.
+    pub fn atomic<T: Element>(b: &'a Buffer<T>) -> Self {
+        Arg::Buffer(b.raw(), Access::ReadWrite)
+    }
     /// A `&mut [T]` parameter.
     pub fn write<T: Element>(b: &'a mut Buffer<T>) -> Self {
         Arg::Buffer(b.raw(), Access::ReadWrite)

@@ -433,6 +433,10 @@ impl Device {
         if groups.contains(&0) {
             return Ok(());
         }
+        let limit = self.inner.limits.max_compute_workgroup_storage_size;
+        if abi.workgroup_memory > limit {
+            return Err(Error::WorkgroupMemory { kernel: abi.kernel.to_string(), needed: abi.workgroup_memory, limit });
+        }
         let dispatch = self.dispatch_size(abi, groups)?;
         let buffers = self.check_args(abi, args)?;
         let uniform = pack_uniform(abi, groups, args)?;

@@ -38,6 +38,16 @@ pub enum Error {
         /// How to fix it.
         hint: &'static str,
     },
+    /// A kernel that declares more workgroup memory than the device has.
+    #[error("kernel `{kernel}` uses {needed} bytes of workgroup memory, but this device allows {limit} (max_compute_workgroup_storage_size); use smaller `shared()` arrays")]
+    WorkgroupMemory {
+        /// The kernel.
+        kernel: String,
+        /// Bytes the kernel declares.
+        needed: u32,
+        /// The device limit.
+        limit: u32,
+    },
     /// The same buffer bound twice to one launch, where one binding writes.
     #[error("kernel `{kernel}`: the same buffer is passed as parameters {first} and {second}, and one of them is `&mut`; a kernel cannot read and write one buffer through two bindings")]
     Aliasing {

@@ -1,5 +1,7 @@
 //! Checks on a kernel that WebGPU imposes beyond Rust's own rules.
 
+pub mod uniformity;
+
 /// WebGPU's default limits, which every adapter supports; a kernel within them runs anywhere.
 pub mod limits {
     /// `maxComputeInvocationsPerWorkgroup`

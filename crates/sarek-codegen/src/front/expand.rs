@@ -94,6 +94,13 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
                     quote_spanned!(span=> ::sarek::Arg::#ctor(#ident)),
                 )
             }
+            HostParam::AtomicSlice { elem } => {
+                let t = scalar_type(*elem);
+                (
+                    quote_spanned!(span=> &::sarek::Buffer<#t>),
+                    quote_spanned!(span=> ::sarek::Arg::atomic(#ident)),
+                )
+            }
             HostParam::Slice {
                 elem,
                 access: Access::Read,

@@ -36,6 +36,26 @@ enum Value {
 enum Binding {
     Local(Handle<Local>),
     Param(ParamId),
+    Shared(SharedId),
+    /// A `const` item of the kernel body.
+    Const(Literal),
+}
+
+/// An element of a buffer or workgroup array, as indexing resolves it.
+enum Element {
+    Buffer {
+        slice: ParamId,
+        elem: Scalar,
+        access: Access,
+        atomic: bool,
+        index: Handle<Expression>,
+    },
+    Shared {
+        var: SharedId,
+        elem: Scalar,
+        atomic: bool,
+        indices: Vec<Handle<Expression>>,
+    },
 }
 
 struct LoopFrame {
@@ -98,6 +118,7 @@ impl Lowerer {
                 workgroup_size,
                 locals: Default::default(),
                 exprs: Default::default(),
+                shared: Vec::new(),
                 body: Vec::new(),
                 span: Span(0),
             },
@@ -227,7 +248,7 @@ impl Lowerer {
         match &self.kernel.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Builtin(_) => true,
             Expr::Local(l) => self.local_stable[l.index()],
-            Expr::Index { .. } => false,
+            Expr::Index { .. } | Expr::SharedIndex { .. } => false,
             Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.is_stable(*expr),
             Expr::Binary { left, right, .. } => self.is_stable(*left) && self.is_stable(*right),
             Expr::Select {
@@ -335,6 +356,7 @@ impl Lowerer {
             let last = i + 1 == count;
             let result = match stmt {
                 syn::Stmt::Local(local) => self.local(local),
+                syn::Stmt::Item(syn::Item::Const(c)) => self.const_item(c),
                 syn::Stmt::Item(item) => Err(self.error(
                     item.span(),
                     "items (functions, structs, `use`, constants) cannot be declared inside a kernel yet; declare values with `let`",
@@ -364,7 +386,144 @@ impl Lowerer {
         Ok(value)
     }
 
+    /// `const N: usize = 256;` in the body: a named literal (also usable as an array size).
+    fn const_item(&mut self, c: &syn::ItemConst) -> R<Value> {
+        let ty = types::scalar(&c.ty).map_err(|e| {
+            self.errors.push(e);
+            Reported
+        })?;
+        let (negative, lit) = match &*c.expr {
+            syn::Expr::Lit(l) => (false, &l.lit),
+            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match &**expr {
+                syn::Expr::Lit(l) => (true, &l.lit),
+                other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
+            },
+            other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
+        };
+        let span = c.expr.span();
+        let literal = match (lit, ty.scalar()) {
+            (syn::Lit::Bool(b), Scalar::Bool) if !negative => Literal::Bool(b.value),
+            (syn::Lit::Float(f), Scalar::F32) => {
+                let v = f.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
+                Literal::F32(if negative { -v } else { v })
+            }
+            (syn::Lit::Int(i), t) => {
+                let v = i.base10_parse::<i64>().map_err(|e| self.error(span, e))?;
+                let v = if negative { -v } else { v };
+                match t {
+                    Scalar::I32 => Literal::I32(i32::try_from(v).map_err(|_| self.error(span, "literal out of range for `i32`"))?),
+                    Scalar::U32 => Literal::U32(u32::try_from(v).map_err(|_| self.error(span, "literal out of range for `u32`"))?),
+                    Scalar::F32 => Literal::F32(v as f32),
+                    Scalar::Bool => return Err(self.error(span, "expected `bool`")),
+                }
+            }
+            _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
+        };
+        self.scopes.last_mut().expect("a scope").insert(ident_name(&c.ident), Binding::Const(literal));
+        Ok(Value::Unit)
+    }
+
+    /// `shared::<T>()` when `e` is such a call: the turbofish type.
+    fn shared_call(e: &syn::Expr) -> Option<(&syn::ExprCall, Option<&syn::Type>)> {
+        let syn::Expr::Call(call) = e else { return None };
+        let syn::Expr::Path(p) = &*call.func else { return None };
+        let segments = &p.path.segments;
+        let last = segments.last()?;
+        let from_gpu = segments.len() == 1 || segments.iter().rev().nth(1).is_some_and(|s| s.ident == "gpu");
+        if last.ident != "shared" || !from_gpu {
+            return None;
+        }
+        let ty = match &last.arguments {
+            syn::PathArguments::AngleBracketed(args) => args.args.iter().find_map(|a| match a {
+                syn::GenericArgument::Type(t) => Some(t),
+                _ => None,
+            }),
+            _ => None,
+        };
+        Some((call, ty))
+    }
+
+    /// The element type, atomicity and lengths of a workgroup array type `[[T; N]; M]`.
+    fn shared_type(&mut self, ty: &syn::Type) -> R<(Scalar, bool, Vec<u32>)> {
+        match ty {
+            syn::Type::Array(a) => {
+                let (elem, atomic, mut dims) = self.shared_type(&a.elem)?;
+                let len = self.array_length(&a.len)?;
+                dims.insert(0, len);
+                Ok((elem, atomic, dims))
+            }
+            syn::Type::Path(p) => {
+                let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+                match name.as_str() {
+                    "AtomicU32" => Ok((Scalar::U32, true, Vec::new())),
+                    "AtomicI32" => Ok((Scalar::I32, true, Vec::new())),
+                    _ => match types::scalar(ty) {
+                        Ok(types::HostScalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
+                        Ok(s) => Ok((s.scalar(), false, Vec::new())),
+                        Err(e) => {
+                            self.errors.push(e);
+                            Err(Reported)
+                        }
+                    },
+                }
+            }
+            other => Err(self.error(other.span(), "workgroup memory is an array: `shared::<[f32; 256]>()` or `shared::<[[f32; 16]; 16]>()`")),
+        }
+    }
+
+    fn array_length(&mut self, len: &syn::Expr) -> R<u32> {
+        let span = len.span();
+        let value = match len {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
+            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                Some(Binding::Const(Literal::U32(v))) => Some(u64::from(v)),
+                Some(Binding::Const(Literal::I32(v))) => u64::try_from(v).ok(),
+                _ => None,
+            },
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => return self.array_length(e),
+                _ => None,
+            },
+            _ => None,
+        };
+        match value {
+            Some(0) => Err(self.error(span, "a workgroup array needs at least one element")),
+            Some(v) if v <= u64::from(u32::MAX) => Ok(v as u32),
+            _ => Err(self.error(
+                span,
+                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` declared in the kernel; for a size known only at run time, allocate the largest size and use part of it",
+            )),
+        }
+    }
+
+    /// `let tile = shared::<[T; N]>();`: a workgroup array hoisted to module scope.
+    fn shared_let(&mut self, local: &syn::Local, call: &syn::ExprCall, ty: Option<&syn::Type>) -> R<Value> {
+        if !call.args.is_empty() {
+            return Err(self.error(call.args.span(), "`shared` takes no arguments; the type gives the size: `shared::<[f32; 256]>()`"));
+        }
+        let Some(ty) = ty else {
+            return Err(self.error(call.func.span(), "name the array type: `shared::<[f32; 256]>()`"));
+        };
+        let ident = match &local.pat {
+            syn::Pat::Ident(p) => &p.ident,
+            syn::Pat::Type(t) => match &*t.pat {
+                syn::Pat::Ident(p) => &p.ident,
+                other => return Err(self.error(other.span(), "bind the workgroup array to a name: `let tile = shared::<..>();`")),
+            },
+            other => return Err(self.error(other.span(), "bind the workgroup array to a name: `let tile = shared::<..>();`")),
+        };
+        let (elem, atomic, dims) = self.shared_type(ty)?;
+        let span = self.span(ident.span());
+        let id = SharedId(self.kernel.shared.len() as u32);
+        self.kernel.shared.push(SharedVar { name: ident_name(ident), elem, atomic, dims, span });
+        self.scopes.last_mut().expect("a scope").insert(ident_name(ident), Binding::Shared(id));
+        Ok(Value::Unit)
+    }
+
     fn local(&mut self, local: &syn::Local) -> R<Value> {
+        if let Some((call, ty)) = local.init.as_ref().and_then(|i| Self::shared_call(&i.expr)) {
+            return self.shared_let(local, call, ty);
+        }
         let (pat, annotation) = match &local.pat {
             syn::Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
             other => (other, None),
@@ -442,8 +601,17 @@ impl Lowerer {
             syn::Expr::Assign(a) => self.assign(&a.left, None, &a.right, span),
             syn::Expr::Index(i) => self.index(i).map(Value::Expr),
             syn::Expr::Cast(c) => self.cast(c).map(Value::Expr),
-            syn::Expr::MethodCall(m) => self.method_call(m).map(Value::Expr),
-            syn::Expr::Call(c) => self.call(c).map(Value::Expr),
+            syn::Expr::MethodCall(m) => self.method_call(m),
+            syn::Expr::Call(c) => {
+                if let Some(kind) = Self::barrier(c) {
+                    if !c.args.is_empty() {
+                        return Err(self.error(c.args.span(), "a barrier takes no arguments"));
+                    }
+                    self.push(Stmt::Barrier(kind), span);
+                    return Ok(Value::Unit);
+                }
+                self.call(c).map(Value::Expr)
+            }
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
                     return Err(self.error(
@@ -597,11 +765,18 @@ impl Lowerer {
                 }
                 Some(Binding::Param(id)) => match self.kernel.param(id).ty {
                     ParamType::Scalar(s) => Ok(self.expr(Expr::Param(id), Ty::Known(s), span)),
-                    ParamType::Slice { .. } => Err(self.error(
+                    ParamType::Slice { .. } | ParamType::AtomicSlice { .. } => Err(self.error(
                         span,
                         "a buffer can only be indexed (`x[i]`) or measured (`x.len()`) inside a kernel",
                     )),
                 },
+                Some(Binding::Shared(_)) => Err(self.error(
+                    span,
+                    "a workgroup array can only be indexed (`tile[i]`) inside a kernel",
+                )),
+                Some(Binding::Const(literal)) => {
+                    Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
+                }
                 None => Err(self.error(
                     span,
                     format!("cannot find `{name}` in this kernel: a kernel sees its parameters, its own `let` bindings and Sarek's intrinsics"),
@@ -891,32 +1066,90 @@ impl Lowerer {
         Ok(self.expr(Expr::Local(flag), bool_ty, span))
     }
 
-    fn slice_param(&mut self, e: &syn::Expr) -> R<(ParamId, Scalar, Access)> {
+    /// The buffer parameter named by `e` (for `.len()`).
+    fn slice_param(&mut self, e: &syn::Expr) -> R<ParamId> {
         let span = e.span();
         if let syn::Expr::Path(p) = e {
             if let Some(ident) = p.path.get_ident() {
                 if let Some(Binding::Param(id)) = self.lookup(&ident_name(ident)) {
-                    if let ParamType::Slice { elem, access } = self.kernel.param(id).ty {
-                        return Ok((id, elem, access));
+                    if self.kernel.param(id).ty.buffer().is_some() {
+                        return Ok(id);
                     }
                 }
-                return Err(self.error(span, format!("`{ident}` is not a buffer parameter; only `&[T]` and `&mut [T]` parameters can be indexed")));
+                return Err(self.error(span, format!("`{ident}` is not a buffer parameter; only `&[T]` and `&mut [T]` parameters have a length")));
             }
         }
-        Err(self.error(span, "only buffer parameters can be indexed: write `name[i]` where `name: &[T]` or `&mut [T]`"))
+        Err(self.error(span, "only buffer parameters have a length: write `name.len()` where `name: &[T]` or `&mut [T]`"))
+    }
+
+    /// Resolves `base[i]` or `base[i][j]..` to a buffer or workgroup-array element.
+    fn element(&mut self, e: &syn::ExprIndex) -> R<Element> {
+        let mut index_exprs: Vec<&syn::Expr> = vec![&e.index];
+        let mut base = &*e.expr;
+        loop {
+            match base {
+                syn::Expr::Index(inner) => {
+                    index_exprs.push(&inner.index);
+                    base = &inner.expr;
+                }
+                syn::Expr::Paren(p) => base = &p.expr,
+                _ => break,
+            }
+        }
+        index_exprs.reverse();
+        for ix in &index_exprs {
+            if let syn::Expr::Range(r) = ix {
+                return Err(self.error(r.span(), "sub-slices are not supported in kernels; index single elements"));
+            }
+        }
+        let span = base.span();
+        let binding = match base {
+            syn::Expr::Path(p) => p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))),
+            _ => None,
+        };
+        match binding {
+            Some(Binding::Param(id)) if self.kernel.param(id).ty.buffer().is_some() => {
+                let ty = self.kernel.param(id).ty;
+                let (elem, access) = ty.buffer().unwrap_or((Scalar::U32, Access::Read));
+                let atomic = matches!(ty, ParamType::AtomicSlice { .. });
+                if index_exprs.len() != 1 {
+                    return Err(self.error(e.span(), "a buffer element is a scalar: index it once, `x[i]`"));
+                }
+                let index = self.value(index_exprs[0])?;
+                self.require(index, Scalar::U32, index_exprs[0].span())?;
+                Ok(Element::Buffer { slice: id, elem, access, atomic, index })
+            }
+            Some(Binding::Shared(var)) => {
+                let v = self.kernel.shared_var(var);
+                let (elem, atomic, dims) = (v.elem, v.atomic, v.dims.len());
+                if index_exprs.len() != dims {
+                    return Err(self.error(
+                        e.span(),
+                        format!("this workgroup array has {dims} dimension(s); index all of them (`tile[y][x]`) to reach an element"),
+                    ));
+                }
+                let indices = self.operands(&index_exprs)?;
+                for (h, ix) in indices.iter().zip(&index_exprs) {
+                    self.require(*h, Scalar::U32, ix.span())?;
+                }
+                Ok(Element::Shared { var, elem, atomic, indices })
+            }
+            _ => Err(self.error(span, "only buffer parameters and `shared()` arrays can be indexed in a kernel")),
+        }
     }
 
     fn index(&mut self, i: &syn::ExprIndex) -> R<Handle<Expression>> {
-        let (slice, elem, _) = self.slice_param(&i.expr)?;
-        if let syn::Expr::Range(r) = &*i.index {
-            return Err(self.error(
-                r.span(),
-                "sub-slices are not supported in kernels; index single elements",
-            ));
+        let span = i.span();
+        match self.element(i)? {
+            Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. } => Err(self.error(
+                span,
+                "an atomic is read with `.load(Ordering::Relaxed)` (or changed with `fetch_add` and friends), not by value",
+            )),
+            Element::Buffer { slice, elem, index, .. } => Ok(self.expr(Expr::Index { slice, index }, Ty::Known(elem), span)),
+            Element::Shared { var, elem, indices, .. } => {
+                Ok(self.expr(Expr::SharedIndex { var, indices }, Ty::Known(elem), span))
+            }
         }
-        let index = self.value(&i.index)?;
-        self.require(index, Scalar::U32, i.index.span())?;
-        Ok(self.expr(Expr::Index { slice, index }, Ty::Known(elem), i.span()))
     }
 
     fn assign(
@@ -944,6 +1177,12 @@ impl Lowerer {
                             "kernel parameters cannot be assigned; copy into a `let mut` first",
                         ))
                     }
+                    Some(Binding::Shared(_)) => {
+                        return Err(self.error(left.span(), "assign to an element of a workgroup array: `tile[i] = ..`"))
+                    }
+                    Some(Binding::Const(_)) => {
+                        return Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
+                    }
                     None => {
                         return Err(self
                             .error(left.span(), format!("cannot find `{ident}` in this kernel")))
@@ -951,17 +1190,21 @@ impl Lowerer {
                 }
             }
             syn::Expr::Index(i) => {
-                let (slice, elem, access) = self.slice_param(&i.expr)?;
-                if access == Access::Read {
-                    return Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"));
-                }
                 let before = self.block_len();
-                let index = self.value(&i.index)?;
-                self.require(index, Scalar::U32, i.index.span())?;
+                let element = self.element(i)?;
                 if self.block_len() != before && !self.is_stable(value) {
                     value = self.spill(value, Some(value_end));
                 }
-                (Place::Index { slice, index }, Ty::Known(elem))
+                match element {
+                    Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. } => {
+                        return Err(self.error(left.span(), "an atomic is written with `.store(value, Ordering::Relaxed)`, not by assignment"))
+                    }
+                    Element::Buffer { access: Access::Read, .. } => {
+                        return Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"))
+                    }
+                    Element::Buffer { slice, elem, index, .. } => (Place::Index { slice, index }, Ty::Known(elem)),
+                    Element::Shared { var, elem, indices, .. } => (Place::Shared { var, indices }, Ty::Known(elem)),
+                }
             }
             syn::Expr::Paren(p) => return self.assign(&p.expr, op, right, span),
             _ => {
@@ -1039,7 +1282,158 @@ impl Lowerer {
         })
     }
 
-    fn method_call(&mut self, m: &syn::ExprMethodCall) -> R<Handle<Expression>> {
+    /// `block_barrier()` or `storage_barrier()` (optionally as `gpu::..`).
+    fn barrier(c: &syn::ExprCall) -> Option<Barrier> {
+        let syn::Expr::Path(p) = &*c.func else { return None };
+        let segments = &p.path.segments;
+        let from_gpu = segments.len() == 1 || segments.iter().rev().nth(1).is_some_and(|s| s.ident == "gpu");
+        match segments.last()?.ident.to_string().as_str() {
+            "block_barrier" if from_gpu => Some(Barrier::Workgroup),
+            "storage_barrier" if from_gpu => Some(Barrier::Storage),
+            _ => None,
+        }
+    }
+
+    /// Checks that `e` names a `std::sync::atomic::Ordering` variant. WGSL atomics are all
+    /// relaxed; stronger orderings are accepted (barriers give the workgroup-level ordering).
+    fn ordering(&mut self, e: &syn::Expr) -> R<()> {
+        if let syn::Expr::Path(p) = e {
+            if let Some(last) = p.path.segments.last() {
+                if ["Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"].iter().any(|v| last.ident == v) {
+                    return Ok(());
+                }
+            }
+        }
+        Err(self.error(e.span(), "expected an `Ordering` (`Ordering::Relaxed`, ...)"))
+    }
+
+    /// `x[i].fetch_add(v, ord)` and the other atomic methods; returns the previous value.
+    fn atomic_method(&mut self, m: &syn::ExprMethodCall, name: &str) -> R<Value> {
+        let span = m.span();
+        let fun = match name {
+            "load" => AtomicFun::Load,
+            "store" => AtomicFun::Store,
+            "fetch_add" => AtomicFun::Add,
+            "fetch_sub" => AtomicFun::Sub,
+            "fetch_min" => AtomicFun::Min,
+            "fetch_max" => AtomicFun::Max,
+            "fetch_and" => AtomicFun::And,
+            "fetch_or" => AtomicFun::Or,
+            "fetch_xor" => AtomicFun::Xor,
+            "swap" => AtomicFun::Exchange,
+            _ => return self.compare_exchange(m).map(|_| Value::Unit),
+        };
+        let arity = if fun == AtomicFun::Load { 1 } else { 2 };
+        if m.args.len() != arity {
+            return Err(self.error(span, format!("`{name}` takes {arity} argument(s), the last an `Ordering`")));
+        }
+        let (target, elem) = self.atomic_target(&m.receiver)?;
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        self.ordering(args[arity - 1])?;
+        let value = if arity == 2 {
+            let v = self.value(args[0])?;
+            self.require(v, elem, args[0].span())?;
+            Some(self.spill(v, None))
+        } else {
+            None
+        };
+        let ty = Ty::Known(elem);
+        let result = (fun != AtomicFun::Store).then(|| self.new_local("__old", ty, false, false, span));
+        self.push(Stmt::Atomic { fun, target, value, result }, span);
+        Ok(match result {
+            Some(l) => Value::Expr(self.expr(Expr::Local(l), ty, span)),
+            None => Value::Unit,
+        })
+    }
+
+    /// The atomic element a method is called on, and its type.
+    fn atomic_target(&mut self, receiver: &syn::Expr) -> R<(AtomicTarget, Scalar)> {
+        let mut r = receiver;
+        while let syn::Expr::Paren(p) = r {
+            r = &p.expr;
+        }
+        let syn::Expr::Index(ix) = r else {
+            return Err(self.error(receiver.span(), "atomic methods apply to an element of an atomic buffer or workgroup array: `counts[i].fetch_add(1, Ordering::Relaxed)`"));
+        };
+        match self.element(ix)? {
+            Element::Buffer { slice, elem, atomic: true, index, .. } => Ok((AtomicTarget::Buffer { slice, index }, elem)),
+            Element::Shared { var, elem, atomic: true, indices } => Ok((AtomicTarget::Shared { var, indices }, elem)),
+            _ => Err(self.error(receiver.span(), "this element is not atomic: declare the parameter `&[AtomicU32]`/`&[AtomicI32]` or the array `shared::<[AtomicU32; N]>()`")),
+        }
+    }
+
+    /// `x[i].compare_exchange(current, new, ord, ord)`: returns (previous value, exchanged).
+    fn compare_exchange(&mut self, m: &syn::ExprMethodCall) -> R<(Handle<Local>, Handle<Local>)> {
+        let span = m.span();
+        if m.args.len() != 4 {
+            return Err(self.error(span, "`compare_exchange` takes `current, new, success: Ordering, failure: Ordering`"));
+        }
+        let (target, elem) = self.atomic_target(&m.receiver)?;
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        self.ordering(args[2])?;
+        self.ordering(args[3])?;
+        let v = self.operands(&args[..2])?;
+        self.require(v[0], elem, args[0].span())?;
+        self.require(v[1], elem, args[1].span())?;
+        let compare = self.spill(v[0], None);
+        let value = self.spill(v[1], None);
+        let old = self.new_local("__old", Ty::Known(elem), true, false, span);
+        let exchanged = self.new_local("__exchanged", Ty::Known(Scalar::Bool), true, false, span);
+        self.push(Stmt::CompareExchange { target, compare, value, old, exchanged }, span);
+        Ok((old, exchanged))
+    }
+
+    /// `.is_ok()`, `.is_err()`, `.unwrap_or_else(|v| v)` on the `Result` of `compare_exchange`.
+    fn exchange_result(&mut self, m: &syn::ExprMethodCall, inner: &syn::ExprMethodCall, name: &str) -> R<Value> {
+        let span = m.span();
+        let closure_is_identity = |e: &syn::Expr| match e {
+            syn::Expr::Closure(c) if c.inputs.len() == 1 => match (&c.inputs[0], &*c.body) {
+                (syn::Pat::Ident(p), syn::Expr::Path(b)) => b.path.is_ident(&p.ident),
+                _ => false,
+            },
+            _ => false,
+        };
+        let ok = match name {
+            "is_ok" | "is_err" if m.args.is_empty() => Some(name == "is_ok"),
+            "unwrap_or_else" if m.args.len() == 1 && closure_is_identity(&m.args[0]) => None,
+            _ => {
+                return Err(self.error(
+                    m.method.span(),
+                    "the `Result` of `compare_exchange` supports `.is_ok()`, `.is_err()` and `.unwrap_or_else(|v| v)` (the previous value) in kernels",
+                ))
+            }
+        };
+        let (old, exchanged) = self.compare_exchange(inner)?;
+        let elem_ty = self.local_tys[old.index()];
+        let bool_ty = Ty::Known(Scalar::Bool);
+        Ok(Value::Expr(match ok {
+            Some(true) => self.expr(Expr::Local(exchanged), bool_ty, span),
+            Some(false) => {
+                let e = self.expr(Expr::Local(exchanged), bool_ty, span);
+                self.expr(Expr::Unary { op: UnaryOp::Not, expr: e }, bool_ty, span)
+            }
+            None => self.expr(Expr::Local(old), elem_ty, span),
+        }))
+    }
+
+    fn method_call(&mut self, m: &syn::ExprMethodCall) -> R<Value> {
+        let name = m.method.to_string();
+        const ATOMIC: [&str; 12] = [
+            "load", "store", "fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_and", "fetch_or", "fetch_xor",
+            "swap", "compare_exchange", "compare_exchange_weak",
+        ];
+        if ATOMIC.contains(&name.as_str()) {
+            return self.atomic_method(m, &name);
+        }
+        if let syn::Expr::MethodCall(inner) = &*m.receiver {
+            if inner.method == "compare_exchange" || inner.method == "compare_exchange_weak" {
+                return self.exchange_result(m, inner, &name);
+            }
+        }
+        self.plain_method_call(m).map(Value::Expr)
+    }
+
+    fn plain_method_call(&mut self, m: &syn::ExprMethodCall) -> R<Handle<Expression>> {
         let span = m.span();
         let name = m.method.to_string();
         if m.turbofish.is_some() {
@@ -1052,7 +1446,7 @@ impl Lowerer {
             if !m.args.is_empty() {
                 return Err(self.error(m.args.span(), "`len` takes no arguments"));
             }
-            let (slice, _, _) = self.slice_param(&m.receiver)?;
+            let slice = self.slice_param(&m.receiver)?;
             return Ok(self.expr(Expr::Len(slice), Ty::Known(Scalar::U32), span));
         }
         let mut operands: Vec<&syn::Expr> = vec![&m.receiver];
@@ -1173,8 +1567,8 @@ impl Lowerer {
                 }
                 return Ok(self.expr(Expr::Builtin(builtin), Ty::Known(Scalar::U32), span));
             }
-            if matches!(last.as_str(), "block_barrier" | "shared") {
-                return Err(self.error(p.span(), format!("`{last}` (workgroup memory and barriers) is not supported by this version of Sarek yet")));
+            if last == "shared" {
+                return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
             }
         }
         // `f32::sqrt(x)`, `i32::max(a, b)`: the method-call forms of the same functions.

@@ -48,6 +48,11 @@ impl HostScalar {
 pub enum HostParam {
     /// A scalar, passed by value.
     Scalar(HostScalar),
+    /// `&[AtomicU32]` / `&[AtomicI32]`, passed as a `&Buffer<u32>` / `&Buffer<i32>`.
+    AtomicSlice {
+        /// `U32` or `I32`.
+        elem: HostScalar,
+    },
     /// A slice, passed as a `Buffer`.
     Slice {
         /// Element type.
@@ -127,6 +132,15 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
             };
             match &*r.elem {
                 syn::Type::Slice(s) => {
+                    if let Some(elem) = atomic(&s.elem) {
+                        if r.mutability.is_some() {
+                            return Err(syn::Error::new(
+                                r.mutability.span(),
+                                "atomics are changed through a shared reference: write `&[AtomicU32]`, not `&mut`",
+                            ));
+                        }
+                        return Ok(HostParam::AtomicSlice { elem });
+                    }
                     let elem = scalar(&s.elem)?;
                     if elem == HostScalar::Bool {
                         return Err(syn::Error::new(
@@ -153,5 +167,15 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
             }
         }
         other => scalar(other).map(HostParam::Scalar),
+    }
+}
+
+/// `AtomicU32` or `AtomicI32` (any path ending so), as the integer it holds.
+pub fn atomic(ty: &syn::Type) -> Option<HostScalar> {
+    let syn::Type::Path(p) = ty else { return None };
+    match p.path.segments.last()?.ident.to_string().as_str() {
+        "AtomicU32" => Some(HostScalar::U32),
+        "AtomicI32" => Some(HostScalar::I32),
+        _ => None,
     }
 }

@@ -228,6 +228,86 @@ impl MathFun {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParamId(pub u32);
 
+/// A workgroup-memory array of the kernel (`shared::<[T; N]>()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SharedId(pub u32);
+
+/// A `var<workgroup>` array: one per `shared()` call, hoisted to module scope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedVar {
+    /// The Rust binding's name.
+    pub name: String,
+    /// Element type.
+    pub elem: Scalar,
+    /// Whether the elements are atomics (`AtomicU32`, `AtomicI32`).
+    pub atomic: bool,
+    /// Array lengths, outermost first (`[[f32; 16]; 8]` is `[8, 16]`).
+    pub dims: Vec<u32>,
+    /// Where it was declared.
+    pub span: Span,
+}
+
+impl SharedVar {
+    /// Size in bytes (every element type is 4 bytes).
+    pub fn bytes(&self) -> u64 {
+        self.dims.iter().fold(4u64, |acc, &d| acc.saturating_mul(u64::from(d)))
+    }
+}
+
+/// The memory an atomic operation works on.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AtomicTarget {
+    /// An element of an atomic buffer parameter.
+    Buffer {
+        /// The parameter.
+        slice: ParamId,
+        /// The element index.
+        index: Handle<Expression>,
+    },
+    /// An element of an atomic workgroup array.
+    Shared {
+        /// The array.
+        var: SharedId,
+        /// One index per dimension.
+        indices: Vec<Handle<Expression>>,
+    },
+}
+
+/// An atomic read-modify-write (or load/store), with std's names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicFun {
+    /// `load`
+    Load,
+    /// `store`
+    Store,
+    /// `fetch_add`
+    Add,
+    /// `fetch_sub`
+    Sub,
+    /// `fetch_min`
+    Min,
+    /// `fetch_max`
+    Max,
+    /// `fetch_and`
+    And,
+    /// `fetch_or`
+    Or,
+    /// `fetch_xor`
+    Xor,
+    /// `swap`
+    Exchange,
+}
+
+/// Which memory a barrier orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Barrier {
+    /// `block_barrier()`: every invocation of the workgroup waits; workgroup memory is
+    /// visible afterwards.
+    Workgroup,
+    /// `storage_barrier()`: the same for storage buffers.
+    Storage,
+}
+
 /// A pure expression.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -278,6 +358,13 @@ pub enum Expr {
         /// The target type.
         to: Scalar,
     },
+    /// `shared[i][j]..` on a non-atomic workgroup array.
+    SharedIndex {
+        /// The array.
+        var: SharedId,
+        /// One index per dimension, outermost first.
+        indices: Vec<Handle<Expression>>,
+    },
     /// An index intrinsic.
     Builtin(Builtin),
     /// A math function.
@@ -325,6 +412,13 @@ pub enum Place {
         /// The element index.
         index: Handle<Expression>,
     },
+    /// An element of a non-atomic workgroup array.
+    Shared {
+        /// The array.
+        var: SharedId,
+        /// One index per dimension.
+        indices: Vec<Handle<Expression>>,
+    },
 }
 
 /// A statement.
@@ -371,6 +465,33 @@ pub enum Stmt {
     Continue,
     /// Ends the invocation.
     Return,
+    /// A barrier.
+    Barrier(Barrier),
+    /// An atomic operation; its previous value goes to `result` (a local declared here).
+    Atomic {
+        /// The operation.
+        fun: AtomicFun,
+        /// The atomic it works on.
+        target: AtomicTarget,
+        /// The operand (none for `load`).
+        value: Option<Handle<Expression>>,
+        /// The local declared to hold the returned value (none for `store`).
+        result: Option<Handle<Local>>,
+    },
+    /// `compare_exchange`: strong, so it retries WGSL's weak exchange until it either
+    /// succeeds or sees a different value.
+    CompareExchange {
+        /// The atomic it works on.
+        target: AtomicTarget,
+        /// The expected value.
+        compare: Handle<Expression>,
+        /// The value stored on success.
+        value: Handle<Expression>,
+        /// Declared here: the previous value.
+        old: Handle<Local>,
+        /// Declared here: whether the exchange happened.
+        exchanged: Handle<Local>,
+    },
 }
 
 /// A statement with its source location.
@@ -406,6 +527,22 @@ pub enum ParamType {
         /// Read-only or read-write.
         access: Access,
     },
+    /// `&[AtomicU32]` or `&[AtomicI32]`: a read-write storage buffer of atomics.
+    AtomicSlice {
+        /// `U32` or `I32`.
+        elem: Scalar,
+    },
+}
+
+impl ParamType {
+    /// For a buffer parameter, its element type and access (atomics are read-write).
+    pub fn buffer(self) -> Option<(Scalar, Access)> {
+        match self {
+            ParamType::Slice { elem, access } => Some((elem, access)),
+            ParamType::AtomicSlice { elem } => Some((elem, Access::ReadWrite)),
+            ParamType::Scalar(_) => None,
+        }
+    }
 }
 
 /// A kernel parameter.
@@ -432,6 +569,8 @@ pub struct Kernel {
     pub locals: Arena<Local>,
     /// Every expression of the body.
     pub exprs: Arena<Expression>,
+    /// Workgroup arrays, in declaration order ([`SharedId`] indexes this).
+    pub shared: Vec<SharedVar>,
     /// The body.
     pub body: Block,
     /// The function's location.
@@ -442,6 +581,16 @@ impl Kernel {
     /// The parameter with this id.
     pub fn param(&self, id: ParamId) -> &Param {
         &self.params[id.0 as usize]
+    }
+
+    /// The workgroup array with this id.
+    pub fn shared_var(&self, id: SharedId) -> &SharedVar {
+        &self.shared[id.0 as usize]
+    }
+
+    /// Bytes of workgroup memory the kernel declares.
+    pub fn workgroup_memory(&self) -> u64 {
+        self.shared.iter().map(SharedVar::bytes).sum()
     }
 
     /// The scalar type of an expression.

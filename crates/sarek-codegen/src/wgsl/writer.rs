@@ -17,6 +17,7 @@ pub(super) struct Writer<'a> {
     kernel: &'a Kernel,
     abi: &'a Abi,
     local_names: HashMap<Handle<Local>, String>,
+    shared_names: Vec<String>,
     /// Locals WGSL sees as constant: declared with `let` from a constant expression.
     const_locals: HashSet<Handle<Local>>,
     helpers: BTreeSet<Helper>,
@@ -85,12 +86,16 @@ impl Builtins {
 
 impl<'a> Writer<'a> {
     pub(super) fn new(kernel: &'a Kernel, abi: &'a Abi) -> Self {
-        let module_names: HashSet<String> =
+        let buffer_names: HashSet<String> =
             abi.buffers.iter().map(|b| b.name.to_string()).collect();
+        let shared_names = names::shared(kernel, &buffer_names);
+        let mut module_names = buffer_names;
+        module_names.extend(shared_names.iter().cloned());
         Writer {
             kernel,
             abi,
             local_names: names::locals(kernel, &module_names),
+            shared_names,
             const_locals: HashSet::new(),
             helpers: BTreeSet::new(),
             body: String::new(),
@@ -157,12 +162,15 @@ impl<'a> Writer<'a> {
                 Access::Read => "read",
                 Access::ReadWrite => "read_write",
             };
+            let elem = shareable_name(buffer.elem);
+            let elem = match self.kernel.params[buffer.param as usize].ty {
+                ParamType::AtomicSlice { .. } => format!("atomic<{elem}>"),
+                _ => elem.to_owned(),
+            };
             let _ = writeln!(
                 out,
-                "@group(0) @binding({}) var<storage, {access}> {}: array<{}>;",
-                buffer.binding,
-                buffer.name,
-                shareable_name(buffer.elem)
+                "@group(0) @binding({}) var<storage, {access}> {}: array<{elem}>;",
+                buffer.binding, buffer.name,
             );
         }
         let _ = writeln!(
@@ -172,6 +180,38 @@ impl<'a> Writer<'a> {
             Builtins::PARAMS,
             Builtins::PARAMS_TYPE
         );
+        for (var, name) in self.kernel.shared.iter().zip(&self.shared_names) {
+            let mut ty = scalar_name(var.elem).to_owned();
+            if var.atomic {
+                ty = format!("atomic<{ty}>");
+            }
+            for d in var.dims.iter().rev() {
+                ty = format!("array<{ty}, {d}>");
+            }
+            let _ = writeln!(out, "var<workgroup> {name}: {ty};");
+        }
+        if !self.kernel.shared.is_empty() {
+            out.push('\n');
+        }
+    }
+
+    fn shared_element(&mut self, var: SharedId, indices: &[Handle<Expression>]) -> String {
+        let mut text = self.shared_names[var.0 as usize].clone();
+        for i in indices {
+            let i = self.expr(*i);
+            text.push_str(&format!("[{i}]"));
+        }
+        text
+    }
+
+    fn atomic_target(&mut self, target: &AtomicTarget) -> String {
+        match target {
+            AtomicTarget::Buffer { slice, index } => {
+                let i = self.expr(*index);
+                format!("&{}[{i}]", escape(&self.kernel.param(*slice).name))
+            }
+            AtomicTarget::Shared { var, indices } => format!("&{}", self.shared_element(*var, indices)),
+        }
     }
 
     /// Recovers the grid the caller asked for. The runtime folds a 1-D grid longer than the
@@ -284,6 +324,54 @@ impl<'a> Writer<'a> {
                 }
                 self.line(depth, "}");
             }
+            Stmt::Barrier(Barrier::Workgroup) => self.line(depth, "workgroupBarrier();"),
+            Stmt::Barrier(Barrier::Storage) => self.line(depth, "storageBarrier();"),
+            Stmt::Atomic { fun, target, value, result } => {
+                let t = self.atomic_target(target);
+                let v = value.map(|v| self.expr(v));
+                let name = match fun {
+                    AtomicFun::Load => "atomicLoad",
+                    AtomicFun::Store => "atomicStore",
+                    AtomicFun::Add => "atomicAdd",
+                    AtomicFun::Sub => "atomicSub",
+                    AtomicFun::Min => "atomicMin",
+                    AtomicFun::Max => "atomicMax",
+                    AtomicFun::And => "atomicAnd",
+                    AtomicFun::Or => "atomicOr",
+                    AtomicFun::Xor => "atomicXor",
+                    AtomicFun::Exchange => "atomicExchange",
+                };
+                let call = match v {
+                    Some(v) => format!("{name}({t}, {v})"),
+                    None => format!("{name}({t})"),
+                };
+                let text = match result {
+                    Some(local) => {
+                        let ty = type_name(self.kernel.locals[*local].ty);
+                        format!("let {}: {ty} = {call};", self.local_names[local])
+                    }
+                    None if *fun == AtomicFun::Store => format!("{call};"),
+                    None => format!("_ = {call};"),
+                };
+                self.line(depth, &text);
+            }
+            Stmt::CompareExchange { target, compare, value, old, exchanged } => {
+                let ty = type_name(self.kernel.locals[*old].ty);
+                let (old, exchanged) = (self.local_names[old].clone(), self.local_names[exchanged].clone());
+                self.line(depth, &format!("var {old}: {ty};"));
+                self.line(depth, &format!("var {exchanged}: bool;"));
+                let t = self.atomic_target(target);
+                let (c, v) = (self.expr(*compare), self.expr(*value));
+                // WGSL's exchange is weak (it may fail spuriously); Rust's is strong.
+                self.line(depth, "loop {");
+                self.line(depth + 1, &format!("let sarek_cas = atomicCompareExchangeWeak({t}, {c}, {v});"));
+                self.line(depth + 1, &format!("if sarek_cas.exchanged || sarek_cas.old_value != {c} {{"));
+                self.line(depth + 2, &format!("{old} = sarek_cas.old_value;"));
+                self.line(depth + 2, &format!("{exchanged} = sarek_cas.exchanged;"));
+                self.line(depth + 2, "break;");
+                self.line(depth + 1, "}");
+                self.line(depth, "}");
+            }
             Stmt::Break => self.line(depth, "break;"),
             Stmt::Continue => self.line(depth, "continue;"),
             Stmt::Return => self.line(depth, "return;"),
@@ -297,6 +385,7 @@ impl<'a> Writer<'a> {
                 let i = self.expr(*index);
                 format!("{}[{i}]", escape(&self.kernel.param(*slice).name))
             }
+            Place::Shared { var, indices } => self.shared_element(*var, indices),
         }
     }
 
@@ -306,9 +395,10 @@ impl<'a> Writer<'a> {
                 Type::Scalar(s) => s,
             },
             Place::Index { slice, .. } => match self.kernel.param(*slice).ty {
-                ParamType::Slice { elem, .. } => elem,
+                ParamType::Slice { elem, .. } | ParamType::AtomicSlice { elem } => elem,
                 ParamType::Scalar(s) => s,
             },
+            Place::Shared { var, .. } => self.kernel.shared_var(*var).elem,
         }
     }
 
@@ -404,6 +494,7 @@ impl<'a> Writer<'a> {
                 let e = self.expr(*expr);
                 self.cast(e, from, *to)
             }
+            Expr::SharedIndex { var, indices } => self.shared_element(*var, indices),
             Expr::Builtin(b) => self.builtin(*b),
             Expr::Math { fun, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
@@ -454,7 +545,11 @@ impl<'a> Writer<'a> {
             Expr::Math { fun, args } => {
                 *fun != MathFun::Round && args.iter().all(|a| self.is_const(*a))
             }
-            Expr::Param(_) | Expr::Len(_) | Expr::Index { .. } | Expr::Builtin(_) => false,
+            Expr::Param(_)
+            | Expr::Len(_)
+            | Expr::Index { .. }
+            | Expr::SharedIndex { .. }
+            | Expr::Builtin(_) => false,
         }
     }
 

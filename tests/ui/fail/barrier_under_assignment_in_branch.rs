@@ -1,5 +1,3 @@
-use sarek::prelude::*;
-
 #[sarek::kernel]
 fn k(out: &mut [f32]) {
     let mut go = false;

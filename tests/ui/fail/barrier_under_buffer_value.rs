@@ -1,5 +1,3 @@
-use sarek::prelude::*;
-
 #[sarek::kernel]
 fn k(x: &[f32], out: &mut [f32]) {
     if x[0] > 0.0 {

@@ -1,5 +1,3 @@
-use sarek::prelude::*;
-
 #[sarek::kernel]
 fn k(n: usize, out: &mut [f32]) {
     let m = 64;

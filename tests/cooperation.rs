@@ -37,7 +37,9 @@ fn tree_reduction_in_workgroup_memory() {
     let groups = n.div_ceil(256);
     let x = dev.upload(&xs).unwrap();
     let mut sums = dev.zeros::<u32>(groups).unwrap();
-    block_sum.launch(&dev, Grid::cover(n), &x, &mut sums).unwrap();
+    block_sum
+        .launch(&dev, Grid::cover(n), &x, &mut sums)
+        .unwrap();
     let expect: Vec<u32> = xs.chunks(256).map(|c| c.iter().sum()).collect();
     assert_eq!(sums.read().unwrap(), expect);
     assert_eq!(block_sum::ABI.workgroup_memory, 1024);
@@ -58,9 +60,17 @@ fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     let tiles = (n + TILE - 1) / TILE;
     for t in 0..tiles {
         let ac = t * TILE + tx;
-        ta[ty][tx] = if row < n && ac < n { a[row * n + ac] } else { 0.0 };
+        ta[ty][tx] = if row < n && ac < n {
+            a[row * n + ac]
+        } else {
+            0.0
+        };
         let br = t * TILE + ty;
-        tb[ty][tx] = if br < n && col < n { b[br * n + col] } else { 0.0 };
+        tb[ty][tx] = if br < n && col < n {
+            b[br * n + col]
+        } else {
+            0.0
+        };
         block_barrier();
         for k in 0..TILE {
             acc += ta[ty][k] * tb[k][tx];
@@ -77,11 +87,19 @@ fn tiled_matrix_product() {
     let Some(dev) = common::device() else { return };
     let n = 45;
     // Small integers, so every product and sum is exact in f32.
-    let av: Vec<f32> = common::random_u32(11, n * n).iter().map(|v| (v % 8) as f32).collect();
-    let bv: Vec<f32> = common::random_u32(12, n * n).iter().map(|v| (v % 8) as f32 - 3.0).collect();
+    let av: Vec<f32> = common::random_u32(11, n * n)
+        .iter()
+        .map(|v| (v % 8) as f32)
+        .collect();
+    let bv: Vec<f32> = common::random_u32(12, n * n)
+        .iter()
+        .map(|v| (v % 8) as f32 - 3.0)
+        .collect();
     let (a, b) = (dev.upload(&av).unwrap(), dev.upload(&bv).unwrap());
     let mut c = dev.zeros::<f32>(n * n).unwrap();
-    matmul.launch(&dev, Grid::cover_2d(n, n), n, &a, &b, &mut c).unwrap();
+    matmul
+        .launch(&dev, Grid::cover_2d(n, n), n, &a, &b, &mut c)
+        .unwrap();
     let got = c.read().unwrap();
     for r in 0..n {
         for col in 0..n {
@@ -126,14 +144,24 @@ fn histogram_with_shared_atomic_bins() {
 }
 
 #[sarek::kernel]
-fn counters(values: &[i32], flags: &[u32], counter: &[AtomicU32], extremes: &[AtomicI32], slots: &mut [u32]) {
+fn counters(
+    values: &[i32],
+    flags: &[u32],
+    counter: &[AtomicU32],
+    extremes: &[AtomicI32],
+    slots: &mut [u32],
+) {
     let i = global_thread_id();
     if i < values.len() {
         slots[i] = counter[0].fetch_add(1, Ordering::Relaxed);
         extremes[0].fetch_min(values[i], Ordering::SeqCst);
         extremes[1].fetch_max(values[i], Ordering::AcqRel);
         // An atomic in an arm of a value `if` runs once per invocation that takes the arm.
-        let taken = if flags[i] == 1 { counter[1].fetch_add(1, Ordering::Relaxed) + 1 } else { 0 };
+        let taken = if flags[i] == 1 {
+            counter[1].fetch_add(1, Ordering::Relaxed) + 1
+        } else {
+            0
+        };
         counter[2].fetch_or(1 << (i % 32) as u32, Ordering::Relaxed);
         counter[3].fetch_and(!(1u32 << (i % 32) as u32), Ordering::Relaxed);
         counter[4].fetch_xor(taken.min(1), Ordering::Relaxed);
@@ -146,13 +174,18 @@ fn counters(values: &[i32], flags: &[u32], counter: &[AtomicU32], extremes: &[At
             if current >= v {
                 break;
             }
-            let seen = counter[7].compare_exchange(current, v, Ordering::Relaxed, Ordering::Relaxed).unwrap_or_else(|x| x);
+            let seen = counter[7]
+                .compare_exchange(current, v, Ordering::Relaxed, Ordering::Relaxed)
+                .unwrap_or_else(|x| x);
             if seen == current {
                 break;
             }
             current = seen;
         }
-        if counter[8].compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed).is_ok() {
+        if counter[8]
+            .compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed)
+            .is_ok()
+        {
             counter[9].fetch_add(1, Ordering::Relaxed);
         }
     }
@@ -162,13 +195,28 @@ fn counters(values: &[i32], flags: &[u32], counter: &[AtomicU32], extremes: &[At
 fn global_atomics_follow_std() {
     let Some(dev) = common::device() else { return };
     let n = 1000;
-    let values: Vec<i32> = common::random_u32(21, n).iter().map(|&v| v as i32 >> 8).collect();
+    let values: Vec<i32> = common::random_u32(21, n)
+        .iter()
+        .map(|&v| v as i32 >> 8)
+        .collect();
     let flags: Vec<u32> = common::random_u32(22, n).iter().map(|v| v % 2).collect();
     let (vb, fb) = (dev.upload(&values).unwrap(), dev.upload(&flags).unwrap());
-    let counter = dev.upload(&[0u32, 0, 0, u32::MAX, 0, 5000, 0, 0, 0, 0]).unwrap();
+    let counter = dev
+        .upload(&[0u32, 0, 0, u32::MAX, 0, 5000, 0, 0, 0, 0])
+        .unwrap();
     let extremes = dev.upload(&[i32::MAX, i32::MIN]).unwrap();
     let mut slots = dev.zeros::<u32>(n).unwrap();
-    counters.launch(&dev, Grid::cover(n), &vb, &fb, &counter, &extremes, &mut slots).unwrap();
+    counters
+        .launch(
+            &dev,
+            Grid::cover(n),
+            &vb,
+            &fb,
+            &counter,
+            &extremes,
+            &mut slots,
+        )
+        .unwrap();
     let c = counter.read().unwrap();
     let set = flags.iter().filter(|&&f| f == 1).count() as u32;
     assert_eq!(c[0], n as u32);
@@ -178,13 +226,27 @@ fn global_atomics_follow_std() {
     assert_eq!(c[4], set % 2);
     assert_eq!(c[5], 4000);
     assert_eq!(c[6], 7);
-    assert_eq!(c[7], values.iter().map(|&v| v as u32 & 0xffff).max().unwrap());
-    assert_eq!((c[8], c[9]), (1, 1), "exactly one compare_exchange succeeds");
+    assert_eq!(
+        c[7],
+        values.iter().map(|&v| v as u32 & 0xffff).max().unwrap()
+    );
+    assert_eq!(
+        (c[8], c[9]),
+        (1, 1),
+        "exactly one compare_exchange succeeds"
+    );
     let e = extremes.read().unwrap();
-    assert_eq!(e, vec![*values.iter().min().unwrap(), *values.iter().max().unwrap()]);
+    assert_eq!(
+        e,
+        vec![*values.iter().min().unwrap(), *values.iter().max().unwrap()]
+    );
     let mut s = slots.read().unwrap();
     s.sort();
-    assert_eq!(s, (0..n as u32).collect::<Vec<_>>(), "fetch_add hands out each slot once");
+    assert_eq!(
+        s,
+        (0..n as u32).collect::<Vec<_>>(),
+        "fetch_add hands out each slot once"
+    );
 }
 
 #[sarek::kernel]
@@ -198,9 +260,17 @@ fn scan(x: &[u32], out: &mut [u32]) {
     let mut from_a = true;
     while offset < block_dim_x() {
         if from_a {
-            b[t] = if t >= offset { a[t] + a[t - offset] } else { a[t] };
+            b[t] = if t >= offset {
+                a[t] + a[t - offset]
+            } else {
+                a[t]
+            };
         } else {
-            a[t] = if t >= offset { b[t] + b[t - offset] } else { b[t] };
+            a[t] = if t >= offset {
+                b[t] + b[t - offset]
+            } else {
+                b[t]
+            };
         }
         block_barrier();
         from_a = !from_a;
@@ -218,11 +288,15 @@ fn hillis_steele_prefix_scan() {
     let xs: Vec<u32> = common::random_u32(31, n).iter().map(|v| v % 100).collect();
     let x = dev.upload(&xs).unwrap();
     let mut out = dev.zeros::<u32>(n).unwrap();
-    scan.launch(&dev, Grid::groups([1, 1, 1]), &x, &mut out).unwrap();
-    let expect: Vec<u32> = xs.iter().scan(0, |s, v| {
-        *s += v;
-        Some(*s)
-    }).collect();
+    scan.launch(&dev, Grid::groups([1, 1, 1]), &x, &mut out)
+        .unwrap();
+    let expect: Vec<u32> = xs
+        .iter()
+        .scan(0, |s, v| {
+            *s += v;
+            Some(*s)
+        })
+        .collect();
     assert_eq!(out.read().unwrap(), expect);
 }
 
@@ -248,7 +322,9 @@ fn same_names(out: &mut [u32]) {
 fn shared_arrays_with_the_same_name_do_not_collide() {
     let Some(dev) = common::device() else { return };
     let mut out = dev.zeros::<u32>(128).unwrap();
-    same_names.launch(&dev, Grid::groups([1, 1, 1]), &mut out).unwrap();
+    same_names
+        .launch(&dev, Grid::groups([1, 1, 1]), &mut out)
+        .unwrap();
     let expect: Vec<u32> = (0..64).rev().chain((1000..1064).rev()).collect();
     assert_eq!(out.read().unwrap(), expect);
     assert_eq!(same_names::ABI.workgroup_memory, 512);
@@ -268,14 +344,24 @@ fn big_shared(out: &mut [f32]) {
 fn a_device_with_less_workgroup_memory_refuses_before_dispatch() {
     let Some(_) = common::device() else { return };
     assert_eq!(big_shared::ABI.workgroup_memory, 32768);
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default())).unwrap();
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter =
+        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+            .unwrap();
     // WebGPU's default limits: 16 KiB of workgroup memory.
-    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).unwrap();
+    let (device, queue) =
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).unwrap();
     let dev = Device::from_wgpu(device, queue);
     let mut out = dev.zeros::<f32>(64).unwrap();
     match big_shared.launch(&dev, Grid::groups([1, 1, 1]), &mut out) {
-        Err(e @ Error::WorkgroupMemory { needed: 32768, limit: 16384, .. }) => {
+        Err(
+            e @ Error::WorkgroupMemory {
+                needed: 32768,
+                limit: 16384,
+                ..
+            },
+        ) => {
             assert!(e.to_string().contains("workgroup memory"), "{e}")
         }
         other => panic!("expected WorkgroupMemory, got {other:?}"),

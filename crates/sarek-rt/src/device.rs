@@ -435,7 +435,11 @@ impl Device {
         }
         let limit = self.inner.limits.max_compute_workgroup_storage_size;
         if abi.workgroup_memory > limit {
-            return Err(Error::WorkgroupMemory { kernel: abi.kernel.to_string(), needed: abi.workgroup_memory, limit });
+            return Err(Error::WorkgroupMemory {
+                kernel: abi.kernel.to_string(),
+                needed: abi.workgroup_memory,
+                limit,
+            });
         }
         let dispatch = self.dispatch_size(abi, groups)?;
         let buffers = self.check_args(abi, args)?;

@@ -39,7 +39,14 @@ pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
     if !contains_barrier(&kernel.body) {
         return Vec::new();
     }
-    let mut a = Analysis { kernel, varying: HashSet::new(), changed: true, report: false, errors: Vec::new(), reported: HashSet::new() };
+    let mut a = Analysis {
+        kernel,
+        varying: HashSet::new(),
+        changed: true,
+        report: false,
+        errors: Vec::new(),
+        reported: HashSet::new(),
+    };
     while a.changed {
         a.changed = false;
         a.block(&kernel.body, None);
@@ -53,7 +60,9 @@ fn contains_barrier(block: &Block) -> bool {
     block.iter().any(|s| match &s.kind {
         Stmt::Barrier(_) => true,
         Stmt::If { accept, reject, .. } => contains_barrier(accept) || contains_barrier(reject),
-        Stmt::Loop { body, continuing, .. } => contains_barrier(body) || contains_barrier(continuing),
+        Stmt::Loop {
+            body, continuing, ..
+        } => contains_barrier(body) || contains_barrier(continuing),
         _ => false,
     })
 }
@@ -62,12 +71,21 @@ impl Analysis<'_> {
     fn expr_varying(&self, h: Handle<Expression>) -> bool {
         match &self.kernel.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
-            Expr::Builtin(b) => matches!(b, Builtin::ThreadIdx(_) | Builtin::GlobalIdx(_) | Builtin::GlobalThreadId),
+            Expr::Builtin(b) => matches!(
+                b,
+                Builtin::ThreadIdx(_) | Builtin::GlobalIdx(_) | Builtin::GlobalThreadId
+            ),
             Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Local(l) => self.varying.contains(l),
             Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.expr_varying(*expr),
-            Expr::Binary { left, right, .. } => self.expr_varying(*left) || self.expr_varying(*right),
-            Expr::Select { cond, accept, reject } => {
+            Expr::Binary { left, right, .. } => {
+                self.expr_varying(*left) || self.expr_varying(*right)
+            }
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => {
                 self.expr_varying(*cond) || self.expr_varying(*accept) || self.expr_varying(*reject)
             }
             Expr::Math { args, .. } => args.iter().any(|a| self.expr_varying(*a)),
@@ -123,17 +141,31 @@ impl Analysis<'_> {
                 self.mark(*exchanged);
                 None
             }
-            Stmt::If { cond, accept, reject } => {
-                let inner = cause.or_else(|| self.expr_varying(*cond).then(|| Cause::Branch(self.cond_span(*cond))));
+            Stmt::If {
+                cond,
+                accept,
+                reject,
+            } => {
+                let inner = cause.or_else(|| {
+                    self.expr_varying(*cond)
+                        .then(|| Cause::Branch(self.cond_span(*cond)))
+                });
                 let after_accept = self.block(accept, inner);
                 let after_reject = self.block(reject, inner);
                 if inner.is_some() && cause.is_none() && (returns(accept) || returns(reject)) {
                     return Some(Cause::Return(self.cond_span(*cond)));
                 }
                 // A return under uniform control that is itself after a divergent return.
-                [after_accept, after_reject].into_iter().flatten().find(|c| Some(*c) != inner)
+                [after_accept, after_reject]
+                    .into_iter()
+                    .flatten()
+                    .find(|c| Some(*c) != inner)
             }
-            Stmt::Loop { body, continuing, break_if } => {
+            Stmt::Loop {
+                body,
+                continuing,
+                break_if,
+            } => {
                 let inner = cause.or_else(|| self.divergent_exit(body, *break_if));
                 let after_body = self.block(body, inner);
                 self.block(continuing, inner);
@@ -176,9 +208,17 @@ impl Analysis<'_> {
                         return Some(Cause::Loop(span));
                     }
                 }
-                Stmt::If { cond, accept, reject } => {
-                    let g = guard.or_else(|| self.expr_varying(*cond).then(|| self.cond_span(*cond)));
-                    if let Some(c) = self.exit_under_varying(accept, g).or_else(|| self.exit_under_varying(reject, g)) {
+                Stmt::If {
+                    cond,
+                    accept,
+                    reject,
+                } => {
+                    let g =
+                        guard.or_else(|| self.expr_varying(*cond).then(|| self.cond_span(*cond)));
+                    if let Some(c) = self
+                        .exit_under_varying(accept, g)
+                        .or_else(|| self.exit_under_varying(reject, g))
+                    {
                         return Some(c);
                     }
                 }
@@ -221,7 +261,9 @@ fn returns(block: &Block) -> bool {
     block.iter().any(|s| match &s.kind {
         Stmt::Return => true,
         Stmt::If { accept, reject, .. } => returns(accept) || returns(reject),
-        Stmt::Loop { body, continuing, .. } => returns(body) || returns(continuing),
+        Stmt::Loop {
+            body, continuing, ..
+        } => returns(body) || returns(continuing),
         _ => false,
     })
 }

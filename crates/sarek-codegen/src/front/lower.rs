@@ -394,7 +394,11 @@ impl Lowerer {
         })?;
         let (negative, lit) = match &*c.expr {
             syn::Expr::Lit(l) => (false, &l.lit),
-            syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Neg(_), expr, .. }) => match &**expr {
+            syn::Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => match &**expr {
                 syn::Expr::Lit(l) => (true, &l.lit),
                 other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
             },
@@ -411,25 +415,43 @@ impl Lowerer {
                 let v = i.base10_parse::<i64>().map_err(|e| self.error(span, e))?;
                 let v = if negative { -v } else { v };
                 match t {
-                    Scalar::I32 => Literal::I32(i32::try_from(v).map_err(|_| self.error(span, "literal out of range for `i32`"))?),
-                    Scalar::U32 => Literal::U32(u32::try_from(v).map_err(|_| self.error(span, "literal out of range for `u32`"))?),
+                    Scalar::I32 => Literal::I32(
+                        i32::try_from(v)
+                            .map_err(|_| self.error(span, "literal out of range for `i32`"))?,
+                    ),
+                    Scalar::U32 => Literal::U32(
+                        u32::try_from(v)
+                            .map_err(|_| self.error(span, "literal out of range for `u32`"))?,
+                    ),
                     Scalar::F32 => Literal::F32(v as f32),
                     Scalar::Bool => return Err(self.error(span, "expected `bool`")),
                 }
             }
             _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
         };
-        self.scopes.last_mut().expect("a scope").insert(ident_name(&c.ident), Binding::Const(literal));
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(ident_name(&c.ident), Binding::Const(literal));
         Ok(Value::Unit)
     }
 
     /// `shared::<T>()` when `e` is such a call: the turbofish type.
     fn shared_call(e: &syn::Expr) -> Option<(&syn::ExprCall, Option<&syn::Type>)> {
-        let syn::Expr::Call(call) = e else { return None };
-        let syn::Expr::Path(p) = &*call.func else { return None };
+        let syn::Expr::Call(call) = e else {
+            return None;
+        };
+        let syn::Expr::Path(p) = &*call.func else {
+            return None;
+        };
         let segments = &p.path.segments;
         let last = segments.last()?;
-        let from_gpu = segments.len() == 1 || segments.iter().rev().nth(1).is_some_and(|s| s.ident == "gpu");
+        let from_gpu = segments.len() == 1
+            || segments
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|s| s.ident == "gpu");
         if last.ident != "shared" || !from_gpu {
             return None;
         }
@@ -474,12 +496,17 @@ impl Lowerer {
     fn array_length(&mut self, len: &syn::Expr) -> R<u32> {
         let span = len.span();
         let value = match len {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<u64>().ok(),
-            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                Some(Binding::Const(Literal::U32(v))) => Some(u64::from(v)),
-                Some(Binding::Const(Literal::I32(v))) => u64::try_from(v).ok(),
-                _ => None,
-            },
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u64>().ok(),
+            syn::Expr::Path(p) => {
+                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                    Some(Binding::Const(Literal::U32(v))) => Some(u64::from(v)),
+                    Some(Binding::Const(Literal::I32(v))) => u64::try_from(v).ok(),
+                    _ => None,
+                }
+            }
             syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
                 syn::Stmt::Expr(e, None) => return self.array_length(e),
                 _ => None,
@@ -497,26 +524,56 @@ impl Lowerer {
     }
 
     /// `let tile = shared::<[T; N]>();`: a workgroup array hoisted to module scope.
-    fn shared_let(&mut self, local: &syn::Local, call: &syn::ExprCall, ty: Option<&syn::Type>) -> R<Value> {
+    fn shared_let(
+        &mut self,
+        local: &syn::Local,
+        call: &syn::ExprCall,
+        ty: Option<&syn::Type>,
+    ) -> R<Value> {
         if !call.args.is_empty() {
-            return Err(self.error(call.args.span(), "`shared` takes no arguments; the type gives the size: `shared::<[f32; 256]>()`"));
+            return Err(self.error(
+                call.args.span(),
+                "`shared` takes no arguments; the type gives the size: `shared::<[f32; 256]>()`",
+            ));
         }
         let Some(ty) = ty else {
-            return Err(self.error(call.func.span(), "name the array type: `shared::<[f32; 256]>()`"));
+            return Err(self.error(
+                call.func.span(),
+                "name the array type: `shared::<[f32; 256]>()`",
+            ));
         };
         let ident = match &local.pat {
             syn::Pat::Ident(p) => &p.ident,
             syn::Pat::Type(t) => match &*t.pat {
                 syn::Pat::Ident(p) => &p.ident,
-                other => return Err(self.error(other.span(), "bind the workgroup array to a name: `let tile = shared::<..>();`")),
+                other => {
+                    return Err(self.error(
+                        other.span(),
+                        "bind the workgroup array to a name: `let tile = shared::<..>();`",
+                    ))
+                }
             },
-            other => return Err(self.error(other.span(), "bind the workgroup array to a name: `let tile = shared::<..>();`")),
+            other => {
+                return Err(self.error(
+                    other.span(),
+                    "bind the workgroup array to a name: `let tile = shared::<..>();`",
+                ))
+            }
         };
         let (elem, atomic, dims) = self.shared_type(ty)?;
         let span = self.span(ident.span());
         let id = SharedId(self.kernel.shared.len() as u32);
-        self.kernel.shared.push(SharedVar { name: ident_name(ident), elem, atomic, dims, span });
-        self.scopes.last_mut().expect("a scope").insert(ident_name(ident), Binding::Shared(id));
+        self.kernel.shared.push(SharedVar {
+            name: ident_name(ident),
+            elem,
+            atomic,
+            dims,
+            span,
+        });
+        self.scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(ident_name(ident), Binding::Shared(id));
         Ok(Value::Unit)
     }
 
@@ -1099,7 +1156,10 @@ impl Lowerer {
         index_exprs.reverse();
         for ix in &index_exprs {
             if let syn::Expr::Range(r) = ix {
-                return Err(self.error(r.span(), "sub-slices are not supported in kernels; index single elements"));
+                return Err(self.error(
+                    r.span(),
+                    "sub-slices are not supported in kernels; index single elements",
+                ));
             }
         }
         let span = base.span();
@@ -1113,11 +1173,20 @@ impl Lowerer {
                 let (elem, access) = ty.buffer().unwrap_or((Scalar::U32, Access::Read));
                 let atomic = matches!(ty, ParamType::AtomicSlice { .. });
                 if index_exprs.len() != 1 {
-                    return Err(self.error(e.span(), "a buffer element is a scalar: index it once, `x[i]`"));
+                    return Err(self.error(
+                        e.span(),
+                        "a buffer element is a scalar: index it once, `x[i]`",
+                    ));
                 }
                 let index = self.value(index_exprs[0])?;
                 self.require(index, Scalar::U32, index_exprs[0].span())?;
-                Ok(Element::Buffer { slice: id, elem, access, atomic, index })
+                Ok(Element::Buffer {
+                    slice: id,
+                    elem,
+                    access,
+                    atomic,
+                    index,
+                })
             }
             Some(Binding::Shared(var)) => {
                 let v = self.kernel.shared_var(var);
@@ -1132,9 +1201,17 @@ impl Lowerer {
                 for (h, ix) in indices.iter().zip(&index_exprs) {
                     self.require(*h, Scalar::U32, ix.span())?;
                 }
-                Ok(Element::Shared { var, elem, atomic, indices })
+                Ok(Element::Shared {
+                    var,
+                    elem,
+                    atomic,
+                    indices,
+                })
             }
-            _ => Err(self.error(span, "only buffer parameters and `shared()` arrays can be indexed in a kernel")),
+            _ => Err(self.error(
+                span,
+                "only buffer parameters and `shared()` arrays can be indexed in a kernel",
+            )),
         }
     }
 
@@ -1178,10 +1255,14 @@ impl Lowerer {
                         ))
                     }
                     Some(Binding::Shared(_)) => {
-                        return Err(self.error(left.span(), "assign to an element of a workgroup array: `tile[i] = ..`"))
+                        return Err(self.error(
+                            left.span(),
+                            "assign to an element of a workgroup array: `tile[i] = ..`",
+                        ))
                     }
                     Some(Binding::Const(_)) => {
-                        return Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
+                        return Err(self
+                            .error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
                     }
                     None => {
                         return Err(self
@@ -1284,9 +1365,16 @@ impl Lowerer {
 
     /// `block_barrier()` or `storage_barrier()` (optionally as `gpu::..`).
     fn barrier(c: &syn::ExprCall) -> Option<Barrier> {
-        let syn::Expr::Path(p) = &*c.func else { return None };
+        let syn::Expr::Path(p) = &*c.func else {
+            return None;
+        };
         let segments = &p.path.segments;
-        let from_gpu = segments.len() == 1 || segments.iter().rev().nth(1).is_some_and(|s| s.ident == "gpu");
+        let from_gpu = segments.len() == 1
+            || segments
+                .iter()
+                .rev()
+                .nth(1)
+                .is_some_and(|s| s.ident == "gpu");
         match segments.last()?.ident.to_string().as_str() {
             "block_barrier" if from_gpu => Some(Barrier::Workgroup),
             "storage_barrier" if from_gpu => Some(Barrier::Storage),
@@ -1299,12 +1387,18 @@ impl Lowerer {
     fn ordering(&mut self, e: &syn::Expr) -> R<()> {
         if let syn::Expr::Path(p) = e {
             if let Some(last) = p.path.segments.last() {
-                if ["Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"].iter().any(|v| last.ident == v) {
+                if ["Relaxed", "Acquire", "Release", "AcqRel", "SeqCst"]
+                    .iter()
+                    .any(|v| last.ident == v)
+                {
                     return Ok(());
                 }
             }
         }
-        Err(self.error(e.span(), "expected an `Ordering` (`Ordering::Relaxed`, ...)"))
+        Err(self.error(
+            e.span(),
+            "expected an `Ordering` (`Ordering::Relaxed`, ...)",
+        ))
     }
 
     /// `x[i].fetch_add(v, ord)` and the other atomic methods; returns the previous value.
@@ -1325,7 +1419,10 @@ impl Lowerer {
         };
         let arity = if fun == AtomicFun::Load { 1 } else { 2 };
         if m.args.len() != arity {
-            return Err(self.error(span, format!("`{name}` takes {arity} argument(s), the last an `Ordering`")));
+            return Err(self.error(
+                span,
+                format!("`{name}` takes {arity} argument(s), the last an `Ordering`"),
+            ));
         }
         let (target, elem) = self.atomic_target(&m.receiver)?;
         let args: Vec<&syn::Expr> = m.args.iter().collect();
@@ -1338,8 +1435,17 @@ impl Lowerer {
             None
         };
         let ty = Ty::Known(elem);
-        let result = (fun != AtomicFun::Store).then(|| self.new_local("__old", ty, false, false, span));
-        self.push(Stmt::Atomic { fun, target, value, result }, span);
+        let result =
+            (fun != AtomicFun::Store).then(|| self.new_local("__old", ty, false, false, span));
+        self.push(
+            Stmt::Atomic {
+                fun,
+                target,
+                value,
+                result,
+            },
+            span,
+        );
         Ok(match result {
             Some(l) => Value::Expr(self.expr(Expr::Local(l), ty, span)),
             None => Value::Unit,
@@ -1366,7 +1472,10 @@ impl Lowerer {
     fn compare_exchange(&mut self, m: &syn::ExprMethodCall) -> R<(Handle<Local>, Handle<Local>)> {
         let span = m.span();
         if m.args.len() != 4 {
-            return Err(self.error(span, "`compare_exchange` takes `current, new, success: Ordering, failure: Ordering`"));
+            return Err(self.error(
+                span,
+                "`compare_exchange` takes `current, new, success: Ordering, failure: Ordering`",
+            ));
         }
         let (target, elem) = self.atomic_target(&m.receiver)?;
         let args: Vec<&syn::Expr> = m.args.iter().collect();
@@ -1379,12 +1488,26 @@ impl Lowerer {
         let value = self.spill(v[1], None);
         let old = self.new_local("__old", Ty::Known(elem), true, false, span);
         let exchanged = self.new_local("__exchanged", Ty::Known(Scalar::Bool), true, false, span);
-        self.push(Stmt::CompareExchange { target, compare, value, old, exchanged }, span);
+        self.push(
+            Stmt::CompareExchange {
+                target,
+                compare,
+                value,
+                old,
+                exchanged,
+            },
+            span,
+        );
         Ok((old, exchanged))
     }
 
     /// `.is_ok()`, `.is_err()`, `.unwrap_or_else(|v| v)` on the `Result` of `compare_exchange`.
-    fn exchange_result(&mut self, m: &syn::ExprMethodCall, inner: &syn::ExprMethodCall, name: &str) -> R<Value> {
+    fn exchange_result(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        inner: &syn::ExprMethodCall,
+        name: &str,
+    ) -> R<Value> {
         let span = m.span();
         let closure_is_identity = |e: &syn::Expr| match e {
             syn::Expr::Closure(c) if c.inputs.len() == 1 => match (&c.inputs[0], &*c.body) {
@@ -1410,7 +1533,14 @@ impl Lowerer {
             Some(true) => self.expr(Expr::Local(exchanged), bool_ty, span),
             Some(false) => {
                 let e = self.expr(Expr::Local(exchanged), bool_ty, span);
-                self.expr(Expr::Unary { op: UnaryOp::Not, expr: e }, bool_ty, span)
+                self.expr(
+                    Expr::Unary {
+                        op: UnaryOp::Not,
+                        expr: e,
+                    },
+                    bool_ty,
+                    span,
+                )
             }
             None => self.expr(Expr::Local(old), elem_ty, span),
         }))
@@ -1419,8 +1549,18 @@ impl Lowerer {
     fn method_call(&mut self, m: &syn::ExprMethodCall) -> R<Value> {
         let name = m.method.to_string();
         const ATOMIC: [&str; 12] = [
-            "load", "store", "fetch_add", "fetch_sub", "fetch_min", "fetch_max", "fetch_and", "fetch_or", "fetch_xor",
-            "swap", "compare_exchange", "compare_exchange_weak",
+            "load",
+            "store",
+            "fetch_add",
+            "fetch_sub",
+            "fetch_min",
+            "fetch_max",
+            "fetch_and",
+            "fetch_or",
+            "fetch_xor",
+            "swap",
+            "compare_exchange",
+            "compare_exchange_weak",
         ];
         if ATOMIC.contains(&name.as_str()) {
             return self.atomic_method(m, &name);

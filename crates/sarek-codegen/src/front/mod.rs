@@ -123,7 +123,9 @@ pub fn lower_kernel(attr: &KernelAttr, item: &syn::ItemFn) -> Result<LoweredKern
             Ok(param) => {
                 let ty = match param {
                     HostParam::Scalar(s) => ir::ParamType::Scalar(s.scalar()),
-                    HostParam::AtomicSlice { elem } => ir::ParamType::AtomicSlice { elem: elem.scalar() },
+                    HostParam::AtomicSlice { elem } => ir::ParamType::AtomicSlice {
+                        elem: elem.scalar(),
+                    },
                     HostParam::Slice { elem, access } => ir::ParamType::Slice {
                         elem: elem.scalar(),
                         access,

@@ -250,7 +250,9 @@ pub struct SharedVar {
 impl SharedVar {
     /// Size in bytes (every element type is 4 bytes).
     pub fn bytes(&self) -> u64 {
-        self.dims.iter().fold(4u64, |acc, &d| acc.saturating_mul(u64::from(d)))
+        self.dims
+            .iter()
+            .fold(4u64, |acc, &d| acc.saturating_mul(u64::from(d)))
     }
 }
 

@@ -210,7 +210,9 @@ impl<'a> Writer<'a> {
                 let i = self.expr(*index);
                 format!("&{}[{i}]", escape(&self.kernel.param(*slice).name))
             }
-            AtomicTarget::Shared { var, indices } => format!("&{}", self.shared_element(*var, indices)),
+            AtomicTarget::Shared { var, indices } => {
+                format!("&{}", self.shared_element(*var, indices))
+            }
         }
     }
 
@@ -326,7 +328,12 @@ impl<'a> Writer<'a> {
             }
             Stmt::Barrier(Barrier::Workgroup) => self.line(depth, "workgroupBarrier();"),
             Stmt::Barrier(Barrier::Storage) => self.line(depth, "storageBarrier();"),
-            Stmt::Atomic { fun, target, value, result } => {
+            Stmt::Atomic {
+                fun,
+                target,
+                value,
+                result,
+            } => {
                 let t = self.atomic_target(target);
                 let v = value.map(|v| self.expr(v));
                 let name = match fun {
@@ -355,17 +362,32 @@ impl<'a> Writer<'a> {
                 };
                 self.line(depth, &text);
             }
-            Stmt::CompareExchange { target, compare, value, old, exchanged } => {
+            Stmt::CompareExchange {
+                target,
+                compare,
+                value,
+                old,
+                exchanged,
+            } => {
                 let ty = type_name(self.kernel.locals[*old].ty);
-                let (old, exchanged) = (self.local_names[old].clone(), self.local_names[exchanged].clone());
+                let (old, exchanged) = (
+                    self.local_names[old].clone(),
+                    self.local_names[exchanged].clone(),
+                );
                 self.line(depth, &format!("var {old}: {ty};"));
                 self.line(depth, &format!("var {exchanged}: bool;"));
                 let t = self.atomic_target(target);
                 let (c, v) = (self.expr(*compare), self.expr(*value));
                 // WGSL's exchange is weak (it may fail spuriously); Rust's is strong.
                 self.line(depth, "loop {");
-                self.line(depth + 1, &format!("let sarek_cas = atomicCompareExchangeWeak({t}, {c}, {v});"));
-                self.line(depth + 1, &format!("if sarek_cas.exchanged || sarek_cas.old_value != {c} {{"));
+                self.line(
+                    depth + 1,
+                    &format!("let sarek_cas = atomicCompareExchangeWeak({t}, {c}, {v});"),
+                );
+                self.line(
+                    depth + 1,
+                    &format!("if sarek_cas.exchanged || sarek_cas.old_value != {c} {{"),
+                );
                 self.line(depth + 2, &format!("{old} = sarek_cas.old_value;"));
                 self.line(depth + 2, &format!("{exchanged} = sarek_cas.exchanged;"));
                 self.line(depth + 2, "break;");

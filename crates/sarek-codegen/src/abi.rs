@@ -22,7 +22,8 @@ pub type Str = Cow<'static, str>;
 pub const ENTRY_POINT: &str = "sarek_main";
 
 /// Everything a runner needs to launch a kernel.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Abi {
     /// The Rust name of the kernel.
     pub kernel: Str,
@@ -39,7 +40,8 @@ pub struct Abi {
 }
 
 /// A storage-buffer binding (group 0).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct BufferBinding {
     /// The binding number.
     pub binding: u32,
@@ -54,7 +56,8 @@ pub struct BufferBinding {
 }
 
 /// The uniform block (group 0).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Uniform {
     /// Its binding number (after the buffers).
     pub binding: u32,
@@ -65,7 +68,8 @@ pub struct Uniform {
 }
 
 /// One field of the uniform block.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct UniformField {
     /// The WGSL field name.
     pub name: Str,
@@ -76,7 +80,8 @@ pub struct UniformField {
 }
 
 /// What a uniform field holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
 pub enum FieldSource {
     /// The grid size in workgroups, as three `u32`s (12 bytes).
     Grid,
@@ -107,6 +112,40 @@ impl UniformField {
 /// The WGSL name of the uniform field holding the length of slice parameter `param`.
 pub fn length_field(param: usize) -> String {
     escape::internal(&format!("len{param}"))
+}
+
+impl Abi {
+    /// The ABI as JSON, for runners that are not written in Rust (a browser page, say): they
+    /// can bind the buffers and pack the uniform block from it without reading the WGSL.
+    ///
+    /// ```
+    /// # use sarek_codegen::abi::*;
+    /// # use std::borrow::Cow;
+    /// let abi = Abi {
+    ///     kernel: "fill".into(),
+    ///     entry_point: ENTRY_POINT.into(),
+    ///     workgroup_size: [64, 1, 1],
+    ///     buffers: Cow::Owned(vec![BufferBinding {
+    ///         binding: 0, param: 1, name: "out".into(), elem: Scalar::U32, access: Access::ReadWrite,
+    ///     }]),
+    ///     uniform: Uniform {
+    ///         binding: 1,
+    ///         size: 32,
+    ///         fields: Cow::Owned(vec![
+    ///             UniformField { name: "sarek_grid".into(), offset: 0, source: FieldSource::Grid },
+    ///             UniformField { name: "v".into(), offset: 12, source: FieldSource::Scalar { param: 0, ty: Scalar::U32 } },
+    ///             UniformField { name: "sarek_len1".into(), offset: 16, source: FieldSource::Length { param: 1 } },
+    ///         ]),
+    ///     },
+    ///     workgroup_memory: 0,
+    /// };
+    /// let json = abi.to_json();
+    /// assert!(json.contains(r#""entryPoint": "sarek_main""#));
+    /// assert!(json.contains(r#""kind": "length""#));
+    /// ```
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
 }
 
 /// Lays out the ABI of `kernel`.

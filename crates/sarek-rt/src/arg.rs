@@ -12,6 +12,8 @@ pub struct KernelSource {
     pub wgsl: &'static str,
     /// The ABI.
     pub abi: Abi,
+    /// Where the kernel is defined (`file:line`), for diagnostics and `SAREK_DUMP_WGSL`.
+    pub location: &'static str,
 }
 
 /// One launch argument.

@@ -20,6 +20,9 @@ pub enum Error {
         /// Which limit.
         which: &'static str,
     },
+    /// A wgpu buffer that cannot serve as a kernel buffer, or lacks a usage an operation needs.
+    #[error("this buffer cannot be used: {0}")]
+    BadBuffer(String),
     /// A write whose length differs from the buffer's.
     #[error("cannot write {given} elements into a buffer of {len}; lengths must match")]
     LengthMismatch {

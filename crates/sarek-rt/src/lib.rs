@@ -11,10 +11,15 @@ mod buffer;
 mod device;
 mod error;
 mod grid;
+mod launch;
+mod logging;
+mod poller;
+mod transfer;
 
 pub use arg::{Arg, KernelSource};
 pub use buffer::{Buffer, Element, RawBuffer};
 pub use device::Device;
 pub use error::{Error, Result};
 pub use grid::Grid;
+pub use launch::Launch;
 pub use wgpu;

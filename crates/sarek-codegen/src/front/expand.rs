@@ -81,6 +81,9 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let abi = abi_tokens(&compiled.abi);
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
+    let encoder = format_ident!("__sarek_encoder");
+    let location =
+        quote_spanned!(name.span()=> ::core::concat!(::core::file!(), ":", ::core::line!()));
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
     for (ident, param) in &lowered.host_params {
@@ -129,7 +132,12 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let block = &item.block;
     let launch_doc = format!(
         "Launches `{name}` on `device` over `grid` (a [`Grid`](::sarek::Grid) of threads or workgroups); the \
-         arguments follow the kernel's parameters. Returns once the work is submitted."
+         arguments follow the kernel's parameters. Returns once the work is submitted, with a \
+         [`Launch`](::sarek::Launch) handle to wait for or `.await`."
+    );
+    let record_doc = format!(
+        "Records a launch of `{name}` into `encoder` instead of submitting it: it runs when the \
+         caller submits the encoder, in order with the caller's own passes."
     );
     let body_doc = format!(
         "The body of `{name}` as plain Rust, for one invocation: the intrinsics of `sarek::gpu` read the \
@@ -149,11 +157,22 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             /// How the kernel binds its buffers and packs its uniform block.
             pub const ABI: ::sarek::abi::Abi = #abi;
 
+            /// The kernel's WGSL, ABI and source location, as the runtime takes them.
+            pub const SOURCE: &'static ::sarek::KernelSource = {
+                static SOURCE: ::sarek::KernelSource = ::sarek::KernelSource { wgsl: #name::WGSL, abi: #name::ABI, location: #location };
+                &SOURCE
+            };
+
             #[doc = #launch_doc]
             #[allow(clippy::too_many_arguments)]
-            #vis fn launch(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
-                static KERNEL: ::sarek::KernelSource = ::sarek::KernelSource { wgsl: #name::WGSL, abi: #name::ABI };
-                #device.launch(&KERNEL, #grid, &[#(#launch_args),*])
+            #vis fn launch(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<::sarek::Launch> {
+                #device.launch(Self::SOURCE, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #record_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn record(&self, #device: &::sarek::Device, #encoder: &mut ::sarek::wgpu::CommandEncoder, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
+                #device.record(Self::SOURCE, #encoder, #grid, &[#(#launch_args),*])
             }
 
             #[doc = #body_doc]

@@ -13,7 +13,8 @@ use crate::arena::{Arena, Handle};
 pub struct Span(pub u32);
 
 /// The scalar types a kernel computes with. Rust's `usize` is [`Scalar::U32`] on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Scalar {
     /// `f32`
     F32,
@@ -509,7 +510,8 @@ pub struct Statement {
 pub type Block = Vec<Statement>;
 
 /// How a kernel may access a slice parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Access {
     /// `&[T]`
     Read,

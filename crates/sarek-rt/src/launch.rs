@@ -1,0 +1,583 @@
+//! Launches: the pipeline cache, argument checks, uniform packing, dispatch (with 1-D grid
+//! folding), recording into a caller's encoder, and the handle of a submitted launch.
+
+use std::future::{Future, IntoFuture};
+use std::pin::Pin;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sarek_codegen::abi::{Abi, Access, FieldSource, Scalar};
+use wgpu::util::DeviceExt;
+
+use crate::arg::{Arg, KernelSource};
+use crate::buffer::RawBuffer;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::grid::Grid;
+use crate::poller::Completion;
+
+/// A kernel's compute pipeline and bind group layout on one device.
+pub(crate) struct Pipeline {
+    pipeline: wgpu::ComputePipeline,
+    layout: wgpu::BindGroupLayout,
+}
+
+/// A checked launch, ready to encode.
+struct Prepared {
+    pipeline: Arc<Pipeline>,
+    bind_group: wgpu::BindGroup,
+    dispatch: [u32; 3],
+}
+
+/// Timestamp queries around one launch's compute pass.
+struct Timer {
+    queries: wgpu::QuerySet,
+    resolved: wgpu::Buffer,
+    readback: wgpu::Buffer,
+}
+
+impl Timer {
+    fn new(device: &wgpu::Device) -> Timer {
+        Timer {
+            queries: device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("sarek timer"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            }),
+            resolved: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("sarek timer"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("sarek timer readback"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+
+    fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+        encoder.resolve_query_set(&self.queries, 0..2, &self.resolved, 0);
+        encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readback, 0, 16);
+    }
+}
+
+/// A submitted launch. Dropping it does not cancel or wait for anything; `.await` it (any
+/// executor), [`wait`](Launch::wait) for it, or check [`is_done`](Launch::is_done).
+///
+/// ```no_run
+/// # fn demo(dev: &sarek_rt::Device, kernel: &'static sarek_rt::KernelSource) -> sarek_rt::Result<()> {
+/// // `my_kernel.launch(&dev, grid, args..)` returns the same handle.
+/// let launch = dev.launch(kernel, sarek_rt::Grid::cover(1024), &[])?;
+/// launch.wait()?; // or `launch.await?` in async code
+/// # Ok(()) }
+/// ```
+pub struct Launch {
+    device: Device,
+    kernel: &'static str,
+    done: Arc<Completion>,
+    timer: Option<Timer>,
+}
+
+impl std::fmt::Debug for Launch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Launch")
+            .field("kernel", &self.kernel)
+            .field("done", &self.is_done())
+            .finish()
+    }
+}
+
+impl Launch {
+    fn empty(device: &Device, source: &'static KernelSource) -> Launch {
+        let done = Completion::new();
+        done.complete();
+        Launch {
+            device: device.clone(),
+            kernel: kernel_name(source),
+            done,
+            timer: None,
+        }
+    }
+
+    fn submitted(
+        device: &Device,
+        source: &'static KernelSource,
+        _submission: wgpu::SubmissionIndex,
+        timer: Option<Timer>,
+    ) -> Launch {
+        let done = Completion::new();
+        let flag = done.clone();
+        device
+            .inner
+            .queue
+            .on_submitted_work_done(move || flag.complete());
+        Launch {
+            device: device.clone(),
+            kernel: kernel_name(source),
+            done,
+            timer,
+        }
+    }
+
+    /// Whether the GPU has finished the launch (checks without waiting).
+    pub fn is_done(&self) -> bool {
+        if !self.done.is_done() {
+            let _ = self.device.inner.device.poll(wgpu::PollType::Poll);
+        }
+        self.done.is_done()
+    }
+
+    /// Blocks until the GPU has finished the launch.
+    pub fn wait(&self) -> Result<()> {
+        while !self.done.is_done() {
+            self.device
+                .inner
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| {
+                    self.device
+                        .check_lost()
+                        .err()
+                        .unwrap_or(Error::Poll(e.to_string()))
+                })?;
+            if !self.done.is_done() {
+                self.device.check_lost()?;
+                std::thread::yield_now();
+            }
+        }
+        self.device.check_lost()
+    }
+
+    /// The launch's time on the GPU, from timestamp queries, waiting for it to finish.
+    /// `None` unless profiling was on when it was launched ([`Device::set_profiling`]) and the
+    /// grid was not empty.
+    pub fn gpu_time(&self) -> Result<Option<Duration>> {
+        let Some(timer) = &self.timer else {
+            return Ok(None);
+        };
+        self.wait()?;
+        let (tx, rx) = std::sync::mpsc::channel();
+        timer
+            .readback
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
+        self.device
+            .inner
+            .device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Poll(e.to_string()))?;
+        match rx.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(Error::Map(e.to_string())),
+            Err(_) => return Err(Error::Map("the map callback never ran".into())),
+        }
+        let ticks: [u64; 2] = {
+            let view = timer
+                .readback
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Map(e.to_string()))?;
+            bytemuck::pod_read_unaligned(&view[..16])
+        };
+        timer.readback.unmap();
+        let period = f64::from(self.device.inner.queue.get_timestamp_period());
+        let nanos = ticks[1].saturating_sub(ticks[0]) as f64 * period;
+        let time = Duration::from_nanos(nanos as u64);
+        log::info!("sarek: `{}` took {time:?} on the GPU", self.kernel);
+        Ok(Some(time))
+    }
+}
+
+fn kernel_name(source: &'static KernelSource) -> &'static str {
+    match &source.abi.kernel {
+        std::borrow::Cow::Borrowed(s) => s,
+        std::borrow::Cow::Owned(_) => "kernel",
+    }
+}
+
+impl IntoFuture for Launch {
+    type Output = Result<()>;
+    type IntoFuture = Pin<Box<dyn Future<Output = Result<()>> + Send>>;
+
+    /// Resolves when the GPU has finished the launch, without blocking the executor.
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let inner = &self.device.inner;
+            inner.poller.wait(&inner.device, self.done.clone()).await;
+            self.device.check_lost()
+        })
+    }
+}
+
+/// `SAREK_DUMP_WGSL=<dir>`: writes the kernel's WGSL and ABI there when its pipeline is made.
+fn dump(source: &KernelSource) {
+    let Some(dir) = std::env::var_os("SAREK_DUMP_WGSL") else {
+        return;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let name = &source.abi.kernel;
+    let wgsl = format!(
+        "// Sarek kernel `{name}`, from {}\n{}",
+        source.location, source.wgsl
+    );
+    let abi = source.abi.to_json();
+    let written = std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
+        .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi));
+    if let Err(e) = written {
+        log::warn!("sarek: could not dump `{name}` to {}: {e}", dir.display());
+    }
+}
+
+impl Device {
+    fn pipeline(&self, source: &'static KernelSource) -> Result<Arc<Pipeline>> {
+        let key = std::ptr::from_ref(source) as usize;
+        let mut cache = self
+            .inner
+            .pipelines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = cache.get(&key) {
+            return Ok(p.clone());
+        }
+        self.check_lost()?;
+        let started = std::time::Instant::now();
+        let device = &self.inner.device;
+        let abi = &source.abi;
+        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = abi
+            .buffers
+            .iter()
+            .map(|b| wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage {
+                        read_only: b.access == Access::Read,
+                    },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        entries.push(wgpu::BindGroupLayoutEntry {
+            binding: abi.uniform.binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Uniform,
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        });
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(&abi.kernel),
+            entries: &entries,
+        });
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(&abi.kernel),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&abi.kernel),
+            source: wgpu::ShaderSource::Wgsl(source.wgsl.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&abi.kernel),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(&abi.entry_point),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Pipeline {
+                kernel: abi.kernel.to_string(),
+                message: e.to_string(),
+            });
+        }
+        log::info!(
+            "sarek: created the pipeline of `{}` in {:?}",
+            abi.kernel,
+            started.elapsed()
+        );
+        dump(source);
+        let p = Arc::new(Pipeline { pipeline, layout });
+        cache.insert(key, p.clone());
+        Ok(p)
+    }
+
+    /// Checks a launch and creates what it binds; `None` for an empty grid.
+    fn prepare(
+        &self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<Option<Prepared>> {
+        self.check_lost()?;
+        let abi = &source.abi;
+        let groups = grid.workgroups_u64(abi.workgroup_size);
+        if groups.contains(&0) {
+            return Ok(None);
+        }
+        let limit = self.inner.limits.max_compute_workgroup_storage_size;
+        if abi.workgroup_memory > limit {
+            return Err(Error::WorkgroupMemory {
+                kernel: abi.kernel.to_string(),
+                needed: abi.workgroup_memory,
+                limit,
+            });
+        }
+        let dispatch = self.dispatch_size(abi, groups)?;
+        let buffers = self.check_args(abi, args)?;
+        let uniform = pack_uniform(abi, groups, args)?;
+        let pipeline = self.pipeline(source)?;
+        let device = &self.inner.device;
+        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sarek params"),
+            contents: &uniform,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let mut entries: Vec<wgpu::BindGroupEntry> = abi
+            .buffers
+            .iter()
+            .zip(&buffers)
+            .map(|(b, raw)| wgpu::BindGroupEntry {
+                binding: b.binding,
+                resource: raw.binding(),
+            })
+            .collect();
+        entries.push(wgpu::BindGroupEntry {
+            binding: abi.uniform.binding,
+            resource: uniform_buffer.as_entire_binding(),
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(&abi.kernel),
+            layout: &pipeline.layout,
+            entries: &entries,
+        });
+        Ok(Some(Prepared {
+            pipeline,
+            bind_group,
+            dispatch,
+        }))
+    }
+
+    fn encode(
+        source: &KernelSource,
+        prepared: &Prepared,
+        encoder: &mut wgpu::CommandEncoder,
+        timer: Option<&Timer>,
+    ) {
+        let timestamp_writes = timer.map(|t| wgpu::ComputePassTimestampWrites {
+            query_set: &t.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some(&source.abi.kernel),
+            timestamp_writes,
+        });
+        pass.set_pipeline(&prepared.pipeline.pipeline);
+        pass.set_bind_group(0, &prepared.bind_group, &[]);
+        let [x, y, z] = prepared.dispatch;
+        pass.dispatch_workgroups(x, y, z);
+    }
+
+    /// Launches a kernel with type-erased arguments; the typed `launch` method that
+    /// `#[sarek::kernel]` generates calls this. Arguments are checked against the ABI.
+    /// Returns once the work is submitted, with a handle to wait for it.
+    pub fn launch(
+        &self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<Launch> {
+        let started = std::time::Instant::now();
+        let Some(prepared) = self.prepare(source, grid, args)? else {
+            return Ok(Launch::empty(self, source));
+        };
+        let device = &self.inner.device;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&source.abi.kernel),
+        });
+        let timer = self
+            .inner
+            .profiling
+            .load(Ordering::Relaxed)
+            .then(|| Timer::new(device));
+        Self::encode(source, &prepared, &mut encoder, timer.as_ref());
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
+        let submission = self.inner.queue.submit([encoder.finish()]);
+        log::debug!(
+            "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
+            source.abi.kernel,
+            prepared.dispatch,
+            started.elapsed()
+        );
+        Ok(Launch::submitted(self, source, submission, timer))
+    }
+
+    /// Records a launch into the caller's command encoder instead of submitting it: the work
+    /// runs when the caller submits the encoder, ordered with their own passes. The typed
+    /// `record` method that `#[sarek::kernel]` generates calls this.
+    pub fn record(
+        &self,
+        source: &'static KernelSource,
+        encoder: &mut wgpu::CommandEncoder,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<()> {
+        if let Some(prepared) = self.prepare(source, grid, args)? {
+            Self::encode(source, &prepared, encoder, None);
+        }
+        Ok(())
+    }
+
+    /// The physical dispatch for a logical grid: a 1-D grid over the per-dimension limit is
+    /// folded into x·y workgroups (the kernel's preamble unfolds it).
+    fn dispatch_size(&self, abi: &Abi, groups: [u64; 3]) -> Result<[u32; 3]> {
+        let limit = u64::from(self.inner.limits.max_compute_workgroups_per_dimension);
+        let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
+        if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
+            return Err(Error::GridTooLarge {
+                groups,
+                limit: limit as u32,
+                hint: "; thread indices are 32-bit on the GPU",
+            });
+        }
+        if groups.iter().all(|&g| g <= limit) {
+            return Ok(groups.map(|g| g as u32));
+        }
+        if groups[1] == 1 && groups[2] == 1 {
+            let rows = groups[0].div_ceil(limit);
+            let cols = groups[0].div_ceil(rows);
+            if rows <= limit {
+                return Ok([cols as u32, rows as u32, 1]);
+            }
+        }
+        Err(Error::GridTooLarge {
+            groups,
+            limit: limit as u32,
+            hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
+        })
+    }
+
+    /// Checks the arguments against the ABI; returns the buffers in binding order.
+    fn check_args<'a>(&self, abi: &Abi, args: &[Arg<'a>]) -> Result<Vec<&'a RawBuffer>> {
+        let bad = |message: String| Error::BadArguments {
+            kernel: abi.kernel.to_string(),
+            message,
+        };
+        let expected = abi.buffers.len()
+            + abi
+                .uniform
+                .fields
+                .iter()
+                .filter(|f| matches!(f.source, FieldSource::Scalar { .. }))
+                .count();
+        if args.len() != expected {
+            return Err(bad(format!(
+                "expected {expected} arguments, got {}",
+                args.len()
+            )));
+        }
+        let mut buffers = Vec::with_capacity(abi.buffers.len());
+        for b in abi.buffers.iter() {
+            let Some(Arg::Buffer(raw, access)) = args.get(b.param as usize) else {
+                return Err(bad(format!("parameter {} must be a buffer", b.param)));
+            };
+            if *access != b.access {
+                return Err(bad(format!(
+                    "parameter {} must be passed as {:?}",
+                    b.param, b.access
+                )));
+            }
+            if raw.device_id != self.id() {
+                return Err(Error::WrongDevice {
+                    kernel: abi.kernel.to_string(),
+                    param: b.param as usize,
+                });
+            }
+            buffers.push(*raw);
+            for other in abi.buffers.iter().filter(|o| o.param > b.param) {
+                if let Some(Arg::Buffer(o, _)) = args.get(other.param as usize) {
+                    if o.id == raw.id
+                        && (b.access == Access::ReadWrite || other.access == Access::ReadWrite)
+                    {
+                        return Err(Error::Aliasing {
+                            kernel: abi.kernel.to_string(),
+                            first: b.param as usize,
+                            second: other.param as usize,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(buffers)
+    }
+}
+
+/// Fills the uniform block as the ABI lays it out.
+fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>> {
+    let mut bytes = vec![0u8; abi.uniform.size as usize];
+    let mut put = |offset: u32, word: u32| {
+        let o = offset as usize;
+        bytes[o..o + 4].copy_from_slice(&word.to_ne_bytes());
+    };
+    let bad = |message: String| Error::BadArguments {
+        kernel: abi.kernel.to_string(),
+        message,
+    };
+    for field in abi.uniform.fields.iter() {
+        match field.source {
+            FieldSource::Grid => {
+                for (i, g) in groups.iter().enumerate() {
+                    put(field.offset + 4 * i as u32, *g as u32);
+                }
+            }
+            FieldSource::Length { param } => match args.get(param as usize) {
+                Some(Arg::Buffer(raw, _)) => {
+                    let len = u32::try_from(raw.len())
+                        .map_err(|_| bad(format!("buffer {param} has more than 2^32 elements")))?;
+                    put(field.offset, len);
+                }
+                _ => return Err(bad(format!("parameter {param} must be a buffer"))),
+            },
+            FieldSource::Scalar { param, ty } => {
+                let word = match (args.get(param as usize), ty) {
+                    (Some(Arg::F32(v)), Scalar::F32) => v.to_bits(),
+                    (Some(Arg::I32(v)), Scalar::I32) => *v as u32,
+                    (Some(Arg::U32(v)), Scalar::U32) => *v,
+                    (Some(Arg::Usize(v)), Scalar::U32) => {
+                        u32::try_from(*v).map_err(|_| Error::ScalarOutOfRange {
+                            kernel: abi.kernel.to_string(),
+                            param: param as usize,
+                            value: *v as u64,
+                        })?
+                    }
+                    (Some(Arg::Bool(v)), Scalar::Bool) => u32::from(*v),
+                    (other, ty) => {
+                        return Err(bad(format!(
+                            "parameter {param} must be a `{}`, got {other:?}",
+                            ty.rust_name()
+                        )))
+                    }
+                };
+                put(field.offset, word);
+            }
+        }
+    }
+    Ok(bytes)
+}

@@ -1,0 +1,15 @@
+//! `SAREK_LOG=info` (or `debug`, `warn`, ...): Sarek's log lines on standard error, through
+//! the `log` ecosystem. Installs `env_logger` only when the variable is set and no logger is
+//! installed yet, so an application's own logger always wins.
+
+use std::sync::Once;
+
+pub(crate) fn init() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        if std::env::var_os("SAREK_LOG").is_some() {
+            let _ = env_logger::Builder::from_env(env_logger::Env::new().filter("SAREK_LOG"))
+                .try_init();
+        }
+    });
+}

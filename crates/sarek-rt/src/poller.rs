@@ -1,0 +1,174 @@
+//! Completion of GPU work without blocking the caller.
+//!
+//! wgpu reports completion (a mapped buffer, finished submissions) through callbacks that run
+//! inside `Device::poll`. Blocking calls poll on their own thread. Futures instead register
+//! with the device's poller: one background thread, started on first use, that polls while
+//! any future waits, so an `await` never blocks its executor and works with any executor.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Condvar, Mutex};
+use std::task::{Context, Poll, Waker};
+
+/// A flag set by a wgpu callback, with the waker of the future waiting on it.
+#[derive(Default)]
+pub(crate) struct Completion {
+    state: Mutex<(bool, Option<Waker>)>,
+}
+
+impl Completion {
+    pub(crate) fn new() -> Arc<Self> {
+        Arc::new(Completion::default())
+    }
+
+    /// Marks the work done and wakes the waiting future.
+    pub(crate) fn complete(&self) {
+        let waker = {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.0 = true;
+            state.1.take()
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
+
+    pub(crate) fn is_done(&self) -> bool {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+}
+
+#[derive(Default)]
+struct State {
+    waiting: usize,
+    running: bool,
+    shutdown: bool,
+}
+
+/// The background poller of one device.
+#[derive(Default)]
+pub(crate) struct Poller {
+    shared: Arc<(Mutex<State>, Condvar)>,
+}
+
+impl Poller {
+    fn begin(&self, device: &wgpu::Device) {
+        let (lock, cvar) = &*self.shared;
+        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+        state.waiting += 1;
+        if !state.running {
+            state.running = true;
+            let shared = self.shared.clone();
+            let device = device.clone();
+            let spawned = std::thread::Builder::new()
+                .name("sarek-poller".into())
+                .spawn(move || poll_loop(&shared, &device));
+            if spawned.is_err() {
+                state.running = false;
+                log::error!("sarek: could not start the poller thread; futures will not complete");
+            }
+        }
+        cvar.notify_all();
+    }
+
+    fn end(&self) {
+        let (lock, _) = &*self.shared;
+        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+        state.waiting = state.waiting.saturating_sub(1);
+    }
+
+    pub(crate) fn shutdown(&self) {
+        let (lock, cvar) = &*self.shared;
+        lock.lock().unwrap_or_else(|e| e.into_inner()).shutdown = true;
+        cvar.notify_all();
+    }
+
+    /// A future that resolves when `completion` is set.
+    pub(crate) fn wait(&self, device: &wgpu::Device, completion: Arc<Completion>) -> Wait {
+        Wait {
+            poller: self.shared.clone(),
+            device: device.clone(),
+            completion,
+            registered: false,
+        }
+    }
+}
+
+fn poll_loop(shared: &(Mutex<State>, Condvar), device: &wgpu::Device) {
+    let (lock, cvar) = shared;
+    loop {
+        {
+            let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+            while state.waiting == 0 && !state.shutdown {
+                state = cvar.wait(state).unwrap_or_else(|e| e.into_inner());
+            }
+            if state.shutdown {
+                state.running = false;
+                return;
+            }
+        }
+        match device.poll(wgpu::PollType::wait_indefinitely()) {
+            // Nothing in flight but a future still waits (its callback runs on the next
+            // poll, or the device is lost): don't spin.
+            Ok(status) if status.is_queue_empty() => {
+                std::thread::sleep(std::time::Duration::from_micros(200))
+            }
+            Ok(_) => {}
+            Err(_) => std::thread::sleep(std::time::Duration::from_millis(1)),
+        }
+    }
+}
+
+/// Resolves when GPU work completes, without blocking.
+pub(crate) struct Wait {
+    poller: Arc<(Mutex<State>, Condvar)>,
+    device: wgpu::Device,
+    completion: Arc<Completion>,
+    registered: bool,
+}
+
+impl Future for Wait {
+    type Output = ();
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        {
+            let mut state = self
+                .completion
+                .state
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if state.0 {
+                drop(state);
+                self.unregister();
+                return Poll::Ready(());
+            }
+            state.1 = Some(cx.waker().clone());
+        }
+        if !self.registered {
+            self.registered = true;
+            Poller {
+                shared: self.poller.clone(),
+            }
+            .begin(&self.device);
+        }
+        Poll::Pending
+    }
+}
+
+impl Wait {
+    fn unregister(&mut self) {
+        if self.registered {
+            self.registered = false;
+            Poller {
+                shared: self.poller.clone(),
+            }
+            .end();
+        }
+    }
+}
+
+impl Drop for Wait {
+    fn drop(&mut self) {
+        self.unregister();
+    }
+}

@@ -1,0 +1,194 @@
+//! Copies between the host and GPU buffers, blocking or async, with pooled staging buffers.
+
+use std::sync::{Arc, Mutex};
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::poller::Completion;
+
+/// Read-back staging buffers, reused across reads instead of allocated each time.
+#[derive(Default)]
+pub(crate) struct StagingPool {
+    free: Mutex<Vec<wgpu::Buffer>>,
+}
+
+/// How many idle staging buffers a device keeps.
+const POOL_LIMIT: usize = 8;
+
+impl StagingPool {
+    fn take(&self, device: &wgpu::Device, size: u64) -> wgpu::Buffer {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        // Reuse a buffer that fits without wasting more than half of it.
+        if let Some(i) = free
+            .iter()
+            .position(|b| b.size() >= size && b.size() <= size.saturating_mul(2).max(4096))
+        {
+            return free.swap_remove(i);
+        }
+        drop(free);
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("sarek readback"),
+            size: size.max(16),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        })
+    }
+
+    fn give_back(&self, buffer: wgpu::Buffer) {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        if free.len() < POOL_LIMIT {
+            free.push(buffer);
+        }
+    }
+
+    /// Number of idle staging buffers.
+    pub(crate) fn idle(&self) -> usize {
+        self.free.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+}
+
+/// A read in flight: the copy is submitted and the map requested.
+pub(crate) struct PendingRead {
+    device: Device,
+    staging: Option<wgpu::Buffer>,
+    bytes: u64,
+    mapped: u64,
+    completion: Arc<Completion>,
+    result: Arc<Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>>,
+}
+
+impl Device {
+    /// Copies `bytes` bytes from `offset` in `buffer` into a staging buffer and asks for it to be
+    /// mapped; completion is reported through the returned read's completion.
+    pub(crate) fn start_read(
+        &self,
+        buffer: &wgpu::Buffer,
+        offset: u64,
+        bytes: u64,
+    ) -> Result<PendingRead> {
+        self.check_lost()?;
+        let size = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        let inner = &self.inner;
+        let staging = inner.staging.take(&inner.device, size);
+        let mut encoder = inner
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("sarek readback"),
+            });
+        encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, size);
+        inner.queue.submit([encoder.finish()]);
+        let completion = Completion::new();
+        let result = Arc::new(Mutex::new(None));
+        {
+            let (completion, result) = (completion.clone(), result.clone());
+            staging
+                .slice(..size)
+                .map_async(wgpu::MapMode::Read, move |r| {
+                    *result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                    completion.complete();
+                });
+        }
+        Ok(PendingRead {
+            device: self.clone(),
+            staging: Some(staging),
+            bytes,
+            mapped: size,
+            completion,
+            result,
+        })
+    }
+
+    pub(crate) fn write_bytes(
+        &self,
+        buffer: &wgpu::Buffer,
+        offset: u64,
+        bytes: &[u8],
+    ) -> Result<()> {
+        self.check_lost()?;
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let queue = &self.inner.queue;
+        if bytes.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0 {
+            queue.write_buffer(buffer, offset, bytes);
+        } else {
+            let mut padded = bytes.to_vec();
+            padded.resize(
+                (bytes.len() as u64).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) as usize,
+                0,
+            );
+            queue.write_buffer(buffer, offset, &padded);
+        }
+        queue.submit([]);
+        Ok(())
+    }
+}
+
+impl PendingRead {
+    /// Blocks the calling thread until the data is there.
+    pub(crate) fn wait(self) -> Result<Vec<u8>> {
+        let device = self.device.clone();
+        while !self.completion.is_done() {
+            device
+                .inner
+                .device
+                .poll(wgpu::PollType::wait_indefinitely())
+                .map_err(|e| {
+                    device
+                        .check_lost()
+                        .err()
+                        .unwrap_or(Error::Poll(e.to_string()))
+                })?;
+            if !self.completion.is_done() {
+                device.check_lost()?;
+                std::thread::yield_now();
+            }
+        }
+        self.finish()
+    }
+
+    /// Resolves when the data is there, without blocking the executor.
+    pub(crate) async fn wait_async(self) -> Result<Vec<u8>> {
+        let inner = &self.device.inner;
+        inner
+            .poller
+            .wait(&inner.device, self.completion.clone())
+            .await;
+        self.finish()
+    }
+
+    fn finish(mut self) -> Result<Vec<u8>> {
+        let staging = self
+            .staging
+            .take()
+            .ok_or_else(|| Error::Map("read finished twice".into()))?;
+        let outcome = self.result.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match outcome {
+            Some(Ok(())) => {}
+            Some(Err(e)) => {
+                return Err(self
+                    .device
+                    .check_lost()
+                    .err()
+                    .unwrap_or(Error::Map(e.to_string())))
+            }
+            None => {
+                return Err(self
+                    .device
+                    .check_lost()
+                    .err()
+                    .unwrap_or(Error::Map("the map callback never ran".into())))
+            }
+        }
+        let data = {
+            let view = staging
+                .slice(..self.mapped)
+                .get_mapped_range()
+                .map_err(|e| Error::Map(e.to_string()))?;
+            view[..self.bytes as usize].to_vec()
+        };
+        staging.unmap();
+        self.device.inner.staging.give_back(staging);
+        Ok(data)
+    }
+}

@@ -5,7 +5,27 @@ use sarek_codegen::abi::{Abi, Access};
 use crate::buffer::{Buffer, Element, RawBuffer};
 
 /// A kernel's WGSL and ABI, as embedded by `#[sarek::kernel]` in a `static`; the pipeline
-/// cache is keyed by the static's address.
+/// cache is keyed by the static's address. Every kernel exposes its own as `name::SOURCE`.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use sarek_rt::KernelSource;
+/// use sarek_codegen::abi::{Abi, Uniform, ENTRY_POINT};
+///
+/// static NOOP: KernelSource = KernelSource {
+///     wgsl: "@compute @workgroup_size(1) fn sarek_main() {}",
+///     abi: Abi {
+///         kernel: Cow::Borrowed("noop"),
+///         entry_point: Cow::Borrowed(ENTRY_POINT),
+///         workgroup_size: [1, 1, 1],
+///         buffers: Cow::Borrowed(&[]),
+///         uniform: Uniform { binding: 0, size: 16, fields: Cow::Borrowed(&[]) },
+///         workgroup_memory: 0,
+///     },
+///     location: concat!(file!(), ":", line!()),
+/// };
+/// assert_eq!(NOOP.abi.kernel, "noop");
+/// ```
 #[derive(Debug)]
 pub struct KernelSource {
     /// The WGSL module.
@@ -16,7 +36,13 @@ pub struct KernelSource {
     pub location: &'static str,
 }
 
-/// One launch argument.
+/// One launch argument, as the typed `launch` of a kernel builds them.
+///
+/// ```
+/// use sarek_rt::Arg;
+/// assert!(matches!(Arg::f32(2.5), Arg::F32(v) if v == 2.5));
+/// assert!(matches!(Arg::usize(7), Arg::Usize(7)));
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Arg<'a> {
     /// An `f32` scalar.

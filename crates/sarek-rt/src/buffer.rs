@@ -9,6 +9,13 @@ use crate::error::{Error, Result};
 /// A type that can live in a kernel's buffer: plain data with WGSL's layout.
 ///
 /// Implemented for `f32`, `i32` and `u32`.
+///
+/// ```
+/// fn bytes<T: sarek_rt::Element>(n: usize) -> usize {
+///     n * std::mem::size_of::<T>()
+/// }
+/// assert_eq!(bytes::<f32>(10), 40);
+/// ```
 pub trait Element: bytemuck::Pod + Send + Sync + 'static {}
 impl Element for f32 {}
 impl Element for i32 {}

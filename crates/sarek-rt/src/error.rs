@@ -1,6 +1,11 @@
 //! Sarek's one error type.
 
 /// Everything that can go wrong at run time. Messages say what happened and what to do.
+///
+/// ```
+/// let e = sarek_rt::Error::LengthMismatch { len: 4, given: 3 };
+/// assert_eq!(e.to_string(), "cannot write 3 elements into a buffer of 4; lengths must match");
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {

@@ -1,0 +1,199 @@
+//! The benchmark kernels, written once in Sarek. Their hand-written WGSL twins are in `wgsl/`.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+#[sarek::kernel]
+pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+/// First stage of a sum: a grid-stride loop per thread, then a tree in workgroup memory.
+#[sarek::kernel]
+pub fn sum_stage(x: &[f32], partial: &mut [f32]) {
+    let tile = shared::<[f32; 256]>();
+    let t = thread_idx_x();
+    let stride = grid_dim_x() * block_dim_x();
+    let mut i = global_idx_x();
+    let mut acc = 0.0f32;
+    while i < x.len() {
+        acc += x[i];
+        i += stride;
+    }
+    tile[t] = acc;
+    block_barrier();
+    let mut s = block_dim_x() / 2;
+    while s > 0 {
+        if t < s {
+            tile[t] += tile[t + s];
+        }
+        block_barrier();
+        s /= 2;
+    }
+    if t == 0 {
+        partial[block_idx_x()] = tile[0];
+    }
+}
+
+/// Inclusive scan of each 256-element block (Hillis–Steele, double-buffered).
+#[sarek::kernel]
+pub fn block_scan(x: &[u32], out: &mut [u32]) {
+    let a = shared::<[u32; 256]>();
+    let b = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    a[t] = if i < x.len() { x[i] } else { 0 };
+    block_barrier();
+    let mut offset = 1usize;
+    let mut from_a = true;
+    while offset < 256 {
+        if from_a {
+            b[t] = if t >= offset {
+                a[t] + a[t - offset]
+            } else {
+                a[t]
+            };
+        } else {
+            a[t] = if t >= offset {
+                b[t] + b[t - offset]
+            } else {
+                b[t]
+            };
+        }
+        block_barrier();
+        from_a = !from_a;
+        offset *= 2;
+    }
+    if i < out.len() {
+        out[i] = if from_a { a[t] } else { b[t] };
+    }
+}
+
+#[sarek::kernel]
+pub fn histogram(data: &[u32], bins: &[AtomicU32]) {
+    let local = shared::<[AtomicU32; 256]>();
+    let t = thread_idx_x();
+    local[t].store(0, Ordering::Relaxed);
+    block_barrier();
+    let i = global_idx_x();
+    if i < data.len() {
+        local[(data[i] & 255) as usize].fetch_add(1, Ordering::Relaxed);
+    }
+    block_barrier();
+    let count = local[t].load(Ordering::Relaxed);
+    if count > 0 {
+        bins[t].fetch_add(count, Ordering::Relaxed);
+    }
+}
+
+#[sarek::kernel(workgroup_size = [16, 16])]
+pub fn transpose(n: usize, a: &[f32], b: &mut [f32]) {
+    const T: usize = 16;
+    let tile = shared::<[[f32; 17]; T]>();
+    let x = global_idx_x();
+    let y = global_idx_y();
+    if x < n && y < n {
+        tile[thread_idx_y()][thread_idx_x()] = a[y * n + x];
+    }
+    block_barrier();
+    let ox = block_idx_y() * T + thread_idx_x();
+    let oy = block_idx_x() * T + thread_idx_y();
+    if ox < n && oy < n {
+        b[oy * n + ox] = tile[thread_idx_x()][thread_idx_y()];
+    }
+}
+
+#[sarek::kernel(workgroup_size = [16, 16])]
+pub fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    const TILE: usize = 16;
+    let ta = shared::<[[f32; TILE]; TILE]>();
+    let tb = shared::<[[f32; TILE]; TILE]>();
+    let tx = thread_idx_x();
+    let ty = thread_idx_y();
+    let row = global_idx_y();
+    let col = global_idx_x();
+    let mut acc = 0.0f32;
+    for t in 0..(n + TILE - 1) / TILE {
+        let ac = t * TILE + tx;
+        ta[ty][tx] = if row < n && ac < n {
+            a[row * n + ac]
+        } else {
+            0.0
+        };
+        let br = t * TILE + ty;
+        tb[ty][tx] = if br < n && col < n {
+            b[br * n + col]
+        } else {
+            0.0
+        };
+        block_barrier();
+        for k in 0..TILE {
+            acc += ta[ty][k] * tb[k][tx];
+        }
+        block_barrier();
+    }
+    if row < n && col < n {
+        c[row * n + col] = acc;
+    }
+}
+
+#[sarek::kernel(workgroup_size = [16, 16])]
+pub fn mandelbrot(width: usize, height: usize, max_iter: u32, out: &mut [u32]) {
+    let px = global_idx_x();
+    let py = global_idx_y();
+    if px < width && py < height {
+        let cx = px as f32 / width as f32 * 3.5 - 2.5;
+        let cy = py as f32 / height as f32 * 2.0 - 1.0;
+        let mut x = 0.0f32;
+        let mut y = 0.0f32;
+        let mut iter = 0u32;
+        while x * x + y * y <= 4.0 && iter < max_iter {
+            let xt = x * x - y * y + cx;
+            y = 2.0 * x * y + cy;
+            x = xt;
+            iter += 1;
+        }
+        out[py * width + px] = iter;
+    }
+}
+
+/// One n-body step: the acceleration of every body from all others (softened gravity).
+#[sarek::kernel]
+pub fn nbody(pos: &[f32], acc: &mut [f32]) {
+    let i = global_thread_id();
+    let n = pos.len() / 4;
+    if i < n {
+        let xi = pos[i * 4];
+        let yi = pos[i * 4 + 1];
+        let zi = pos[i * 4 + 2];
+        let mut ax = 0.0f32;
+        let mut ay = 0.0f32;
+        let mut az = 0.0f32;
+        for j in 0..n {
+            let dx = pos[j * 4] - xi;
+            let dy = pos[j * 4 + 1] - yi;
+            let dz = pos[j * 4 + 2] - zi;
+            let d2 = dx * dx + dy * dy + dz * dz + 1e-9;
+            let inv = 1.0 / d2.sqrt();
+            let s = pos[j * 4 + 3] * inv * inv * inv;
+            ax += dx * s;
+            ay += dy * s;
+            az += dz * s;
+        }
+        acc[i * 4] = ax;
+        acc[i * 4 + 1] = ay;
+        acc[i * 4 + 2] = az;
+        acc[i * 4 + 3] = 0.0;
+    }
+}
+
+/// A tiny kernel for the CPU cost of a launch.
+#[sarek::kernel]
+pub fn touch(v: &mut [u32]) {
+    let i = global_thread_id();
+    if i < v.len() {
+        v[i] += 1;
+    }
+}

@@ -1,0 +1,595 @@
+//! The benchmarks: each kernel in Sarek and as hand-written WGSL, checked, then timed.
+
+use std::time::{Duration, Instant};
+
+use sarek::{Buffer, Grid};
+
+use crate::harness::{median, read, storage, Ctx};
+use crate::kernels;
+use crate::report::{Report, Row};
+
+pub struct Options {
+    pub quick: bool,
+    pub runs: usize,
+    pub out: std::path::PathBuf,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            quick: false,
+            runs: 50,
+            out: "bench-results".into(),
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn random_u32(seed: u32, n: usize) -> Vec<u32> {
+    let mut s = seed.max(1);
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        })
+        .collect()
+}
+
+struct Bench<'a> {
+    ctx: &'a Ctx,
+    runs: usize,
+    warmup: usize,
+    report: Report,
+}
+
+impl Bench<'_> {
+    fn time_raw(
+        &self,
+        passes: &[(
+            &sarek::wgpu::ComputePipeline,
+            &sarek::wgpu::BindGroup,
+            [u32; 3],
+        )],
+    ) -> Duration {
+        median(self.warmup, self.runs, || self.ctx.time_passes(passes))
+    }
+
+    fn time_sarek(&self, mut launch: impl FnMut() -> Vec<sarek::Launch>) -> Duration {
+        median(self.warmup, self.runs, || self.ctx.time_sarek(&mut launch))
+    }
+
+    /// Records a pair (and optional vec4 twin) of timings for one kernel.
+    #[allow(clippy::too_many_arguments)]
+    fn pair(
+        &mut self,
+        kernel: &str,
+        size: String,
+        work: f64,
+        unit: &str,
+        sarek: Duration,
+        wgsl: Duration,
+        vec4: Option<Duration>,
+        verified: bool,
+        first_launch: Duration,
+    ) {
+        let rate = |d: Duration| work / d.as_secs_f64() / 1e9;
+        self.report.rows.push(Row {
+            kernel: kernel.into(),
+            size,
+            unit: unit.into(),
+            sarek_us: sarek.as_secs_f64() * 1e6,
+            wgsl_us: wgsl.as_secs_f64() * 1e6,
+            wgsl_vec4_us: vec4.map(|d| d.as_secs_f64() * 1e6),
+            sarek_rate: rate(sarek),
+            wgsl_rate: rate(wgsl),
+            wgsl_vec4_rate: vec4.map(rate),
+            ratio: wgsl.as_secs_f64() / sarek.as_secs_f64(),
+            fraction_of_copy: (unit == "GB/s").then(|| rate(sarek) / self.report.copy_gbps),
+            verified,
+            first_launch_ms: first_launch.as_secs_f64() * 1e3,
+        });
+        println!(
+            "{kernel:<11} {:<14} sarek {:>10.1} µs {:>9.1} {unit}   wgsl {:>10.1} µs   ratio {:.3}{}{}",
+            self.report.rows.last().map(|r| r.size.as_str()).unwrap_or(""),
+            sarek.as_secs_f64() * 1e6,
+            rate(sarek),
+            wgsl.as_secs_f64() * 1e6,
+            wgsl.as_secs_f64() / sarek.as_secs_f64(),
+            vec4.map(|d| format!("   wgsl vec4 {:.1} µs", d.as_secs_f64() * 1e6)).unwrap_or_default(),
+            if verified { "" } else { "   WRONG RESULT" },
+        );
+    }
+}
+
+/// Wall time of a first launch (pipeline creation included).
+fn first(launch: impl FnOnce() -> sarek::Launch) -> Duration {
+    let start = Instant::now();
+    launch().wait().expect("launch");
+    start.elapsed()
+}
+
+pub fn run(options: &Options) -> Result<bool> {
+    let dev = sarek::Device::gpu()?;
+    let timestamps = dev.set_profiling(true);
+    let ctx = Ctx {
+        dev: dev.clone(),
+        timestamps,
+    };
+    let quick = options.quick;
+    let mut b = Bench {
+        ctx: &ctx,
+        runs: if quick { 3 } else { options.runs.max(1) },
+        warmup: if quick { 1 } else { 5 },
+        report: Report::new(&dev, timestamps, quick),
+    };
+    println!(
+        "device: {} ({:?}); timing: {}",
+        dev.name(),
+        dev.backend(),
+        if timestamps {
+            "GPU timestamps"
+        } else {
+            "wall clock"
+        }
+    );
+
+    // The physical limit: a vec4 copy.
+    let n: usize = if quick { 1 << 16 } else { 1 << 26 };
+    {
+        let src = storage(&ctx, bytemuck::cast_slice(&vec![1.0f32; n]));
+        let dst = storage(&ctx, bytemuck::cast_slice(&vec![0.0f32; n]));
+        let p = ctx.pipeline(include_str!("wgsl/copy_vec4.wgsl"));
+        let bg = ctx.bind(&p, &[&src, &dst]);
+        let d = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+        let t = b.time_raw(&[(&p, &bg, d)]);
+        b.report.copy_gbps = (2 * n * 4) as f64 / t.as_secs_f64() / 1e9;
+        println!("copy (vec4)  {} floats: {:.1} GB/s", n, b.report.copy_gbps);
+    }
+
+    // saxpy
+    {
+        let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+        let ys: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+        let x = dev.upload(&xs)?;
+        let mut y = dev.upload(&ys)?;
+        let first_launch = first(|| {
+            kernels::saxpy
+                .launch(&dev, Grid::cover(n), 2.0, &x, &mut y)
+                .expect("launch")
+        });
+        let got = y.read()?;
+        let rx = storage(&ctx, bytemuck::cast_slice(&xs));
+        let ry = storage(&ctx, bytemuck::cast_slice(&ys));
+        let params = ctx.uniform(bytemuck::cast_slice(&[2.0f32.to_bits(), n as u32]));
+        let p = ctx.pipeline(include_str!("wgsl/saxpy.wgsl"));
+        let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+        let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+        ctx.time_passes(&[(&p, &bg, d)]);
+        let raw: Vec<f32> = read(&ctx, &ry);
+        let verified = got == raw && (0..n).step_by(997).all(|i| got[i] == 2.0 * xs[i] + ys[i]);
+        let p4 = ctx.pipeline(include_str!("wgsl/saxpy_vec4.wgsl"));
+        let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
+        let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+        let sarek = b.time_sarek(|| {
+            vec![kernels::saxpy
+                .launch(&dev, Grid::cover(n), 2.0, &x, &mut y)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        let vec4 = b.time_raw(&[(&p4, &bg4, d4)]);
+        b.pair(
+            "saxpy",
+            format!("2^{}", n.trailing_zeros()),
+            (3 * n * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            Some(vec4),
+            verified,
+            first_launch,
+        );
+    }
+
+    // sum
+    {
+        let xs: Vec<f32> = (0..n).map(|i| ((i % 17) as f32) * 0.25).collect();
+        let x = dev.upload(&xs)?;
+        let groups = if quick { 64 } else { 2048 };
+        let mut partial = dev.zeros::<f32>(groups)?;
+        let mut total = dev.zeros::<f32>(1)?;
+        let launch = |partial: &mut Buffer<f32>, total: &mut Buffer<f32>| {
+            vec![
+                kernels::sum_stage
+                    .launch(&dev, Grid::groups([groups as u32, 1, 1]), &x, partial)
+                    .expect("launch"),
+                kernels::sum_stage
+                    .launch(&dev, Grid::groups([1, 1, 1]), partial, total)
+                    .expect("launch"),
+            ]
+        };
+        let start = Instant::now();
+        launch(&mut partial, &mut total);
+        let got = total.read()?[0];
+        let first_launch = start.elapsed();
+        let rx = storage(&ctx, bytemuck::cast_slice(&xs));
+        let rp = storage(&ctx, &vec![0u8; groups * 4]);
+        let rt = storage(&ctx, &[0u8; 4]);
+        let p = ctx.pipeline(include_str!("wgsl/sum_stage.wgsl"));
+        let bg1 = ctx.bind(&p, &[&rx, &rp]);
+        let bg2 = ctx.bind(&p, &[&rp, &rt]);
+        ctx.time_passes(&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]);
+        let raw: Vec<f32> = read(&ctx, &rt);
+        let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();
+        let verified = ((f64::from(got) - exact) / exact).abs() < 1e-4 && got == raw[0];
+        let sarek = b.time_sarek(|| launch(&mut partial, &mut total));
+        let wgsl = b.time_raw(&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]);
+        b.pair(
+            "sum",
+            format!("2^{}", n.trailing_zeros()),
+            (n * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // block scan
+    {
+        let xs: Vec<u32> = random_u32(3, n).iter().map(|v| v % 100).collect();
+        let x = dev.upload(&xs)?;
+        let mut out = dev.zeros::<u32>(n)?;
+        let first_launch = first(|| {
+            kernels::block_scan
+                .launch(&dev, Grid::cover(n), &x, &mut out)
+                .expect("launch")
+        });
+        let got = out.read()?;
+        let mut expect = vec![0u32; n];
+        for (c, e) in xs.chunks(256).zip(expect.chunks_mut(256)) {
+            let mut s = 0;
+            for (v, o) in c.iter().zip(e.iter_mut()) {
+                s += v;
+                *o = s;
+            }
+        }
+        let rx = storage(&ctx, bytemuck::cast_slice(&xs));
+        let ro = storage(&ctx, &vec![0u8; n * 4]);
+        let p = ctx.pipeline(include_str!("wgsl/block_scan.wgsl"));
+        let bg = ctx.bind(&p, &[&rx, &ro]);
+        let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+        ctx.time_passes(&[(&p, &bg, d)]);
+        let raw: Vec<u32> = read(&ctx, &ro);
+        let verified = got == expect && raw == expect;
+        let sarek = b.time_sarek(|| {
+            vec![kernels::block_scan
+                .launch(&dev, Grid::cover(n), &x, &mut out)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        b.pair(
+            "scan",
+            format!("2^{}", n.trailing_zeros()),
+            (2 * n * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // histogram
+    {
+        let data = random_u32(5, n);
+        let d_buf = dev.upload(&data)?;
+        let bins = dev.zeros::<u32>(256)?;
+        let first_launch = first(|| {
+            kernels::histogram
+                .launch(&dev, Grid::cover(n), &d_buf, &bins)
+                .expect("launch")
+        });
+        let got = bins.read()?;
+        let mut expect = vec![0u32; 256];
+        for v in &data {
+            expect[(v & 255) as usize] += 1;
+        }
+        let rd = storage(&ctx, bytemuck::cast_slice(&data));
+        let rb = storage(&ctx, &[0u8; 1024]);
+        let p = ctx.pipeline(include_str!("wgsl/histogram.wgsl"));
+        let bg = ctx.bind(&p, &[&rd, &rb]);
+        let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+        ctx.time_passes(&[(&p, &bg, d)]);
+        let raw: Vec<u32> = read(&ctx, &rb);
+        let verified = got == expect && raw == expect;
+        let sarek = b.time_sarek(|| {
+            vec![kernels::histogram
+                .launch(&dev, Grid::cover(n), &d_buf, &bins)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        b.pair(
+            "histogram",
+            format!("2^{}", n.trailing_zeros()),
+            (n * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // transpose
+    {
+        let m: usize = if quick { 100 } else { 8192 };
+        let a: Vec<f32> = (0..m * m).map(|i| i as f32).collect();
+        let ab = dev.upload(&a)?;
+        let mut bb = dev.zeros::<f32>(m * m)?;
+        let first_launch = first(|| {
+            kernels::transpose
+                .launch(&dev, Grid::cover_2d(m, m), m, &ab, &mut bb)
+                .expect("launch")
+        });
+        let got = bb.read()?;
+        let ra = storage(&ctx, bytemuck::cast_slice(&a));
+        let rb = storage(&ctx, &vec![0u8; m * m * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
+        let p = ctx.pipeline(include_str!("wgsl/transpose.wgsl"));
+        let bg = ctx.bind(&p, &[&ra, &rb, &params]);
+        let g = m.div_ceil(16) as u32;
+        ctx.time_passes(&[(&p, &bg, [g, g, 1])]);
+        let raw: Vec<f32> = read(&ctx, &rb);
+        let verified = got == raw
+            && (0..m)
+                .step_by(7)
+                .all(|r| (0..m).step_by(5).all(|c| got[r * m + c] == a[c * m + r]));
+        let sarek = b.time_sarek(|| {
+            vec![kernels::transpose
+                .launch(&dev, Grid::cover_2d(m, m), m, &ab, &mut bb)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, [g, g, 1])]);
+        b.pair(
+            "transpose",
+            format!("{m}²"),
+            (2 * m * m * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // matmul
+    let sizes: &[usize] = if quick { &[40] } else { &[1024, 2048, 4096] };
+    for &m in sizes {
+        let av: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+        let bv: Vec<f32> = (0..m * m).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+        let (a, bm) = (dev.upload(&av)?, dev.upload(&bv)?);
+        let mut c = dev.zeros::<f32>(m * m)?;
+        let first_launch = first(|| {
+            kernels::matmul
+                .launch(&dev, Grid::cover_2d(m, m), m, &a, &bm, &mut c)
+                .expect("launch")
+        });
+        let got = c.read()?;
+        let ra = storage(&ctx, bytemuck::cast_slice(&av));
+        let rbm = storage(&ctx, bytemuck::cast_slice(&bv));
+        let rc = storage(&ctx, &vec![0u8; m * m * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
+        let p = ctx.pipeline(include_str!("wgsl/matmul.wgsl"));
+        let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
+        let g = m.div_ceil(16) as u32;
+        ctx.time_passes(&[(&p, &bg, [g, g, 1])]);
+        let raw: Vec<f32> = read(&ctx, &rc);
+        let sample = [
+            (0, 0),
+            (1, m - 1),
+            (m / 2, m / 3),
+            (m - 1, 0),
+            (m - 1, m - 1),
+        ];
+        let verified = got == raw
+            && sample.iter().all(|&(r, col)| {
+                got[r * m + col] == (0..m).map(|k| av[r * m + k] * bv[k * m + col]).sum::<f32>()
+            });
+        let sarek = b.time_sarek(|| {
+            vec![kernels::matmul
+                .launch(&dev, Grid::cover_2d(m, m), m, &a, &bm, &mut c)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, [g, g, 1])]);
+        b.pair(
+            "matmul",
+            format!("{m}²"),
+            2.0 * (m as f64).powi(3),
+            "GFLOP/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // mandelbrot
+    {
+        let (w, h, it) = if quick {
+            (64usize, 48usize, 64u32)
+        } else {
+            (4096, 4096, 256)
+        };
+        let mut out = dev.zeros::<u32>(w * h)?;
+        let first_launch = first(|| {
+            kernels::mandelbrot
+                .launch(&dev, Grid::cover_2d(w, h), w, h, it, &mut out)
+                .expect("launch")
+        });
+        let got = out.read()?;
+        let ro = storage(&ctx, &vec![0u8; w * h * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[w as u32, h as u32, it]));
+        let p = ctx.pipeline(include_str!("wgsl/mandelbrot.wgsl"));
+        let bg = ctx.bind(&p, &[&ro, &params]);
+        let d = [w.div_ceil(16) as u32, h.div_ceil(16) as u32, 1];
+        ctx.time_passes(&[(&p, &bg, d)]);
+        let raw: Vec<u32> = read(&ctx, &ro);
+        let differ = got.iter().zip(&raw).filter(|(a, b)| a != b).count();
+        let verified =
+            differ * 1000 <= w * h && got.iter().any(|&v| v == it) && got.iter().any(|&v| v < 3);
+        let sarek = b.time_sarek(|| {
+            vec![kernels::mandelbrot
+                .launch(&dev, Grid::cover_2d(w, h), w, h, it, &mut out)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        let iterations: f64 = got.iter().map(|&v| f64::from(v)).sum();
+        // About 7 floating-point operations per iteration.
+        b.pair(
+            "mandelbrot",
+            format!("{w}×{h}"),
+            iterations * 7.0,
+            "GFLOP/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // n-body
+    {
+        let bodies: usize = if quick { 300 } else { 32768 };
+        let r = random_u32(9, bodies * 4);
+        let pos: Vec<f32> = r
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                if i % 4 == 3 {
+                    1.0 + (v % 10) as f32
+                } else {
+                    (v % 2000) as f32 / 100.0 - 10.0
+                }
+            })
+            .collect();
+        let pb = dev.upload(&pos)?;
+        let mut acc = dev.zeros::<f32>(bodies * 4)?;
+        let first_launch = first(|| {
+            kernels::nbody
+                .launch(&dev, Grid::cover(bodies), &pb, &mut acc)
+                .expect("launch")
+        });
+        let got = acc.read()?;
+        let rp = storage(&ctx, bytemuck::cast_slice(&pos));
+        let ra = storage(&ctx, &vec![0u8; bodies * 16]);
+        let p = ctx.pipeline(include_str!("wgsl/nbody.wgsl"));
+        let bg = ctx.bind(&p, &[&rp, &ra]);
+        let d = [bodies.div_ceil(256) as u32, 1, 1];
+        ctx.time_passes(&[(&p, &bg, d)]);
+        let raw: Vec<f32> = read(&ctx, &ra);
+        let verified = got
+            .iter()
+            .zip(&raw)
+            .all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs()));
+        let sarek = b.time_sarek(|| {
+            vec![kernels::nbody
+                .launch(&dev, Grid::cover(bodies), &pb, &mut acc)
+                .expect("launch")]
+        });
+        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        // 20 floating-point operations per interaction.
+        b.pair(
+            "nbody",
+            format!("{bodies} bodies"),
+            (bodies * bodies) as f64 * 20.0,
+            "GFLOP/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    cpu_cost(&mut b, quick)?;
+
+    let all_verified = b.report.rows.iter().all(|r| r.verified);
+    b.report.write(&options.out)?;
+    println!("wrote {}", options.out.display());
+    Ok(all_verified)
+}
+
+/// CPU cost of a launch: many small launches, Sarek against raw wgpu, and a batch recorded
+/// into one encoder.
+fn cpu_cost(b: &mut Bench, quick: bool) -> Result<()> {
+    let ctx = b.ctx;
+    let dev = &ctx.dev;
+    let launches = if quick { 200 } else { 10_000 };
+    let mut v: Buffer<u32> = dev.zeros(256)?;
+    dev.set_profiling(false);
+    kernels::touch
+        .launch(dev, Grid::cover(256), &mut v)?
+        .wait()?;
+    let start = Instant::now();
+    for _ in 0..launches {
+        kernels::touch.launch(dev, Grid::cover(256), &mut v)?;
+    }
+    dev.synchronize()?;
+    let sarek = start.elapsed() / launches;
+
+    let rv = storage(ctx, &[0u8; 1024]);
+    let p = ctx.pipeline(include_str!("wgsl/touch.wgsl"));
+    let bg = ctx.bind(&p, &[&rv]);
+    let start = Instant::now();
+    for _ in 0..launches {
+        let mut encoder = ctx.device().create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&p);
+            pass.set_bind_group(0, &bg, &[]);
+            pass.dispatch_workgroups(1, 1, 1);
+        }
+        ctx.queue().submit([encoder.finish()]);
+    }
+    dev.synchronize()?;
+    let raw = start.elapsed() / launches;
+
+    let start = Instant::now();
+    let mut encoder = ctx.device().create_command_encoder(&Default::default());
+    for _ in 0..launches {
+        kernels::touch.record(dev, &mut encoder, Grid::cover(256), &mut v)?;
+    }
+    ctx.queue().submit([encoder.finish()]);
+    dev.synchronize()?;
+    let batch = start.elapsed() / launches;
+    let total = v.read()?[0];
+    let expect = 1 + 2 * launches;
+    b.report.cpu = Some(crate::report::CpuCost {
+        launches,
+        sarek_us: sarek.as_secs_f64() * 1e6,
+        wgpu_us: raw.as_secs_f64() * 1e6,
+        batch_us: batch.as_secs_f64() * 1e6,
+        verified: total == expect,
+    });
+    println!(
+        "CPU per launch ({launches} launches): sarek {:.2} µs, raw wgpu {:.2} µs (ratio {:.2}); batched record {:.2} µs",
+        sarek.as_secs_f64() * 1e6,
+        raw.as_secs_f64() * 1e6,
+        sarek.as_secs_f64() / raw.as_secs_f64(),
+        batch.as_secs_f64() * 1e6
+    );
+    if total != expect {
+        return Err(format!("touch counted {total}, expected {expect}").into());
+    }
+    Ok(())
+}

@@ -20,6 +20,10 @@ impl Ctx {
     }
 
     pub fn pipeline(&self, wgsl: &str) -> wgpu::ComputePipeline {
+        self.pipeline_at(wgsl, "main")
+    }
+
+    pub fn pipeline_at(&self, wgsl: &str, entry: &str) -> wgpu::ComputePipeline {
         let module = self
             .device()
             .create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -31,7 +35,7 @@ impl Ctx {
                 label: None,
                 layout: None,
                 module: &module,
-                entry_point: Some("main"),
+                entry_point: Some(entry),
                 compilation_options: Default::default(),
                 cache: None,
             })

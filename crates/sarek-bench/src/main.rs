@@ -16,6 +16,7 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.quick = true,
+            "--experiments" => options.experiments = true,
             "--runs" => {
                 options.runs = args
                     .next()
@@ -31,7 +32,7 @@ fn main() {
                 }
             },
             "-h" | "--help" => {
-                println!("usage: sarek-bench [--device gpu] [--quick] [--runs N] [--out DIR]");
+                println!("usage: sarek-bench [--device gpu] [--quick] [--runs N] [--out DIR] [--experiments]");
                 return;
             }
             other => {

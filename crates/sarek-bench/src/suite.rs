@@ -10,6 +10,7 @@ use crate::report::{Report, Row};
 
 pub struct Options {
     pub quick: bool,
+    pub experiments: bool,
     pub runs: usize,
     pub out: std::path::PathBuf,
 }
@@ -18,6 +19,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             quick: false,
+            experiments: false,
             runs: 50,
             out: "bench-results".into(),
         }
@@ -57,8 +59,38 @@ impl Bench<'_> {
         median(self.warmup, self.runs, || self.ctx.time_passes(passes))
     }
 
-    fn time_sarek(&self, mut launch: impl FnMut() -> Vec<sarek::Launch>) -> Duration {
-        median(self.warmup, self.runs, || self.ctx.time_sarek(&mut launch))
+    /// Times the Sarek launches and each list of raw passes, interleaved run by run (in
+    /// alternating order) so that clock changes of the GPU affect every side alike; returns
+    /// the medians.
+    fn compare(
+        &self,
+        mut sarek: impl FnMut() -> Vec<sarek::Launch>,
+        raws: &[&[(&sarek::wgpu::ComputePipeline, &sarek::wgpu::BindGroup, [u32; 3])]],
+    ) -> (Duration, Vec<Duration>) {
+        for _ in 0..self.warmup {
+            self.ctx.time_sarek(&mut sarek);
+            for r in raws {
+                self.ctx.time_passes(r);
+            }
+        }
+        let mut s = Vec::with_capacity(self.runs);
+        let mut w: Vec<Vec<Duration>> = vec![Vec::with_capacity(self.runs); raws.len()];
+        for run in 0..self.runs {
+            if run % 2 == 0 {
+                s.push(self.ctx.time_sarek(&mut sarek));
+            }
+            for (samples, r) in w.iter_mut().zip(raws) {
+                samples.push(self.ctx.time_passes(r));
+            }
+            if run % 2 == 1 {
+                s.push(self.ctx.time_sarek(&mut sarek));
+            }
+        }
+        let mid = |mut v: Vec<Duration>| {
+            v.sort();
+            v[v.len() / 2]
+        };
+        (mid(s), w.into_iter().map(mid).collect())
     }
 
     /// Records a pair (and optional vec4 twin) of timings for one kernel.
@@ -122,7 +154,7 @@ pub fn run(options: &Options) -> Result<bool> {
     let mut b = Bench {
         ctx: &ctx,
         runs: if quick { 3 } else { options.runs.max(1) },
-        warmup: if quick { 1 } else { 5 },
+        warmup: if quick { 1 } else { 10 },
         report: Report::new(&dev, timestamps, quick),
     };
     println!(
@@ -144,6 +176,11 @@ pub fn run(options: &Options) -> Result<bool> {
         let p = ctx.pipeline(include_str!("wgsl/copy_vec4.wgsl"));
         let bg = ctx.bind(&p, &[&src, &dst]);
         let d = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+        // Bring the GPU to its working clocks before anything is measured.
+        let warm = Instant::now();
+        while !quick && warm.elapsed() < Duration::from_secs(2) {
+            ctx.time_passes(&[(&p, &bg, d)]);
+        }
         let t = b.time_raw(&[(&p, &bg, d)]);
         b.report.copy_gbps = (2 * n * 4) as f64 / t.as_secs_f64() / 1e9;
         println!("copy (vec4)  {} floats: {:.1} GB/s", n, b.report.copy_gbps);
@@ -173,13 +210,12 @@ pub fn run(options: &Options) -> Result<bool> {
         let p4 = ctx.pipeline(include_str!("wgsl/saxpy_vec4.wgsl"));
         let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
         let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::saxpy
                 .launch(&dev, Grid::cover(n), 2.0, &x, &mut y)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, d)]);
-        let vec4 = b.time_raw(&[(&p4, &bg4, d4)]);
+        }, &[&[(&p, &bg, d)], &[(&p4, &bg4, d4)]]);
+        let (wgsl, vec4) = (raw[0], raw[1]);
         b.pair(
             "saxpy",
             format!("2^{}", n.trailing_zeros()),
@@ -224,8 +260,8 @@ pub fn run(options: &Options) -> Result<bool> {
         let raw: Vec<f32> = read(&ctx, &rt);
         let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();
         let verified = ((f64::from(got) - exact) / exact).abs() < 1e-4 && got == raw[0];
-        let sarek = b.time_sarek(|| launch(&mut partial, &mut total));
-        let wgsl = b.time_raw(&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]);
+        let (sarek, raw) = b.compare(|| launch(&mut partial, &mut total), &[&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]]);
+        let wgsl = raw[0];
         b.pair(
             "sum",
             format!("2^{}", n.trailing_zeros()),
@@ -266,12 +302,12 @@ pub fn run(options: &Options) -> Result<bool> {
         ctx.time_passes(&[(&p, &bg, d)]);
         let raw: Vec<u32> = read(&ctx, &ro);
         let verified = got == expect && raw == expect;
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::block_scan
                 .launch(&dev, Grid::cover(n), &x, &mut out)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        }, &[&[(&p, &bg, d)]]);
+        let wgsl = raw[0];
         b.pair(
             "scan",
             format!("2^{}", n.trailing_zeros()),
@@ -308,12 +344,12 @@ pub fn run(options: &Options) -> Result<bool> {
         ctx.time_passes(&[(&p, &bg, d)]);
         let raw: Vec<u32> = read(&ctx, &rb);
         let verified = got == expect && raw == expect;
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::histogram
                 .launch(&dev, Grid::cover(n), &d_buf, &bins)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        }, &[&[(&p, &bg, d)]]);
+        let wgsl = raw[0];
         b.pair(
             "histogram",
             format!("2^{}", n.trailing_zeros()),
@@ -351,12 +387,12 @@ pub fn run(options: &Options) -> Result<bool> {
             && (0..m)
                 .step_by(7)
                 .all(|r| (0..m).step_by(5).all(|c| got[r * m + c] == a[c * m + r]));
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::transpose
                 .launch(&dev, Grid::cover_2d(m, m), m, &ab, &mut bb)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, [g, g, 1])]);
+        }, &[&[(&p, &bg, [g, g, 1])]]);
+        let wgsl = raw[0];
         b.pair(
             "transpose",
             format!("{m}²"),
@@ -403,12 +439,12 @@ pub fn run(options: &Options) -> Result<bool> {
             && sample.iter().all(|&(r, col)| {
                 got[r * m + col] == (0..m).map(|k| av[r * m + k] * bv[k * m + col]).sum::<f32>()
             });
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::matmul
                 .launch(&dev, Grid::cover_2d(m, m), m, &a, &bm, &mut c)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, [g, g, 1])]);
+        }, &[&[(&p, &bg, [g, g, 1])]]);
+        let wgsl = raw[0];
         b.pair(
             "matmul",
             format!("{m}²"),
@@ -446,12 +482,12 @@ pub fn run(options: &Options) -> Result<bool> {
         let differ = got.iter().zip(&raw).filter(|(a, b)| a != b).count();
         let verified =
             differ * 1000 <= w * h && got.iter().any(|&v| v == it) && got.iter().any(|&v| v < 3);
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::mandelbrot
                 .launch(&dev, Grid::cover_2d(w, h), w, h, it, &mut out)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        }, &[&[(&p, &bg, d)]]);
+        let wgsl = raw[0];
         let iterations: f64 = got.iter().map(|&v| f64::from(v)).sum();
         // About 7 floating-point operations per iteration.
         b.pair(
@@ -501,12 +537,12 @@ pub fn run(options: &Options) -> Result<bool> {
             .iter()
             .zip(&raw)
             .all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs()));
-        let sarek = b.time_sarek(|| {
+        let (sarek, raw) = b.compare(|| {
             vec![kernels::nbody
                 .launch(&dev, Grid::cover(bodies), &pb, &mut acc)
                 .expect("launch")]
-        });
-        let wgsl = b.time_raw(&[(&p, &bg, d)]);
+        }, &[&[(&p, &bg, d)]]);
+        let wgsl = raw[0];
         // 20 floating-point operations per interaction.
         b.pair(
             "nbody",
@@ -522,6 +558,9 @@ pub fn run(options: &Options) -> Result<bool> {
     }
 
     cpu_cost(&mut b, quick)?;
+    if options.experiments {
+        experiments(&b, n)?;
+    }
 
     let all_verified = b.report.rows.iter().all(|r| r.verified);
     b.report.write(&options.out)?;
@@ -590,6 +629,71 @@ fn cpu_cost(b: &mut Bench, quick: bool) -> Result<()> {
     );
     if total != expect {
         return Err(format!("touch counted {total}, expected {expect}").into());
+    }
+    Ok(())
+}
+
+/// Hand-written variants that isolate what the generated WGSL does differently.
+fn experiments(b: &Bench, n: usize) -> Result<()> {
+    let ctx = b.ctx;
+    let data = random_u32(5, n);
+    let rd = storage(ctx, bytemuck::cast_slice(&data));
+    let rb = storage(ctx, &[0u8; 1024]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    let mut base = None;
+    for (name, src) in [
+        ("histogram twin", include_str!("wgsl/histogram.wgsl")),
+        ("histogram + early return of surplus workgroups", include_str!("wgsl/experiments/histogram_return.wgsl")),
+        ("histogram + surplus workgroups skip the body", include_str!("wgsl/experiments/histogram_if.wgsl")),
+    ] {
+        let p = ctx.pipeline(src);
+        let bg = ctx.bind(&p, &[&rd, &rb]);
+        let t = b.time_raw(&[(&p, &bg, d)]);
+        let base_t = *base.get_or_insert(t);
+        println!("experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})", t.as_secs_f64() * 1e6, base_t.as_secs_f64() / t.as_secs_f64());
+    }
+    // Sarek's own WGSL for the histogram, launched raw, and edited to isolate each difference.
+    let groups = n.div_ceil(256) as u32;
+    // sarek_Params: the grid, then the lengths of `data` and `bins`.
+    let uniform = [groups, 1, 1, n as u32, 256];
+    let params = ctx.uniform(bytemuck::cast_slice(&uniform));
+    let generated = kernels::histogram::WGSL.to_owned();
+    let mut no_let = String::new();
+    for line in generated.lines() {
+        let line = match (line.find("let sarek_l"), line.find("= atomicAdd(")) {
+            (Some(a), Some(b)) if a < b => format!("{}_ {}", &line[..a], &line[b..]),
+            _ => line.to_owned(),
+        };
+        no_let.push_str(&line);
+        no_let.push('\n');
+    }
+    let no_return = generated.replace("if sarek_bid.x >= sarek_params.sarek_grid.x {\n        return;\n    }", "");
+    let mut variants: Vec<(String, String)> = vec![
+        ("Sarek's histogram WGSL, launched raw".into(), generated.clone()),
+        ("  ... atomic results not bound to a `let`".into(), no_let),
+        ("  ... without the surplus-workgroup return".into(), no_return),
+    ];
+    // SAREK_BENCH_EXTRA=a.wgsl,b.wgsl: more variants with Sarek's bindings.
+    for file in std::env::var("SAREK_BENCH_EXTRA").unwrap_or_default().split(',').filter(|f| !f.is_empty()) {
+        variants.push((file.to_owned(), std::fs::read_to_string(file)?));
+    }
+    for (name, src) in &variants {
+        let p = ctx.pipeline_at(src, "sarek_main");
+        let bg = ctx.bind(&p, &[&rd, &rb, &params]);
+        let t = b.time_raw(&[(&p, &bg, d)]);
+        println!("experiment: {name:<50} {:>9.1} µs", t.as_secs_f64() * 1e6);
+    }
+    let ro = storage(ctx, &vec![0u8; n * 4]);
+    let mut base = None;
+    for (name, src) in [
+        ("scan twin", include_str!("wgsl/block_scan.wgsl")),
+        ("scan + early return of surplus workgroups", include_str!("wgsl/experiments/block_scan_return.wgsl")),
+    ] {
+        let p = ctx.pipeline(src);
+        let bg = ctx.bind(&p, &[&rd, &ro]);
+        let t = b.time_raw(&[(&p, &bg, d)]);
+        let base_t = *base.get_or_insert(t);
+        println!("experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})", t.as_secs_f64() * 1e6, base_t.as_secs_f64() / t.as_secs_f64());
     }
     Ok(())
 }

@@ -65,7 +65,11 @@ impl Bench<'_> {
     fn compare(
         &self,
         mut sarek: impl FnMut() -> Vec<sarek::Launch>,
-        raws: &[&[(&sarek::wgpu::ComputePipeline, &sarek::wgpu::BindGroup, [u32; 3])]],
+        raws: &[&[(
+            &sarek::wgpu::ComputePipeline,
+            &sarek::wgpu::BindGroup,
+            [u32; 3],
+        )]],
     ) -> (Duration, Vec<Duration>) {
         for _ in 0..self.warmup {
             self.ctx.time_sarek(&mut sarek);
@@ -210,11 +214,14 @@ pub fn run(options: &Options) -> Result<bool> {
         let p4 = ctx.pipeline(include_str!("wgsl/saxpy_vec4.wgsl"));
         let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
         let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::saxpy
-                .launch(&dev, Grid::cover(n), 2.0, &x, &mut y)
-                .expect("launch")]
-        }, &[&[(&p, &bg, d)], &[(&p4, &bg4, d4)]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::saxpy
+                    .launch(&dev, Grid::cover(n), 2.0, &x, &mut y)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, d)], &[(&p4, &bg4, d4)]],
+        );
         let (wgsl, vec4) = (raw[0], raw[1]);
         b.pair(
             "saxpy",
@@ -260,7 +267,10 @@ pub fn run(options: &Options) -> Result<bool> {
         let raw: Vec<f32> = read(&ctx, &rt);
         let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();
         let verified = ((f64::from(got) - exact) / exact).abs() < 1e-4 && got == raw[0];
-        let (sarek, raw) = b.compare(|| launch(&mut partial, &mut total), &[&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]]);
+        let (sarek, raw) = b.compare(
+            || launch(&mut partial, &mut total),
+            &[&[(&p, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])]],
+        );
         let wgsl = raw[0];
         b.pair(
             "sum",
@@ -302,11 +312,14 @@ pub fn run(options: &Options) -> Result<bool> {
         ctx.time_passes(&[(&p, &bg, d)]);
         let raw: Vec<u32> = read(&ctx, &ro);
         let verified = got == expect && raw == expect;
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::block_scan
-                .launch(&dev, Grid::cover(n), &x, &mut out)
-                .expect("launch")]
-        }, &[&[(&p, &bg, d)]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::block_scan
+                    .launch(&dev, Grid::cover(n), &x, &mut out)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, d)]],
+        );
         let wgsl = raw[0];
         b.pair(
             "scan",
@@ -344,11 +357,14 @@ pub fn run(options: &Options) -> Result<bool> {
         ctx.time_passes(&[(&p, &bg, d)]);
         let raw: Vec<u32> = read(&ctx, &rb);
         let verified = got == expect && raw == expect;
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::histogram
-                .launch(&dev, Grid::cover(n), &d_buf, &bins)
-                .expect("launch")]
-        }, &[&[(&p, &bg, d)]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::histogram
+                    .launch(&dev, Grid::cover(n), &d_buf, &bins)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, d)]],
+        );
         let wgsl = raw[0];
         b.pair(
             "histogram",
@@ -387,11 +403,14 @@ pub fn run(options: &Options) -> Result<bool> {
             && (0..m)
                 .step_by(7)
                 .all(|r| (0..m).step_by(5).all(|c| got[r * m + c] == a[c * m + r]));
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::transpose
-                .launch(&dev, Grid::cover_2d(m, m), m, &ab, &mut bb)
-                .expect("launch")]
-        }, &[&[(&p, &bg, [g, g, 1])]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::transpose
+                    .launch(&dev, Grid::cover_2d(m, m), m, &ab, &mut bb)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, [g, g, 1])]],
+        );
         let wgsl = raw[0];
         b.pair(
             "transpose",
@@ -439,11 +458,14 @@ pub fn run(options: &Options) -> Result<bool> {
             && sample.iter().all(|&(r, col)| {
                 got[r * m + col] == (0..m).map(|k| av[r * m + k] * bv[k * m + col]).sum::<f32>()
             });
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::matmul
-                .launch(&dev, Grid::cover_2d(m, m), m, &a, &bm, &mut c)
-                .expect("launch")]
-        }, &[&[(&p, &bg, [g, g, 1])]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::matmul
+                    .launch(&dev, Grid::cover_2d(m, m), m, &a, &bm, &mut c)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, [g, g, 1])]],
+        );
         let wgsl = raw[0];
         b.pair(
             "matmul",
@@ -482,11 +504,14 @@ pub fn run(options: &Options) -> Result<bool> {
         let differ = got.iter().zip(&raw).filter(|(a, b)| a != b).count();
         let verified =
             differ * 1000 <= w * h && got.iter().any(|&v| v == it) && got.iter().any(|&v| v < 3);
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::mandelbrot
-                .launch(&dev, Grid::cover_2d(w, h), w, h, it, &mut out)
-                .expect("launch")]
-        }, &[&[(&p, &bg, d)]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::mandelbrot
+                    .launch(&dev, Grid::cover_2d(w, h), w, h, it, &mut out)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, d)]],
+        );
         let wgsl = raw[0];
         let iterations: f64 = got.iter().map(|&v| f64::from(v)).sum();
         // About 7 floating-point operations per iteration.
@@ -537,11 +562,14 @@ pub fn run(options: &Options) -> Result<bool> {
             .iter()
             .zip(&raw)
             .all(|(a, b)| (a - b).abs() <= 1e-3 * (1.0 + b.abs()));
-        let (sarek, raw) = b.compare(|| {
-            vec![kernels::nbody
-                .launch(&dev, Grid::cover(bodies), &pb, &mut acc)
-                .expect("launch")]
-        }, &[&[(&p, &bg, d)]]);
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::nbody
+                    .launch(&dev, Grid::cover(bodies), &pb, &mut acc)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, d)]],
+        );
         let wgsl = raw[0];
         // 20 floating-point operations per interaction.
         b.pair(
@@ -643,14 +671,24 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
     let mut base = None;
     for (name, src) in [
         ("histogram twin", include_str!("wgsl/histogram.wgsl")),
-        ("histogram + early return of surplus workgroups", include_str!("wgsl/experiments/histogram_return.wgsl")),
-        ("histogram + surplus workgroups skip the body", include_str!("wgsl/experiments/histogram_if.wgsl")),
+        (
+            "histogram + early return of surplus workgroups",
+            include_str!("wgsl/experiments/histogram_return.wgsl"),
+        ),
+        (
+            "histogram + surplus workgroups skip the body",
+            include_str!("wgsl/experiments/histogram_if.wgsl"),
+        ),
     ] {
         let p = ctx.pipeline(src);
         let bg = ctx.bind(&p, &[&rd, &rb]);
         let t = b.time_raw(&[(&p, &bg, d)]);
         let base_t = *base.get_or_insert(t);
-        println!("experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})", t.as_secs_f64() * 1e6, base_t.as_secs_f64() / t.as_secs_f64());
+        println!(
+            "experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})",
+            t.as_secs_f64() * 1e6,
+            base_t.as_secs_f64() / t.as_secs_f64()
+        );
     }
     // Sarek's own WGSL for the histogram, launched raw, and edited to isolate each difference.
     let groups = n.div_ceil(256) as u32;
@@ -667,14 +705,27 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         no_let.push_str(&line);
         no_let.push('\n');
     }
-    let no_return = generated.replace("if sarek_bid.x >= sarek_params.sarek_grid.x {\n        return;\n    }", "");
+    let no_return = generated.replace(
+        "if sarek_bid.x >= sarek_params.sarek_grid.x {\n        return;\n    }",
+        "",
+    );
     let mut variants: Vec<(String, String)> = vec![
-        ("Sarek's histogram WGSL, launched raw".into(), generated.clone()),
+        (
+            "Sarek's histogram WGSL, launched raw".into(),
+            generated.clone(),
+        ),
         ("  ... atomic results not bound to a `let`".into(), no_let),
-        ("  ... without the surplus-workgroup return".into(), no_return),
+        (
+            "  ... without the surplus-workgroup return".into(),
+            no_return,
+        ),
     ];
     // SAREK_BENCH_EXTRA=a.wgsl,b.wgsl: more variants with Sarek's bindings.
-    for file in std::env::var("SAREK_BENCH_EXTRA").unwrap_or_default().split(',').filter(|f| !f.is_empty()) {
+    for file in std::env::var("SAREK_BENCH_EXTRA")
+        .unwrap_or_default()
+        .split(',')
+        .filter(|f| !f.is_empty())
+    {
         variants.push((file.to_owned(), std::fs::read_to_string(file)?));
     }
     for (name, src) in &variants {
@@ -687,13 +738,20 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
     let mut base = None;
     for (name, src) in [
         ("scan twin", include_str!("wgsl/block_scan.wgsl")),
-        ("scan + early return of surplus workgroups", include_str!("wgsl/experiments/block_scan_return.wgsl")),
+        (
+            "scan + early return of surplus workgroups",
+            include_str!("wgsl/experiments/block_scan_return.wgsl"),
+        ),
     ] {
         let p = ctx.pipeline(src);
         let bg = ctx.bind(&p, &[&rd, &ro]);
         let t = b.time_raw(&[(&p, &bg, d)]);
         let base_t = *base.get_or_insert(t);
-        println!("experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})", t.as_secs_f64() * 1e6, base_t.as_secs_f64() / t.as_secs_f64());
+        println!(
+            "experiment: {name:<50} {:>9.1} µs  (twin / this {:.3})",
+            t.as_secs_f64() * 1e6,
+            base_t.as_secs_f64() / t.as_secs_f64()
+        );
     }
     Ok(())
 }

@@ -21,6 +21,12 @@ pub type Str = Cow<'static, str>;
 /// Name of the WGSL entry point of every Sarek kernel.
 pub const ENTRY_POINT: &str = "sarek_main";
 
+/// The entry point for a 1-D grid of more workgroups than a dimension allows: dispatch it as
+/// `x × y` workgroups (`x · y ≥` the grid's workgroups, at most `x - 1` surplus) with the
+/// requested grid in the uniform's `sarek_grid`; it linearises the workgroup id and the surplus
+/// workgroups return at once.
+pub const FOLDED_ENTRY_POINT: &str = "sarek_main_folded";
+
 /// Everything a runner needs to launch a kernel.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]

@@ -237,8 +237,10 @@ fn dump(source: &KernelSource) {
 }
 
 impl Device {
-    fn pipeline(&self, source: &'static KernelSource) -> Result<Arc<Pipeline>> {
-        let key = std::ptr::from_ref(source) as usize;
+    /// The pipeline of `source` on this device, made once: of its folded entry point when the
+    /// dispatch folds a long 1-D grid.
+    fn pipeline(&self, source: &'static KernelSource, folded: bool) -> Result<Arc<Pipeline>> {
+        let key = (std::ptr::from_ref(source) as usize, folded);
         let mut cache = self
             .inner
             .pipelines
@@ -295,7 +297,11 @@ impl Device {
             label: Some(&abi.kernel),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some(&abi.entry_point),
+            entry_point: Some(if folded {
+                sarek_codegen::abi::FOLDED_ENTRY_POINT
+            } else {
+                &abi.entry_point
+            }),
             compilation_options: Default::default(),
             cache: None,
         });
@@ -340,7 +346,8 @@ impl Device {
         let dispatch = self.dispatch_size(abi, groups)?;
         let buffers = self.check_args(abi, args)?;
         let uniform = pack_uniform(abi, groups, args)?;
-        let pipeline = self.pipeline(source)?;
+        let folded = dispatch.iter().zip(groups).any(|(&d, g)| u64::from(d) != g);
+        let pipeline = self.pipeline(source, folded)?;
         let device = &self.inner.device;
         let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("sarek params"),

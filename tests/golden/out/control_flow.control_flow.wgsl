@@ -15,11 +15,71 @@ struct sarek_Params {
 @compute @workgroup_size(64, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 64u));
+    if (i >= sarek_params.sarek_len3) {
+        return;
+    }
+    var acc: f32 = 0.0f;
+    let sarek_l2___v: i32 = 0i;
+    let sarek_l3___v: i32 = sarek_params.n;
+    var sarek_l4___i: i32 = sarek_l2___v;
+    loop {
+        if (!(sarek_l4___i < sarek_l3___v)) {
+            break;
+        }
+        let sarek_l5_k: i32 = sarek_l4___i;
+        if ((sarek_l5_k % 2i) == 0i) {
+            continue;
+        }
+        acc = (acc + f32(sarek_l5_k));
+        continuing {
+            sarek_l4___i = (sarek_l4___i + 1i);
+        }
+    }
+    let sarek_l6___v: u32 = 0u;
+    let sarek_l7___v: u32 = 3u;
+    var sarek_l8___i: u32 = sarek_l6___v;
+    if (sarek_l6___v <= sarek_l7___v) {
+        loop {
+            let sarek_l9_k: u32 = sarek_l8___i;
+            acc = (acc - f32(sarek_l9_k));
+            continuing {
+                let sarek___last: bool = (sarek_l8___i == sarek_l7___v);
+                sarek_l8___i = (sarek_l8___i + 1u);
+                break if sarek___last;
+            }
+        }
+    }
+    var steps: i32 = 0i;
+    loop {
+        if (!(acc > 1.0f)) {
+            break;
+        }
+        acc = (acc * 0.5f);
+        steps = (steps + 1i);
+    }
+    let pick: f32 = select(acc, x[i], (sarek_params.flag != 0u));
+    var sarek___if: f32;
+    if (steps > 2i) {
+        let t: f32 = (pick * 2.0f);
+        sarek___if = (t + 1.0f);
+    } else {
+        sarek___if = pick;
+    }
+    let costly: f32 = sarek___if;
+    out[i] = (costly + f32(steps));
+}
+
+@compute @workgroup_size(64, 1, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

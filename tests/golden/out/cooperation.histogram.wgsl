@@ -15,11 +15,50 @@ var<workgroup> local: array<atomic<u32>, 256>;
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let t: u32 = sarek_lid.x;
+    let sarek_l1___v: u32 = 0u;
+    atomicStore(&local[t], sarek_l1___v);
+    workgroupBarrier();
+    let i: u32 = sarek_gid.x;
+    if (i < sarek_params.sarek_len0) {
+        let sarek_l3___v: u32 = 1u;
+        let sarek_l4___old: u32 = atomicAdd(&local[(data[i] % 256u)], sarek_l3___v);
+    }
+    workgroupBarrier();
+    let sarek_l5___old: u32 = atomicLoad(&local[t]);
+    let count: u32 = sarek_l5___old;
+    var sarek___cond: bool = (count > 0u);
+    if sarek___cond {
+        let sarek_l7___v: u32 = 0u;
+        let sarek_l8___v: u32 = count;
+        var sarek_l9___old: u32;
+        var sarek___exchanged: bool;
+        loop {
+            let sarek_cas = atomicCompareExchangeWeak(&bins[t], sarek_l7___v, sarek_l8___v);
+            if sarek_cas.exchanged || sarek_cas.old_value != sarek_l7___v {
+                sarek_l9___old = sarek_cas.old_value;
+                sarek___exchanged = sarek_cas.exchanged;
+                break;
+            }
+        }
+        sarek___cond = (!sarek___exchanged);
+    }
+    if sarek___cond {
+        let sarek_l12___v: u32 = count;
+        let sarek_l13___old: u32 = atomicAdd(&bins[t], sarek_l12___v);
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

@@ -16,11 +16,27 @@ var<workgroup> tile: array<array<f32, 16>, 16>;
 @compute @workgroup_size(16, 16, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let x: u32 = sarek_gid.x;
+    let y: u32 = sarek_gid.y;
+    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((y * sarek_params.n) + x)], ((x < sarek_params.n) && (y < sarek_params.n)));
+    workgroupBarrier();
+    let ox: u32 = ((sarek_bid.y * 16u) + sarek_lid.x);
+    let oy: u32 = ((sarek_bid.x * 16u) + sarek_lid.y);
+    if ((ox < sarek_params.n) && (oy < sarek_params.n)) {
+        b[((oy * sarek_params.n) + ox)] = tile[sarek_lid.x][sarek_lid.y];
+    }
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

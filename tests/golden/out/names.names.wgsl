@@ -14,11 +14,27 @@ struct sarek_Params {
 @compute @workgroup_size(16, 16, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let sarek_target: f32 = sarek_params.sarek_filter;
+    let sarek_max: f32 = max(sarek_target, 1.0f);
+    let sarek_l2_select: f32 = sarek_max;
+    let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
+    let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);
+    let i: u32 = (sarek_gid.x + (sarek___hidden * 0u));
+    if (i < sarek_params.sarek_len2) {
+        sarek_sarek_out[i] = (sarek_type[i] + sarek_l3_select);
+    }
+}
+
+@compute @workgroup_size(16, 16, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

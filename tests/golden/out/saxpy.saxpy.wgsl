@@ -14,11 +14,22 @@ struct sarek_Params {
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
+    if (i < sarek_params.sarek_len2) {
+        y[i] = ((sarek_params.a * x[i]) + y[i]);
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

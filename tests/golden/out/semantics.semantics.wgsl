@@ -79,11 +79,23 @@ fn sarek_f32_from_bits(bits: u32) -> f32 {
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_bid: vec3<u32>,
+    @builtin(global_invocation_id) sarek_gid: vec3<u32>,
+) {
+    let k: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
+    if (k < sarek_params.sarek_len0) {
+        f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + min(sarek_f32_from_bits(0x7f800000u), x[k]));
+        i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_folded(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_wid: vec3<u32>,
     @builtin(num_workgroups) sarek_nwg: vec3<u32>,
 ) {
-    let sarek_folded = sarek_nwg.y != sarek_params.sarek_grid.y;
-    let sarek_bid = select(sarek_wid, vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, sarek_wid.z), sarek_folded);
+    let sarek_bid = vec3<u32>(sarek_wid.x + sarek_wid.y * sarek_nwg.x, 0u, 0u);
     if sarek_bid.x >= sarek_params.sarek_grid.x {
         return;
     }

@@ -120,29 +120,64 @@ impl<'a> Writer<'a> {
             out.push_str(helper.source());
             out.push('\n');
         }
-        let [x, y, z] = k.workgroup_size;
-        let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
-        let _ = writeln!(out, "fn {}(", self.abi.entry_point);
-        let _ = writeln!(
-            out,
-            "{INDENT}@builtin(local_invocation_id) {}: vec3<u32>,",
-            Builtins::LOCAL_ID
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}@builtin(workgroup_id) {}: vec3<u32>,",
-            Builtins::GROUP_ID
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}@builtin(num_workgroups) {}: vec3<u32>,",
-            Builtins::NUM_GROUPS
-        );
-        out.push_str(") {\n");
-        self.preamble(&mut out);
-        out.push_str(&statements);
-        out.push_str("}\n");
+        self.entry_point(&mut out, &statements, false);
+        out.push('\n');
+        self.entry_point(&mut out, &statements, true);
         out
+    }
+
+    /// One entry point around the body. The direct one takes the block and global ids from
+    /// WGSL's built-ins. The folded one serves 1-D grids longer than the per-dimension limit,
+    /// which the runtime dispatches as x·y workgroups: it linearises the workgroup id, and the
+    /// few surplus workgroups of the last row leave at once (the whole workgroup together, so
+    /// barriers stay uniform).
+    fn entry_point(&self, out: &mut String, statements: &str, folded: bool) {
+        let [x, y, z] = self.kernel.workgroup_size;
+        let (lid, wid, nwg, bid, gid, p) = (
+            Builtins::LOCAL_ID,
+            Builtins::GROUP_ID,
+            Builtins::NUM_GROUPS,
+            Builtins::BLOCK_ID,
+            Builtins::GLOBAL_ID,
+            Builtins::PARAMS,
+        );
+        let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
+        if folded {
+            let _ = writeln!(out, "fn {}(", crate::abi::FOLDED_ENTRY_POINT);
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+            );
+            let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
+            let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+            out.push_str(") {\n");
+            let _ = writeln!(
+                out,
+                "{INDENT}let {bid} = vec3<u32>({wid}.x + {wid}.y * {nwg}.x, 0u, 0u);"
+            );
+            let _ = writeln!(
+                out,
+                "{INDENT}if {bid}.x >= {p}.sarek_grid.x {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
+            );
+            let _ = writeln!(
+                out,
+                "{INDENT}let {gid} = {bid} * vec3<u32>({x}u, {y}u, {z}u) + {lid};"
+            );
+        } else {
+            let _ = writeln!(out, "fn {}(", self.abi.entry_point);
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+            );
+            let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {bid}: vec3<u32>,");
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(global_invocation_id) {gid}: vec3<u32>,"
+            );
+            out.push_str(") {\n");
+        }
+        out.push_str(statements);
+        out.push_str("}\n");
     }
 
     /// The uniform block and the buffer bindings.
@@ -214,38 +249,6 @@ impl<'a> Writer<'a> {
                 format!("&{}", self.shared_element(*var, indices))
             }
         }
-    }
-
-    /// Recovers the grid the caller asked for. The runtime folds a 1-D grid longer than the
-    /// per-dimension limit into x·y workgroups; then `num_workgroups.y` differs from the
-    /// requested `y` (which is 1), and the workgroup's linear index is its x index. Extra
-    /// workgroups of the fold leave at once (uniformly: the whole workgroup returns).
-    fn preamble(&self, out: &mut String) {
-        let [wx, wy, wz] = self.kernel.workgroup_size;
-        let (lid, wid, nwg, bid, gid, p) = (
-            Builtins::LOCAL_ID,
-            Builtins::GROUP_ID,
-            Builtins::NUM_GROUPS,
-            Builtins::BLOCK_ID,
-            Builtins::GLOBAL_ID,
-            Builtins::PARAMS,
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}let sarek_folded = {nwg}.y != {p}.sarek_grid.y;"
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}let {bid} = select({wid}, vec3<u32>({wid}.x + {wid}.y * {nwg}.x, 0u, {wid}.z), sarek_folded);"
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}if {bid}.x >= {p}.sarek_grid.x {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
-        );
-        let _ = writeln!(
-            out,
-            "{INDENT}let {gid} = {bid} * vec3<u32>({wx}u, {wy}u, {wz}u) + {lid};"
-        );
     }
 
     fn line(&mut self, depth: usize, text: &str) {

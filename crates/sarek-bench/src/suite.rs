@@ -734,6 +734,48 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         let t = b.time_raw(&[(&p, &bg, d)]);
         println!("experiment: {name:<50} {:>9.1} µs", t.as_secs_f64() * 1e6);
     }
+    // Mandelbrot: Sarek's WGSL launched raw (its uniform packed by hand) against the twin.
+    {
+        let (w, h, it) = (4096u32, 4096u32, 256u32);
+        let out = storage(ctx, &vec![0u8; (w * h * 4) as usize]);
+        let twin_params = ctx.uniform(bytemuck::cast_slice(&[w, h, it]));
+        let sarek_params = ctx.uniform(bytemuck::cast_slice(&[
+            w.div_ceil(16),
+            h.div_ceil(16),
+            1,
+            w,
+            h,
+            it,
+            w * h,
+        ]));
+        let d = [w.div_ceil(16), h.div_ceil(16), 1];
+        let twin = ctx.pipeline(include_str!("wgsl/mandelbrot.wgsl"));
+        let twin_bg = ctx.bind(&twin, &[&out, &twin_params]);
+        let gen = ctx.pipeline_at(kernels::mandelbrot::WGSL, "sarek_main");
+        let gen_bg = ctx.bind(&gen, &[&out, &sarek_params]);
+        let (_, t) = b.compare(Vec::new, &[&[(&twin, &twin_bg, d)], &[(&gen, &gen_bg, d)]]);
+        println!(
+            "experiment: mandelbrot twin {:.1} µs, Sarek's WGSL launched raw {:.1} µs",
+            t[0].as_secs_f64() * 1e6,
+            t[1].as_secs_f64() * 1e6
+        );
+        // SAREK_BENCH_MANDEL=a.wgsl,..: edited versions of Sarek's mandelbrot WGSL.
+        for file in std::env::var("SAREK_BENCH_MANDEL")
+            .unwrap_or_default()
+            .split(',')
+            .filter(|f| !f.is_empty())
+        {
+            let src = std::fs::read_to_string(file)?;
+            let p = ctx.pipeline_at(&src, "sarek_main");
+            let bg = ctx.bind(&p, &[&out, &sarek_params]);
+            let (_, t) = b.compare(Vec::new, &[&[(&twin, &twin_bg, d)], &[(&p, &bg, d)]]);
+            println!(
+                "experiment: mandelbrot twin {:.1} µs, {file} {:.1} µs",
+                t[0].as_secs_f64() * 1e6,
+                t[1].as_secs_f64() * 1e6
+            );
+        }
+    }
     let ro = storage(ctx, &vec![0u8; n * 4]);
     let mut base = None;
     for (name, src) in [

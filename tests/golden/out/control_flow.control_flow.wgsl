@@ -27,7 +27,8 @@ fn sarek_main(
     let sarek_l3___v: i32 = sarek_params.n;
     var sarek_l4___i: i32 = sarek_l2___v;
     loop {
-        if (!(sarek_l4___i < sarek_l3___v)) {
+        if (sarek_l4___i < sarek_l3___v) {
+        } else {
             break;
         }
         let sarek_l5_k: i32 = sarek_l4___i;
@@ -54,10 +55,7 @@ fn sarek_main(
         }
     }
     var steps: i32 = 0i;
-    loop {
-        if (!(acc > 1.0f)) {
-            break;
-        }
+    while (acc > 1.0f) {
         acc = (acc * 0.5f);
         steps = (steps + 1i);
     }
@@ -93,7 +91,8 @@ fn sarek_main_folded(
     let sarek_l3___v: i32 = sarek_params.n;
     var sarek_l4___i: i32 = sarek_l2___v;
     loop {
-        if (!(sarek_l4___i < sarek_l3___v)) {
+        if (sarek_l4___i < sarek_l3___v) {
+        } else {
             break;
         }
         let sarek_l5_k: i32 = sarek_l4___i;
@@ -120,10 +119,7 @@ fn sarek_main_folded(
         }
     }
     var steps: i32 = 0i;
-    loop {
-        if (!(acc > 1.0f)) {
-            break;
-        }
+    while (acc > 1.0f) {
         acc = (acc * 0.5f);
         steps = (steps + 1i);
     }

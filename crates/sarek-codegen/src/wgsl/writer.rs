@@ -259,7 +259,7 @@ impl<'a> Writer<'a> {
         self.body.push('\n');
     }
 
-    fn block(&mut self, block: &Block, depth: usize) {
+    fn block(&mut self, block: &[Statement], depth: usize) {
         for statement in block {
             self.statement(statement, depth);
         }
@@ -299,6 +299,17 @@ impl<'a> Writer<'a> {
                 cond,
                 accept,
                 reject,
+            } if accept.is_empty() && !reject.is_empty() => {
+                let c = self.expr(*cond);
+                self.line(depth, &format!("if {c} {{"));
+                self.line(depth, "} else {");
+                self.block(reject, depth + 1);
+                self.line(depth, "}");
+            }
+            Stmt::If {
+                cond,
+                accept,
+                reject,
             } => {
                 let c = self.expr(*cond);
                 self.line(depth, &format!("if {c} {{"));
@@ -316,6 +327,16 @@ impl<'a> Writer<'a> {
                 continuing,
                 break_if,
             } => {
+                // A loop that starts with its exit test: WGSL's own `while` shape.
+                if let (Some(cond), true, None) =
+                    (while_test(body), continuing.is_empty(), break_if)
+                {
+                    let c = self.expr(cond);
+                    self.line(depth, &format!("while {c} {{"));
+                    self.block(&body[1..], depth + 1);
+                    self.line(depth, "}");
+                    return;
+                }
                 self.line(depth, "loop {");
                 self.block(body, depth + 1);
                 if !continuing.is_empty() || break_if.is_some() {
@@ -647,5 +668,27 @@ impl<'a> Writer<'a> {
             (_, Bool) => format!("({e} != {}(0))", scalar_name(from)),
             _ => format!("{}({e})", scalar_name(to)),
         }
+    }
+}
+
+/// The condition of a loop body that starts with `if cond {} else { break; }`.
+fn while_test(body: &Block) -> Option<Handle<Expression>> {
+    match body.first().map(|s| &s.kind) {
+        Some(Stmt::If {
+            cond,
+            accept,
+            reject,
+        }) if accept.is_empty()
+            && matches!(
+                reject.as_slice(),
+                [Statement {
+                    kind: Stmt::Break,
+                    ..
+                }]
+            ) =>
+        {
+            Some(*cond)
+        }
+        _ => None,
     }
 }

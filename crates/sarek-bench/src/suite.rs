@@ -182,7 +182,8 @@ pub fn run(options: &Options) -> Result<bool> {
         let d = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
         // Bring the GPU to its working clocks before anything is measured.
         let warm = Instant::now();
-        while !quick && warm.elapsed() < Duration::from_secs(2) {
+        let warm_for = Duration::from_millis(std::env::var("SAREK_BENCH_WARMUP_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
+        while !quick && warm.elapsed() < warm_for {
             ctx.time_passes(&[(&p, &bg, d)]);
         }
         let t = b.time_raw(&[(&p, &bg, d)]);
@@ -767,7 +768,8 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         {
             let src = std::fs::read_to_string(file)?;
             let p = ctx.pipeline_at(&src, "sarek_main");
-            let bg = ctx.bind(&p, &[&out, &sarek_params]);
+            let params = if file.contains("twinparams") { &twin_params } else { &sarek_params };
+            let bg = ctx.bind(&p, &[&out, params]);
             let (_, t) = b.compare(Vec::new, &[&[(&twin, &twin_bg, d)], &[(&p, &bg, d)]]);
             println!(
                 "experiment: mandelbrot twin {:.1} µs, {file} {:.1} µs",

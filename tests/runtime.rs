@@ -299,3 +299,19 @@ fn kernels_know_where_they_are_defined() {
     let json = saxpy::ABI.to_json();
     assert!(json.contains("\"kernel\": \"saxpy\""), "{json}");
 }
+
+#[test]
+fn thousands_of_launches_each_see_their_own_arguments() {
+    let Some(dev) = common::device() else { return };
+    // More launches than the uniform ring has slots, each with a different scalar.
+    let n = 512;
+    let x = dev.upload(&vec![1.0f32; n]).unwrap();
+    let mut y = dev.upload(&vec![2.0f32; n]).unwrap();
+    let mut expect = 2.0f32;
+    for k in 0..6000u32 {
+        let a = (k % 7) as f32;
+        saxpy.launch(&dev, Grid::cover(n), a, &x, &mut y).unwrap();
+        expect += a;
+    }
+    assert_eq!(y.read().unwrap(), vec![expect; n]);
+}

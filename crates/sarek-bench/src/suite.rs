@@ -182,7 +182,12 @@ pub fn run(options: &Options) -> Result<bool> {
         let d = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
         // Bring the GPU to its working clocks before anything is measured.
         let warm = Instant::now();
-        let warm_for = Duration::from_millis(std::env::var("SAREK_BENCH_WARMUP_MS").ok().and_then(|v| v.parse().ok()).unwrap_or(0));
+        let warm_for = Duration::from_millis(
+            std::env::var("SAREK_BENCH_WARMUP_MS")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+        );
         while !quick && warm.elapsed() < warm_for {
             ctx.time_passes(&[(&p, &bg, d)]);
         }
@@ -768,7 +773,11 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         {
             let src = std::fs::read_to_string(file)?;
             let p = ctx.pipeline_at(&src, "sarek_main");
-            let params = if file.contains("twinparams") { &twin_params } else { &sarek_params };
+            let params = if file.contains("twinparams") {
+                &twin_params
+            } else {
+                &sarek_params
+            };
             let bg = ctx.bind(&p, &[&out, params]);
             let (_, t) = b.compare(Vec::new, &[&[(&twin, &twin_bg, d)], &[(&p, &bg, d)]]);
             println!(

@@ -81,6 +81,13 @@ pub struct Buffer<T: Element> {
     marker: PhantomData<T>,
 }
 
+impl<T: Element> Drop for Buffer<T> {
+    fn drop(&mut self) {
+        // A cached bind group would keep the wgpu buffer alive.
+        self.device.forget_buffer(self.raw.id);
+    }
+}
+
 impl<T: Element> Buffer<T> {
     pub(crate) fn new(device: &Device, contents: Option<&[T]>, len: usize) -> Result<Self> {
         let elem = std::mem::size_of::<T>() as u64;

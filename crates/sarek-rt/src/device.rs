@@ -8,7 +8,7 @@ use wgpu::util::DeviceExt;
 
 use crate::buffer::{Buffer, Element};
 use crate::error::{Error, Result};
-use crate::launch::Pipeline;
+use crate::launch::{Pipeline, UniformRing};
 use crate::poller::Poller;
 use crate::transfer::StagingPool;
 
@@ -39,6 +39,7 @@ pub(crate) struct Inner {
     pub(crate) poller: Poller,
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,
+    pub(crate) uniforms: Mutex<UniformRing>,
 }
 
 impl Drop for Inner {
@@ -165,6 +166,7 @@ impl Device {
                 poller: Poller::default(),
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),
+                uniforms: Mutex::new(UniformRing::default()),
             }),
         }
     }
@@ -243,6 +245,18 @@ impl Device {
         let on = on && self.can_profile();
         self.inner.profiling.store(on, Ordering::Relaxed);
         on
+    }
+
+    /// Forgets cached bind groups holding buffer `id` (called when the buffer is dropped).
+    pub(crate) fn forget_buffer(&self, id: u64) {
+        let pipelines = self
+            .inner
+            .pipelines
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        for p in pipelines.values() {
+            p.forget(id);
+        }
     }
 
     pub(crate) fn check_lost(&self) -> Result<()> {

@@ -1,10 +1,11 @@
 //! Launches: the pipeline cache, argument checks, uniform packing, dispatch (with 1-D grid
 //! folding), recording into a caller's encoder, and the handle of a submitted launch.
 
+use std::collections::HashMap;
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use sarek_codegen::abi::{Abi, Access, FieldSource, Scalar};
@@ -17,17 +18,56 @@ use crate::error::{Error, Result};
 use crate::grid::Grid;
 use crate::poller::Completion;
 
-/// A kernel's compute pipeline and bind group layout on one device.
+/// A kernel's compute pipeline and bind group layout on one device, with the bind groups of
+/// the argument sets it has been launched with (the uniform block is bound at a dynamic offset
+/// in the device's ring, so a bind group depends only on the buffers).
 pub(crate) struct Pipeline {
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
+    bind_groups: Mutex<HashMap<Vec<(u64, u64, usize)>, wgpu::BindGroup>>,
+}
+
+/// Bind groups kept per pipeline before the cache starts over.
+const BIND_GROUP_CACHE: usize = 256;
+
+impl Pipeline {
+    /// Drops cached bind groups that hold buffer `id`, so the buffer can be freed.
+    pub(crate) fn forget(&self, id: u64) {
+        let mut cache = self.bind_groups.lock().unwrap_or_else(|e| e.into_inner());
+        cache.retain(|key, _| key.iter().all(|(b, _, _)| *b != id));
+    }
+}
+
+/// The device's ring of uniform blocks for `launch`: each launch writes its block into the
+/// next slot with `Queue::write_buffer` and binds it at a dynamic offset, so a launch allocates
+/// nothing. The lock is held from the write to the submit, so a slot is rewritten only after the
+/// launch that used it was submitted (queue order then makes the rewrite land after it ran).
+pub(crate) struct UniformRing {
+    buffer: Option<wgpu::Buffer>,
+    next: u64,
+}
+
+/// Size of the uniform ring.
+const RING_BYTES: u64 = 1 << 20;
+
+impl Default for UniformRing {
+    fn default() -> Self {
+        UniformRing {
+            buffer: None,
+            next: 0,
+        }
+    }
 }
 
 /// A checked launch, ready to encode.
-struct Prepared {
+struct Prepared<'a> {
     pipeline: Arc<Pipeline>,
     bind_group: wgpu::BindGroup,
+    offset: u32,
     dispatch: [u32; 3],
+    /// For `launch`, the locked uniform ring, held until the launch is submitted; `record`
+    /// gives each launch a uniform buffer of its own, since the caller submits whenever they like.
+    _ring: Option<std::sync::MutexGuard<'a, UniformRing>>,
 }
 
 /// Timestamp queries around one launch's compute pass.
@@ -274,8 +314,8 @@ impl Device {
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
                 ty: wgpu::BufferBindingType::Uniform,
-                has_dynamic_offset: false,
-                min_binding_size: None,
+                has_dynamic_offset: true,
+                min_binding_size: std::num::NonZeroU64::new(u64::from(abi.uniform.size)),
             },
             count: None,
         });
@@ -317,7 +357,11 @@ impl Device {
             started.elapsed()
         );
         dump(source);
-        let p = Arc::new(Pipeline { pipeline, layout });
+        let p = Arc::new(Pipeline {
+            pipeline,
+            layout,
+            bind_groups: Mutex::new(HashMap::new()),
+        });
         cache.insert(key, p.clone());
         Ok(p)
     }
@@ -328,7 +372,8 @@ impl Device {
         source: &'static KernelSource,
         grid: Grid,
         args: &[Arg<'_>],
-    ) -> Result<Option<Prepared>> {
+        ring: bool,
+    ) -> Result<Option<Prepared<'_>>> {
         self.check_lost()?;
         let abi = &source.abi;
         let groups = grid.workgroups_u64(abi.workgroup_size);
@@ -349,33 +394,79 @@ impl Device {
         let folded = dispatch.iter().zip(groups).any(|(&d, g)| u64::from(d) != g);
         let pipeline = self.pipeline(source, folded)?;
         let device = &self.inner.device;
-        let uniform_buffer = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("sarek params"),
-            contents: &uniform,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        let mut entries: Vec<wgpu::BindGroupEntry> = abi
-            .buffers
-            .iter()
-            .zip(&buffers)
-            .map(|(b, raw)| wgpu::BindGroupEntry {
-                binding: b.binding,
-                resource: raw.binding(),
+        let size = u64::from(abi.uniform.size);
+        let buffer_entries = |uniform| bind_entries(abi, &buffers, uniform, size);
+        if !ring {
+            let own = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("sarek params"),
+                contents: &uniform,
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&abi.kernel),
+                layout: &pipeline.layout,
+                entries: &buffer_entries(&own),
+            });
+            return Ok(Some(Prepared {
+                pipeline,
+                bind_group,
+                offset: 0,
+                dispatch,
+                _ring: None,
+            }));
+        }
+        let mut guard = self
+            .inner
+            .uniforms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let align = u64::from(self.inner.limits.min_uniform_buffer_offset_alignment).max(16);
+        let slot = size.next_multiple_of(align);
+        let ring_buffer = guard
+            .buffer
+            .get_or_insert_with(|| {
+                device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("sarek uniform ring"),
+                    size: RING_BYTES,
+                    usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+                    mapped_at_creation: false,
+                })
             })
-            .collect();
-        entries.push(wgpu::BindGroupEntry {
-            binding: abi.uniform.binding,
-            resource: uniform_buffer.as_entire_binding(),
-        });
-        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(&abi.kernel),
-            layout: &pipeline.layout,
-            entries: &entries,
-        });
+            .clone();
+        if guard.next + slot > RING_BYTES {
+            guard.next = 0;
+        }
+        let offset = guard.next;
+        guard.next += slot;
+        self.inner
+            .queue
+            .write_buffer(&ring_buffer, offset, &uniform);
+        let key: Vec<(u64, u64, usize)> = buffers.iter().map(|b| (b.id, b.offset, b.len)).collect();
+        let bind_group = {
+            let mut cache = pipeline
+                .bind_groups
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if cache.len() >= BIND_GROUP_CACHE {
+                cache.clear();
+            }
+            cache
+                .entry(key)
+                .or_insert_with(|| {
+                    device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some(&abi.kernel),
+                        layout: &pipeline.layout,
+                        entries: &buffer_entries(&ring_buffer),
+                    })
+                })
+                .clone()
+        };
         Ok(Some(Prepared {
             pipeline,
             bind_group,
+            offset: offset as u32,
             dispatch,
+            _ring: Some(guard),
         }))
     }
 
@@ -395,7 +486,7 @@ impl Device {
             timestamp_writes,
         });
         pass.set_pipeline(&prepared.pipeline.pipeline);
-        pass.set_bind_group(0, &prepared.bind_group, &[]);
+        pass.set_bind_group(0, &prepared.bind_group, &[prepared.offset]);
         let [x, y, z] = prepared.dispatch;
         pass.dispatch_workgroups(x, y, z);
     }
@@ -410,7 +501,7 @@ impl Device {
         args: &[Arg<'_>],
     ) -> Result<Launch> {
         let started = std::time::Instant::now();
-        let Some(prepared) = self.prepare(source, grid, args)? else {
+        let Some(prepared) = self.prepare(source, grid, args, true)? else {
             return Ok(Launch::empty(self, source));
         };
         let device = &self.inner.device;
@@ -446,7 +537,7 @@ impl Device {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<()> {
-        if let Some(prepared) = self.prepare(source, grid, args)? {
+        if let Some(prepared) = self.prepare(source, grid, args, false)? {
             Self::encode(source, &prepared, encoder, None);
         }
         Ok(())
@@ -534,6 +625,34 @@ impl Device {
         }
         Ok(buffers)
     }
+}
+
+/// The bind group entries of a launch: the buffers, then the uniform block (bound at a dynamic
+/// offset).
+fn bind_entries<'a>(
+    abi: &Abi,
+    buffers: &[&'a RawBuffer],
+    uniform: &'a wgpu::Buffer,
+    size: u64,
+) -> Vec<wgpu::BindGroupEntry<'a>> {
+    let mut entries: Vec<wgpu::BindGroupEntry> = abi
+        .buffers
+        .iter()
+        .zip(buffers)
+        .map(|(b, raw)| wgpu::BindGroupEntry {
+            binding: b.binding,
+            resource: raw.binding(),
+        })
+        .collect();
+    entries.push(wgpu::BindGroupEntry {
+        binding: abi.uniform.binding,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: uniform,
+            offset: 0,
+            size: std::num::NonZeroU64::new(size),
+        }),
+    });
+    entries
 }
 
 /// Fills the uniform block as the ABI lays it out.

@@ -59,7 +59,7 @@ pub mod gpu;
 
 pub use sarek_macros::kernel;
 pub use sarek_rt::{
-    wgpu, Arg, Buffer, Device, Element, Error, Grid, KernelSource, Launch, RawBuffer, Result,
+    wgpu, Arg, Batch, Buffer, Device, Element, Error, Grid, KernelSource, Launch, RawBuffer, Result,
 };
 
 /// The kernel ABI: the types behind every kernel's `ABI` constant.

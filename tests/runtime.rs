@@ -315,3 +315,28 @@ fn thousands_of_launches_each_see_their_own_arguments() {
     }
     assert_eq!(y.read().unwrap(), vec![expect; n]);
 }
+
+#[test]
+fn a_batch_submits_many_launches_in_order_at_once() {
+    let Some(dev) = common::device() else { return };
+    let mut a = dev.upload(&vec![0u32; 300]).unwrap();
+    let mut b = dev.upload(&vec![100u32; 40]).unwrap();
+    let mut batch = dev.batch();
+    for i in 0..500 {
+        add_one
+            .enqueue(&mut batch, Grid::cover(300), &mut a)
+            .unwrap();
+        if i % 5 == 0 {
+            add_one
+                .enqueue(&mut batch, Grid::cover(40), &mut b)
+                .unwrap();
+        }
+    }
+    add_one.enqueue(&mut batch, Grid::cover(0), &mut a).unwrap(); // empty: adds nothing
+    assert_eq!(batch.len(), 600);
+    // Nothing runs before submit.
+    assert_eq!(a.read().unwrap(), vec![0; 300]);
+    batch.submit().unwrap().wait().unwrap();
+    assert_eq!(a.read().unwrap(), vec![500; 300]);
+    assert_eq!(b.read().unwrap(), vec![200; 40]);
+}

@@ -106,7 +106,7 @@ impl Report {
         }
         if let Some(c) = &self.cpu {
             md += &format!(
-                "\nCPU cost per launch ({} small launches, wall clock): Sarek **{:.2} µs**, raw wgpu (pipeline and bind group reused) **{:.2} µs**, ratio {:.2}; {} launches recorded into one encoder with `record`: **{:.2} µs** each.\n",
+                "\nCPU cost per launch ({} small launches, wall clock): Sarek **{:.2} µs**, raw wgpu (pipeline and bind group reused) **{:.2} µs**, ratio {:.2}; {} launches in one `Batch` (one submission): **{:.2} µs** each.\n",
                 c.launches,
                 c.sarek_us,
                 c.wgpu_us,

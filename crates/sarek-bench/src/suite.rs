@@ -638,12 +638,11 @@ fn cpu_cost(b: &mut Bench, quick: bool) -> Result<()> {
     let raw = start.elapsed() / launches;
 
     let start = Instant::now();
-    let mut encoder = ctx.device().create_command_encoder(&Default::default());
+    let mut batch = dev.batch();
     for _ in 0..launches {
-        kernels::touch.record(dev, &mut encoder, Grid::cover(256), &mut v)?;
+        kernels::touch.enqueue(&mut batch, Grid::cover(256), &mut v)?;
     }
-    ctx.queue().submit([encoder.finish()]);
-    dev.synchronize()?;
+    batch.submit()?.wait()?;
     let batch = start.elapsed() / launches;
     let total = v.read()?[0];
     let expect = 1 + 2 * launches;

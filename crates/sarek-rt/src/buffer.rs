@@ -36,6 +36,24 @@ pub struct RawBuffer {
 }
 
 impl RawBuffer {
+    /// A view for binding only (a batch re-creates the views it recorded).
+    pub(crate) fn view(
+        buffer: wgpu::Buffer,
+        offset: u64,
+        len: usize,
+        elem_size: u64,
+        id: u64,
+    ) -> RawBuffer {
+        RawBuffer {
+            buffer,
+            offset,
+            len,
+            elem_size,
+            device_id: 0,
+            id,
+        }
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         self.len

@@ -22,8 +22,8 @@ use crate::poller::Completion;
 /// the argument sets it has been launched with (the uniform block is bound at a dynamic offset
 /// in the device's ring, so a bind group depends only on the buffers).
 pub(crate) struct Pipeline {
-    pipeline: wgpu::ComputePipeline,
-    layout: wgpu::BindGroupLayout,
+    pub(crate) pipeline: wgpu::ComputePipeline,
+    pub(crate) layout: wgpu::BindGroupLayout,
     bind_groups: Mutex<HashMap<Vec<(u64, u64, usize)>, wgpu::BindGroup>>,
 }
 
@@ -57,6 +57,14 @@ impl Default for UniformRing {
             next: 0,
         }
     }
+}
+
+/// A launch whose arguments passed the checks.
+pub(crate) struct Checked<'a> {
+    pub(crate) dispatch: [u32; 3],
+    pub(crate) buffers: Vec<&'a RawBuffer>,
+    pub(crate) uniform: Vec<u8>,
+    pub(crate) pipeline: Arc<Pipeline>,
 }
 
 /// A checked launch, ready to encode.
@@ -133,7 +141,7 @@ impl std::fmt::Debug for Launch {
 }
 
 impl Launch {
-    fn empty(device: &Device, source: &'static KernelSource) -> Launch {
+    pub(crate) fn empty(device: &Device, source: &'static KernelSource) -> Launch {
         let done = Completion::new();
         done.complete();
         Launch {
@@ -150,6 +158,13 @@ impl Launch {
         _submission: wgpu::SubmissionIndex,
         timer: Option<Timer>,
     ) -> Launch {
+        let mut launch = Launch::after_submit(device, kernel_name(source));
+        launch.timer = timer;
+        launch
+    }
+
+    /// A handle completed when everything submitted so far has run.
+    pub(crate) fn after_submit(device: &Device, kernel: &'static str) -> Launch {
         let done = Completion::new();
         let flag = done.clone();
         device
@@ -158,9 +173,9 @@ impl Launch {
             .on_submitted_work_done(move || flag.complete());
         Launch {
             device: device.clone(),
-            kernel: kernel_name(source),
+            kernel,
             done,
-            timer,
+            timer: None,
         }
     }
 
@@ -367,13 +382,14 @@ impl Device {
     }
 
     /// Checks a launch and creates what it binds; `None` for an empty grid.
-    fn prepare(
+    /// Checks a launch: the grid, the workgroup memory, the arguments; packs the uniform block
+    /// and finds the pipeline. `None` for an empty grid.
+    pub(crate) fn check_launch<'a>(
         &self,
         source: &'static KernelSource,
         grid: Grid,
-        args: &[Arg<'_>],
-        ring: bool,
-    ) -> Result<Option<Prepared<'_>>> {
+        args: &[Arg<'a>],
+    ) -> Result<Option<Checked<'a>>> {
         self.check_lost()?;
         let abi = &source.abi;
         let groups = grid.workgroups_u64(abi.workgroup_size);
@@ -393,6 +409,31 @@ impl Device {
         let uniform = pack_uniform(abi, groups, args)?;
         let folded = dispatch.iter().zip(groups).any(|(&d, g)| u64::from(d) != g);
         let pipeline = self.pipeline(source, folded)?;
+        Ok(Some(Checked {
+            dispatch,
+            buffers,
+            uniform,
+            pipeline,
+        }))
+    }
+
+    fn prepare(
+        &self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+        ring: bool,
+    ) -> Result<Option<Prepared<'_>>> {
+        let Some(Checked {
+            dispatch,
+            buffers,
+            uniform,
+            pipeline,
+        }) = self.check_launch(source, grid, args)?
+        else {
+            return Ok(None);
+        };
+        let abi = &source.abi;
         let device = &self.inner.device;
         let size = u64::from(abi.uniform.size);
         let buffer_entries = |uniform| bind_entries(abi, &buffers, uniform, size);
@@ -629,7 +670,7 @@ impl Device {
 
 /// The bind group entries of a launch: the buffers, then the uniform block (bound at a dynamic
 /// offset).
-fn bind_entries<'a>(
+pub(crate) fn bind_entries<'a>(
     abi: &Abi,
     buffers: &[&'a RawBuffer],
     uniform: &'a wgpu::Buffer,

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 mod arg;
+mod batch;
 mod buffer;
 mod device;
 mod error;
@@ -17,6 +18,7 @@ mod poller;
 mod transfer;
 
 pub use arg::{Arg, KernelSource};
+pub use batch::Batch;
 pub use buffer::{Buffer, Element, RawBuffer};
 pub use device::Device;
 pub use error::{Error, Result};

@@ -82,6 +82,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
+    let batch = format_ident!("__sarek_batch");
     let location =
         quote_spanned!(name.span()=> ::core::concat!(::core::file!(), ":", ::core::line!()));
     let mut launch_params = Vec::new();
@@ -135,6 +136,10 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
          arguments follow the kernel's parameters. Returns once the work is submitted, with a \
          [`Launch`](::sarek::Launch) handle to wait for or `.await`."
     );
+    let enqueue_doc = format!(
+        "Adds a launch of `{name}` to `batch` (see [`Batch`](::sarek::Batch)): checked now, \
+         submitted with the batch's other launches in one compute pass."
+    );
     let record_doc = format!(
         "Records a launch of `{name}` into `encoder` instead of submitting it: it runs when the \
          caller submits the encoder, in order with the caller's own passes."
@@ -167,6 +172,12 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             #[allow(clippy::too_many_arguments)]
             #vis fn launch(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<::sarek::Launch> {
                 #device.launch(Self::SOURCE, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #enqueue_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn enqueue(&self, #batch: &mut ::sarek::Batch, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
+                #batch.add(Self::SOURCE, #grid, &[#(#launch_args),*])
             }
 
             #[doc = #record_doc]

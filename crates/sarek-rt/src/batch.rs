@@ -1,0 +1,198 @@
+//! Many launches in one submission.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use wgpu::util::DeviceExt;
+
+use crate::arg::{Arg, KernelSource};
+use crate::device::Device;
+use crate::error::Result;
+use crate::grid::Grid;
+use crate::launch::{bind_entries, Launch, Pipeline};
+
+/// A buffer range a batched launch binds.
+struct Bound {
+    buffer: wgpu::Buffer,
+    id: u64,
+    offset: u64,
+    len: usize,
+    elem_size: u64,
+}
+
+struct Command {
+    source: &'static KernelSource,
+    pipeline: Arc<Pipeline>,
+    buffers: Vec<Bound>,
+    uniform_offset: u32,
+    dispatch: [u32; 3],
+}
+
+/// Launches collected on the host and submitted together: one uniform buffer for all of
+/// them, one bind group per distinct set of buffers, one compute pass. Each launch is checked
+/// when it is added, exactly as `launch` checks it; they run in the order they were added.
+///
+/// ```no_run
+/// # fn demo(dev: &sarek_rt::Device, kernel: &'static sarek_rt::KernelSource) -> sarek_rt::Result<()> {
+/// let mut batch = dev.batch();
+/// for _ in 0..1000 {
+///     // `my_kernel.enqueue(&mut batch, grid, args..)` does this with typed arguments.
+///     batch.add(kernel, sarek_rt::Grid::cover(256), &[])?;
+/// }
+/// batch.submit()?.wait()?;
+/// # Ok(()) }
+/// ```
+pub struct Batch {
+    device: Device,
+    commands: Vec<Command>,
+    uniforms: Vec<u8>,
+}
+
+impl std::fmt::Debug for Batch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Batch")
+            .field("launches", &self.commands.len())
+            .finish()
+    }
+}
+
+impl Device {
+    /// An empty [`Batch`] of launches on this device.
+    pub fn batch(&self) -> Batch {
+        Batch {
+            device: self.clone(),
+            commands: Vec::new(),
+            uniforms: Vec::new(),
+        }
+    }
+}
+
+impl Batch {
+    /// Number of launches added.
+    pub fn len(&self) -> usize {
+        self.commands.len()
+    }
+
+    /// Whether no launch was added.
+    pub fn is_empty(&self) -> bool {
+        self.commands.is_empty()
+    }
+
+    /// Adds a launch with type-erased arguments; the typed `enqueue` method of every kernel
+    /// calls this. An empty grid adds nothing.
+    pub fn add(
+        &mut self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<()> {
+        let Some(checked) = self.device.check_launch(source, grid, args)? else {
+            return Ok(());
+        };
+        let align =
+            u64::from(self.device.limits().min_uniform_buffer_offset_alignment).max(16) as usize;
+        let offset = self.uniforms.len().next_multiple_of(align);
+        self.uniforms.resize(offset, 0);
+        self.uniforms.extend_from_slice(&checked.uniform);
+        let buffers = checked
+            .buffers
+            .iter()
+            .map(|b| Bound {
+                buffer: b.buffer.clone(),
+                id: b.id,
+                offset: b.offset,
+                len: b.len,
+                elem_size: b.elem_size,
+            })
+            .collect();
+        self.commands.push(Command {
+            source,
+            pipeline: checked.pipeline,
+            buffers,
+            uniform_offset: offset as u32,
+            dispatch: checked.dispatch,
+        });
+        Ok(())
+    }
+
+    /// Submits every launch added, in order, in one compute pass.
+    pub fn submit(self) -> Result<Launch> {
+        let device = &self.device;
+        device.check_lost()?;
+        if self.commands.is_empty() {
+            return Ok(Launch::after_submit(device, "batch"));
+        }
+        let wgpu_device = device.wgpu_device();
+        let mut uniforms = self.uniforms;
+        uniforms.resize(uniforms.len().next_multiple_of(16), 0);
+        let uniform = wgpu_device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("sarek batch params"),
+            contents: &uniforms,
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let mut bind_groups: HashMap<(usize, Vec<(u64, u64, usize)>), wgpu::BindGroup> =
+            HashMap::new();
+        let mut groups = Vec::with_capacity(self.commands.len());
+        for c in &self.commands {
+            let key = (
+                Arc::as_ptr(&c.pipeline) as usize,
+                c.buffers
+                    .iter()
+                    .map(|b| (b.id, b.offset, b.len))
+                    .collect::<Vec<_>>(),
+            );
+            let group = bind_groups
+                .entry(key)
+                .or_insert_with(|| {
+                    let raws: Vec<crate::buffer::RawBuffer> = c
+                        .buffers
+                        .iter()
+                        .map(|b| {
+                            crate::buffer::RawBuffer::view(
+                                b.buffer.clone(),
+                                b.offset,
+                                b.len,
+                                b.elem_size,
+                                b.id,
+                            )
+                        })
+                        .collect();
+                    let refs: Vec<&crate::buffer::RawBuffer> = raws.iter().collect();
+                    wgpu_device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some("sarek batch"),
+                        layout: &c.pipeline.layout,
+                        entries: &bind_entries(
+                            &c.source.abi,
+                            &refs,
+                            &uniform,
+                            u64::from(c.source.abi.uniform.size),
+                        ),
+                    })
+                })
+                .clone();
+            groups.push(group);
+        }
+        let mut encoder = wgpu_device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("sarek batch"),
+        });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("sarek batch"),
+                timestamp_writes: None,
+            });
+            let mut current: Option<*const Pipeline> = None;
+            for (c, group) in self.commands.iter().zip(&groups) {
+                let ptr = Arc::as_ptr(&c.pipeline);
+                if current != Some(ptr) {
+                    pass.set_pipeline(&c.pipeline.pipeline);
+                    current = Some(ptr);
+                }
+                pass.set_bind_group(0, group, &[c.uniform_offset]);
+                let [x, y, z] = c.dispatch;
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        device.wgpu_queue().submit([encoder.finish()]);
+        Ok(Launch::after_submit(device, "batch"))
+    }
+}

@@ -120,7 +120,11 @@ impl Batch {
         let device = &self.device;
         device.check_lost()?;
         if self.commands.is_empty() {
-            return Ok(Launch::after_submit(device, "batch"));
+            return Ok(Launch::after_submit(
+                device,
+                "batch",
+                device.wgpu_queue().submit([]),
+            ));
         }
         let wgpu_device = device.wgpu_device();
         let mut uniforms = self.uniforms;
@@ -192,7 +196,7 @@ impl Batch {
                 pass.dispatch_workgroups(x, y, z);
             }
         }
-        device.wgpu_queue().submit([encoder.finish()]);
-        Ok(Launch::after_submit(device, "batch"))
+        let submission = device.wgpu_queue().submit([encoder.finish()]);
+        Ok(Launch::after_submit(device, "batch", submission))
     }
 }

@@ -25,6 +25,9 @@ pub(crate) struct Pipeline {
     pub(crate) pipeline: wgpu::ComputePipeline,
     pub(crate) layout: wgpu::BindGroupLayout,
     bind_groups: Mutex<HashMap<Vec<(u64, u64, usize)>, wgpu::BindGroup>>,
+    /// Argument sets launched more than once: the second time, their uniform block gets an
+    /// immutable buffer and bind group of its own, so later launches write nothing at all.
+    repeats: Mutex<HashMap<(Vec<(u64, u64, usize)>, Vec<u8>), Option<wgpu::BindGroup>>>,
 }
 
 /// Bind groups kept per pipeline before the cache starts over.
@@ -35,6 +38,8 @@ impl Pipeline {
     pub(crate) fn forget(&self, id: u64) {
         let mut cache = self.bind_groups.lock().unwrap_or_else(|e| e.into_inner());
         cache.retain(|key, _| key.iter().all(|(b, _, _)| *b != id));
+        let mut repeats = self.repeats.lock().unwrap_or_else(|e| e.into_inner());
+        repeats.retain(|(key, _), _| key.iter().all(|(b, _, _)| *b != id));
     }
 }
 
@@ -127,7 +132,11 @@ impl Timer {
 pub struct Launch {
     device: Device,
     kernel: &'static str,
-    done: Arc<Completion>,
+    /// What to wait for; `None` when nothing was submitted (an empty grid).
+    submission: Option<wgpu::SubmissionIndex>,
+    /// Completion flag for `is_done` and `.await`, registered with wgpu on first use so that a
+    /// launch nobody checks costs nothing.
+    done: std::sync::OnceLock<Arc<Completion>>,
     timer: Option<Timer>,
 }
 
@@ -142,12 +151,11 @@ impl std::fmt::Debug for Launch {
 
 impl Launch {
     pub(crate) fn empty(device: &Device, source: &'static KernelSource) -> Launch {
-        let done = Completion::new();
-        done.complete();
         Launch {
             device: device.clone(),
             kernel: kernel_name(source),
-            done,
+            submission: None,
+            done: Default::default(),
             timer: None,
         }
     }
@@ -155,55 +163,74 @@ impl Launch {
     fn submitted(
         device: &Device,
         source: &'static KernelSource,
-        _submission: wgpu::SubmissionIndex,
+        submission: wgpu::SubmissionIndex,
         timer: Option<Timer>,
     ) -> Launch {
-        let mut launch = Launch::after_submit(device, kernel_name(source));
+        let mut launch = Launch::after_submit(device, kernel_name(source), submission);
         launch.timer = timer;
         launch
     }
 
-    /// A handle completed when everything submitted so far has run.
-    pub(crate) fn after_submit(device: &Device, kernel: &'static str) -> Launch {
-        let done = Completion::new();
-        let flag = done.clone();
-        device
-            .inner
-            .queue
-            .on_submitted_work_done(move || flag.complete());
+    /// The handle of `submission`.
+    pub(crate) fn after_submit(
+        device: &Device,
+        kernel: &'static str,
+        submission: wgpu::SubmissionIndex,
+    ) -> Launch {
         Launch {
             device: device.clone(),
             kernel,
-            done,
+            submission: Some(submission),
+            done: Default::default(),
             timer: None,
         }
     }
 
+    /// The completion flag, set when everything submitted up to now has run (which includes
+    /// this launch).
+    fn completion(&self) -> Arc<Completion> {
+        self.done
+            .get_or_init(|| {
+                let done = Completion::new();
+                if self.submission.is_some() {
+                    let flag = done.clone();
+                    self.device
+                        .inner
+                        .queue
+                        .on_submitted_work_done(move || flag.complete());
+                } else {
+                    done.complete();
+                }
+                done
+            })
+            .clone()
+    }
+
     /// Whether the GPU has finished the launch (checks without waiting).
     pub fn is_done(&self) -> bool {
-        if !self.done.is_done() {
+        let done = self.completion();
+        if !done.is_done() {
             let _ = self.device.inner.device.poll(wgpu::PollType::Poll);
         }
-        self.done.is_done()
+        done.is_done()
     }
 
     /// Blocks until the GPU has finished the launch.
     pub fn wait(&self) -> Result<()> {
-        while !self.done.is_done() {
+        if let Some(index) = &self.submission {
             self.device
                 .inner
                 .device
-                .poll(wgpu::PollType::wait_indefinitely())
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index.clone()),
+                    timeout: None,
+                })
                 .map_err(|e| {
                     self.device
                         .check_lost()
                         .err()
                         .unwrap_or(Error::Poll(e.to_string()))
                 })?;
-            if !self.done.is_done() {
-                self.device.check_lost()?;
-                std::thread::yield_now();
-            }
         }
         self.device.check_lost()
     }
@@ -265,7 +292,7 @@ impl IntoFuture for Launch {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             let inner = &self.device.inner;
-            inner.poller.wait(&inner.device, self.done.clone()).await;
+            inner.poller.wait(&inner.device, self.completion()).await;
             self.device.check_lost()
         })
     }
@@ -376,6 +403,7 @@ impl Device {
             pipeline,
             layout,
             bind_groups: Mutex::new(HashMap::new()),
+            repeats: Mutex::new(HashMap::new()),
         });
         cache.insert(key, p.clone());
         Ok(p)
@@ -456,6 +484,50 @@ impl Device {
                 _ring: None,
             }));
         }
+        let key: Vec<(u64, u64, usize)> = buffers.iter().map(|b| (b.id, b.offset, b.len)).collect();
+        {
+            let mut repeats = pipeline.repeats.lock().unwrap_or_else(|e| e.into_inner());
+            if repeats.len() >= BIND_GROUP_CACHE {
+                repeats.clear();
+            }
+            match repeats.get_mut(&(key.clone(), uniform.clone())) {
+                Some(Some(bind_group)) => {
+                    let bind_group = bind_group.clone();
+                    drop(repeats);
+                    return Ok(Some(Prepared {
+                        pipeline,
+                        bind_group,
+                        offset: 0,
+                        dispatch,
+                        _ring: None,
+                    }));
+                }
+                Some(entry @ None) => {
+                    let own = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                        label: Some("sarek params"),
+                        contents: &uniform,
+                        usage: wgpu::BufferUsages::UNIFORM,
+                    });
+                    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+                        label: Some(&abi.kernel),
+                        layout: &pipeline.layout,
+                        entries: &buffer_entries(&own),
+                    });
+                    *entry = Some(bind_group.clone());
+                    drop(repeats);
+                    return Ok(Some(Prepared {
+                        pipeline,
+                        bind_group,
+                        offset: 0,
+                        dispatch,
+                        _ring: None,
+                    }));
+                }
+                None => {
+                    repeats.insert((key.clone(), uniform.clone()), None);
+                }
+            }
+        }
         let mut guard = self
             .inner
             .uniforms
@@ -482,7 +554,6 @@ impl Device {
         self.inner
             .queue
             .write_buffer(&ring_buffer, offset, &uniform);
-        let key: Vec<(u64, u64, usize)> = buffers.iter().map(|b| (b.id, b.offset, b.len)).collect();
         let bind_group = {
             let mut cache = pipeline
                 .bind_groups

@@ -24,10 +24,9 @@ fn sarek_main(
     }
     var acc: f32 = 0.0f;
     let sarek_l2___v: i32 = 0i;
-    let sarek_l3___v: i32 = sarek_params.n;
     var sarek_l4___i: i32 = sarek_l2___v;
     loop {
-        if (sarek_l4___i < sarek_l3___v) {
+        if (sarek_l4___i < sarek_params.n) {
         } else {
             break;
         }
@@ -88,10 +87,9 @@ fn sarek_main_folded(
     }
     var acc: f32 = 0.0f;
     let sarek_l2___v: i32 = 0i;
-    let sarek_l3___v: i32 = sarek_params.n;
     var sarek_l4___i: i32 = sarek_l2___v;
     loop {
-        if (sarek_l4___i < sarek_l3___v) {
+        if (sarek_l4___i < sarek_params.n) {
         } else {
             break;
         }

@@ -18,17 +18,15 @@ fn sarek_main(
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    let t: u32 = sarek_lid.x;
     let sarek_l1___v: u32 = 0u;
-    atomicStore(&local[t], sarek_l1___v);
+    atomicStore(&local[sarek_lid.x], sarek_l1___v);
     workgroupBarrier();
-    let i: u32 = sarek_gid.x;
-    if (i < sarek_params.sarek_len0) {
+    if (sarek_gid.x < sarek_params.sarek_len0) {
         let sarek_l3___v: u32 = 1u;
-        let sarek_l4___old: u32 = atomicAdd(&local[(data[i] % 256u)], sarek_l3___v);
+        let sarek_l4___old: u32 = atomicAdd(&local[(data[sarek_gid.x] % 256u)], sarek_l3___v);
     }
     workgroupBarrier();
-    let sarek_l5___old: u32 = atomicLoad(&local[t]);
+    let sarek_l5___old: u32 = atomicLoad(&local[sarek_lid.x]);
     let count: u32 = sarek_l5___old;
     var sarek___cond: bool = (count > 0u);
     if sarek___cond {
@@ -37,7 +35,7 @@ fn sarek_main(
         var sarek_l9___old: u32;
         var sarek___exchanged: bool;
         loop {
-            let sarek_cas = atomicCompareExchangeWeak(&bins[t], sarek_l7___v, sarek_l8___v);
+            let sarek_cas = atomicCompareExchangeWeak(&bins[sarek_lid.x], sarek_l7___v, sarek_l8___v);
             if sarek_cas.exchanged || sarek_cas.old_value != sarek_l7___v {
                 sarek_l9___old = sarek_cas.old_value;
                 sarek___exchanged = sarek_cas.exchanged;
@@ -48,7 +46,7 @@ fn sarek_main(
     }
     if sarek___cond {
         let sarek_l12___v: u32 = count;
-        let sarek_l13___old: u32 = atomicAdd(&bins[t], sarek_l12___v);
+        let sarek_l13___old: u32 = atomicAdd(&bins[sarek_lid.x], sarek_l12___v);
     }
 }
 
@@ -63,17 +61,15 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
-    let t: u32 = sarek_lid.x;
     let sarek_l1___v: u32 = 0u;
-    atomicStore(&local[t], sarek_l1___v);
+    atomicStore(&local[sarek_lid.x], sarek_l1___v);
     workgroupBarrier();
-    let i: u32 = sarek_gid.x;
-    if (i < sarek_params.sarek_len0) {
+    if (sarek_gid.x < sarek_params.sarek_len0) {
         let sarek_l3___v: u32 = 1u;
-        let sarek_l4___old: u32 = atomicAdd(&local[(data[i] % 256u)], sarek_l3___v);
+        let sarek_l4___old: u32 = atomicAdd(&local[(data[sarek_gid.x] % 256u)], sarek_l3___v);
     }
     workgroupBarrier();
-    let sarek_l5___old: u32 = atomicLoad(&local[t]);
+    let sarek_l5___old: u32 = atomicLoad(&local[sarek_lid.x]);
     let count: u32 = sarek_l5___old;
     var sarek___cond: bool = (count > 0u);
     if sarek___cond {
@@ -82,7 +78,7 @@ fn sarek_main_folded(
         var sarek_l9___old: u32;
         var sarek___exchanged: bool;
         loop {
-            let sarek_cas = atomicCompareExchangeWeak(&bins[t], sarek_l7___v, sarek_l8___v);
+            let sarek_cas = atomicCompareExchangeWeak(&bins[sarek_lid.x], sarek_l7___v, sarek_l8___v);
             if sarek_cas.exchanged || sarek_cas.old_value != sarek_l7___v {
                 sarek_l9___old = sarek_cas.old_value;
                 sarek___exchanged = sarek_cas.exchanged;
@@ -93,6 +89,6 @@ fn sarek_main_folded(
     }
     if sarek___cond {
         let sarek_l12___v: u32 = count;
-        let sarek_l13___old: u32 = atomicAdd(&bins[t], sarek_l12___v);
+        let sarek_l13___old: u32 = atomicAdd(&bins[sarek_lid.x], sarek_l12___v);
     }
 }

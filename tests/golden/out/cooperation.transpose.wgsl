@@ -19,9 +19,7 @@ fn sarek_main(
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    let x: u32 = sarek_gid.x;
-    let y: u32 = sarek_gid.y;
-    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((y * sarek_params.n) + x)], ((x < sarek_params.n) && (y < sarek_params.n)));
+    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) && (sarek_gid.y < sarek_params.n)));
     workgroupBarrier();
     let ox: u32 = ((sarek_bid.y * 16u) + sarek_lid.x);
     let oy: u32 = ((sarek_bid.x * 16u) + sarek_lid.y);
@@ -41,9 +39,7 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(16u, 16u, 1u) + sarek_lid;
-    let x: u32 = sarek_gid.x;
-    let y: u32 = sarek_gid.y;
-    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((y * sarek_params.n) + x)], ((x < sarek_params.n) && (y < sarek_params.n)));
+    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) && (sarek_gid.y < sarek_params.n)));
     workgroupBarrier();
     let ox: u32 = ((sarek_bid.y * 16u) + sarek_lid.x);
     let oy: u32 = ((sarek_bid.x * 16u) + sarek_lid.y);

@@ -17,8 +17,7 @@ fn sarek_main(
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    let sarek_target: f32 = sarek_params.sarek_filter;
-    let sarek_max: f32 = max(sarek_target, 1.0f);
+    let sarek_max: f32 = max(sarek_params.sarek_filter, 1.0f);
     let sarek_l2_select: f32 = sarek_max;
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);
@@ -39,8 +38,7 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(16u, 16u, 1u) + sarek_lid;
-    let sarek_target: f32 = sarek_params.sarek_filter;
-    let sarek_max: f32 = max(sarek_target, 1.0f);
+    let sarek_max: f32 = max(sarek_params.sarek_filter, 1.0f);
     let sarek_l2_select: f32 = sarek_max;
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);

@@ -29,7 +29,8 @@ struct Command {
 }
 
 /// Launches collected on the host and submitted together: one uniform buffer for all of
-/// them, one bind group per distinct set of buffers, one compute pass. Each launch is checked
+/// them (equal blocks stored once), one bind group per distinct set of buffers and uniform
+/// block, one compute pass. Each launch is checked
 /// when it is added, exactly as `launch` checks it; they run in the order they were added.
 ///
 /// ```no_run
@@ -46,6 +47,8 @@ pub struct Batch {
     device: Device,
     commands: Vec<Command>,
     uniforms: Vec<u8>,
+    /// Where each distinct uniform block already is in `uniforms`.
+    blocks: HashMap<Vec<u8>, u32>,
 }
 
 impl std::fmt::Debug for Batch {
@@ -63,6 +66,7 @@ impl Device {
             device: self.clone(),
             commands: Vec::new(),
             uniforms: Vec::new(),
+            blocks: HashMap::new(),
         }
     }
 }
@@ -91,9 +95,17 @@ impl Batch {
         };
         let align =
             u64::from(self.device.limits().min_uniform_buffer_offset_alignment).max(16) as usize;
-        let offset = self.uniforms.len().next_multiple_of(align);
-        self.uniforms.resize(offset, 0);
-        self.uniforms.extend_from_slice(&checked.uniform);
+        // Launches with equal uniform blocks share one copy (and so one bind group).
+        let offset = match self.blocks.get(&checked.uniform) {
+            Some(&offset) => offset as usize,
+            None => {
+                let offset = self.uniforms.len().next_multiple_of(align);
+                self.uniforms.resize(offset, 0);
+                self.uniforms.extend_from_slice(&checked.uniform);
+                self.blocks.insert(checked.uniform.clone(), offset as u32);
+                offset
+            }
+        };
         let buffers = checked
             .buffers
             .iter()
@@ -134,7 +146,7 @@ impl Batch {
             contents: &uniforms,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let mut bind_groups: HashMap<(usize, Vec<(u64, u64, usize)>), wgpu::BindGroup> =
+        let mut bind_groups: HashMap<(usize, Vec<(u64, u64, usize)>, u32), wgpu::BindGroup> =
             HashMap::new();
         let mut groups = Vec::with_capacity(self.commands.len());
         for c in &self.commands {
@@ -144,6 +156,7 @@ impl Batch {
                     .iter()
                     .map(|b| (b.id, b.offset, b.len))
                     .collect::<Vec<_>>(),
+                c.uniform_offset,
             );
             let group = bind_groups
                 .entry(key)
@@ -169,6 +182,7 @@ impl Batch {
                             &c.source.abi,
                             &refs,
                             &uniform,
+                            u64::from(c.uniform_offset),
                             u64::from(c.source.abi.uniform.size),
                         ),
                     })
@@ -191,7 +205,7 @@ impl Batch {
                     pass.set_pipeline(&c.pipeline.pipeline);
                     current = Some(ptr);
                 }
-                pass.set_bind_group(0, group, &[c.uniform_offset]);
+                pass.set_bind_group(0, group, &[]);
                 let [x, y, z] = c.dispatch;
                 pass.dispatch_workgroups(x, y, z);
             }

@@ -57,7 +57,11 @@ extern crate self as sarek;
 
 pub mod gpu;
 
-pub use sarek_macros::kernel;
+pub use sarek_macros::{kernel, module};
+
+/// Re-exported for the code `#[sarek::module]` generates (its host types implement
+/// [`bytemuck::Pod`]).
+pub use bytemuck;
 pub use sarek_rt::{
     wgpu, Arg, Batch, Buffer, Device, Element, Error, Grid, KernelSource, Launch, RawBuffer, Result,
 };

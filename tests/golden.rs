@@ -1,6 +1,7 @@
 //! Golden WGSL: every kernel in `tests/golden/in/*.rs` is lowered and compiled, and its WGSL
 //! compared byte for byte with `tests/golden/out/<file>.<kernel>.wgsl`. Every output is also
-//! validated by naga. Regenerate with `SAREK_BLESS=1 cargo test --test golden` and review the
+//! validated by naga. Each file is one module: its structs, enums, helpers and constants are
+//! visible to its kernels, as in a `#[sarek::module]`. Regenerate with `SAREK_BLESS=1 cargo test --test golden` and review the
 //! diff.
 
 use std::path::Path;
@@ -9,6 +10,13 @@ use sarek_codegen::front::{attr, lower_kernel};
 
 fn kernels(source: &str) -> Vec<(String, String)> {
     let file = syn::parse_file(source).expect("golden inputs are valid Rust");
+    let is_kernel = |a: &syn::Attribute| a.path().segments.last().is_some_and(|s| s.ident == "kernel");
+    let module: Vec<syn::Item> = file
+        .items
+        .iter()
+        .filter(|i| !matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel)))
+        .cloned()
+        .collect();
     let mut out = Vec::new();
     for item in file.items {
         let syn::Item::Fn(mut f) = item else { continue };
@@ -26,7 +34,7 @@ fn kernels(source: &str) -> Vec<(String, String)> {
             _ => proc_macro2::TokenStream::new(),
         };
         let attr = attr::parse(args).expect("valid kernel attribute");
-        let lowered = lower_kernel(&attr, &f).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+        let lowered = lower_kernel(&attr, &f, &module).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         let compiled = sarek_codegen::compile(&lowered.kernel)
             .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         out.push((f.sig.ident.to_string(), compiled.wgsl));

@@ -6,13 +6,15 @@
 //! `sarek_grid: vec3<u32>` at offset 0 holds the grid in workgroups as the caller asked for
 //! it (the runtime may fold a long 1-D grid into 2-D to stay under the per-dimension limit);
 //! then, at 4-byte steps from offset 12, one `u32` length per slice parameter and one field
-//! per scalar parameter, in declaration order. `bool` is stored as a `u32` 0 or 1. The
-//! size is rounded up to 16 bytes.
+//! per scalar parameter, in declaration order. `bool` is stored as a `u32` 0 or 1. A struct
+//! parameter starts at the next multiple of 16 and takes its size rounded up to 16 (WGSL's
+//! uniform rules), holding the bytes of the struct's host type. The size is rounded up to 16
+//! bytes.
 
 use std::borrow::Cow;
 
 pub use crate::ir::{Access, Scalar};
-use crate::ir::{Kernel, ParamType};
+use crate::ir::{Kernel, ParamType, Type};
 use crate::wgsl::escape;
 
 /// A string that is borrowed in constants the macro embeds and owned when built at run time.
@@ -55,8 +57,10 @@ pub struct BufferBinding {
     pub param: u32,
     /// Its WGSL name.
     pub name: Str,
-    /// The element type.
-    pub elem: Scalar,
+    /// The element type, as WGSL spells it (`f32`, `atomic<u32>`, a struct's name).
+    pub elem: Str,
+    /// Bytes from one element to the next (the host type's size).
+    pub stride: u32,
     /// Read-only (`&[T]`) or read-write (`&mut [T]`).
     pub access: Access,
 }
@@ -103,6 +107,13 @@ pub enum FieldSource {
         /// Its type.
         ty: Scalar,
     },
+    /// Struct parameter `param`: the bytes of its host type (WGSL's layout).
+    Bytes {
+        /// The parameter index.
+        param: u32,
+        /// The struct's size in bytes.
+        size: u32,
+    },
 }
 
 impl UniformField {
@@ -110,7 +121,18 @@ impl UniformField {
     pub fn size(&self) -> u32 {
         match self.source {
             FieldSource::Grid => 12,
+            FieldSource::Bytes { size, .. } => size,
             _ => 4,
+        }
+    }
+}
+
+impl FieldSource {
+    /// The parameter whose value (not length) the field holds.
+    pub fn value_param(&self) -> Option<u32> {
+        match *self {
+            FieldSource::Scalar { param, .. } | FieldSource::Bytes { param, .. } => Some(param),
+            _ => None,
         }
     }
 }
@@ -132,7 +154,7 @@ impl Abi {
     ///     entry_point: ENTRY_POINT.into(),
     ///     workgroup_size: [64, 1, 1],
     ///     buffers: Cow::Owned(vec![BufferBinding {
-    ///         binding: 0, param: 1, name: "out".into(), elem: Scalar::U32, access: Access::ReadWrite,
+    ///         binding: 0, param: 1, name: "out".into(), elem: "u32".into(), stride: 4, access: Access::ReadWrite,
     ///     }]),
     ///     uniform: Uniform {
     ///         binding: 1,
@@ -166,11 +188,16 @@ pub fn build(kernel: &Kernel) -> Abi {
     for (i, param) in kernel.params.iter().enumerate() {
         let index = i as u32;
         if let Some((elem, access)) = param.ty.buffer() {
+            let mut elem_name = crate::wgsl::type_spelling(kernel, elem);
+            if matches!(param.ty, ParamType::AtomicSlice { .. }) {
+                elem_name = format!("atomic<{elem_name}>");
+            }
             buffers.push(BufferBinding {
                 binding: buffers.len() as u32,
                 param: index,
                 name: escape::escape(&param.name).into(),
-                elem,
+                elem: elem_name.into(),
+                stride: crate::layout::of(&kernel.types, elem).stride(),
                 access,
             });
             fields.push(UniformField {
@@ -178,14 +205,24 @@ pub fn build(kernel: &Kernel) -> Abi {
                 offset,
                 source: FieldSource::Length { param: index },
             });
-        } else if let ParamType::Scalar(ty) = param.ty {
+            offset += 4;
+        } else if let ParamType::Value(Type::Scalar(ty)) = param.ty {
             fields.push(UniformField {
                 name: escape::escape(&param.name).into(),
                 offset,
                 source: FieldSource::Scalar { param: index, ty },
             });
+            offset += 4;
+        } else if let ParamType::Value(ty) = param.ty {
+            let size = crate::layout::of(&kernel.types, ty).size;
+            offset = offset.next_multiple_of(16);
+            fields.push(UniformField {
+                name: escape::escape(&param.name).into(),
+                offset,
+                source: FieldSource::Bytes { param: index, size },
+            });
+            offset += size.next_multiple_of(16);
         }
-        offset += 4;
     }
     Abi {
         kernel: kernel.name.clone().into(),

@@ -11,8 +11,8 @@
 //! let mut kernel = Kernel {
 //!     name: "fill".into(),
 //!     params: vec![
-//!         Param { name: "v".into(), ty: ParamType::Scalar(Scalar::U32), span: Span(0) },
-//!         Param { name: "out".into(), ty: ParamType::Slice { elem: Scalar::U32, access: Access::ReadWrite }, span: Span(0) },
+//!         Param { name: "v".into(), ty: ParamType::Value(Type::Scalar(Scalar::U32)), span: Span(0) },
+//!         Param { name: "out".into(), ty: ParamType::Slice { elem: Type::Scalar(Scalar::U32), access: Access::ReadWrite }, span: Span(0) },
 //!     ],
 //!     workgroup_size: [64, 1, 1],
 //!     locals: Arena::new(),
@@ -20,6 +20,8 @@
 //!     shared: Vec::new(),
 //!     body: Vec::new(),
 //!     span: Span(0),
+//!     types: Vec::new(),
+//!     functions: Vec::new(),
 //! };
 //! let u32_ty = Type::Scalar(Scalar::U32);
 //! let mut expr = |k: &mut Kernel, kind, ty| k.exprs.append(Expression { kind, ty, span: Span(0) });
@@ -51,6 +53,7 @@ pub mod check;
 #[cfg(feature = "front")]
 pub mod front;
 pub mod ir;
+pub mod layout;
 pub mod valid;
 pub mod wgsl;
 

@@ -10,7 +10,7 @@ fn kernel(body: impl FnOnce(&mut Kernel) -> Block) -> Kernel {
         params: vec![Param {
             name: "out".into(),
             ty: ParamType::Slice {
-                elem: Scalar::I32,
+                elem: Type::Scalar(Scalar::I32),
                 access: Access::ReadWrite,
             },
             span: Span(0),
@@ -21,6 +21,8 @@ fn kernel(body: impl FnOnce(&mut Kernel) -> Block) -> Kernel {
         shared: Vec::new(),
         body: Vec::new(),
         span: Span(0),
+        types: Vec::new(),
+        functions: Vec::new(),
     };
     k.body = body(&mut k);
     k

@@ -9,3 +9,10 @@ use proc_macro::TokenStream;
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     sarek_codegen::front::expand_kernel(attr.into(), item.into()).into()
 }
+
+/// Compiles a module of kernels together with the structs, enums, helper functions and
+/// constants they use. See the `sarek` crate's documentation.
+#[proc_macro_attribute]
+pub fn module(attr: TokenStream, item: TokenStream) -> TokenStream {
+    sarek_codegen::front::expand_module(attr.into(), item.into()).into()
+}

@@ -57,6 +57,8 @@ pub enum Arg<'a> {
     Bool(bool),
     /// A buffer with the access the kernel declares.
     Buffer(&'a RawBuffer, Access),
+    /// A struct passed by value: its GPU bytes ([`Element::to_gpu`]).
+    Bytes(&'a [u8]),
 }
 
 impl<'a> Arg<'a> {
@@ -79,6 +81,15 @@ impl<'a> Arg<'a> {
     /// A `bool` parameter.
     pub fn bool(v: bool) -> Self {
         Arg::Bool(v)
+    }
+    /// A struct or enum parameter, as the bytes of its [`Element::Gpu`] form.
+    ///
+    /// ```
+    /// let gpu = [1.0f32, 2.0];
+    /// assert!(matches!(sarek_rt::Arg::bytes(bytemuck::bytes_of(&gpu)), sarek_rt::Arg::Bytes(b) if b.len() == 8));
+    /// ```
+    pub fn bytes(b: &'a [u8]) -> Self {
+        Arg::Bytes(b)
     }
     /// A `&[T]` parameter.
     pub fn read<T: Element>(b: &'a Buffer<T>) -> Self {

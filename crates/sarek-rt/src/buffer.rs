@@ -6,20 +6,91 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::device::Device;
 use crate::error::{Error, Result};
 
-/// A type that can live in a kernel's buffer: plain data with WGSL's layout.
+/// A type that can live in a kernel's buffer or be passed to a kernel by value.
 ///
-/// Implemented for `f32`, `i32` and `u32`.
+/// On the GPU a value is stored as [`Element::Gpu`]: plain data with exactly WGSL's memory
+/// layout. For `f32`, `i32`, `u32`, arrays of them and the structs of a `#[sarek::module]`
+/// without `bool` or enum fields, that is the type itself and nothing is converted. A struct
+/// with a `bool` field (stored as a `u32` 0 or 1) or an enum (stored as a `u32` tag followed by
+/// the fields of every variant) is converted on upload and on read-back; `#[sarek::module]`
+/// generates that conversion and checks the layout with const assertions.
 ///
 /// ```
-/// fn bytes<T: sarek_rt::Element>(n: usize) -> usize {
-///     n * std::mem::size_of::<T>()
-/// }
-/// assert_eq!(bytes::<f32>(10), 40);
+/// use sarek_rt::Element;
+/// assert_eq!(7u32.to_gpu(), 7);
+/// assert_eq!(<[f32; 2]>::from_gpu([1.0, 2.0]), Some([1.0, 2.0]));
+/// assert_eq!(std::mem::size_of::<<[u32; 4] as Element>::Gpu>(), 16);
 /// ```
-pub trait Element: bytemuck::Pod + Send + Sync + 'static {}
-impl Element for f32 {}
-impl Element for i32 {}
-impl Element for u32 {}
+pub trait Element: Copy + Send + Sync + 'static {
+    /// How the value is stored on the GPU.
+    type Gpu: bytemuck::Pod + Send + Sync;
+
+    /// The value as the GPU stores it.
+    fn to_gpu(self) -> Self::Gpu;
+
+    /// The value back from the GPU's bytes; `None` when they hold no valid value (an enum tag
+    /// out of range, written by code other than Sarek's).
+    fn from_gpu(gpu: Self::Gpu) -> Option<Self>;
+
+    /// The values as the GPU stores them, without a copy when the types are the same.
+    fn slice_to_gpu(values: &[Self]) -> std::borrow::Cow<'_, [Self::Gpu]>
+    where
+        [Self::Gpu]: ToOwned<Owned = Vec<Self::Gpu>>,
+    {
+        std::borrow::Cow::Owned(values.iter().map(|v| v.to_gpu()).collect())
+    }
+}
+
+macro_rules! identity_element {
+    ($($t:ty),*) => {$(
+        impl Element for $t {
+            type Gpu = $t;
+            fn to_gpu(self) -> $t {
+                self
+            }
+            fn from_gpu(gpu: $t) -> Option<$t> {
+                Some(gpu)
+            }
+            fn slice_to_gpu(values: &[$t]) -> std::borrow::Cow<'_, [$t]> {
+                std::borrow::Cow::Borrowed(values)
+            }
+        }
+    )*};
+}
+identity_element!(f32, i32, u32);
+
+impl<T: Element, const N: usize> Element for [T; N]
+where
+    [T::Gpu; N]: bytemuck::Pod,
+{
+    type Gpu = [T::Gpu; N];
+    fn to_gpu(self) -> Self::Gpu {
+        self.map(Element::to_gpu)
+    }
+    fn from_gpu(gpu: Self::Gpu) -> Option<Self> {
+        let values = gpu.map(T::from_gpu);
+        if values.iter().any(Option::is_none) {
+            return None;
+        }
+        Some(values.map(|v| v.unwrap_or_else(|| unreachable!("checked above"))))
+    }
+}
+
+/// Decodes elements read back from the GPU.
+fn decode<T: Element>(bytes: &[u8]) -> Result<Vec<T>> {
+    let gpu: Vec<T::Gpu> = bytemuck::pod_collect_to_vec(bytes);
+    gpu.into_iter()
+        .enumerate()
+        .map(|(i, g)| {
+            T::from_gpu(g).ok_or_else(|| {
+                Error::BadBuffer(format!(
+                    "element {i} holds no valid `{}` (an enum tag out of range?)",
+                    std::any::type_name::<T>()
+                ))
+            })
+        })
+        .collect()
+}
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
@@ -108,12 +179,13 @@ impl<T: Element> Drop for Buffer<T> {
 
 impl<T: Element> Buffer<T> {
     pub(crate) fn new(device: &Device, contents: Option<&[T]>, len: usize) -> Result<Self> {
-        let elem = std::mem::size_of::<T>() as u64;
+        let elem = std::mem::size_of::<T::Gpu>() as u64;
         let bytes = elem * len as u64;
         device.check_buffer_size(bytes)?;
         // wgpu cannot bind an empty buffer; an empty `Buffer` keeps a few bytes.
         let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-        let buffer = device.create_storage_buffer(alloc, contents.map(bytemuck::cast_slice))?;
+        let gpu = contents.map(T::slice_to_gpu);
+        let buffer = device.create_storage_buffer(alloc, gpu.as_deref().map(bytemuck::cast_slice))?;
         Ok(Buffer::wrap(device, buffer, 0, len))
     }
 
@@ -123,7 +195,7 @@ impl<T: Element> Buffer<T> {
                 buffer,
                 offset,
                 len,
-                elem_size: std::mem::size_of::<T>() as u64,
+                elem_size: std::mem::size_of::<T::Gpu>() as u64,
                 device_id: device.id(),
                 id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             },
@@ -157,7 +229,7 @@ impl<T: Element> Buffer<T> {
         offset: u64,
         len: usize,
     ) -> Result<Self> {
-        let elem = std::mem::size_of::<T>() as u64;
+        let elem = std::mem::size_of::<T::Gpu>() as u64;
         let bytes = len as u64 * elem;
         let align = u64::from(device.limits().min_storage_buffer_offset_alignment);
         let bad = |message: String| Error::BadBuffer(message);
@@ -220,7 +292,7 @@ impl<T: Element> Buffer<T> {
     }
 
     fn byte_len(&self) -> u64 {
-        (self.len() * std::mem::size_of::<T>()) as u64
+        (self.len() * std::mem::size_of::<T::Gpu>()) as u64
     }
 
     fn check_usage(&self, usage: wgpu::BufferUsages, what: &str) -> Result<()> {
@@ -244,7 +316,7 @@ impl<T: Element> Buffer<T> {
             .device
             .start_read(&self.raw.buffer, self.raw.offset, self.byte_len())?
             .wait()?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
+        decode(&bytes)
     }
 
     /// Copies the buffer back to the host without blocking: the future resolves once every
@@ -268,7 +340,7 @@ impl<T: Element> Buffer<T> {
             .device
             .start_read(&self.raw.buffer, self.raw.offset, self.byte_len())?;
         let bytes = pending.wait_async().await?;
-        Ok(bytemuck::pod_collect_to_vec(&bytes))
+        decode(&bytes)
     }
 
     /// Replaces the contents with `data`, which must have the buffer's length. Ordered after
@@ -281,10 +353,8 @@ impl<T: Element> Buffer<T> {
             });
         }
         self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
-        self.device.write_bytes(
-            &self.raw.buffer,
-            self.raw.offset,
-            bytemuck::cast_slice(data),
-        )
+        let gpu = T::slice_to_gpu(data);
+        self.device
+            .write_bytes(&self.raw.buffer, self.raw.offset, bytemuck::cast_slice(&gpu))
     }
 }

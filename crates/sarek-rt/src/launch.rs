@@ -676,7 +676,7 @@ impl Device {
                 .uniform
                 .fields
                 .iter()
-                .filter(|f| matches!(f.source, FieldSource::Scalar { .. }))
+                .filter(|f| f.source.value_param().is_some())
                 .count();
         if args.len() != expected {
             return Err(bad(format!(
@@ -689,6 +689,12 @@ impl Device {
             let Some(Arg::Buffer(raw, access)) = args.get(b.param as usize) else {
                 return Err(bad(format!("parameter {} must be a buffer", b.param)));
             };
+            if raw.elem_size != u64::from(b.stride) {
+                return Err(bad(format!(
+                    "buffer {} holds elements of {} bytes, but the kernel reads `{}` of {} bytes",
+                    b.param, raw.elem_size, b.elem, b.stride
+                )));
+            }
             if *access != b.access {
                 return Err(bad(format!(
                     "parameter {} must be passed as {:?}",
@@ -751,7 +757,7 @@ pub(crate) fn bind_entries<'a>(
 /// Fills the uniform block as the ABI lays it out.
 fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>> {
     let mut bytes = vec![0u8; abi.uniform.size as usize];
-    let mut put = |offset: u32, word: u32| {
+    let put = |bytes: &mut Vec<u8>, offset: u32, word: u32| {
         let o = offset as usize;
         bytes[o..o + 4].copy_from_slice(&word.to_ne_bytes());
     };
@@ -763,14 +769,14 @@ fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>
         match field.source {
             FieldSource::Grid => {
                 for (i, g) in groups.iter().enumerate() {
-                    put(field.offset + 4 * i as u32, *g as u32);
+                    put(&mut bytes, field.offset + 4 * i as u32, *g as u32);
                 }
             }
             FieldSource::Length { param } => match args.get(param as usize) {
                 Some(Arg::Buffer(raw, _)) => {
                     let len = u32::try_from(raw.len())
                         .map_err(|_| bad(format!("buffer {param} has more than 2^32 elements")))?;
-                    put(field.offset, len);
+                    put(&mut bytes, field.offset, len);
                 }
                 _ => return Err(bad(format!("parameter {param} must be a buffer"))),
             },
@@ -794,8 +800,19 @@ fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>
                         )))
                     }
                 };
-                put(field.offset, word);
+                put(&mut bytes, field.offset, word);
             }
+            FieldSource::Bytes { param, size } => match args.get(param as usize) {
+                Some(Arg::Bytes(b)) if b.len() == size as usize => {
+                    let o = field.offset as usize;
+                    bytes[o..o + b.len()].copy_from_slice(b);
+                }
+                other => {
+                    return Err(bad(format!(
+                        "parameter {param} must be a value of {size} bytes, got {other:?}"
+                    )))
+                }
+            },
         }
     }
     Ok(bytes)

@@ -63,8 +63,20 @@ fn contains_barrier(block: &Block) -> bool {
         Stmt::Loop {
             body, continuing, ..
         } => contains_barrier(body) || contains_barrier(continuing),
+        Stmt::Switch { cases, default, .. } => {
+            cases.iter().any(|c| contains_barrier(&c.body)) || contains_barrier(default)
+        }
         _ => false,
     })
+}
+
+/// The local a place is rooted in, if any.
+fn place_local(place: &Place) -> Option<Handle<Local>> {
+    match place {
+        Place::Local(l) => Some(*l),
+        Place::Field { base, .. } | Place::Element { base, .. } => place_local(base),
+        Place::Index { .. } | Place::Shared { .. } => None,
+    }
 }
 
 impl Analysis<'_> {
@@ -89,6 +101,12 @@ impl Analysis<'_> {
                 self.expr_varying(*cond) || self.expr_varying(*accept) || self.expr_varying(*reject)
             }
             Expr::Math { args, .. } => args.iter().any(|a| self.expr_varying(*a)),
+            Expr::Field { base, .. } => self.expr_varying(*base),
+            Expr::Access { base, index } => self.expr_varying(*base) || self.expr_varying(*index),
+            Expr::Compose { components, .. } => components.iter().any(|c| self.expr_varying(*c)),
+            Expr::Zero(_) => false,
+            // Only helper functions have arguments, and barriers stay in the kernel.
+            Expr::Argument(_) => true,
         }
     }
 
@@ -123,12 +141,39 @@ impl Analysis<'_> {
                 None
             }
             Stmt::Assign { place, value, .. } => {
-                if let Place::Local(l) = place {
-                    if cause.is_some() || self.expr_varying(*value) {
-                        self.mark(*l);
+                if let Some(l) = place_local(place) {
+                    let index_varying = place_indices_varying(self, place);
+                    if cause.is_some() || self.expr_varying(*value) || index_varying {
+                        self.mark(l);
                     }
                 }
                 None
+            }
+            Stmt::Call { result, .. } => {
+                // A helper may read memory: its value is not known to be uniform.
+                if let Some(l) = result {
+                    self.mark(*l);
+                }
+                None
+            }
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+            } => {
+                let inner = cause.or_else(|| {
+                    self.expr_varying(*selector)
+                        .then(|| Cause::Branch(self.cond_span(*selector)))
+                });
+                let mut after = Vec::new();
+                for body in cases.iter().map(|c| &c.body).chain([default]) {
+                    after.push(self.block(body, inner));
+                }
+                let any_return = cases.iter().any(|c| returns(&c.body)) || returns(default);
+                if inner.is_some() && cause.is_none() && any_return {
+                    return Some(Cause::Return(self.cond_span(*selector)));
+                }
+                after.into_iter().flatten().find(|c| Some(*c) != inner)
             }
             Stmt::Atomic { result, .. } => {
                 if let Some(l) = result {
@@ -185,7 +230,7 @@ impl Analysis<'_> {
                 }
                 None
             }
-            Stmt::Break | Stmt::Continue | Stmt::Return => None,
+            Stmt::Break | Stmt::Continue | Stmt::Return(_) => None,
         }
     }
 
@@ -203,7 +248,7 @@ impl Analysis<'_> {
     fn exit_under_varying(&self, block: &Block, guard: Option<Span>) -> Option<Cause> {
         for s in block {
             match &s.kind {
-                Stmt::Break | Stmt::Continue | Stmt::Return => {
+                Stmt::Break | Stmt::Continue | Stmt::Return(_) => {
                     if let Some(span) = guard {
                         return Some(Cause::Loop(span));
                     }
@@ -220,6 +265,21 @@ impl Analysis<'_> {
                         .or_else(|| self.exit_under_varying(reject, g))
                     {
                         return Some(c);
+                    }
+                }
+                Stmt::Switch {
+                    selector,
+                    cases,
+                    default,
+                } => {
+                    let g = guard.or_else(|| {
+                        self.expr_varying(*selector)
+                            .then(|| self.cond_span(*selector))
+                    });
+                    for body in cases.iter().map(|c| &c.body).chain([default]) {
+                        if let Some(c) = self.exit_under_varying(body, g) {
+                            return Some(c);
+                        }
                     }
                 }
                 // `break`/`continue` in an inner loop leave only that loop; its `return`s count.
@@ -259,11 +319,24 @@ impl Analysis<'_> {
 /// Whether a block can `return` (at any depth).
 fn returns(block: &Block) -> bool {
     block.iter().any(|s| match &s.kind {
-        Stmt::Return => true,
+        Stmt::Return(_) => true,
         Stmt::If { accept, reject, .. } => returns(accept) || returns(reject),
+        Stmt::Switch { cases, default, .. } => {
+            cases.iter().any(|c| returns(&c.body)) || returns(default)
+        }
         Stmt::Loop {
             body, continuing, ..
         } => returns(body) || returns(continuing),
         _ => false,
     })
+}
+
+/// Whether an element index on the way to a place is varying (then which element changed
+/// differs between invocations).
+fn place_indices_varying(a: &Analysis<'_>, place: &Place) -> bool {
+    match place {
+        Place::Element { base, index } => a.expr_varying(*index) || place_indices_varying(a, base),
+        Place::Field { base, .. } => place_indices_varying(a, base),
+        _ => false,
+    }
 }

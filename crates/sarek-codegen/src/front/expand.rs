@@ -8,7 +8,7 @@ use crate::abi::{Abi, FieldSource};
 use crate::ir::{Access, Scalar};
 use crate::CompileError;
 
-use super::types::{HostParam, HostScalar};
+use super::types::{HostElem, HostParam, HostScalar};
 use super::{attr, combine, lower_kernel};
 
 /// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
@@ -28,6 +28,11 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(attr) => attr,
         Err(e) => return e.to_compile_error(),
     };
+    expand_kernel_in(&attr, &item, &[])
+}
+
+/// Expands one kernel that sees the items `module` (those of its `#[sarek::module]`).
+pub fn expand_kernel_in(attr: &attr::KernelAttr, item: &syn::ItemFn, module: &[syn::Item]) -> TokenStream {
     let mut errors = Vec::new();
     let mut passed_attrs = Vec::new();
     let mut docs = Vec::new();
@@ -47,7 +52,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
             ));
         }
     }
-    let lowered = match lower_kernel(&attr, &item) {
+    let lowered = match lower_kernel(attr, item, module) {
         Ok(lowered) => lowered,
         Err(e) => {
             errors.push(e);
@@ -98,6 +103,10 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
                     quote_spanned!(span=> ::sarek::Arg::#ctor(#ident)),
                 )
             }
+            HostParam::Value(t) => (
+                quote_spanned!(span=> #t),
+                quote_spanned!(span=> ::sarek::Arg::bytes(::sarek::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
+            ),
             HostParam::AtomicSlice { elem } => {
                 let t = scalar_type(*elem);
                 (
@@ -109,7 +118,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
                 elem,
                 access: Access::Read,
             } => {
-                let t = scalar_type(*elem);
+                let t = elem_type(elem);
                 (
                     quote_spanned!(span=> &::sarek::Buffer<#t>),
                     quote_spanned!(span=> ::sarek::Arg::read(#ident)),
@@ -119,7 +128,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
                 elem,
                 access: Access::ReadWrite,
             } => {
-                let t = scalar_type(*elem);
+                let t = elem_type(elem);
                 (
                     quote_spanned!(span=> &mut ::sarek::Buffer<#t>),
                     quote_spanned!(span=> ::sarek::Arg::write(#ident)),
@@ -197,6 +206,13 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+fn elem_type(e: &HostElem) -> TokenStream {
+    match e {
+        HostElem::Scalar(s) => scalar_type(*s),
+        HostElem::Named(t) => quote!(#t),
+    }
+}
+
 fn scalar_type(s: HostScalar) -> TokenStream {
     match s {
         HostScalar::F32 => quote!(f32),
@@ -223,7 +239,7 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
     let [x, y, z] = abi.workgroup_size;
     let buffers = abi.buffers.iter().map(|b| {
         let (binding, param, name) = (b.binding, b.param, b.name.as_ref());
-        let elem = scalar_tokens(b.elem);
+        let (elem, stride) = (b.elem.as_ref(), b.stride);
         let access = match b.access {
             Access::Read => quote!(::sarek::abi::Access::Read),
             Access::ReadWrite => quote!(::sarek::abi::Access::ReadWrite),
@@ -232,7 +248,7 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
             ::sarek::abi::BufferBinding {
                 binding: #binding, param: #param,
                 name: ::std::borrow::Cow::Borrowed(#name),
-                elem: #elem, access: #access,
+                elem: ::std::borrow::Cow::Borrowed(#elem), stride: #stride, access: #access,
             }
         }
     });
@@ -244,6 +260,9 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
             FieldSource::Scalar { param, ty } => {
                 let ty = scalar_tokens(ty);
                 quote!(::sarek::abi::FieldSource::Scalar { param: #param, ty: #ty })
+            }
+            FieldSource::Bytes { param, size } => {
+                quote!(::sarek::abi::FieldSource::Bytes { param: #param, size: #size })
             }
         };
         quote! {

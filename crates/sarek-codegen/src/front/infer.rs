@@ -3,15 +3,27 @@
 //! from context and would default to `f64`, which the GPU lacks, so an unconstrained float
 //! literal is an error instead of a silent change of meaning.
 
-use crate::ir::Scalar;
+use crate::ir::{Scalar, Type};
 
 /// A type during inference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
     /// A known scalar (`usize` is `U32`).
     Known(Scalar),
+    /// A struct or array (never inferred: Rust spells them out).
+    Compound(Type),
     /// An inference variable.
     Var(u32),
+}
+
+impl Ty {
+    /// The inference type of an IR type.
+    pub fn of(ty: Type) -> Ty {
+        match ty {
+            Type::Scalar(s) => Ty::Known(s),
+            other => Ty::Compound(other),
+        }
+    }
 }
 
 /// What an inference variable may still become.
@@ -105,6 +117,7 @@ impl Infer {
     pub fn resolve(&mut self, ty: Ty) -> Option<Scalar> {
         match self.shallow(ty) {
             Ty::Known(s) => Some(s),
+            Ty::Compound(_) => None,
             Ty::Var(v) => match self.kind[v as usize] {
                 VarKind::Int => Some(Scalar::I32),
                 VarKind::Float => None,
@@ -112,10 +125,11 @@ impl Infer {
         }
     }
 
-    /// How rustc would print the type.
+    /// How rustc would print the type (compound types are named by the caller).
     pub fn describe(&mut self, ty: Ty) -> String {
         match self.shallow(ty) {
             Ty::Known(s) => s.rust_name().to_owned(),
+            Ty::Compound(_) => "{compound}".to_owned(),
             Ty::Var(v) => match self.kind[v as usize] {
                 VarKind::Int => "{integer}".to_owned(),
                 VarKind::Float => "{float}".to_owned(),

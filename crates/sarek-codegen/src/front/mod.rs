@@ -4,13 +4,16 @@
 
 pub mod attr;
 mod expand;
+mod host;
 mod infer;
 mod lower;
+mod module;
 pub mod types;
 
 pub use attr::KernelAttr;
 pub use expand::expand_kernel;
-pub use types::{HostParam, HostScalar};
+pub use module::expand_module;
+pub use types::{HostElem, HostParam, HostScalar};
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -48,8 +51,13 @@ pub fn combine(errors: Vec<syn::Error>) -> Option<syn::Error> {
     Some(first)
 }
 
-/// Lowers a `#[sarek::kernel]` function to the IR, collecting every error in it.
-pub fn lower_kernel(attr: &KernelAttr, item: &syn::ItemFn) -> Result<LoweredKernel, syn::Error> {
+/// Lowers a `#[sarek::kernel]` function to the IR, collecting every error in it. `module` is
+/// what the kernel sees besides its body: the items of its `#[sarek::module]`.
+pub fn lower_kernel(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+) -> Result<LoweredKernel, syn::Error> {
     let sig = &item.sig;
     let mut errors = Vec::new();
     let mut refuse = |span: Span, message: &str| errors.push(syn::Error::new(span, message));
@@ -89,6 +97,7 @@ pub fn lower_kernel(attr: &KernelAttr, item: &syn::ItemFn) -> Result<LoweredKern
 
     let mut lowerer =
         lower::Lowerer::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
+    lowerer.declare_module(module);
     let mut host_params = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for input in &sig.inputs {
@@ -121,18 +130,10 @@ pub fn lower_kernel(attr: &KernelAttr, item: &syn::ItemFn) -> Result<LoweredKern
         }
         match types::param(&typed.ty) {
             Ok(param) => {
-                let ty = match param {
-                    HostParam::Scalar(s) => ir::ParamType::Scalar(s.scalar()),
-                    HostParam::AtomicSlice { elem } => ir::ParamType::AtomicSlice {
-                        elem: elem.scalar(),
-                    },
-                    HostParam::Slice { elem, access } => ir::ParamType::Slice {
-                        elem: elem.scalar(),
-                        access,
-                    },
-                };
-                lowerer.add_param(&ident, ty);
-                host_params.push((ident, param));
+                if let Ok(ty) = lowerer.param_type(&param) {
+                    lowerer.add_param(&ident, ty);
+                    host_params.push((ident, param));
+                }
             }
             Err(e) => errors.push(e),
         }

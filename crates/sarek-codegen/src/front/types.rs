@@ -44,10 +44,12 @@ impl HostScalar {
 }
 
 /// The type of a kernel parameter as the host passes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostParam {
     /// A scalar, passed by value.
     Scalar(HostScalar),
+    /// A struct or enum of the module, passed by value (the Rust type as written).
+    Value(syn::Type),
     /// `&[AtomicU32]` / `&[AtomicI32]`, passed as a `&Buffer<u32>` / `&Buffer<i32>`.
     AtomicSlice {
         /// `U32` or `I32`.
@@ -56,10 +58,19 @@ pub enum HostParam {
     /// A slice, passed as a `Buffer`.
     Slice {
         /// Element type.
-        elem: HostScalar,
+        elem: HostElem,
         /// `&[T]` or `&mut [T]`.
         access: Access,
     },
+}
+
+/// The element type of a buffer parameter as the host sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HostElem {
+    /// A scalar.
+    Scalar(HostScalar),
+    /// A struct, enum or array type (the Rust type as written).
+    Named(syn::Type),
 }
 
 /// Why a type named `name` cannot be used on the GPU, if it is a known primitive that WebGPU
@@ -141,7 +152,9 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
                         }
                         return Ok(HostParam::AtomicSlice { elem });
                     }
-                    let elem = scalar(&s.elem)?;
+                    let Ok(elem) = scalar(&s.elem) else {
+                        return Ok(HostParam::Slice { elem: HostElem::Named((*s.elem).clone()), access });
+                    };
                     if elem == HostScalar::Bool {
                         return Err(syn::Error::new(
                             s.elem.span(),
@@ -154,7 +167,7 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
                             "`usize` is 64 bits on the host and 32 on the GPU, so a `[usize]` buffer would not match; use `[u32]`",
                         ));
                     }
-                    Ok(HostParam::Slice { elem, access })
+                    Ok(HostParam::Slice { elem: HostElem::Scalar(elem), access })
                 }
                 syn::Type::Array(_) => Err(syn::Error::new(
                     r.elem.span(),
@@ -166,7 +179,10 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
                 )),
             }
         }
-        other => scalar(other).map(HostParam::Scalar),
+        other => Ok(match scalar(other) {
+            Ok(s) => HostParam::Scalar(s),
+            Err(_) => HostParam::Value(other.clone()),
+        }),
     }
 }
 

@@ -7,6 +7,9 @@
 
 use crate::arena::{Arena, Handle};
 
+mod display;
+pub use display::type_name;
+
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -48,6 +51,75 @@ impl Scalar {
 pub enum Type {
     /// A scalar.
     Scalar(Scalar),
+    /// A fixed-size array, described by [`Kernel::types`].
+    Array(TypeId),
+    /// A struct (an enum is a struct with a tag), described by [`Kernel::types`].
+    Struct(TypeId),
+}
+
+impl Type {
+    /// The scalar, if the type is one.
+    pub fn scalar(self) -> Option<Scalar> {
+        match self {
+            Type::Scalar(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Index of a compound type in [`Kernel::types`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+/// A compound type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TypeDef {
+    /// `[elem; len]`
+    Array {
+        /// Element type.
+        elem: Type,
+        /// Number of elements.
+        len: u32,
+    },
+    /// A struct, or an enum stored as a tag plus the payload fields of every variant.
+    Struct(StructDef),
+}
+
+/// A struct type. In host-shareable memory a `bool` field is stored as a `u32` 0 or 1; the
+/// back end converts on every read and write, so the IR sees `bool`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDef {
+    /// The Rust name.
+    pub name: String,
+    /// Fields in declaration order (an enum: the tag first, then each variant's payload).
+    pub fields: Vec<Field>,
+    /// For an enum, its variants' names, in tag order.
+    pub variants: Option<Vec<String>>,
+}
+
+/// A struct field.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// What the field is.
+    pub name: FieldName,
+    /// Its type.
+    pub ty: Type,
+}
+
+/// The name of a struct field; the back end spells each kind without collisions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldName {
+    /// A named field of a struct (without `r#`).
+    Named(String),
+    /// The tag of an enum: the variant's index, a `u32`.
+    Tag,
+    /// Field `name` (`0`, `1`, ... for tuple variants) of variant number `variant`.
+    Payload {
+        /// The variant's index.
+        variant: u32,
+        /// The field's Rust name.
+        name: String,
+    },
 }
 
 /// A constant.
@@ -238,8 +310,8 @@ pub struct SharedId(pub u32);
 pub struct SharedVar {
     /// The Rust binding's name.
     pub name: String,
-    /// Element type.
-    pub elem: Scalar,
+    /// Element type (a scalar when `atomic`).
+    pub elem: Type,
     /// Whether the elements are atomics (`AtomicU32`, `AtomicI32`).
     pub atomic: bool,
     /// Array lengths, outermost first (`[[f32; 16]; 8]` is `[8, 16]`).
@@ -249,13 +321,18 @@ pub struct SharedVar {
 }
 
 impl SharedVar {
-    /// Size in bytes (every element type is 4 bytes).
-    pub fn bytes(&self) -> u64 {
+    /// Size in bytes.
+    pub fn bytes(&self, types: &[TypeDef]) -> u64 {
+        let elem = crate::layout::of(types, self.elem).stride();
         self.dims
             .iter()
-            .fold(4u64, |acc, &d| acc.saturating_mul(u64::from(d)))
+            .fold(u64::from(elem), |acc, &d| acc.saturating_mul(u64::from(d)))
     }
 }
+
+/// A helper function of the kernel's module, as the WGSL back end emits it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FunctionId(pub u32);
 
 /// The memory an atomic operation works on.
 #[derive(Clone, Debug, PartialEq)]
@@ -377,6 +454,31 @@ pub enum Expr {
         /// Arguments, receiver first.
         args: Vec<Handle<Expression>>,
     },
+    /// Field `field` of a struct value.
+    Field {
+        /// The struct.
+        base: Handle<Expression>,
+        /// The field's index in its [`StructDef`].
+        field: u32,
+    },
+    /// `base[index]` on an array value (`index` is a `usize`).
+    Access {
+        /// The array.
+        base: Handle<Expression>,
+        /// The element index.
+        index: Handle<Expression>,
+    },
+    /// A struct or array built from its fields or elements, in order.
+    Compose {
+        /// The struct or array type.
+        ty: Type,
+        /// One value per field or element.
+        components: Vec<Handle<Expression>>,
+    },
+    /// The all-zero value of a type.
+    Zero(Type),
+    /// Argument number `n` of the helper function being defined.
+    Argument(u32),
 }
 
 /// An expression node with its type and source location.
@@ -422,6 +524,29 @@ pub enum Place {
         /// One index per dimension.
         indices: Vec<Handle<Expression>>,
     },
+    /// A field of a struct place.
+    Field {
+        /// The struct.
+        base: Box<Place>,
+        /// The field's index.
+        field: u32,
+    },
+    /// An element of an array place.
+    Element {
+        /// The array.
+        base: Box<Place>,
+        /// The element index (`usize`).
+        index: Handle<Expression>,
+    },
+}
+
+/// One arm of a [`Stmt::Switch`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    /// The selector values that take this arm.
+    pub values: Vec<Literal>,
+    /// What it runs.
+    pub body: Block,
 }
 
 /// A statement.
@@ -466,8 +591,27 @@ pub enum Stmt {
     Break,
     /// Goes to the innermost loop's `continuing` block.
     Continue,
-    /// Ends the invocation.
-    Return,
+    /// Ends the invocation (in the kernel) or returns from a helper, with its value.
+    Return(Option<Handle<Expression>>),
+    /// `switch selector { cases.. default }`: runs the first arm listing the selector's value,
+    /// else `default`.
+    Switch {
+        /// An `i32` or `u32`.
+        selector: Handle<Expression>,
+        /// The arms with values.
+        cases: Vec<Case>,
+        /// The arm for every other value (WGSL requires one).
+        default: Block,
+    },
+    /// Calls a helper function; its value goes to `result` (a local declared here).
+    Call {
+        /// The function.
+        function: FunctionId,
+        /// The arguments (the slices a helper takes are fixed by its specialisation).
+        args: Vec<Handle<Expression>>,
+        /// Declared here when the function returns a value.
+        result: Option<Handle<Local>>,
+    },
     /// A barrier.
     Barrier(Barrier),
     /// An atomic operation; its previous value goes to `result` (a local declared here).
@@ -522,12 +666,12 @@ pub enum Access {
 /// The type of a kernel parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamType {
-    /// A scalar, passed in the uniform block.
-    Scalar(Scalar),
+    /// A value (a scalar or a struct), passed in the uniform block.
+    Value(Type),
     /// A slice, passed as a storage buffer.
     Slice {
         /// Element type.
-        elem: Scalar,
+        elem: Type,
         /// Read-only or read-write.
         access: Access,
     },
@@ -540,11 +684,11 @@ pub enum ParamType {
 
 impl ParamType {
     /// For a buffer parameter, its element type and access (atomics are read-write).
-    pub fn buffer(self) -> Option<(Scalar, Access)> {
+    pub fn buffer(self) -> Option<(Type, Access)> {
         match self {
             ParamType::Slice { elem, access } => Some((elem, access)),
-            ParamType::AtomicSlice { elem } => Some((elem, Access::ReadWrite)),
-            ParamType::Scalar(_) => None,
+            ParamType::AtomicSlice { elem } => Some((Type::Scalar(elem), Access::ReadWrite)),
+            ParamType::Value(_) => None,
         }
     }
 }
@@ -579,6 +723,31 @@ pub struct Kernel {
     pub body: Block,
     /// The function's location.
     pub span: Span,
+    /// Compound types ([`TypeId`] indexes this); a type's fields come before it.
+    pub types: Vec<TypeDef>,
+    /// Helper functions ([`FunctionId`] indexes this).
+    pub functions: Vec<Function>,
+}
+
+/// A helper function: a `fn` of the kernel's module, specialised to the buffers it is called
+/// with (WGSL cannot pass a storage buffer to a function, so each buffer a helper takes is
+/// fixed to the kernel parameter it was given).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    /// The Rust name.
+    pub name: String,
+    /// The types of its value arguments (read with [`Expr::Argument`]).
+    pub args: Vec<Type>,
+    /// What it returns.
+    pub result: Option<Type>,
+    /// Its locals.
+    pub locals: Arena<Local>,
+    /// Its expressions.
+    pub exprs: Arena<Expression>,
+    /// Its body.
+    pub body: Block,
+    /// Where it is defined.
+    pub span: Span,
 }
 
 impl Kernel {
@@ -594,13 +763,27 @@ impl Kernel {
 
     /// Bytes of workgroup memory the kernel declares.
     pub fn workgroup_memory(&self) -> u64 {
-        self.shared.iter().map(SharedVar::bytes).sum()
+        self.shared.iter().map(|v| v.bytes(&self.types)).sum()
     }
 
-    /// The scalar type of an expression.
-    pub fn scalar_of(&self, expr: Handle<Expression>) -> Scalar {
-        match self.exprs[expr].ty {
-            Type::Scalar(s) => s,
-        }
+    /// The struct behind a struct type.
+    pub fn struct_def(&self, ty: TypeId) -> Option<&StructDef> {
+        struct_def(&self.types, ty)
+    }
+}
+
+/// The struct behind `ty` in a type table.
+pub fn struct_def(types: &[TypeDef], ty: TypeId) -> Option<&StructDef> {
+    match types.get(ty.0 as usize)? {
+        TypeDef::Struct(s) => Some(s),
+        TypeDef::Array { .. } => None,
+    }
+}
+
+/// The element type and length of the array `ty`.
+pub fn array_def(types: &[TypeDef], ty: TypeId) -> Option<(Type, u32)> {
+    match types.get(ty.0 as usize)? {
+        TypeDef::Array { elem, len } => Some((*elem, *len)),
+        TypeDef::Struct(_) => None,
     }
 }

@@ -4,20 +4,23 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::abi::{Abi, FieldSource};
-use crate::arena::Handle;
+use crate::arena::{Arena, Handle};
 use crate::ir::*;
 
-use super::escape::escape;
+use super::escape::{escape, internal};
 use super::helpers::Helper;
-use super::names;
+use super::names::{self, ModuleNames};
 
 const INDENT: &str = "    ";
 
 pub(super) struct Writer<'a> {
     kernel: &'a Kernel,
     abi: &'a Abi,
+    names: ModuleNames,
+    /// The locals and expressions of the function being written (the kernel or a helper).
+    locals: &'a Arena<Local>,
+    exprs: &'a Arena<Expression>,
     local_names: HashMap<Handle<Local>, String>,
-    shared_names: Vec<String>,
     /// Locals WGSL sees as constant: declared with `let` from a constant expression.
     const_locals: HashSet<Handle<Local>>,
     /// Immutable locals bound to an invocation id, a parameter or a length: printed as that
@@ -48,9 +51,29 @@ fn shareable_name(s: Scalar) -> &'static str {
     }
 }
 
-fn type_name(t: Type) -> &'static str {
-    match t {
-        Type::Scalar(s) => scalar_name(s),
+/// The WGSL spelling of `ty`; `shareable` spells a `bool` as the `u32` that stores it.
+pub(super) fn spell(kernel: &Kernel, names: &ModuleNames, ty: Type, shareable: bool) -> String {
+    match ty {
+        Type::Scalar(s) if shareable => shareable_name(s).to_owned(),
+        Type::Scalar(s) => scalar_name(s).to_owned(),
+        Type::Struct(id) => names
+            .types
+            .get(&(id.0 as usize))
+            .cloned()
+            .unwrap_or_else(|| internal("unknown")),
+        Type::Array(id) => match array_def(&kernel.types, id) {
+            Some((elem, len)) => format!("array<{}, {len}>", spell(kernel, names, elem, shareable)),
+            None => internal("unknown"),
+        },
+    }
+}
+
+/// The WGSL name of a struct field.
+pub(super) fn field_name(name: &FieldName) -> String {
+    match name {
+        FieldName::Named(n) => escape(n),
+        FieldName::Tag => internal("tag"),
+        FieldName::Payload { variant, name } => internal(&format!("v{variant}_{name}")),
     }
 }
 
@@ -91,16 +114,14 @@ impl Builtins {
 
 impl<'a> Writer<'a> {
     pub(super) fn new(kernel: &'a Kernel, abi: &'a Abi) -> Self {
-        let buffer_names: HashSet<String> =
-            abi.buffers.iter().map(|b| b.name.to_string()).collect();
-        let shared_names = names::shared(kernel, &buffer_names);
-        let mut module_names = buffer_names;
-        module_names.extend(shared_names.iter().cloned());
+        let names = names::module(kernel);
         Writer {
             kernel,
             abi,
-            local_names: names::locals(kernel, &module_names),
-            shared_names,
+            local_names: names::locals(&kernel.locals, &names.taken),
+            names,
+            locals: &kernel.locals,
+            exprs: &kernel.exprs,
             const_locals: HashSet::new(),
             aliases: HashMap::new(),
             helpers: BTreeSet::new(),
@@ -108,8 +129,48 @@ impl<'a> Writer<'a> {
         }
     }
 
+    fn type_name(&self, ty: Type) -> String {
+        spell(self.kernel, &self.names, ty, false)
+    }
+
+    fn scalar_of(&self, h: Handle<Expression>) -> Scalar {
+        self.exprs[h].ty.scalar().unwrap_or(Scalar::U32)
+    }
+
+    /// Switches to writing `function`'s body.
+    fn enter(&mut self, locals: &'a Arena<Local>, exprs: &'a Arena<Expression>) {
+        self.locals = locals;
+        self.exprs = exprs;
+        self.local_names = names::locals(locals, &self.names.taken);
+        self.const_locals.clear();
+        self.aliases.clear();
+    }
+
     pub(super) fn finish(mut self) -> String {
         let kernel = self.kernel;
+        let mut functions = String::new();
+        for (i, f) in kernel.functions.iter().enumerate() {
+            self.enter(&f.locals, &f.exprs);
+            self.block(&f.body, 1);
+            let body = std::mem::take(&mut self.body);
+            let args: Vec<String> = f
+                .args
+                .iter()
+                .enumerate()
+                .map(|(k, t)| format!("{}: {}", internal(&format!("a{k}")), self.type_name(*t)))
+                .collect();
+            let result = f
+                .result
+                .map(|t| format!(" -> {}", self.type_name(t)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                functions,
+                "fn {}({}){result} {{\n{body}}}\n",
+                self.names.functions[i],
+                args.join(", ")
+            );
+        }
+        self.enter(&kernel.locals, &kernel.exprs);
         self.block(&kernel.body, 1);
         let statements = std::mem::take(&mut self.body);
 
@@ -121,11 +182,13 @@ impl<'a> Writer<'a> {
             k.name
         );
         out.push('\n');
+        self.structs(&mut out);
         self.declarations(&mut out);
         for helper in &self.helpers {
             out.push_str(helper.source());
             out.push('\n');
         }
+        out.push_str(&functions);
         self.entry_point(&mut out, &statements, false);
         out.push('\n');
         self.entry_point(&mut out, &statements, true);
@@ -186,16 +249,38 @@ impl<'a> Writer<'a> {
         out.push_str("}\n");
     }
 
+    /// The struct types (an enum's tag and payloads are fields too).
+    fn structs(&self, out: &mut String) {
+        for (i, def) in self.kernel.types.iter().enumerate() {
+            let TypeDef::Struct(s) = def else { continue };
+            let _ = writeln!(out, "struct {} {{", self.names.types[&i]);
+            for f in &s.fields {
+                let ty = spell(self.kernel, &self.names, f.ty, true);
+                let _ = writeln!(out, "{INDENT}{}: {ty},", field_name(&f.name));
+            }
+            out.push_str("}\n\n");
+        }
+    }
+
     /// The uniform block and the buffer bindings.
     fn declarations(&self, out: &mut String) {
         let _ = writeln!(out, "struct {} {{", Builtins::PARAMS_TYPE);
         for field in self.abi.uniform.fields.iter() {
-            let ty = match field.source {
-                FieldSource::Grid => "vec3<u32>",
-                FieldSource::Length { .. } => "u32",
-                FieldSource::Scalar { ty, .. } => shareable_name(ty),
+            let (attrs, ty) = match field.source {
+                FieldSource::Grid => (String::new(), "vec3<u32>".to_owned()),
+                FieldSource::Length { .. } => (String::new(), "u32".to_owned()),
+                FieldSource::Scalar { ty, .. } => (String::new(), shareable_name(ty).to_owned()),
+                FieldSource::Bytes { param, size } => {
+                    let ty = match self.kernel.params[param as usize].ty {
+                        ParamType::Value(t) => self.type_name(t),
+                        _ => internal("unknown"),
+                    };
+                    // WGSL's uniform rules: a struct member starts and ends on 16 bytes.
+                    let slot = size.next_multiple_of(16);
+                    (format!("@align(16) @size({slot}) "), ty)
+                }
             };
-            let _ = writeln!(out, "{INDENT}{}: {ty},", field.name);
+            let _ = writeln!(out, "{INDENT}{attrs}{}: {ty},", field.name);
         }
         out.push_str("}\n\n");
         for buffer in self.abi.buffers.iter() {
@@ -203,11 +288,7 @@ impl<'a> Writer<'a> {
                 Access::Read => "read",
                 Access::ReadWrite => "read_write",
             };
-            let elem = shareable_name(buffer.elem);
-            let elem = match self.kernel.params[buffer.param as usize].ty {
-                ParamType::AtomicSlice { .. } => format!("atomic<{elem}>"),
-                _ => elem.to_owned(),
-            };
+            let elem = &buffer.elem;
             let _ = writeln!(
                 out,
                 "@group(0) @binding({}) var<storage, {access}> {}: array<{elem}>;",
@@ -221,8 +302,8 @@ impl<'a> Writer<'a> {
             Builtins::PARAMS,
             Builtins::PARAMS_TYPE
         );
-        for (var, name) in self.kernel.shared.iter().zip(&self.shared_names) {
-            let mut ty = scalar_name(var.elem).to_owned();
+        for (var, name) in self.kernel.shared.iter().zip(&self.names.shared) {
+            let mut ty = self.type_name(var.elem);
             if var.atomic {
                 ty = format!("atomic<{ty}>");
             }
@@ -237,7 +318,7 @@ impl<'a> Writer<'a> {
     }
 
     fn shared_element(&mut self, var: SharedId, indices: &[Handle<Expression>]) -> String {
-        let mut text = self.shared_names[var.0 as usize].clone();
+        let mut text = self.names.shared[var.0 as usize].clone();
         for i in indices {
             let i = self.expr(*i);
             text.push_str(&format!("[{i}]"));
@@ -274,11 +355,13 @@ impl<'a> Writer<'a> {
     fn statement(&mut self, statement: &Statement, depth: usize) {
         match &statement.kind {
             Stmt::Let { local, init } => {
-                let l = &self.kernel.locals[*local];
+                let l = &self.locals[*local];
                 let name = self.local_names[local].clone();
-                let ty = type_name(l.ty);
-                if let (Some(init), false) = (init, l.mutable) {
-                    let alias = match self.kernel.exprs[*init].kind {
+                let ty = self.type_name(l.ty);
+                // An array or struct lives in a `var`, so that it can be indexed at run time.
+                let mutable = l.mutable || l.ty.scalar().is_none();
+                if let (Some(init), false) = (init, mutable) {
+                    let alias = match self.exprs[*init].kind {
                         // `global_thread_id()` is a formula: keep computing it once.
                         Expr::Builtin(Builtin::GlobalThreadId) => false,
                         Expr::Builtin(_) | Expr::Param(_) | Expr::Len(_) => true,
@@ -292,7 +375,7 @@ impl<'a> Writer<'a> {
                         self.const_locals.insert(*local);
                     }
                 }
-                let text = match (init, l.mutable) {
+                let text = match (init, mutable) {
                     (Some(init), false) => format!("let {name}: {ty} = {};", self.expr(*init)),
                     (Some(init), true) => format!("var {name}: {ty} = {};", self.expr(*init)),
                     (None, _) => format!("var {name}: {ty};"),
@@ -300,16 +383,23 @@ impl<'a> Writer<'a> {
                 self.line(depth, &text);
             }
             Stmt::Assign { place, op, value } => {
-                let target = self.place(place);
-                let text = match op {
-                    None => format!("{target} = {};", self.expr(*value)),
+                let (target, stored_bool) = self.place(place);
+                let mut text = match op {
+                    None => self.expr(*value),
                     Some(op) => {
-                        let left = self.place_type(place);
-                        let combined = self.binary_text(*op, left, target.clone(), *value);
-                        format!("{target} = {combined};")
+                        let left = self.place_type(place).scalar().unwrap_or(Scalar::U32);
+                        let read = if stored_bool {
+                            format!("({target} != 0u)")
+                        } else {
+                            target.clone()
+                        };
+                        self.binary_text(*op, left, read, *value)
                     }
                 };
-                self.line(depth, &text);
+                if stored_bool {
+                    text = format!("select(0u, 1u, {text})");
+                }
+                self.line(depth, &format!("{target} = {text};"));
             }
             Stmt::If {
                 cond,
@@ -394,7 +484,7 @@ impl<'a> Writer<'a> {
                 };
                 let text = match result {
                     Some(local) => {
-                        let ty = type_name(self.kernel.locals[*local].ty);
+                        let ty = self.type_name(self.locals[*local].ty);
                         format!("let {}: {ty} = {call};", self.local_names[local])
                     }
                     None if *fun == AtomicFun::Store => format!("{call};"),
@@ -409,7 +499,7 @@ impl<'a> Writer<'a> {
                 old,
                 exchanged,
             } => {
-                let ty = type_name(self.kernel.locals[*old].ty);
+                let ty = self.type_name(self.locals[*old].ty);
                 let (old, exchanged) = (
                     self.local_names[old].clone(),
                     self.local_names[exchanged].clone(),
@@ -436,31 +526,124 @@ impl<'a> Writer<'a> {
             }
             Stmt::Break => self.line(depth, "break;"),
             Stmt::Continue => self.line(depth, "continue;"),
-            Stmt::Return => self.line(depth, "return;"),
+            Stmt::Return(None) => self.line(depth, "return;"),
+            Stmt::Return(Some(v)) => {
+                let v = self.expr(*v);
+                self.line(depth, &format!("return {v};"));
+            }
+            Stmt::Call {
+                function,
+                args,
+                result,
+            } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                let call = format!(
+                    "{}({})",
+                    self.names.functions[function.0 as usize],
+                    args.join(", ")
+                );
+                let text = match result {
+                    Some(local) => {
+                        let l = &self.locals[*local];
+                        let keyword = if l.mutable || l.ty.scalar().is_none() {
+                            "var"
+                        } else {
+                            "let"
+                        };
+                        let ty = self.type_name(l.ty);
+                        format!("{keyword} {}: {ty} = {call};", self.local_names[local])
+                    }
+                    None => format!("{call};"),
+                };
+                self.line(depth, &text);
+            }
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+            } => {
+                let sel = self.expr(*selector);
+                // WGSL's `break` inside a `switch` leaves the switch, Rust's leaves the loop:
+                // a match that breaks out of a loop is written as an `if` chain.
+                let breaks = cases.iter().any(|c| breaks_out(&c.body)) || breaks_out(default);
+                if breaks {
+                    for (i, case) in cases.iter().enumerate() {
+                        let tests: Vec<String> = case
+                            .values
+                            .iter()
+                            .map(|v| format!("{sel} == {}", self.literal(*v)))
+                            .collect();
+                        let keyword = if i == 0 { "if" } else { "} else if" };
+                        self.line(depth, &format!("{keyword} {} {{", tests.join(" || ")));
+                        self.block(&case.body, depth + 1);
+                    }
+                    if cases.is_empty() {
+                        self.block(default, depth);
+                    } else {
+                        self.line(depth, "} else {");
+                        self.block(default, depth + 1);
+                        self.line(depth, "}");
+                    }
+                    return;
+                }
+                self.line(depth, &format!("switch {sel} {{"));
+                for case in cases {
+                    let values: Vec<String> = case.values.iter().map(|v| self.literal(*v)).collect();
+                    self.line(depth + 1, &format!("case {}: {{", values.join(", ")));
+                    self.block(&case.body, depth + 2);
+                    self.line(depth + 1, "}");
+                }
+                self.line(depth + 1, "default: {");
+                self.block(default, depth + 2);
+                self.line(depth + 1, "}");
+                self.line(depth, "}");
+            }
         }
     }
 
-    fn place(&mut self, place: &Place) -> String {
+    /// The place's text, and whether it is a `bool` stored as a `u32` (a struct field).
+    fn place(&mut self, place: &Place) -> (String, bool) {
         match place {
-            Place::Local(local) => self.local_names[local].clone(),
+            Place::Local(local) => (self.local_names[local].clone(), false),
             Place::Index { slice, index } => {
                 let i = self.expr(*index);
-                format!("{}[{i}]", escape(&self.kernel.param(*slice).name))
+                (format!("{}[{i}]", escape(&self.kernel.param(*slice).name)), false)
             }
-            Place::Shared { var, indices } => self.shared_element(*var, indices),
+            Place::Shared { var, indices } => (self.shared_element(*var, indices), false),
+            Place::Field { base, field } => {
+                let (b, _) = self.place(base);
+                let ty = self.place_type(base);
+                let f = self.field(ty, *field);
+                let stored_bool = f.as_ref().is_some_and(|f| f.ty == Type::Scalar(Scalar::Bool));
+                let name = f.map(|f| field_name(&f.name)).unwrap_or_default();
+                (format!("{b}.{name}"), stored_bool)
+            }
+            Place::Element { base, index } => {
+                let (b, _) = self.place(base);
+                let i = self.expr(*index);
+                (format!("{b}[{i}]"), false)
+            }
         }
     }
 
-    fn place_type(&self, place: &Place) -> Scalar {
+    fn field(&self, ty: Type, field: u32) -> Option<Field> {
+        let Type::Struct(id) = ty else { return None };
+        self.kernel.struct_def(id)?.fields.get(field as usize).cloned()
+    }
+
+    fn place_type(&self, place: &Place) -> Type {
         match place {
-            Place::Local(local) => match self.kernel.locals[*local].ty {
-                Type::Scalar(s) => s,
-            },
-            Place::Index { slice, .. } => match self.kernel.param(*slice).ty {
-                ParamType::Slice { elem, .. } | ParamType::AtomicSlice { elem } => elem,
-                ParamType::Scalar(s) => s,
-            },
+            Place::Local(local) => self.locals[*local].ty,
+            Place::Index { slice, .. } => self.kernel.param(*slice).ty.buffer().map_or(Type::Scalar(Scalar::U32), |b| b.0),
             Place::Shared { var, .. } => self.kernel.shared_var(*var).elem,
+            Place::Field { base, field } => {
+                let ty = self.place_type(base);
+                self.field(ty, *field).map_or(Type::Scalar(Scalar::U32), |f| f.ty)
+            }
+            Place::Element { base, .. } => match self.place_type(base) {
+                Type::Array(id) => array_def(&self.kernel.types, id).map_or(Type::Scalar(Scalar::U32), |a| a.0),
+                other => other,
+            },
         }
     }
 
@@ -502,14 +685,14 @@ impl<'a> Writer<'a> {
 
     fn expr(&mut self, handle: Handle<Expression>) -> String {
         let kernel = self.kernel;
-        let node = &kernel.exprs[handle];
+        let node = &self.exprs[handle];
         match &node.kind {
             Expr::Literal(l) => self.literal(*l),
             Expr::Param(id) => {
                 let param = kernel.param(*id);
                 let field = format!("{}.{}", Builtins::PARAMS, escape(&param.name));
                 match param.ty {
-                    ParamType::Scalar(Scalar::Bool) => format!("({field} != 0u)"),
+                    ParamType::Value(Type::Scalar(Scalar::Bool)) => format!("({field} != 0u)"),
                     _ => field,
                 }
             }
@@ -528,14 +711,14 @@ impl<'a> Writer<'a> {
             }
             Expr::Unary { op, expr } => {
                 let e = self.expr(*expr);
-                match (op, kernel.scalar_of(*expr)) {
+                match (op, self.scalar_of(*expr)) {
                     (UnaryOp::Neg, _) => format!("(-{e})"),
                     (UnaryOp::Not, Scalar::Bool) => format!("(!{e})"),
                     (UnaryOp::Not, _) => format!("(~{e})"),
                 }
             }
             Expr::Binary { op, left, right } => {
-                let ty = kernel.scalar_of(*left);
+                let ty = self.scalar_of(*left);
                 let mut l = self.expr(*left);
                 let may_overflow = matches!(
                     op,
@@ -555,7 +738,7 @@ impl<'a> Writer<'a> {
                 format!("select({r}, {a}, {c})")
             }
             Expr::Cast { expr, to } => {
-                let from = kernel.scalar_of(*expr);
+                let from = self.scalar_of(*expr);
                 let e = self.expr(*expr);
                 self.cast(e, from, *to)
             }
@@ -585,13 +768,53 @@ impl<'a> Writer<'a> {
                 };
                 format!("{name}({})", args.join(", "))
             }
+            Expr::Field { base, field } => {
+                let ty = self.exprs[*base].ty;
+                let b = self.expr(*base);
+                match self.field(ty, *field) {
+                    Some(f) if f.ty == Type::Scalar(Scalar::Bool) => {
+                        format!("({b}.{} != 0u)", field_name(&f.name))
+                    }
+                    Some(f) => format!("{b}.{}", field_name(&f.name)),
+                    None => b,
+                }
+            }
+            Expr::Access { base, index } => {
+                let (b, i) = (self.expr(*base), self.expr(*index));
+                format!("{b}[{i}]")
+            }
+            Expr::Compose { ty, components } => {
+                let stored_bool: Vec<bool> = match ty {
+                    Type::Struct(id) => self
+                        .kernel
+                        .struct_def(*id)
+                        .map(|s| s.fields.iter().map(|f| f.ty == Type::Scalar(Scalar::Bool)).collect())
+                        .unwrap_or_default(),
+                    _ => Vec::new(),
+                };
+                let parts: Vec<String> = components
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = self.expr(*c);
+                        if stored_bool.get(i).copied().unwrap_or(false) {
+                            format!("select(0u, 1u, {text})")
+                        } else {
+                            text
+                        }
+                    })
+                    .collect();
+                format!("{}({})", self.type_name(*ty), parts.join(", "))
+            }
+            Expr::Zero(ty) => format!("{}()", self.type_name(*ty)),
+            Expr::Argument(n) => internal(&format!("a{n}")),
         }
     }
 
     /// Whether WGSL evaluates `h` at shader-creation time (and naga checks it for division by
     /// zero and overflow). Erring towards `true` only costs an identity call.
     fn is_const(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.exprs[h].kind {
+        match &self.exprs[h].kind {
             Expr::Literal(Literal::F32(v)) => v.is_finite(),
             Expr::Literal(_) => true,
             Expr::Local(l) => self.const_locals.contains(l),
@@ -604,16 +827,21 @@ impl<'a> Writer<'a> {
             } => self.is_const(*cond) && self.is_const(*accept) && self.is_const(*reject),
             // Float-to-integer casts go through a helper function, which is never constant.
             Expr::Cast { expr, to } => {
-                !(self.kernel.scalar_of(*expr) == Scalar::F32 && to.is_integer())
+                !(self.scalar_of(*expr) == Scalar::F32 && to.is_integer())
                     && self.is_const(*expr)
             }
             Expr::Math { fun, args } => {
                 *fun != MathFun::Round && args.iter().all(|a| self.is_const(*a))
             }
+            Expr::Field { base, .. } => self.is_const(*base),
+            Expr::Access { base, index } => self.is_const(*base) && self.is_const(*index),
+            Expr::Compose { components, .. } => components.iter().all(|c| self.is_const(*c)),
+            Expr::Zero(_) => true,
             Expr::Param(_)
             | Expr::Len(_)
             | Expr::Index { .. }
             | Expr::SharedIndex { .. }
+            | Expr::Argument(_)
             | Expr::Builtin(_) => false,
         }
     }
@@ -637,12 +865,12 @@ impl<'a> Writer<'a> {
         left: String,
         right: Handle<Expression>,
     ) -> String {
-        let right_ty = self.kernel.scalar_of(right);
+        let right_ty = self.scalar_of(right);
         let mut r = self.expr(right);
         let safe_divisor = matches!(
-            self.kernel.exprs[right].kind,
+            self.exprs[right].kind,
             Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
-        ) || matches!(self.kernel.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0);
+        ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0);
         if matches!(op, BinaryOp::Div | BinaryOp::Rem)
             && ty.is_integer()
             && !safe_divisor
@@ -710,4 +938,16 @@ fn while_test(body: &Block) -> Option<Handle<Expression>> {
         }
         _ => None,
     }
+}
+
+/// Whether a `break` in `block` would leave a loop around it (not one inside it).
+fn breaks_out(block: &Block) -> bool {
+    block.iter().any(|s| match &s.kind {
+        Stmt::Break => true,
+        Stmt::If { accept, reject, .. } => breaks_out(accept) || breaks_out(reject),
+        Stmt::Switch { cases, default, .. } => {
+            cases.iter().any(|c| breaks_out(&c.body)) || breaks_out(default)
+        }
+        _ => false,
+    })
 }

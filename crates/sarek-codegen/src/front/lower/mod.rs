@@ -16,6 +16,13 @@ use crate::ir::*;
 use super::infer::{Infer, Ty, VarKind};
 use super::types;
 
+mod calls;
+mod data;
+pub mod items;
+mod patterns;
+
+pub use items::{Item, ItemScopes};
+
 /// Marker for an error already recorded.
 #[derive(Debug)]
 pub struct Reported;
@@ -45,14 +52,14 @@ enum Binding {
 enum Element {
     Buffer {
         slice: ParamId,
-        elem: Scalar,
+        elem: Type,
         access: Access,
         atomic: bool,
         index: Handle<Expression>,
     },
     Shared {
         var: SharedId,
-        elem: Scalar,
+        elem: Type,
         atomic: bool,
         indices: Vec<Handle<Expression>>,
     },
@@ -78,6 +85,15 @@ pub struct Lowerer {
     scopes: Vec<HashMap<String, Binding>>,
     blocks: Vec<Block>,
     loops: Vec<LoopFrame>,
+    /// Structs, enums, helpers and constants in scope (the module's, then each block's).
+    pub items: ItemScopes,
+    /// Set while lowering a helper function rather than the kernel.
+    helper: Option<calls::HelperFrame>,
+    /// Helpers lowered so far (shared with the lowerers of helpers).
+    pub calls: calls::CallState,
+    /// The type the context wants from the expression being lowered (fixes the element type
+    /// of `[0.0; 4]` in `let a: [f32; 4] = [0.0; 4]`).
+    expect: Option<Type>,
 }
 
 /// The identifier's name without `r#`.
@@ -88,16 +104,12 @@ pub fn ident_name(ident: &syn::Ident) -> String {
 
 fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
     Some(match expr {
-        syn::Expr::Array(_) | syn::Expr::Repeat(_) => "arrays are not supported in kernels yet; use a buffer",
         syn::Expr::Async(_) | syn::Expr::Await(_) => "a GPU kernel cannot be `async`",
         syn::Expr::Closure(_) => "WGSL has no closures; write the computation inline",
-        syn::Expr::Field(_) => "field access needs a struct, and structs in kernels are not supported yet",
-        syn::Expr::Let(_) => "`let` patterns in conditions (`if let`, `while let`) need enums, which kernels do not support yet",
+        syn::Expr::Let(_) => "`let` patterns are supported only as `if let Pattern = value { .. }`; use `match` or `loop` with `if let`",
         syn::Expr::Macro(_) => "macros cannot run on the GPU: the kernel body must be plain expressions and statements",
-        syn::Expr::Match(_) => "`match` is not supported in kernels yet; use `if`/`else`",
         syn::Expr::Range(_) => "a range is only allowed as the iterator of a `for` loop (`for i in a..b`)",
         syn::Expr::Reference(_) => "WGSL cannot pass references around inside a kernel; index the buffer directly",
-        syn::Expr::Struct(_) => "struct literals are not supported in kernels yet",
         syn::Expr::Try(_) => "the `?` operator needs `Result`/`Option`, which do not exist on the GPU",
         syn::Expr::TryBlock(_) => "`try` blocks are not available on the GPU",
         syn::Expr::Tuple(_) => "WGSL has no tuples; use separate variables",
@@ -121,6 +133,8 @@ impl Lowerer {
                 shared: Vec::new(),
                 body: Vec::new(),
                 span: Span(0),
+                types: Vec::new(),
+                functions: Vec::new(),
             },
             spans: Vec::new(),
             errors: Vec::new(),
@@ -133,6 +147,10 @@ impl Lowerer {
             scopes: vec![HashMap::new()],
             blocks: Vec::new(),
             loops: Vec::new(),
+            items: ItemScopes::default(),
+            helper: None,
+            calls: calls::CallState::default(),
+            expect: None,
         };
         lowerer.kernel.span = lowerer.span(span);
         lowerer
@@ -146,6 +164,52 @@ impl Lowerer {
     fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
         self.errors.push(syn::Error::new(span, message));
         Reported
+    }
+
+    /// Declares the items of the kernel's module (scope 0 of every lookup).
+    pub fn declare_module(&mut self, module: &[syn::Item]) {
+        self.items.open();
+        let items: Vec<&syn::Item> = module
+            .iter()
+            .filter(|i| !matches!(i, syn::Item::Use(_) | syn::Item::Impl(_) | syn::Item::Trait(_) | syn::Item::Macro(_) | syn::Item::Mod(_) | syn::Item::Static(_) | syn::Item::Type(_)))
+            .collect();
+        self.declare_items(items);
+    }
+
+    /// The IR type of a kernel parameter.
+    pub fn param_type(&mut self, param: &types::HostParam) -> R<ParamType> {
+        use types::{HostElem, HostParam};
+        Ok(match param {
+            HostParam::Scalar(s) => ParamType::Value(Type::Scalar(s.scalar())),
+            HostParam::AtomicSlice { elem } => ParamType::AtomicSlice { elem: elem.scalar() },
+            HostParam::Slice { elem: HostElem::Scalar(s), access } => ParamType::Slice { elem: Type::Scalar(s.scalar()), access: *access },
+            HostParam::Slice { elem: HostElem::Named(t), access } => {
+                let elem = self.resolve_type(t)?;
+                if let Some(e) = self.host_shareable(elem) {
+                    return Err(self.error(t.span(), e));
+                }
+                ParamType::Slice { elem, access: *access }
+            }
+            HostParam::Value(t) => {
+                let ty = self.resolve_type(t)?;
+                if let Type::Array(_) = ty {
+                    return Err(self.error(t.span(), "an array cannot be passed by value (WebGPU's uniform block needs 16-byte array strides); pass it in a buffer, `&[T]`"));
+                }
+                if let Some(problem) = crate::layout::uniform_problem(&self.kernel.types, ty) {
+                    return Err(self.error(t.span(), format!("this struct cannot be passed by value: by-value parameters live in WebGPU's uniform block, and {problem}; pass it as a one-element buffer, `&[T]`, instead")));
+                }
+                ParamType::Value(ty)
+            }
+        })
+    }
+
+    /// Why values of `ty` cannot be stored in a buffer, if they cannot.
+    fn host_shareable(&self, ty: Type) -> Option<&'static str> {
+        match ty {
+            Type::Scalar(Scalar::Bool) => Some("WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1"),
+            Type::Array(id) => array_def(&self.kernel.types, id).and_then(|(e, _)| self.host_shareable(e)),
+            _ => None,
+        }
     }
 
     pub fn add_param(&mut self, ident: &syn::Ident, ty: ParamType) {
@@ -257,6 +321,10 @@ impl Lowerer {
                 reject,
             } => self.is_stable(*cond) && self.is_stable(*accept) && self.is_stable(*reject),
             Expr::Math { args, .. } => args.iter().all(|a| self.is_stable(*a)),
+            Expr::Field { base, .. } => self.is_stable(*base),
+            Expr::Access { base, index } => self.is_stable(*base) && self.is_stable(*index),
+            Expr::Compose { components, .. } => components.iter().all(|c| self.is_stable(*c)),
+            Expr::Zero(_) | Expr::Argument(_) => true,
         }
     }
 
@@ -294,12 +362,20 @@ impl Lowerer {
         match self.infer.unify(a, b) {
             Ok(t) => Ok(t),
             Err((a, b)) => {
-                let (a, b) = (self.infer.describe(a), self.infer.describe(b));
+                let (a, b) = (self.describe(a), self.describe(b));
                 Err(self.error(
                     span,
                     format!("mismatched types: expected `{a}`, found `{b}`"),
                 ))
             }
+        }
+    }
+
+    /// How rustc would print `ty`.
+    fn describe(&mut self, ty: Ty) -> String {
+        match self.infer.shallow(ty) {
+            Ty::Compound(t) => type_name(&self.kernel.types, t),
+            other => self.infer.describe(other),
         }
     }
 
@@ -314,7 +390,7 @@ impl Lowerer {
             Ty::Known(s) if s.is_integer() => Ok(()),
             Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => Ok(()),
             other => {
-                let found = self.infer.describe(other);
+                let found = self.describe(other);
                 Err(self.error(span, format!("expected an integer, found `{found}`")))
             }
         }
@@ -324,7 +400,7 @@ impl Lowerer {
         let t = self.ty(h);
         match self.infer.shallow(t) {
             Ty::Known(Scalar::Bool) => {
-                let found = self.infer.describe(t);
+                let found = self.describe(t);
                 Err(self.error(span, format!("expected a number, found `{found}`")))
             }
             _ => Ok(()),
@@ -349,6 +425,22 @@ impl Lowerer {
     }
 
     fn block_contents(&mut self, block: &syn::Block) -> R<Value> {
+        let outer = self.items.open();
+        let items: Vec<&syn::Item> = block
+            .stmts
+            .iter()
+            .filter_map(|s| match s {
+                syn::Stmt::Item(item) => Some(item),
+                _ => None,
+            })
+            .collect();
+        self.declare_items(items);
+        let result = self.statements(block);
+        self.items.restore(outer);
+        result
+    }
+
+    fn statements(&mut self, block: &syn::Block) -> R<Value> {
         let mut diverged = false;
         let mut value = Value::Unit;
         let count = block.stmts.len();
@@ -356,11 +448,8 @@ impl Lowerer {
             let last = i + 1 == count;
             let result = match stmt {
                 syn::Stmt::Local(local) => self.local(local),
-                syn::Stmt::Item(syn::Item::Const(c)) => self.const_item(c),
-                syn::Stmt::Item(item) => Err(self.error(
-                    item.span(),
-                    "items (functions, structs, `use`, constants) cannot be declared inside a kernel yet; declare values with `let`",
-                )),
+                // Declared on entry to the block; a helper is lowered where it is called.
+                syn::Stmt::Item(_) => Ok(Value::Unit),
                 syn::Stmt::Macro(m) => Err(self.error(
                     m.mac.path.span(),
                     "macros cannot run on the GPU: `println!`, `assert!` and friends have no WGSL equivalent; remove the call",
@@ -384,56 +473,6 @@ impl Lowerer {
             return Ok(Value::Never);
         }
         Ok(value)
-    }
-
-    /// `const N: usize = 256;` in the body: a named literal (also usable as an array size).
-    fn const_item(&mut self, c: &syn::ItemConst) -> R<Value> {
-        let ty = types::scalar(&c.ty).map_err(|e| {
-            self.errors.push(e);
-            Reported
-        })?;
-        let (negative, lit) = match &*c.expr {
-            syn::Expr::Lit(l) => (false, &l.lit),
-            syn::Expr::Unary(syn::ExprUnary {
-                op: syn::UnOp::Neg(_),
-                expr,
-                ..
-            }) => match &**expr {
-                syn::Expr::Lit(l) => (true, &l.lit),
-                other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
-            },
-            other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
-        };
-        let span = c.expr.span();
-        let literal = match (lit, ty.scalar()) {
-            (syn::Lit::Bool(b), Scalar::Bool) if !negative => Literal::Bool(b.value),
-            (syn::Lit::Float(f), Scalar::F32) => {
-                let v = f.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
-                Literal::F32(if negative { -v } else { v })
-            }
-            (syn::Lit::Int(i), t) => {
-                let v = i.base10_parse::<i64>().map_err(|e| self.error(span, e))?;
-                let v = if negative { -v } else { v };
-                match t {
-                    Scalar::I32 => Literal::I32(
-                        i32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `i32`"))?,
-                    ),
-                    Scalar::U32 => Literal::U32(
-                        u32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `u32`"))?,
-                    ),
-                    Scalar::F32 => Literal::F32(v as f32),
-                    Scalar::Bool => return Err(self.error(span, "expected `bool`")),
-                }
-            }
-            _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
-        };
-        self.scopes
-            .last_mut()
-            .expect("a scope")
-            .insert(ident_name(&c.ident), Binding::Const(literal));
-        Ok(Value::Unit)
     }
 
     /// `shared::<T>()` when `e` is such a call: the turbofish type.
@@ -466,60 +505,26 @@ impl Lowerer {
     }
 
     /// The element type, atomicity and lengths of a workgroup array type `[[T; N]; M]`.
-    fn shared_type(&mut self, ty: &syn::Type) -> R<(Scalar, bool, Vec<u32>)> {
+    fn shared_type(&mut self, ty: &syn::Type) -> R<(Type, bool, Vec<u32>)> {
         match ty {
             syn::Type::Array(a) => {
                 let (elem, atomic, mut dims) = self.shared_type(&a.elem)?;
-                let len = self.array_length(&a.len)?;
+                let len = self.constant_length(&a.len, "a workgroup array")?;
                 dims.insert(0, len);
                 Ok((elem, atomic, dims))
             }
             syn::Type::Path(p) => {
                 let name = p.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
                 match name.as_str() {
-                    "AtomicU32" => Ok((Scalar::U32, true, Vec::new())),
-                    "AtomicI32" => Ok((Scalar::I32, true, Vec::new())),
-                    _ => match types::scalar(ty) {
-                        Ok(types::HostScalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
-                        Ok(s) => Ok((s.scalar(), false, Vec::new())),
-                        Err(e) => {
-                            self.errors.push(e);
-                            Err(Reported)
-                        }
+                    "AtomicU32" => Ok((Type::Scalar(Scalar::U32), true, Vec::new())),
+                    "AtomicI32" => Ok((Type::Scalar(Scalar::I32), true, Vec::new())),
+                    _ => match self.resolve_type(ty)? {
+                        Type::Scalar(Scalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
+                        t => Ok((t, false, Vec::new())),
                     },
                 }
             }
             other => Err(self.error(other.span(), "workgroup memory is an array: `shared::<[f32; 256]>()` or `shared::<[[f32; 16]; 16]>()`")),
-        }
-    }
-
-    fn array_length(&mut self, len: &syn::Expr) -> R<u32> {
-        let span = len.span();
-        let value = match len {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(i),
-                ..
-            }) => i.base10_parse::<u64>().ok(),
-            syn::Expr::Path(p) => {
-                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                    Some(Binding::Const(Literal::U32(v))) => Some(u64::from(v)),
-                    Some(Binding::Const(Literal::I32(v))) => u64::try_from(v).ok(),
-                    _ => None,
-                }
-            }
-            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Expr(e, None) => return self.array_length(e),
-                _ => None,
-            },
-            _ => None,
-        };
-        match value {
-            Some(0) => Err(self.error(span, "a workgroup array needs at least one element")),
-            Some(v) if v <= u64::from(u32::MAX) => Ok(v as u32),
-            _ => Err(self.error(
-                span,
-                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` declared in the kernel; for a size known only at run time, allocate the largest size and use part of it",
-            )),
         }
     }
 
@@ -560,6 +565,9 @@ impl Lowerer {
                 ))
             }
         };
+        if self.helper.is_some() {
+            return Err(self.error(call.func.span(), "workgroup memory is declared in the kernel body, not in a helper function; declare it there and pass values"));
+        }
         let (elem, atomic, dims) = self.shared_type(ty)?;
         let span = self.span(ident.span());
         let id = SharedId(self.kernel.shared.len() as u32);
@@ -586,13 +594,7 @@ impl Lowerer {
             other => (other, None),
         };
         let declared = match annotation {
-            Some(ty) => match types::scalar(ty) {
-                Ok(s) => Some(Ty::Known(s.scalar())),
-                Err(e) => {
-                    self.errors.push(e);
-                    return Err(Reported);
-                }
-            },
+            Some(ty) => Some(self.resolve_type(ty)?),
             None => None,
         };
         if let Some(init) = &local.init {
@@ -601,9 +603,10 @@ impl Lowerer {
             }
         }
         let value = match &local.init {
-            Some(init) => Some(self.value(&init.expr)?),
+            Some(init) => Some(self.value_expecting(&init.expr, declared)?),
             None => None,
         };
+        let declared = declared.map(Ty::of);
         match pat {
             syn::Pat::Ident(p) => {
                 if p.by_ref.is_some() || p.subpat.is_some() {
@@ -643,12 +646,27 @@ impl Lowerer {
         }
     }
 
+    /// Lowers `e` in a context that wants a value of type `want`.
+    fn value_expecting(&mut self, e: &syn::Expr, want: Option<Type>) -> R<Handle<Expression>> {
+        self.expect = want;
+        let v = self.value(e);
+        self.expect = None;
+        v
+    }
+
     fn expression(&mut self, e: &syn::Expr) -> R<Value> {
         let span = e.span();
+        let expect = self.expect.take();
         if let Some(reason) = unsupported_expr(e) {
             return Err(self.error(span, reason));
         }
         match e {
+            syn::Expr::Field(f) => self.field(f).map(Value::Expr),
+            syn::Expr::Struct(s) => self.struct_literal(s).map(Value::Expr),
+            syn::Expr::Array(a) => self.array_literal(a, expect).map(Value::Expr),
+            syn::Expr::Repeat(r) => self.repeat(r, expect).map(Value::Expr),
+            syn::Expr::Match(m) => self.match_expr(m),
+            syn::Expr::If(i) if matches!(&*i.cond, syn::Expr::Let(_)) => self.if_let(i),
             syn::Expr::Lit(lit) => self.literal(&lit.lit, false).map(Value::Expr),
             syn::Expr::Paren(p) => self.expression(&p.expr),
             syn::Expr::Group(g) => self.expression(&g.expr),
@@ -664,10 +682,13 @@ impl Lowerer {
                     if !c.args.is_empty() {
                         return Err(self.error(c.args.span(), "a barrier takes no arguments"));
                     }
+                    if self.helper.is_some() {
+                        return Err(self.error(c.func.span(), "barriers belong in the kernel body, where Sarek proves every thread reaches them; call it there, around the helper call"));
+                    }
                     self.push(Stmt::Barrier(kind), span);
                     return Ok(Value::Unit);
                 }
-                self.call(c).map(Value::Expr)
+                self.call(c)
             }
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
@@ -712,13 +733,7 @@ impl Lowerer {
                 self.push(Stmt::Continue, span);
                 Ok(Value::Never)
             }
-            syn::Expr::Return(r) => {
-                if let Some(v) = &r.expr {
-                    return Err(self.error(v.span(), "a kernel returns nothing: write `return;`"));
-                }
-                self.push(Stmt::Return, span);
-                Ok(Value::Never)
-            }
+            syn::Expr::Return(r) => self.return_expr(r),
             _ => Err(self.error(span, "this expression is not supported in a Sarek kernel")),
         }
     }
@@ -805,7 +820,14 @@ impl Lowerer {
     }
 
     fn lookup(&self, name: &str) -> Option<Binding> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+            .or_else(|| match self.items.lookup(name) {
+                Some(Item::Const(literal)) => Some(Binding::Const(literal)),
+                _ => None,
+            })
     }
 
     fn path(&mut self, p: &syn::ExprPath) -> R<Handle<Expression>> {
@@ -821,7 +843,7 @@ impl Lowerer {
                     Ok(self.expr(Expr::Local(l), ty, span))
                 }
                 Some(Binding::Param(id)) => match self.kernel.param(id).ty {
-                    ParamType::Scalar(s) => Ok(self.expr(Expr::Param(id), Ty::Known(s), span)),
+                    ParamType::Value(t) => Ok(self.expr(Expr::Param(id), Ty::of(t), span)),
                     ParamType::Slice { .. } | ParamType::AtomicSlice { .. } => Err(self.error(
                         span,
                         "a buffer can only be indexed (`x[i]`) or measured (`x.len()`) inside a kernel",
@@ -839,6 +861,9 @@ impl Lowerer {
                     format!("cannot find `{name}` in this kernel: a kernel sees its parameters, its own `let` bindings and Sarek's intrinsics"),
                 )),
             };
+        }
+        if let Some(v) = self.variant_path(&p.path) {
+            return v;
         }
         self.constant(&p.path).ok_or(()).or_else(|()| {
             Err(self.error(span, "this path is not a constant Sarek knows; kernels can use `i32::MAX`, `f32::INFINITY`, `std::f32::consts::PI` and similar"))
@@ -1008,6 +1033,18 @@ impl Lowerer {
         span: Span,
     ) -> R<Ty> {
         let (lt, rt) = (self.ty(l), self.ty(r));
+        for t in [lt, rt] {
+            if let Ty::Compound(c) = self.infer.shallow(t) {
+                let name = type_name(&self.kernel.types, c);
+                let advice = match (c, op.is_comparison()) {
+                    (Type::Array(_), true) => "WGSL has no `==` on arrays: compare the elements in a loop",
+                    (_, true) => "WGSL has no `==` on structs: compare the fields you care about",
+                    (Type::Array(_), false) => "operators apply to numbers: index the array to get one",
+                    _ => "operators apply to numbers: use the struct's fields",
+                };
+                return Err(self.error(span, format!("this operator cannot be applied to `{name}`; {advice}")));
+            }
+        }
         match op {
             BinaryOp::Shl | BinaryOp::Shr => {
                 self.require_int(l, span)?;
@@ -1139,8 +1176,9 @@ impl Lowerer {
         Err(self.error(span, "only buffer parameters have a length: write `name.len()` where `name: &[T]` or `&mut [T]`"))
     }
 
-    /// Resolves `base[i]` or `base[i][j]..` to a buffer or workgroup-array element.
-    fn element(&mut self, e: &syn::ExprIndex) -> R<Element> {
+    /// Resolves `base[i]` or `base[i][j]..` to a buffer or workgroup-array element; `None`
+    /// when `base` is neither (a local array, a struct field...).
+    fn element(&mut self, e: &syn::ExprIndex) -> R<Option<Element>> {
         let mut index_exprs: Vec<&syn::Expr> = vec![&e.index];
         let mut base = &*e.expr;
         loop {
@@ -1162,7 +1200,6 @@ impl Lowerer {
                 ));
             }
         }
-        let span = base.span();
         let binding = match base {
             syn::Expr::Path(p) => p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))),
             _ => None,
@@ -1170,27 +1207,28 @@ impl Lowerer {
         match binding {
             Some(Binding::Param(id)) if self.kernel.param(id).ty.buffer().is_some() => {
                 let ty = self.kernel.param(id).ty;
-                let (elem, access) = ty.buffer().unwrap_or((Scalar::U32, Access::Read));
+                let (elem, access) = ty.buffer().unwrap_or((Type::Scalar(Scalar::U32), Access::Read));
                 let atomic = matches!(ty, ParamType::AtomicSlice { .. });
                 if index_exprs.len() != 1 {
-                    return Err(self.error(
-                        e.span(),
-                        "a buffer element is a scalar: index it once, `x[i]`",
-                    ));
+                    // `buf[i][j]`: an array element of a buffer element.
+                    return Ok(None);
                 }
                 let index = self.value(index_exprs[0])?;
                 self.require(index, Scalar::U32, index_exprs[0].span())?;
-                Ok(Element::Buffer {
+                Ok(Some(Element::Buffer {
                     slice: id,
                     elem,
                     access,
                     atomic,
                     index,
-                })
+                }))
             }
             Some(Binding::Shared(var)) => {
                 let v = self.kernel.shared_var(var);
                 let (elem, atomic, dims) = (v.elem, v.atomic, v.dims.len());
+                if index_exprs.len() > dims {
+                    return Ok(None);
+                }
                 if index_exprs.len() != dims {
                     return Err(self.error(
                         e.span(),
@@ -1201,31 +1239,29 @@ impl Lowerer {
                 for (h, ix) in indices.iter().zip(&index_exprs) {
                     self.require(*h, Scalar::U32, ix.span())?;
                 }
-                Ok(Element::Shared {
+                Ok(Some(Element::Shared {
                     var,
                     elem,
                     atomic,
                     indices,
-                })
+                }))
             }
-            _ => Err(self.error(
-                span,
-                "only buffer parameters and `shared()` arrays can be indexed in a kernel",
-            )),
+            _ => Ok(None),
         }
     }
 
     fn index(&mut self, i: &syn::ExprIndex) -> R<Handle<Expression>> {
         let span = i.span();
         match self.element(i)? {
-            Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. } => Err(self.error(
+            Some(Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. }) => Err(self.error(
                 span,
                 "an atomic is read with `.load(Ordering::Relaxed)` (or changed with `fetch_add` and friends), not by value",
             )),
-            Element::Buffer { slice, elem, index, .. } => Ok(self.expr(Expr::Index { slice, index }, Ty::Known(elem), span)),
-            Element::Shared { var, elem, indices, .. } => {
-                Ok(self.expr(Expr::SharedIndex { var, indices }, Ty::Known(elem), span))
+            Some(Element::Buffer { slice, elem, index, .. }) => Ok(self.expr(Expr::Index { slice, index }, Ty::of(elem), span)),
+            Some(Element::Shared { var, elem, indices, .. }) => {
+                Ok(self.expr(Expr::SharedIndex { var, indices }, Ty::of(elem), span))
             }
+            None => self.array_access(i),
         }
     }
 
@@ -1237,64 +1273,15 @@ impl Lowerer {
         span: Span,
     ) -> R<Value> {
         // Rust evaluates the assigned value before the place for primitive types.
-        let mut value = self.value(right)?;
+        let want = if op.is_none() { self.place_type_hint(left) } else { None };
+        let mut value = self.value_expecting(right, want)?;
         let value_end = self.block_len();
         let value_ty = self.ty(value);
-        let (place, place_ty) = match left {
-            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
-                let ident = p.path.get_ident().expect("checked");
-                match self.lookup(&ident_name(ident)) {
-                    Some(Binding::Local(l)) => {
-                        self.kernel.locals[l].mutable = true;
-                        (Place::Local(l), self.local_tys[l.index()])
-                    }
-                    Some(Binding::Param(_)) => {
-                        return Err(self.error(
-                            left.span(),
-                            "kernel parameters cannot be assigned; copy into a `let mut` first",
-                        ))
-                    }
-                    Some(Binding::Shared(_)) => {
-                        return Err(self.error(
-                            left.span(),
-                            "assign to an element of a workgroup array: `tile[i] = ..`",
-                        ))
-                    }
-                    Some(Binding::Const(_)) => {
-                        return Err(self
-                            .error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
-                    }
-                    None => {
-                        return Err(self
-                            .error(left.span(), format!("cannot find `{ident}` in this kernel")))
-                    }
-                }
-            }
-            syn::Expr::Index(i) => {
-                let before = self.block_len();
-                let element = self.element(i)?;
-                if self.block_len() != before && !self.is_stable(value) {
-                    value = self.spill(value, Some(value_end));
-                }
-                match element {
-                    Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. } => {
-                        return Err(self.error(left.span(), "an atomic is written with `.store(value, Ordering::Relaxed)`, not by assignment"))
-                    }
-                    Element::Buffer { access: Access::Read, .. } => {
-                        return Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"))
-                    }
-                    Element::Buffer { slice, elem, index, .. } => (Place::Index { slice, index }, Ty::Known(elem)),
-                    Element::Shared { var, elem, indices, .. } => (Place::Shared { var, indices }, Ty::Known(elem)),
-                }
-            }
-            syn::Expr::Paren(p) => return self.assign(&p.expr, op, right, span),
-            _ => {
-                return Err(self.error(
-                    left.span(),
-                    "only a variable or a buffer element (`x[i]`) can be assigned",
-                ))
-            }
-        };
+        let before = self.block_len();
+        let (place, place_ty) = self.place(left)?;
+        if self.block_len() != before && !self.is_stable(value) {
+            value = self.spill(value, Some(value_end));
+        }
         match op {
             None => {
                 self.unify(place_ty, value_ty, span)?;
@@ -1309,6 +1296,61 @@ impl Lowerer {
         Ok(Value::Unit)
     }
 
+    /// The place an assignment writes, and its type.
+    fn place(&mut self, left: &syn::Expr) -> R<(Place, Ty)> {
+        match left {
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let ident = p.path.get_ident().expect("checked");
+                match self.lookup(&ident_name(ident)) {
+                    Some(Binding::Local(l)) => {
+                        self.kernel.locals[l].mutable = true;
+                        self.local_stable[l.index()] = false;
+                        Ok((Place::Local(l), self.local_tys[l.index()]))
+                    }
+                    Some(Binding::Param(_)) => Err(self.error(
+                        left.span(),
+                        "kernel parameters cannot be assigned; copy into a `let mut` first",
+                    )),
+                    Some(Binding::Shared(_)) => Err(self.error(
+                        left.span(),
+                        "assign to an element of a workgroup array: `tile[i] = ..`",
+                    )),
+                    Some(Binding::Const(_)) => {
+                        Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
+                    }
+                    None => Err(self.error(left.span(), format!("cannot find `{ident}` in this kernel"))),
+                }
+            }
+            syn::Expr::Index(i) => match self.element(i)? {
+                Some(Element::Buffer { atomic: true, .. } | Element::Shared { atomic: true, .. }) => {
+                    Err(self.error(left.span(), "an atomic is written with `.store(value, Ordering::Relaxed)`, not by assignment"))
+                }
+                Some(Element::Buffer { access: Access::Read, .. }) => {
+                    Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"))
+                }
+                Some(Element::Buffer { slice, elem, index, .. }) => Ok((Place::Index { slice, index }, Ty::of(elem))),
+                Some(Element::Shared { var, elem, indices, .. }) => Ok((Place::Shared { var, indices }, Ty::of(elem))),
+                None => {
+                    let (base, base_ty) = self.place(&i.expr)?;
+                    let index = self.value(&i.index)?;
+                    self.require(index, Scalar::U32, i.index.span())?;
+                    let elem = self.array_elem(base_ty, i.expr.span())?;
+                    Ok((Place::Element { base: Box::new(base), index }, Ty::of(elem)))
+                }
+            },
+            syn::Expr::Field(f) => {
+                let (base, base_ty) = self.place(&f.base)?;
+                let (field, ty) = self.field_of(base_ty, &f.member, f.member.span())?;
+                Ok((Place::Field { base: Box::new(base), field }, Ty::of(ty)))
+            }
+            syn::Expr::Paren(p) => self.place(&p.expr),
+            _ => Err(self.error(
+                left.span(),
+                "only a variable, a field or an element (`x`, `p.x`, `x[i]`) can be assigned",
+            )),
+        }
+    }
+
     fn cast(&mut self, c: &syn::ExprCast) -> R<Handle<Expression>> {
         let to = types::scalar(&c.ty).map_err(|e| {
             self.errors.push(e);
@@ -1316,6 +1358,10 @@ impl Lowerer {
         })?;
         let e = self.value(&c.expr)?;
         let from = self.ty(e);
+        if let Ty::Compound(t) = self.infer.shallow(from) {
+            let name = type_name(&self.kernel.types, t);
+            return Err(self.error(c.span(), format!("`as` converts numbers; `{name}` is not one (to number an enum's variants, `match` on it)")));
+        }
         if let Ty::Known(Scalar::F32) | Ty::Var(_) = self.infer.shallow(from) {
             if to == types::HostScalar::Bool {
                 return Err(self.error(
@@ -1461,9 +1507,10 @@ impl Lowerer {
         let syn::Expr::Index(ix) = r else {
             return Err(self.error(receiver.span(), "atomic methods apply to an element of an atomic buffer or workgroup array: `counts[i].fetch_add(1, Ordering::Relaxed)`"));
         };
+        let scalar = |t: Type| t.scalar().unwrap_or(Scalar::U32);
         match self.element(ix)? {
-            Element::Buffer { slice, elem, atomic: true, index, .. } => Ok((AtomicTarget::Buffer { slice, index }, elem)),
-            Element::Shared { var, elem, atomic: true, indices } => Ok((AtomicTarget::Shared { var, indices }, elem)),
+            Some(Element::Buffer { slice, elem, atomic: true, index, .. }) => Ok((AtomicTarget::Buffer { slice, index }, scalar(elem))),
+            Some(Element::Shared { var, elem, atomic: true, indices }) => Ok((AtomicTarget::Shared { var, indices }, scalar(elem))),
             _ => Err(self.error(receiver.span(), "this element is not atomic: declare the parameter `&[AtomicU32]`/`&[AtomicI32]` or the array `shared::<[AtomicU32; N]>()`")),
         }
     }
@@ -1642,7 +1689,7 @@ impl Lowerer {
                 if t == Ty::Known(Scalar::Bool)
                     || (fun == MathFun::Abs && t == Ty::Known(Scalar::U32))
                 {
-                    let found = self.infer.describe(t);
+                    let found = self.describe(t);
                     return Err(
                         self.error(name_span, format!("`{name}` is not defined for `{found}`"))
                     );
@@ -1652,7 +1699,7 @@ impl Lowerer {
                 if self.infer.shallow(ty) != Ty::Known(Scalar::F32)
                     && self.infer.kind_of(ty) != Some(VarKind::Float)
                 {
-                    let found = self.infer.describe(ty);
+                    let found = self.describe(ty);
                     return Err(self.error(name_span, format!("`{name}` is an `f32` method, but the receiver is `{found}`; convert it with `as f32`")));
                 }
                 ty = self.unify(ty, Ty::Known(Scalar::F32), span)?;
@@ -1683,14 +1730,20 @@ impl Lowerer {
         })
     }
 
-    fn call(&mut self, c: &syn::ExprCall) -> R<Handle<Expression>> {
+    fn call(&mut self, c: &syn::ExprCall) -> R<Value> {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
             return Err(self.error(
                 c.func.span(),
-                "only Sarek's intrinsics and `f32` functions can be called in a kernel",
+                "only Sarek's intrinsics, helper functions and `f32` functions can be called in a kernel",
             ));
         };
+        if let Some(Item::Fn(f, scope)) = items::local_path_name(&p.path).and_then(|n| self.items.lookup(&n)) {
+            return self.helper_call(c, &f, scope);
+        }
+        if let Some(v) = self.variant_call(c, p) {
+            return v.map(Value::Expr);
+        }
         let segments: Vec<String> = p
             .path
             .segments
@@ -1705,7 +1758,10 @@ impl Lowerer {
                 if !c.args.is_empty() {
                     return Err(self.error(c.args.span(), format!("`{last}()` takes no arguments")));
                 }
-                return Ok(self.expr(Expr::Builtin(builtin), Ty::Known(Scalar::U32), span));
+                if self.helper.is_some() {
+                    return Err(self.error(p.span(), format!("`{last}()` can only be called in the kernel body; pass its value to the helper as an argument")));
+                }
+                return Ok(Value::Expr(self.expr(Expr::Builtin(builtin), Ty::Known(Scalar::U32), span)));
             }
             if last == "shared" {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
@@ -1719,7 +1775,7 @@ impl Lowerer {
             if matches!(ty.as_str(), "f32" | "i32" | "u32" | "usize") {
                 let operands: Vec<&syn::Expr> = c.args.iter().collect();
                 let name_span = p.path.segments.last().map_or(span, |s| s.ident.span());
-                return self.math_call(&last, name_span, &operands, span);
+                return self.math_call(&last, name_span, &operands, span).map(Value::Expr);
             }
         }
         Err(self.error(
@@ -2093,7 +2149,7 @@ impl Lowerer {
             match literal {
                 Some(l) => self.kernel.exprs[h].kind = Expr::Literal(l),
                 None => {
-                    let t = self.infer.describe(ty);
+                    let t = self.describe(ty);
                     self.error(span, format!("literal out of range for `{t}`"));
                 }
             }
@@ -2111,14 +2167,41 @@ impl Lowerer {
         let handles: Vec<Handle<Expression>> = self.kernel.exprs.iter().map(|(h, _)| h).collect();
         for h in handles {
             let ty = self.expr_tys[h.index()];
-            let s = self.infer.resolve(ty).unwrap_or(Scalar::F32);
-            self.kernel.exprs[h].ty = Type::Scalar(s);
+            self.kernel.exprs[h].ty = self.final_type(ty);
         }
         let locals: Vec<Handle<Local>> = self.kernel.locals.iter().map(|(h, _)| h).collect();
         for h in locals {
             let ty = self.local_tys[h.index()];
-            let s = self.infer.resolve(ty).unwrap_or(Scalar::F32);
-            self.kernel.locals[h].ty = Type::Scalar(s);
+            self.kernel.locals[h].ty = self.final_type(ty);
         }
     }
+
+    fn final_type(&mut self, ty: Ty) -> Type {
+        match self.infer.shallow(ty) {
+            Ty::Compound(t) => t,
+            other => Type::Scalar(self.infer.resolve(other).unwrap_or(Scalar::F32)),
+        }
+    }
+}
+
+/// Resolves every struct and enum of a module: the type table, the type of each item (in
+/// order; `None` for other items) and the errors found.
+pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, Vec<syn::Error>) {
+    let mut lowerer = Lowerer::new(String::new(), [1, 1, 1], Span::call_site());
+    lowerer.declare_module(module);
+    let mut out = Vec::new();
+    for item in module {
+        let name = match item {
+            syn::Item::Struct(s) => Some(ident_name(&s.ident)),
+            syn::Item::Enum(e) => Some(ident_name(&e.ident)),
+            _ => None,
+        };
+        let ty = name.and_then(|n| match lowerer.items.lookup(&n) {
+            Some(Item::Struct(s)) => lowerer.struct_type(&s).ok(),
+            Some(Item::Enum(e)) => lowerer.enum_type(&e).ok(),
+            _ => None,
+        });
+        out.push(ty);
+    }
+    (lowerer.kernel.types, out, lowerer.errors)
 }

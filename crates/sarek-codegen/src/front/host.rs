@@ -1,0 +1,209 @@
+//! The host side of a module's structs and enums: `sarek::Element` implementations, and the
+//! layout the GPU uses, checked against WGSL's by const assertions.
+//!
+//! A struct whose fields are all `f32`, `i32`, `u32`, arrays of them or other such structs
+//! already has WGSL's layout under `#[repr(C)]` (every member is 4-byte aligned, so there is
+//! no padding): it becomes `#[repr(C)]`, implements `bytemuck::Pod` and is uploaded as is. A
+//! struct with a `bool` field (stored as a `u32`) or an enum field, and every enum, gets a
+//! hidden `#[repr(C)]` twin with WGSL's layout (an enum: a `u32` tag, the variant's index,
+//! then the fields of every variant in order, zero for the variants it is not), converted on
+//! upload and read-back.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use crate::ir::{FieldName, Scalar, StructDef, Type, TypeDef};
+use crate::layout;
+
+/// Whether values of `ty` are stored on the GPU exactly as the host holds them.
+pub fn is_identity(types: &[TypeDef], ty: Type) -> bool {
+    match ty {
+        Type::Scalar(Scalar::Bool) => false,
+        Type::Scalar(_) => true,
+        Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize) {
+            Some(TypeDef::Array { elem, .. }) => is_identity(types, *elem),
+            Some(TypeDef::Struct(s)) => s.variants.is_none() && s.fields.iter().all(|f| is_identity(types, f.ty)),
+            None => false,
+        },
+    }
+}
+
+/// How a field is stored and converted.
+fn field_gpu_type(ty: Type, rust: &syn::Type) -> TokenStream {
+    match ty {
+        Type::Scalar(Scalar::Bool) => quote!(u32),
+        Type::Scalar(_) => quote!(#rust),
+        _ => quote!(<#rust as ::sarek::Element>::Gpu),
+    }
+}
+
+fn to_gpu(ty: Type, value: TokenStream) -> TokenStream {
+    match ty {
+        Type::Scalar(Scalar::Bool) => quote!(u32::from(#value)),
+        Type::Scalar(_) => value,
+        _ => quote!(::sarek::Element::to_gpu(#value)),
+    }
+}
+
+fn from_gpu(ty: Type, value: TokenStream) -> TokenStream {
+    match ty {
+        Type::Scalar(Scalar::Bool) => quote!((#value != 0)),
+        Type::Scalar(_) => value,
+        _ => quote!(::sarek::Element::from_gpu(#value)?),
+    }
+}
+
+/// Const assertions that `ty`'s size and field offsets are WGSL's, and that it has no padding.
+fn layout_checks(name: &syn::Ident, types: &[TypeDef], def: &StructDef, fields: &[syn::Ident], field_tys: &[TokenStream]) -> TokenStream {
+    let (offsets, l) = layout::fields(types, def.fields.iter().map(|f| f.ty));
+    let size = l.size as usize;
+    let message = format!("the host layout of `{}` differs from WGSL's (a bug in Sarek)", def.name);
+    let offset_checks = fields.iter().zip(&offsets).map(|(f, o)| {
+        let o = *o as usize;
+        quote!(::core::assert!(::core::mem::offset_of!(#name, #f) == #o, #message);)
+    });
+    quote! {
+        const _: () = {
+            ::core::assert!(::core::mem::size_of::<#name>() == #size, #message);
+            ::core::assert!(::core::mem::size_of::<#name>() == 0 #(+ ::core::mem::size_of::<#field_tys>())*, #message);
+            #(#offset_checks)*
+        };
+        const _: fn() = || {
+            fn pod<T: ::sarek::bytemuck::Pod>() {}
+            #(pod::<#field_tys>();)*
+        };
+        // SAFETY: `#[repr(C)]`, every field is `Pod` (checked just above) and the fields fill
+        // the struct without padding (its size is the sum of theirs, asserted above).
+        unsafe impl ::sarek::bytemuck::Zeroable for #name {}
+        unsafe impl ::sarek::bytemuck::Pod for #name {}
+    }
+}
+
+/// The host code for a struct of the module, given its IR definition.
+pub fn struct_impls(item: &syn::ItemStruct, types: &[TypeDef], def: &StructDef, identity: bool) -> TokenStream {
+    let name = &item.ident;
+    let syn::Fields::Named(named) = &item.fields else { return TokenStream::new() };
+    let idents: Vec<syn::Ident> = named.named.iter().filter_map(|f| f.ident.clone()).collect();
+    if identity {
+        let tys: Vec<TokenStream> = named.named.iter().map(|f| { let t = &f.ty; quote!(#t) }).collect();
+        let checks = layout_checks(name, types, def, &idents, &tys);
+        return quote! {
+            #checks
+            impl ::sarek::Element for #name {
+                type Gpu = #name;
+                fn to_gpu(self) -> Self { self }
+                fn from_gpu(gpu: Self) -> ::core::option::Option<Self> { ::core::option::Option::Some(gpu) }
+                fn slice_to_gpu(values: &[Self]) -> ::std::borrow::Cow<'_, [Self]> { ::std::borrow::Cow::Borrowed(values) }
+            }
+        };
+    }
+    let twin = format_ident!("__SarekGpu{}", name);
+    let field_tys: Vec<TokenStream> = named
+        .named
+        .iter()
+        .zip(&def.fields)
+        .map(|(f, d)| field_gpu_type(d.ty, &f.ty))
+        .collect();
+    let checks = layout_checks(&twin, types, def, &idents, &field_tys);
+    let to = idents.iter().zip(&def.fields).map(|(f, d)| {
+        let v = to_gpu(d.ty, quote!(self.#f));
+        quote!(#f: #v)
+    });
+    let back = idents.iter().zip(&def.fields).map(|(f, d)| {
+        let v = from_gpu(d.ty, quote!(gpu.#f));
+        quote!(#f: #v)
+    });
+    let doc = format!("How the GPU stores a `{name}` (WGSL's layout; `bool` as `u32`).");
+    quote! {
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case)]
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct #twin { #(pub #idents: #field_tys),* }
+        #checks
+        impl ::sarek::Element for #name {
+            type Gpu = #twin;
+            fn to_gpu(self) -> #twin { #twin { #(#to),* } }
+            fn from_gpu(gpu: #twin) -> ::core::option::Option<Self> {
+                ::core::option::Option::Some(#name { #(#back),* })
+            }
+        }
+    }
+}
+
+/// The host code for an enum of the module.
+pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> TokenStream {
+    let name = &item.ident;
+    let twin = format_ident!("__SarekGpu{}", name);
+    let mut idents = Vec::new();
+    let mut field_tys = Vec::new();
+    let mut to_arms = Vec::new();
+    let mut from_arms = Vec::new();
+    let mut field_defs = def.fields.iter().skip(1);
+    idents.push(format_ident!("tag"));
+    field_tys.push(quote!(u32));
+    for (i, v) in item.variants.iter().enumerate() {
+        let tag = i as u32;
+        let vname = &v.ident;
+        let mut binds = Vec::new();
+        let mut sets = Vec::new();
+        let mut gets = Vec::new();
+        for (k, f) in v.fields.iter().enumerate() {
+            let Some(d) = field_defs.next() else { return TokenStream::new() };
+            let FieldName::Payload { name: fname, .. } = &d.name else { return TokenStream::new() };
+            let member = format_ident!("v{}_{}", i, fname);
+            let bind = format_ident!("__f{}", k);
+            field_tys.push(field_gpu_type(d.ty, &f.ty));
+            idents.push(member.clone());
+            let set = to_gpu(d.ty, quote!(#bind));
+            sets.push(quote!(gpu.#member = #set;));
+            gets.push(from_gpu(d.ty, quote!(gpu.#member)));
+            binds.push((f.ident.clone(), bind));
+        }
+        let (pattern, construct) = match &v.fields {
+            syn::Fields::Unit => (quote!(#name::#vname), quote!(#name::#vname)),
+            syn::Fields::Unnamed(_) => {
+                let b = binds.iter().map(|(_, b)| b);
+                (quote!(#name::#vname(#(#b),*)), quote!(#name::#vname(#(#gets),*)))
+            }
+            syn::Fields::Named(_) => {
+                let b = binds.iter().map(|(f, b)| quote!(#f: #b));
+                let g = binds.iter().zip(&gets).map(|((f, _), g)| quote!(#f: #g));
+                (quote!(#name::#vname { #(#b),* }), quote!(#name::#vname { #(#g),* }))
+            }
+        };
+        to_arms.push(quote! {
+            #pattern => {
+                let mut gpu: #twin = ::sarek::bytemuck::Zeroable::zeroed();
+                gpu.tag = #tag;
+                #(#sets)*
+                gpu
+            }
+        });
+        from_arms.push(quote!(#tag => ::core::option::Option::Some(#construct),));
+    }
+    let checks = layout_checks(&twin, types, def, &idents, &field_tys);
+    let doc = format!("How the GPU stores a `{name}`: a `u32` tag (the variant's index), then the fields of every variant.");
+    quote! {
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case)]
+        #[repr(C)]
+        #[derive(Clone, Copy, Debug)]
+        pub struct #twin { #(pub #idents: #field_tys),* }
+        #checks
+        impl ::sarek::Element for #name {
+            type Gpu = #twin;
+            fn to_gpu(self) -> #twin {
+                match self { #(#to_arms)* }
+            }
+            fn from_gpu(gpu: #twin) -> ::core::option::Option<Self> {
+                match gpu.tag {
+                    #(#from_arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,410 @@
+//! The items a kernel sees (structs, enums, helper functions and constants of its
+//! `#[sarek::module]` and of its own blocks) and the resolution of Rust types to IR types.
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use syn::spanned::Spanned;
+
+use super::{ident_name, Lowerer, Reported, R};
+use crate::front::types;
+use crate::ir::*;
+
+/// An item a kernel body can name.
+#[derive(Clone)]
+pub enum Item {
+    /// A struct with named fields.
+    Struct(Rc<syn::ItemStruct>),
+    /// An enum.
+    Enum(Rc<syn::ItemEnum>),
+    /// A helper function, with the item scope it was declared in (what it sees).
+    Fn(Rc<syn::ItemFn>, Option<usize>),
+    /// A constant.
+    Const(Literal),
+}
+
+struct ItemScope {
+    parent: Option<usize>,
+    items: HashMap<String, Item>,
+}
+
+/// Nested scopes of items, kept as an arena so that a helper can be lowered in the scope it was
+/// declared in. Also remembers which IR type each struct and enum became.
+#[derive(Default)]
+pub struct ItemScopes {
+    scopes: Vec<ItemScope>,
+    current: Option<usize>,
+    /// `Rc` address of a struct or enum item → its type.
+    types: HashMap<usize, TypeId>,
+    /// Structs and enums being lowered (a type containing itself has no size).
+    in_progress: HashSet<usize>,
+}
+
+impl ItemScopes {
+    /// Opens a scope inside the current one; returns the scope to restore afterwards.
+    pub fn open(&mut self) -> Option<usize> {
+        let previous = self.current;
+        self.scopes.push(ItemScope {
+            parent: previous,
+            items: HashMap::new(),
+        });
+        self.current = Some(self.scopes.len() - 1);
+        previous
+    }
+
+    /// Makes `scope` the current scope.
+    pub fn restore(&mut self, scope: Option<usize>) {
+        self.current = scope;
+    }
+
+    /// The current scope.
+    pub fn current(&self) -> Option<usize> {
+        self.current
+    }
+
+    /// Declares an item in the current scope.
+    pub fn insert(&mut self, name: String, item: Item) {
+        if self.current.is_none() {
+            self.open();
+        }
+        if let Some(c) = self.current {
+            self.scopes[c].items.insert(name, item);
+        }
+    }
+
+    /// The innermost item called `name`.
+    pub fn lookup(&self, name: &str) -> Option<Item> {
+        let mut scope = self.current;
+        while let Some(s) = scope {
+            if let Some(item) = self.scopes[s].items.get(name) {
+                return Some(item.clone());
+            }
+            scope = self.scopes[s].parent;
+        }
+        None
+    }
+}
+
+fn rc_key<T>(rc: &Rc<T>) -> usize {
+    Rc::as_ptr(rc) as *const () as usize
+}
+
+/// The name a path refers to when it can only mean an item of this module (`X`, `self::X`,
+/// `Self`-free): `None` for longer paths.
+pub fn local_path_name(path: &syn::Path) -> Option<String> {
+    let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
+    match segments.as_slice() {
+        [one] => Some(ident_name(&one.ident)),
+        [first, one] if first.ident == "self" => Some(ident_name(&one.ident)),
+        _ => None,
+    }
+}
+
+impl Lowerer {
+    /// Declares the items of a block (or a module) so that every statement of it sees them,
+    /// whatever their order; refuses the kinds of item a kernel cannot use.
+    pub(super) fn declare_items<'a>(&mut self, items: impl IntoIterator<Item = &'a syn::Item>) {
+        let scope = self.items.current();
+        for item in items {
+            match item {
+                syn::Item::Struct(s) => self
+                    .items
+                    .insert(ident_name(&s.ident), Item::Struct(Rc::new(s.clone()))),
+                syn::Item::Enum(e) => self
+                    .items
+                    .insert(ident_name(&e.ident), Item::Enum(Rc::new(e.clone()))),
+                syn::Item::Fn(f) => self
+                    .items
+                    .insert(ident_name(&f.sig.ident), Item::Fn(Rc::new(f.clone()), scope)),
+                syn::Item::Const(c) => {
+                    if let Ok(literal) = self.const_literal(c) {
+                        self.items.insert(ident_name(&c.ident), Item::Const(literal));
+                    }
+                }
+                syn::Item::Use(_) => {}
+                other => {
+                    self.error(
+                        other.span(),
+                        "only structs, enums, `fn` helpers, `const`s and `use` can be declared where a kernel sees them; move other items out of the kernel",
+                    );
+                }
+            }
+        }
+    }
+
+    /// The IR type of a Rust type written in a kernel, a helper or a struct.
+    pub(super) fn resolve_type(&mut self, ty: &syn::Type) -> R<Type> {
+        match ty {
+            syn::Type::Paren(p) => self.resolve_type(&p.elem),
+            syn::Type::Group(g) => self.resolve_type(&g.elem),
+            syn::Type::Array(a) => {
+                let elem = self.resolve_type(&a.elem)?;
+                let len = self.constant_length(&a.len, "an array")?;
+                Ok(self.array_type(elem, len))
+            }
+            syn::Type::Path(p) if p.qself.is_none() => {
+                if let Ok(s) = types::scalar(ty) {
+                    return Ok(Type::Scalar(s.scalar()));
+                }
+                let last = p.path.segments.last().map(|s| ident_name(&s.ident)).unwrap_or_default();
+                if let Some(reason) = types::refusal(&last) {
+                    return Err(self.error(ty.span(), reason));
+                }
+                if p.path.segments.iter().any(|s| !s.arguments.is_empty()) {
+                    return Err(self.error(ty.span(), "generic types cannot be used on the GPU: WGSL needs concrete types"));
+                }
+                let item = local_path_name(&p.path).and_then(|n| self.items.lookup(&n));
+                match item {
+                    Some(Item::Struct(s)) => self.struct_type(&s),
+                    Some(Item::Enum(e)) => self.enum_type(&e),
+                    _ => Err(self.error(
+                        ty.span(),
+                        format!("cannot find type `{last}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{last}` into the module"),
+                    )),
+                }
+            }
+            syn::Type::Tuple(t) if t.elems.is_empty() => Err(self.error(ty.span(), "`()` is not a value type in a kernel")),
+            syn::Type::Tuple(_) => Err(self.error(ty.span(), "WGSL has no tuples; use a struct with named fields")),
+            syn::Type::Reference(_) => Err(self.error(
+                ty.span(),
+                "references can only be parameters, as buffers (`&[T]`, `&mut [T]`); pass other values by copy",
+            )),
+            other => Err(self.error(other.span(), "this type is not supported in a Sarek kernel")),
+        }
+    }
+
+    /// The array type `[elem; len]`, registered once per kernel.
+    pub(super) fn array_type(&mut self, elem: Type, len: u32) -> Type {
+        let def = TypeDef::Array { elem, len };
+        if let Some(i) = self.kernel.types.iter().position(|t| *t == def) {
+            return Type::Array(TypeId(i as u32));
+        }
+        self.kernel.types.push(def);
+        Type::Array(TypeId(self.kernel.types.len() as u32 - 1))
+    }
+
+    /// A constant length, for an array type or a repeat expression.
+    pub(super) fn constant_length(&mut self, len: &syn::Expr, what: &str) -> R<u32> {
+        let shared = what == "a workgroup array";
+        match self.const_u32(len) {
+            Some(0) if shared => {
+                Err(self.error(len.span(), "a workgroup array needs at least one element"))
+            }
+            Some(0) => Err(self.error(len.span(), "WGSL has no empty arrays; give the array at least one element")),
+            Some(v) => Ok(v),
+            None if shared => Err(self.error(
+                len.span(),
+                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` declared in the kernel; for a size known only at run time, allocate the largest size and use part of it",
+            )),
+            None => Err(self.error(
+                len.span(),
+                format!("the length of {what} must be known when the kernel is compiled (WGSL has no runtime-sized local arrays): use an integer literal or a `const`; for a size known only at run time, use a buffer or a fixed maximum"),
+            )),
+        }
+    }
+
+    fn const_u32(&mut self, len: &syn::Expr) -> Option<u32> {
+        match len {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<u32>().ok(),
+            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                Some(super::Binding::Const(Literal::U32(v))) => Some(v),
+                Some(super::Binding::Const(Literal::I32(v))) => u32::try_from(v).ok(),
+                _ => None,
+            },
+            syn::Expr::Paren(p) => self.const_u32(&p.expr),
+            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+                syn::Stmt::Expr(e, None) => self.const_u32(e),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The type of a field of a host-shareable struct; refuses what the host cannot share.
+    fn field_type(&mut self, ty: &syn::Type) -> R<Type> {
+        if let Ok(types::HostScalar::Usize) = types::scalar(ty) {
+            return Err(self.error(ty.span(), "`usize` is 64 bits on the host and 32 on the GPU, so a struct holding it could not be shared; use `u32`"));
+        }
+        let t = self.resolve_type(ty)?;
+        let mut inner = t;
+        while let Type::Array(id) = inner {
+            match array_def(&self.kernel.types, id) {
+                Some((elem, _)) => inner = elem,
+                None => break,
+            }
+            if inner == Type::Scalar(Scalar::Bool) {
+                return Err(self.error(ty.span(), "an array of `bool` cannot be stored in a struct (WebGPU cannot share `bool` with the host); use `[u32; N]` of 0 and 1"));
+            }
+        }
+        Ok(t)
+    }
+
+    fn check_generics(&mut self, generics: &syn::Generics, what: &str) -> R<()> {
+        if generics.params.is_empty() && generics.where_clause.is_none() {
+            return Ok(());
+        }
+        Err(self.error(
+            generics.span(),
+            format!("a generic {what} cannot be used on the GPU: WGSL needs concrete types; write it for one type"),
+        ))
+    }
+
+    fn begin_type(&mut self, key: usize, ident: &syn::Ident) -> R<Option<Type>> {
+        if let Some(&id) = self.items.types.get(&key) {
+            let is_array = matches!(self.kernel.types.get(id.0 as usize), Some(TypeDef::Array { .. }));
+            return Ok(Some(if is_array { Type::Array(id) } else { Type::Struct(id) }));
+        }
+        if !self.items.in_progress.insert(key) {
+            return Err(self.error(ident.span(), "this type contains itself, so it has no size; Rust needs a `Box` for that, and the GPU has none"));
+        }
+        Ok(None)
+    }
+
+    fn end_type(&mut self, key: usize, def: Option<StructDef>) -> R<Type> {
+        self.items.in_progress.remove(&key);
+        let def = def.ok_or(Reported)?;
+        self.kernel.types.push(TypeDef::Struct(def));
+        let id = TypeId(self.kernel.types.len() as u32 - 1);
+        self.items.types.insert(key, id);
+        Ok(Type::Struct(id))
+    }
+
+    /// The IR type of a struct item (its fields' types first).
+    pub(super) fn struct_type(&mut self, s: &Rc<syn::ItemStruct>) -> R<Type> {
+        let key = rc_key(s);
+        if let Some(t) = self.begin_type(key, &s.ident)? {
+            return Ok(t);
+        }
+        let def = self.struct_def(s);
+        self.end_type(key, def.ok())
+    }
+
+    fn struct_def(&mut self, s: &syn::ItemStruct) -> R<StructDef> {
+        self.check_generics(&s.generics, "struct")?;
+        let syn::Fields::Named(named) = &s.fields else {
+            return Err(self.error(s.ident.span(), "a kernel struct needs named fields (`struct P { x: f32 }`), which map to WGSL struct members; tuple and unit structs are not supported"));
+        };
+        let mut fields = Vec::new();
+        let mut failed = false;
+        for f in &named.named {
+            let name = f.ident.as_ref().map(ident_name).unwrap_or_default();
+            match self.field_type(&f.ty) {
+                Ok(ty) => fields.push(Field {
+                    name: FieldName::Named(name),
+                    ty,
+                }),
+                Err(Reported) => failed = true,
+            }
+        }
+        if fields.is_empty() && !failed {
+            return Err(self.error(s.ident.span(), "WGSL has no empty structs; give the struct a field"));
+        }
+        if failed {
+            return Err(Reported);
+        }
+        Ok(StructDef {
+            name: ident_name(&s.ident),
+            fields,
+            variants: None,
+        })
+    }
+
+    /// The IR type of an enum item: a struct of its tag and every variant's payload.
+    pub(super) fn enum_type(&mut self, e: &Rc<syn::ItemEnum>) -> R<Type> {
+        let key = rc_key(e);
+        if let Some(t) = self.begin_type(key, &e.ident)? {
+            return Ok(t);
+        }
+        let def = self.enum_def(e);
+        self.end_type(key, def.ok())
+    }
+
+    fn enum_def(&mut self, e: &syn::ItemEnum) -> R<StructDef> {
+        self.check_generics(&e.generics, "enum")?;
+        if e.variants.is_empty() {
+            return Err(self.error(e.ident.span(), "an enum without variants has no values, so a kernel cannot use it"));
+        }
+        let mut fields = vec![Field {
+            name: FieldName::Tag,
+            ty: Type::Scalar(Scalar::U32),
+        }];
+        let mut variants = Vec::new();
+        let mut failed = false;
+        for (i, v) in e.variants.iter().enumerate() {
+            if let Some((_, d)) = &v.discriminant {
+                self.error(d.span(), "explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)");
+                failed = true;
+            }
+            variants.push(ident_name(&v.ident));
+            for (k, f) in v.fields.iter().enumerate() {
+                let name = f.ident.as_ref().map_or_else(|| k.to_string(), ident_name);
+                match self.field_type(&f.ty) {
+                    Ok(ty) => fields.push(Field {
+                        name: FieldName::Payload {
+                            variant: i as u32,
+                            name,
+                        },
+                        ty,
+                    }),
+                    Err(Reported) => failed = true,
+                }
+            }
+        }
+        if failed {
+            return Err(Reported);
+        }
+        Ok(StructDef {
+            name: ident_name(&e.ident),
+            fields,
+            variants: Some(variants),
+        })
+    }
+
+    /// `const N: usize = 256;`: its value.
+    pub(super) fn const_literal(&mut self, c: &syn::ItemConst) -> R<Literal> {
+        let ty = types::scalar(&c.ty).map_err(|e| {
+            self.errors.push(e);
+            Reported
+        })?;
+        let (negative, lit) = match &*c.expr {
+            syn::Expr::Lit(l) => (false, &l.lit),
+            syn::Expr::Unary(syn::ExprUnary {
+                op: syn::UnOp::Neg(_),
+                expr,
+                ..
+            }) => match &**expr {
+                syn::Expr::Lit(l) => (true, &l.lit),
+                other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
+            },
+            other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
+        };
+        let span = c.expr.span();
+        Ok(match (lit, ty.scalar()) {
+            (syn::Lit::Bool(b), Scalar::Bool) if !negative => Literal::Bool(b.value),
+            (syn::Lit::Float(f), Scalar::F32) => {
+                let v = f.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
+                Literal::F32(if negative { -v } else { v })
+            }
+            (syn::Lit::Int(i), t) => {
+                let v = i.base10_parse::<i64>().map_err(|e| self.error(span, e))?;
+                let v = if negative { -v } else { v };
+                match t {
+                    Scalar::I32 => Literal::I32(
+                        i32::try_from(v)
+                            .map_err(|_| self.error(span, "literal out of range for `i32`"))?,
+                    ),
+                    Scalar::U32 => Literal::U32(
+                        u32::try_from(v)
+                            .map_err(|_| self.error(span, "literal out of range for `u32`"))?,
+                    ),
+                    Scalar::F32 => Literal::F32(v as f32),
+                    Scalar::Bool => return Err(self.error(span, "expected `bool`")),
+                }
+            }
+            _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
+        })
+    }
+}

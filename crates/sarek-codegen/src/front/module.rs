@@ -1,0 +1,160 @@
+//! `#[sarek::module] mod m { .. }`: kernels compiled together with the structs, enums,
+//! helper functions and constants of their module, which the macro reads at compile time.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::spanned::Spanned;
+
+use super::lower::module_types;
+use super::{attr, combine, expand::expand_kernel_in, host};
+use crate::ir::Type;
+
+fn is_kernel_attr(a: &syn::Attribute) -> bool {
+    a.path().segments.last().is_some_and(|s| s.ident == "kernel")
+}
+
+/// The attribute's arguments as tokens (`workgroup_size = [64]`), empty for `#[kernel]`.
+fn attr_tokens(a: &syn::Attribute) -> TokenStream {
+    match &a.meta {
+        syn::Meta::List(l) => l.tokens.clone(),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Adds `Clone` and `Copy` to an item's derives where they are missing (GPU values are
+/// copied).
+fn add_copy(attrs: &mut Vec<syn::Attribute>) {
+    let mut has = (false, false);
+    for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = a.parse_nested_meta(|m| {
+            if m.path.segments.last().is_some_and(|s| s.ident == "Clone") {
+                has.0 = true;
+            }
+            if m.path.segments.last().is_some_and(|s| s.ident == "Copy") {
+                has.1 = true;
+            }
+            Ok(())
+        });
+    }
+    match has {
+        (false, false) => attrs.push(syn::parse_quote!(#[derive(Clone, Copy)])),
+        (true, false) => attrs.push(syn::parse_quote!(#[derive(Copy)])),
+        (false, true) => attrs.push(syn::parse_quote!(#[derive(Clone)])),
+        (true, true) => {}
+    }
+}
+
+/// Makes a struct `#[repr(C)]`, refusing other representations.
+fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Vec<syn::Error>) {
+    let mut has_c = false;
+    for a in s.attrs.iter().filter(|a| a.path().is_ident("repr")) {
+        let _ = a.parse_nested_meta(|m| {
+            if m.path.is_ident("C") {
+                has_c = true;
+            } else {
+                errors.push(syn::Error::new(
+                    m.path.span(),
+                    "a struct shared with the GPU has WGSL's layout, which `#[sarek::module]` gives it as `#[repr(C)]`; remove this `repr`",
+                ));
+            }
+            Ok(())
+        });
+    }
+    if !has_c {
+        s.attrs.push(syn::parse_quote!(#[repr(C)]));
+    }
+}
+
+/// Expands `#[sarek::module] mod name { items }`. Never panics: every problem becomes a
+/// `compile_error!` at the offending token.
+pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if !attr.is_empty() {
+        return syn::Error::new(attr.span(), "`#[sarek::module]` takes no arguments").to_compile_error();
+    }
+    let mut module: syn::ItemMod = match syn::parse2(item) {
+        Ok(m) => m,
+        Err(e) => {
+            return syn::Error::new(e.span(), "`#[sarek::module]` applies to a module with a body: `mod name { .. }`")
+                .to_compile_error()
+        }
+    };
+    let Some((_, items)) = module.content.take() else {
+        return syn::Error::new(module.ident.span(), "`#[sarek::module]` needs the module's items inline (`mod name { .. }`), so that it can read them")
+            .to_compile_error();
+    };
+    let mut errors = Vec::new();
+    // What kernels see: everything but the kernels.
+    let visible: Vec<syn::Item> = items
+        .iter()
+        .filter(|i| !matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr)))
+        .cloned()
+        .collect();
+    let (types, item_types, type_errors) = module_types(&visible);
+    let types_ok = type_errors.is_empty();
+    errors.extend(type_errors);
+
+    let mut out_items: Vec<TokenStream> = Vec::new();
+    let mut generated: Vec<TokenStream> = Vec::new();
+    let mut visible_iter = visible.iter().zip(&item_types);
+    for item in items {
+        match item {
+            syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr) => {
+                let mut f = f;
+                let kernel_attr = f.attrs.iter().position(is_kernel_attr).map(|i| f.attrs.remove(i));
+                let tokens = kernel_attr.as_ref().map(attr_tokens).unwrap_or_default();
+                match attr::parse(tokens) {
+                    Ok(a) if types_ok => out_items.push(expand_kernel_in(&a, &f, &visible)),
+                    Ok(_) => {}
+                    Err(e) => errors.push(e),
+                }
+            }
+            syn::Item::Struct(mut s) => {
+                let ty = visible_iter.next().and_then(|(_, t)| *t);
+                add_copy(&mut s.attrs);
+                if let Some(Type::Struct(id)) = ty {
+                    if let Some(def) = crate::ir::struct_def(&types, id) {
+                        let identity = host::is_identity(&types, Type::Struct(id));
+                        if identity {
+                            make_repr_c(&mut s, &mut errors);
+                        }
+                        generated.push(host::struct_impls(&s, &types, def, identity));
+                    }
+                }
+                out_items.push(quote!(#s));
+            }
+            syn::Item::Enum(mut e) => {
+                let ty = visible_iter.next().and_then(|(_, t)| *t);
+                add_copy(&mut e.attrs);
+                if let Some(Type::Struct(id)) = ty {
+                    if let Some(def) = crate::ir::struct_def(&types, id) {
+                        generated.push(host::enum_impls(&e, &types, def));
+                    }
+                }
+                out_items.push(quote!(#e));
+            }
+            syn::Item::Fn(mut f) => {
+                visible_iter.next();
+                // A helper may be called only from kernels, whose GPU code does not count as
+                // a use for rustc.
+                f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+                out_items.push(quote!(#f));
+            }
+            other => {
+                visible_iter.next();
+                out_items.push(quote!(#other));
+            }
+        }
+    }
+    let errors = combine(errors).map(|e| e.to_compile_error());
+    let attrs = &module.attrs;
+    let vis = &module.vis;
+    let name = &module.ident;
+    quote! {
+        #(#attrs)*
+        #vis mod #name {
+            #(#out_items)*
+            #(#generated)*
+            #errors
+        }
+    }
+}

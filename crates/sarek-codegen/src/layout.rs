@@ -1,0 +1,103 @@
+//! WGSL's memory layout of the types a kernel stores in buffers, the uniform block and
+//! workgroup memory (WGSL § "Memory Layout"): every scalar is 4 bytes (a `bool` is stored as a
+//! `u32`), an array's stride is its element size rounded up to the element alignment, a
+//! struct's fields sit at the next multiple of their alignment and its size is rounded up to
+//! its largest alignment. The host types `#[sarek::module]` exports follow this layout, checked
+//! by const assertions.
+
+use crate::ir::{Type, TypeDef};
+
+/// Size and alignment of a type, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// `SizeOf`
+    pub size: u32,
+    /// `AlignOf`
+    pub align: u32,
+}
+
+impl Layout {
+    /// The distance between consecutive elements of an array of this type.
+    pub fn stride(self) -> u32 {
+        self.size.next_multiple_of(self.align)
+    }
+}
+
+/// The layout of `ty`.
+pub fn of(types: &[TypeDef], ty: Type) -> Layout {
+    match ty {
+        Type::Scalar(_) => Layout { size: 4, align: 4 },
+        Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize) {
+            Some(TypeDef::Array { elem, len }) => {
+                let e = of(types, *elem);
+                Layout {
+                    size: e.stride().saturating_mul(*len),
+                    align: e.align,
+                }
+            }
+            Some(TypeDef::Struct(s)) => {
+                let (_, layout) = fields(types, s.fields.iter().map(|f| f.ty));
+                layout
+            }
+            None => Layout { size: 4, align: 4 },
+        },
+    }
+}
+
+/// The offsets of a struct's fields and the struct's layout.
+pub fn fields(types: &[TypeDef], tys: impl IntoIterator<Item = Type>) -> (Vec<u32>, Layout) {
+    let mut offsets = Vec::new();
+    let mut end = 0u32;
+    let mut align = 4u32;
+    for ty in tys {
+        let l = of(types, ty);
+        let offset = end.next_multiple_of(l.align);
+        offsets.push(offset);
+        end = offset.saturating_add(l.size);
+        align = align.max(l.align);
+    }
+    (
+        offsets,
+        Layout {
+            size: end.next_multiple_of(align).max(align),
+            align,
+        },
+    )
+}
+
+/// Why `ty` cannot sit in WebGPU's uniform address space, whose rules are stricter than a
+/// storage buffer's: array strides must be multiples of 16 and a struct member of struct type
+/// must start at a multiple of 16.
+pub fn uniform_problem(types: &[TypeDef], ty: Type) -> Option<&'static str> {
+    match ty {
+        Type::Scalar(_) => None,
+        Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize)? {
+            TypeDef::Array { elem, .. } => {
+                if of(types, *elem).stride() % 16 != 0 {
+                    Some("an array in the uniform block needs a 16-byte element stride")
+                } else {
+                    uniform_problem(types, *elem)
+                }
+            }
+            TypeDef::Struct(s) => {
+                let (offsets, _) = fields(types, s.fields.iter().map(|f| f.ty));
+                let mut free_from = 0;
+                for (f, offset) in s.fields.iter().zip(offsets) {
+                    if offset < free_from {
+                        return Some("a struct inside a struct in the uniform block must be followed by 16-byte-aligned padding");
+                    }
+                    if matches!(f.ty, Type::Struct(_)) {
+                        if offset % 16 != 0 {
+                            return Some("a struct inside a struct in the uniform block must start at a multiple of 16 bytes");
+                        }
+                        free_from = offset + of(types, f.ty).size.next_multiple_of(16);
+                    }
+                    if let Some(p) = uniform_problem(types, f.ty) {
+                        return Some(p);
+                    }
+                }
+                None
+            }
+        },
+    }
+}

@@ -37,7 +37,10 @@ mod physics {
     }
 
     fn add(a: Vec2, b: Vec2, s: f32) -> Vec2 {
-        Vec2 { x: a.x + b.x * s, y: a.y + b.y * s }
+        Vec2 {
+            x: a.x + b.x * s,
+            y: a.y + b.y * s,
+        }
     }
 
     fn inside(shape: Shape, p: Vec2) -> bool {
@@ -77,26 +80,41 @@ fn main() -> sarek::Result<()> {
     let n = 1000;
     let particles: Vec<Particle> = (0..n)
         .map(|i| Particle {
-            pos: Vec2 { x: i as f32 * 0.01, y: 1.0 },
+            pos: Vec2 {
+                x: i as f32 * 0.01,
+                y: 1.0,
+            },
             vel: Vec2 { x: 0.1, y: 0.0 },
             alive: true,
         })
         .collect();
     let obstacles: Vec<Shape> = (0..n)
         .map(|i| match i % 3 {
-            0 => Shape::Circle { center: Vec2 { x: i as f32 * 0.01, y: 0.9 }, radius: 0.2 },
+            0 => Shape::Circle {
+                center: Vec2 {
+                    x: i as f32 * 0.01,
+                    y: 0.9,
+                },
+                radius: 0.2,
+            },
             1 => Shape::Rect(Vec2 { x: -10.0, y: -10.0 }, Vec2 { x: 10.0, y: 0.5 }),
             _ => Shape::Nothing,
         })
         .collect();
     let mut buf = dev.upload(&particles)?;
     let shapes = dev.upload(&obstacles)?;
-    let params = Params { dt: 0.1, gravity: 9.8 };
+    let params = Params {
+        dt: 0.1,
+        gravity: 9.8,
+    };
     for _ in 0..10 {
         physics::step.launch(&dev, sarek::Grid::cover(n), params, &mut buf, &shapes)?;
     }
     let out = buf.read()?;
     let alive = out.iter().filter(|p| p.alive).count();
-    println!("{alive} of {n} particles alive after 10 steps; first: {:?}", out[0]);
+    println!(
+        "{alive} of {n} particles alive after 10 steps; first: {:?}",
+        out[0]
+    );
     Ok(())
 }

@@ -10,7 +10,12 @@ use sarek_codegen::front::{attr, lower_kernel};
 
 fn kernels(source: &str) -> Vec<(String, String)> {
     let file = syn::parse_file(source).expect("golden inputs are valid Rust");
-    let is_kernel = |a: &syn::Attribute| a.path().segments.last().is_some_and(|s| s.ident == "kernel");
+    let is_kernel = |a: &syn::Attribute| {
+        a.path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "kernel")
+    };
     let module: Vec<syn::Item> = file
         .items
         .iter()
@@ -34,7 +39,8 @@ fn kernels(source: &str) -> Vec<(String, String)> {
             _ => proc_macro2::TokenStream::new(),
         };
         let attr = attr::parse(args).expect("valid kernel attribute");
-        let lowered = lower_kernel(&attr, &f, &module).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+        let lowered =
+            lower_kernel(&attr, &f, &module).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         let compiled = sarek_codegen::compile(&lowered.kernel)
             .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         out.push((f.sig.ident.to_string(), compiled.wgsl));

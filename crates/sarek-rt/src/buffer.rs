@@ -185,7 +185,8 @@ impl<T: Element> Buffer<T> {
         // wgpu cannot bind an empty buffer; an empty `Buffer` keeps a few bytes.
         let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let gpu = contents.map(T::slice_to_gpu);
-        let buffer = device.create_storage_buffer(alloc, gpu.as_deref().map(bytemuck::cast_slice))?;
+        let buffer =
+            device.create_storage_buffer(alloc, gpu.as_deref().map(bytemuck::cast_slice))?;
         Ok(Buffer::wrap(device, buffer, 0, len))
     }
 
@@ -354,7 +355,10 @@ impl<T: Element> Buffer<T> {
         }
         self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
         let gpu = T::slice_to_gpu(data);
-        self.device
-            .write_bytes(&self.raw.buffer, self.raw.offset, bytemuck::cast_slice(&gpu))
+        self.device.write_bytes(
+            &self.raw.buffer,
+            self.raw.offset,
+            bytemuck::cast_slice(&gpu),
+        )
     }
 }

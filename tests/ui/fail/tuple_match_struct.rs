@@ -1,7 +1,19 @@
 #[sarek::kernel]
 fn k(out: &mut [i32]) {
     let (a, b) = (1, 2);
-    let c = match 3 { _ => 1 };
+}
+
+#[sarek::module]
+mod m {
+    use sarek::prelude::*;
+
+    pub struct P(f32, f32);
+
+    #[sarek::kernel]
+    pub fn k(out: &mut [f32]) {
+        let p = P(1.0, 2.0);
+        out[0] = p.0;
+    }
 }
 
 fn main() {}

@@ -32,7 +32,11 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Expands one kernel that sees the items `module` (those of its `#[sarek::module]`).
-pub fn expand_kernel_in(attr: &attr::KernelAttr, item: &syn::ItemFn, module: &[syn::Item]) -> TokenStream {
+pub fn expand_kernel_in(
+    attr: &attr::KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+) -> TokenStream {
     let mut errors = Vec::new();
     let mut passed_attrs = Vec::new();
     let mut docs = Vec::new();
@@ -139,6 +143,15 @@ pub fn expand_kernel_in(attr: &attr::KernelAttr, item: &syn::ItemFn, module: &[s
         launch_args.push(arg);
     }
     let inputs = &item.sig.inputs;
+    // A kernel of a module sees the module's imports, like any Rust function there.
+    let prelude = if module.is_empty() {
+        quote!(
+            #[allow(unused_imports)]
+            use ::sarek::gpu::*;
+        )
+    } else {
+        TokenStream::new()
+    };
     let block = &item.block;
     let launch_doc = format!(
         "Launches `{name}` on `device` over `grid` (a [`Grid`](::sarek::Grid) of threads or workgroups); the \
@@ -198,8 +211,7 @@ pub fn expand_kernel_in(attr: &attr::KernelAttr, item: &syn::ItemFn, module: &[s
             #[doc = #body_doc]
             #[allow(unused_mut, unused_variables, unused_imports, unused_parens, clippy::all)]
             #vis fn body(#inputs) {
-                #[allow(unused_imports)]
-                use ::sarek::gpu::*;
+                #prelude
                 #block
             }
         }

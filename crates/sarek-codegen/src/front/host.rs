@@ -22,7 +22,9 @@ pub fn is_identity(types: &[TypeDef], ty: Type) -> bool {
         Type::Scalar(_) => true,
         Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize) {
             Some(TypeDef::Array { elem, .. }) => is_identity(types, *elem),
-            Some(TypeDef::Struct(s)) => s.variants.is_none() && s.fields.iter().all(|f| is_identity(types, f.ty)),
+            Some(TypeDef::Struct(s)) => {
+                s.variants.is_none() && s.fields.iter().all(|f| is_identity(types, f.ty))
+            }
             None => false,
         },
     }
@@ -54,10 +56,19 @@ fn from_gpu(ty: Type, value: TokenStream) -> TokenStream {
 }
 
 /// Const assertions that `ty`'s size and field offsets are WGSL's, and that it has no padding.
-fn layout_checks(name: &syn::Ident, types: &[TypeDef], def: &StructDef, fields: &[syn::Ident], field_tys: &[TokenStream]) -> TokenStream {
+fn layout_checks(
+    name: &syn::Ident,
+    types: &[TypeDef],
+    def: &StructDef,
+    fields: &[syn::Ident],
+    field_tys: &[TokenStream],
+) -> TokenStream {
     let (offsets, l) = layout::fields(types, def.fields.iter().map(|f| f.ty));
     let size = l.size as usize;
-    let message = format!("the host layout of `{}` differs from WGSL's (a bug in Sarek)", def.name);
+    let message = format!(
+        "the host layout of `{}` differs from WGSL's (a bug in Sarek)",
+        def.name
+    );
     let offset_checks = fields.iter().zip(&offsets).map(|(f, o)| {
         let o = *o as usize;
         quote!(::core::assert!(::core::mem::offset_of!(#name, #f) == #o, #message);)
@@ -80,12 +91,26 @@ fn layout_checks(name: &syn::Ident, types: &[TypeDef], def: &StructDef, fields: 
 }
 
 /// The host code for a struct of the module, given its IR definition.
-pub fn struct_impls(item: &syn::ItemStruct, types: &[TypeDef], def: &StructDef, identity: bool) -> TokenStream {
+pub fn struct_impls(
+    item: &syn::ItemStruct,
+    types: &[TypeDef],
+    def: &StructDef,
+    identity: bool,
+) -> TokenStream {
     let name = &item.ident;
-    let syn::Fields::Named(named) = &item.fields else { return TokenStream::new() };
+    let syn::Fields::Named(named) = &item.fields else {
+        return TokenStream::new();
+    };
     let idents: Vec<syn::Ident> = named.named.iter().filter_map(|f| f.ident.clone()).collect();
     if identity {
-        let tys: Vec<TokenStream> = named.named.iter().map(|f| { let t = &f.ty; quote!(#t) }).collect();
+        let tys: Vec<TokenStream> = named
+            .named
+            .iter()
+            .map(|f| {
+                let t = &f.ty;
+                quote!(#t)
+            })
+            .collect();
         let checks = layout_checks(name, types, def, &idents, &tys);
         return quote! {
             #checks
@@ -94,6 +119,9 @@ pub fn struct_impls(item: &syn::ItemStruct, types: &[TypeDef], def: &StructDef, 
                 fn to_gpu(self) -> Self { self }
                 fn from_gpu(gpu: Self) -> ::core::option::Option<Self> { ::core::option::Option::Some(gpu) }
                 fn slice_to_gpu(values: &[Self]) -> ::std::borrow::Cow<'_, [Self]> { ::std::borrow::Cow::Borrowed(values) }
+            }
+            impl ::sarek::gpu::SharedMemory for #name {
+                fn zeroed() -> Self { ::sarek::bytemuck::Zeroable::zeroed() }
             }
         };
     }
@@ -114,12 +142,13 @@ pub fn struct_impls(item: &syn::ItemStruct, types: &[TypeDef], def: &StructDef, 
         quote!(#f: #v)
     });
     let doc = format!("How the GPU stores a `{name}` (WGSL's layout; `bool` as `u32`).");
+    let shared = shared_memory(name);
     quote! {
         #[doc = #doc]
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case)]
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct #twin { #(pub #idents: #field_tys),* }
         #checks
         impl ::sarek::Element for #name {
@@ -129,6 +158,7 @@ pub fn struct_impls(item: &syn::ItemStruct, types: &[TypeDef], def: &StructDef, 
                 ::core::option::Option::Some(#name { #(#back),* })
             }
         }
+        #shared
     }
 }
 
@@ -150,8 +180,12 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
         let mut sets = Vec::new();
         let mut gets = Vec::new();
         for (k, f) in v.fields.iter().enumerate() {
-            let Some(d) = field_defs.next() else { return TokenStream::new() };
-            let FieldName::Payload { name: fname, .. } = &d.name else { return TokenStream::new() };
+            let Some(d) = field_defs.next() else {
+                return TokenStream::new();
+            };
+            let FieldName::Payload { name: fname, .. } = &d.name else {
+                return TokenStream::new();
+            };
             let member = format_ident!("v{}_{}", i, fname);
             let bind = format_ident!("__f{}", k);
             field_tys.push(field_gpu_type(d.ty, &f.ty));
@@ -165,12 +199,18 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
             syn::Fields::Unit => (quote!(#name::#vname), quote!(#name::#vname)),
             syn::Fields::Unnamed(_) => {
                 let b = binds.iter().map(|(_, b)| b);
-                (quote!(#name::#vname(#(#b),*)), quote!(#name::#vname(#(#gets),*)))
+                (
+                    quote!(#name::#vname(#(#b),*)),
+                    quote!(#name::#vname(#(#gets),*)),
+                )
             }
             syn::Fields::Named(_) => {
                 let b = binds.iter().map(|(f, b)| quote!(#f: #b));
                 let g = binds.iter().zip(&gets).map(|((f, _), g)| quote!(#f: #g));
-                (quote!(#name::#vname { #(#b),* }), quote!(#name::#vname { #(#g),* }))
+                (
+                    quote!(#name::#vname { #(#b),* }),
+                    quote!(#name::#vname { #(#g),* }),
+                )
             }
         };
         to_arms.push(quote! {
@@ -184,13 +224,14 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
         from_arms.push(quote!(#tag => ::core::option::Option::Some(#construct),));
     }
     let checks = layout_checks(&twin, types, def, &idents, &field_tys);
+    let shared = shared_memory(name);
     let doc = format!("How the GPU stores a `{name}`: a `u32` tag (the variant's index), then the fields of every variant.");
     quote! {
         #[doc = #doc]
         #[doc(hidden)]
         #[allow(non_camel_case_types, non_snake_case)]
         #[repr(C)]
-        #[derive(Clone, Copy, Debug)]
+        #[derive(Clone, Copy)]
         pub struct #twin { #(pub #idents: #field_tys),* }
         #checks
         impl ::sarek::Element for #name {
@@ -202,6 +243,22 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
                 match gpu.tag {
                     #(#from_arms)*
                     _ => ::core::option::Option::None,
+                }
+            }
+        }
+        #shared
+    }
+}
+
+/// Workgroup memory of a converted type starts as the value of all-zero GPU bytes (for an
+/// enum, its first variant with zero fields).
+fn shared_memory(name: &syn::Ident) -> TokenStream {
+    quote! {
+        impl ::sarek::gpu::SharedMemory for #name {
+            fn zeroed() -> Self {
+                match ::sarek::Element::from_gpu(::sarek::bytemuck::Zeroable::zeroed()) {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => ::core::unreachable!("all-zero bytes are a valid value"),
                 }
             }
         }

@@ -10,7 +10,10 @@ use super::{attr, combine, expand::expand_kernel_in, host};
 use crate::ir::Type;
 
 fn is_kernel_attr(a: &syn::Attribute) -> bool {
-    a.path().segments.last().is_some_and(|s| s.ident == "kernel")
+    a.path()
+        .segments
+        .last()
+        .is_some_and(|s| s.ident == "kernel")
 }
 
 /// The attribute's arguments as tokens (`workgroup_size = [64]`), empty for `#[kernel]`.
@@ -69,13 +72,17 @@ fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Vec<syn::Error>) {
 /// `compile_error!` at the offending token.
 pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !attr.is_empty() {
-        return syn::Error::new(attr.span(), "`#[sarek::module]` takes no arguments").to_compile_error();
+        return syn::Error::new(attr.span(), "`#[sarek::module]` takes no arguments")
+            .to_compile_error();
     }
     let mut module: syn::ItemMod = match syn::parse2(item) {
         Ok(m) => m,
         Err(e) => {
-            return syn::Error::new(e.span(), "`#[sarek::module]` applies to a module with a body: `mod name { .. }`")
-                .to_compile_error()
+            return syn::Error::new(
+                e.span(),
+                "`#[sarek::module]` applies to a module with a body: `mod name { .. }`",
+            )
+            .to_compile_error()
         }
     };
     let Some((_, items)) = module.content.take() else {
@@ -100,7 +107,11 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         match item {
             syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr) => {
                 let mut f = f;
-                let kernel_attr = f.attrs.iter().position(is_kernel_attr).map(|i| f.attrs.remove(i));
+                let kernel_attr = f
+                    .attrs
+                    .iter()
+                    .position(is_kernel_attr)
+                    .map(|i| f.attrs.remove(i));
                 let tokens = kernel_attr.as_ref().map(attr_tokens).unwrap_or_default();
                 match attr::parse(tokens) {
                     Ok(a) if types_ok => out_items.push(expand_kernel_in(&a, &f, &visible)),
@@ -111,6 +122,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
             syn::Item::Struct(mut s) => {
                 let ty = visible_iter.next().and_then(|(_, t)| *t);
                 add_copy(&mut s.attrs);
+                s.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 if let Some(Type::Struct(id)) = ty {
                     if let Some(def) = crate::ir::struct_def(&types, id) {
                         let identity = host::is_identity(&types, Type::Struct(id));
@@ -125,6 +137,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
             syn::Item::Enum(mut e) => {
                 let ty = visible_iter.next().and_then(|(_, t)| *t);
                 add_copy(&mut e.attrs);
+                e.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 if let Some(Type::Struct(id)) = ty {
                     if let Some(def) = crate::ir::struct_def(&types, id) {
                         generated.push(host::enum_impls(&e, &types, def));
@@ -134,10 +147,14 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
             syn::Item::Fn(mut f) => {
                 visible_iter.next();
-                // A helper may be called only from kernels, whose GPU code does not count as
-                // a use for rustc.
+                // Items used only by kernels: their GPU code does not count as a use for rustc.
                 f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 out_items.push(quote!(#f));
+            }
+            syn::Item::Const(mut c) => {
+                visible_iter.next();
+                c.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+                out_items.push(quote!(#c));
             }
             other => {
                 visible_iter.next();

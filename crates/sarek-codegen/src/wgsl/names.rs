@@ -59,25 +59,41 @@ pub fn module(kernel: &Kernel) -> ModuleNames {
         .filter(|p| p.ty.buffer().is_some())
         .map(|p| escape::escape(&p.name))
         .collect();
-    let structs = kernel.types.iter().enumerate().filter_map(|(i, t)| match t {
-        TypeDef::Struct(s) => Some((i, s.name.as_str())),
-        TypeDef::Array { .. } => None,
-    });
+    let structs = kernel
+        .types
+        .iter()
+        .enumerate()
+        .filter_map(|(i, t)| match t {
+            TypeDef::Struct(s) => Some((i, s.name.as_str())),
+            TypeDef::Array { .. } => None,
+        });
     let types = pick(structs, "t", &mut taken);
     let shared = pick(
-        kernel.shared.iter().enumerate().map(|(i, v)| (i, v.name.as_str())),
+        kernel
+            .shared
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (i, v.name.as_str())),
         "w",
         &mut taken,
     );
     let functions = pick(
-        kernel.functions.iter().enumerate().map(|(i, f)| (i, f.name.as_str())),
+        kernel
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (i, f.name.as_str())),
         "f",
         &mut taken,
     );
     ModuleNames {
         types,
-        shared: (0..kernel.shared.len()).map(|i| shared[&i].clone()).collect(),
-        functions: (0..kernel.functions.len()).map(|i| functions[&i].clone()).collect(),
+        shared: (0..kernel.shared.len())
+            .map(|i| shared[&i].clone())
+            .collect(),
+        functions: (0..kernel.functions.len())
+            .map(|i| functions[&i].clone())
+            .collect(),
         taken,
     }
 }
@@ -85,7 +101,10 @@ pub fn module(kernel: &Kernel) -> ModuleNames {
 /// Gives every local of one function a name unique in the module. A Rust binding keeps its
 /// escaped name unless another binding (Rust shadowing) or a module-scope name already took
 /// it; then it becomes `sarek_l<n>_<name>`.
-pub fn locals(locals: &Arena<Local>, module_names: &HashSet<String>) -> HashMap<Handle<Local>, String> {
+pub fn locals(
+    locals: &Arena<Local>,
+    module_names: &HashSet<String>,
+) -> HashMap<Handle<Local>, String> {
     let mut taken = module_names.clone();
     let names = pick(
         locals.iter().map(|(h, l)| (h.index(), l.name.as_str())),

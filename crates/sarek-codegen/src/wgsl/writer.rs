@@ -588,7 +588,8 @@ impl<'a> Writer<'a> {
                 }
                 self.line(depth, &format!("switch {sel} {{"));
                 for case in cases {
-                    let values: Vec<String> = case.values.iter().map(|v| self.literal(*v)).collect();
+                    let values: Vec<String> =
+                        case.values.iter().map(|v| self.literal(*v)).collect();
                     self.line(depth + 1, &format!("case {}: {{", values.join(", ")));
                     self.block(&case.body, depth + 2);
                     self.line(depth + 1, "}");
@@ -607,14 +608,19 @@ impl<'a> Writer<'a> {
             Place::Local(local) => (self.local_names[local].clone(), false),
             Place::Index { slice, index } => {
                 let i = self.expr(*index);
-                (format!("{}[{i}]", escape(&self.kernel.param(*slice).name)), false)
+                (
+                    format!("{}[{i}]", escape(&self.kernel.param(*slice).name)),
+                    false,
+                )
             }
             Place::Shared { var, indices } => (self.shared_element(*var, indices), false),
             Place::Field { base, field } => {
                 let (b, _) = self.place(base);
                 let ty = self.place_type(base);
                 let f = self.field(ty, *field);
-                let stored_bool = f.as_ref().is_some_and(|f| f.ty == Type::Scalar(Scalar::Bool));
+                let stored_bool = f
+                    .as_ref()
+                    .is_some_and(|f| f.ty == Type::Scalar(Scalar::Bool));
                 let name = f.map(|f| field_name(&f.name)).unwrap_or_default();
                 (format!("{b}.{name}"), stored_bool)
             }
@@ -628,20 +634,32 @@ impl<'a> Writer<'a> {
 
     fn field(&self, ty: Type, field: u32) -> Option<Field> {
         let Type::Struct(id) = ty else { return None };
-        self.kernel.struct_def(id)?.fields.get(field as usize).cloned()
+        self.kernel
+            .struct_def(id)?
+            .fields
+            .get(field as usize)
+            .cloned()
     }
 
     fn place_type(&self, place: &Place) -> Type {
         match place {
             Place::Local(local) => self.locals[*local].ty,
-            Place::Index { slice, .. } => self.kernel.param(*slice).ty.buffer().map_or(Type::Scalar(Scalar::U32), |b| b.0),
+            Place::Index { slice, .. } => self
+                .kernel
+                .param(*slice)
+                .ty
+                .buffer()
+                .map_or(Type::Scalar(Scalar::U32), |b| b.0),
             Place::Shared { var, .. } => self.kernel.shared_var(*var).elem,
             Place::Field { base, field } => {
                 let ty = self.place_type(base);
-                self.field(ty, *field).map_or(Type::Scalar(Scalar::U32), |f| f.ty)
+                self.field(ty, *field)
+                    .map_or(Type::Scalar(Scalar::U32), |f| f.ty)
             }
             Place::Element { base, .. } => match self.place_type(base) {
-                Type::Array(id) => array_def(&self.kernel.types, id).map_or(Type::Scalar(Scalar::U32), |a| a.0),
+                Type::Array(id) => {
+                    array_def(&self.kernel.types, id).map_or(Type::Scalar(Scalar::U32), |a| a.0)
+                }
                 other => other,
             },
         }
@@ -788,7 +806,12 @@ impl<'a> Writer<'a> {
                     Type::Struct(id) => self
                         .kernel
                         .struct_def(*id)
-                        .map(|s| s.fields.iter().map(|f| f.ty == Type::Scalar(Scalar::Bool)).collect())
+                        .map(|s| {
+                            s.fields
+                                .iter()
+                                .map(|f| f.ty == Type::Scalar(Scalar::Bool))
+                                .collect()
+                        })
                         .unwrap_or_default(),
                     _ => Vec::new(),
                 };
@@ -827,8 +850,7 @@ impl<'a> Writer<'a> {
             } => self.is_const(*cond) && self.is_const(*accept) && self.is_const(*reject),
             // Float-to-integer casts go through a helper function, which is never constant.
             Expr::Cast { expr, to } => {
-                !(self.scalar_of(*expr) == Scalar::F32 && to.is_integer())
-                    && self.is_const(*expr)
+                !(self.scalar_of(*expr) == Scalar::F32 && to.is_integer()) && self.is_const(*expr)
             }
             Expr::Math { fun, args } => {
                 *fun != MathFun::Round && args.iter().all(|a| self.is_const(*a))

@@ -115,28 +115,46 @@ impl Lowerer {
                 }
                 Ok(Value::Never)
             }
-            (Some(v), None) => Err(self.error(v.span(), "this function returns nothing; remove the value or declare `-> T`")),
-            (None, Some(_)) => Err(self.error(span, "this function returns a value: write `return value;`")),
+            (Some(v), None) => Err(self.error(
+                v.span(),
+                "this function returns nothing; remove the value or declare `-> T`",
+            )),
+            (None, Some(_)) => {
+                Err(self.error(span, "this function returns a value: write `return value;`"))
+            }
         }
     }
 
-    fn returned(&mut self, value: Handle<Expression>, want: Type, span: Span) -> R<Handle<Expression>> {
+    fn returned(
+        &mut self,
+        value: Handle<Expression>,
+        want: Type,
+        span: Span,
+    ) -> R<Handle<Expression>> {
         let got = self.ty(value);
         self.unify(Ty::of(want), got, span)?;
         Ok(value)
     }
 
-    fn helper_params(&mut self, f: &syn::ItemFn) -> R<Vec<(Option<syn::Ident>, HelperParam, Span)>> {
+    fn helper_params(
+        &mut self,
+        f: &syn::ItemFn,
+    ) -> R<Vec<(Option<syn::Ident>, HelperParam, Span)>> {
         let mut out = Vec::new();
         let mut failed = false;
         for input in &f.sig.inputs {
             let syn::FnArg::Typed(t) = input else {
-                self.error(input.span(), "a helper is a free function; it cannot take `self`");
+                self.error(
+                    input.span(),
+                    "a helper is a free function; it cannot take `self`",
+                );
                 failed = true;
                 continue;
             };
             let (ident, mutable) = match &*t.pat {
-                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => (Some(p.ident.clone()), p.mutability.is_some()),
+                syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                    (Some(p.ident.clone()), p.mutability.is_some())
+                }
                 syn::Pat::Wild(_) => (None, false),
                 other => {
                     self.error(other.span(), "helper parameters must be plain names");
@@ -177,7 +195,11 @@ impl Lowerer {
             match e {
                 syn::Expr::Paren(p) => e = &p.expr,
                 syn::Expr::Reference(r) => e = &r.expr,
-                syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => e = expr,
+                syn::Expr::Unary(syn::ExprUnary {
+                    op: syn::UnOp::Deref(_),
+                    expr,
+                    ..
+                }) => e = expr,
                 _ => break,
             }
         }
@@ -190,9 +212,16 @@ impl Lowerer {
         };
         let have = self.kernel.param(id).ty;
         let ok = match (have, want) {
-            (ParamType::Slice { elem: a, access: have }, ParamType::Slice { elem: b, access: want }) => {
-                a == b && (have == Access::ReadWrite || want == Access::Read)
-            }
+            (
+                ParamType::Slice {
+                    elem: a,
+                    access: have,
+                },
+                ParamType::Slice {
+                    elem: b,
+                    access: want,
+                },
+            ) => a == b && (have == Access::ReadWrite || want == Access::Read),
             (ParamType::AtomicSlice { elem: a }, ParamType::AtomicSlice { elem: b }) => a == b,
             _ => false,
         };
@@ -203,7 +232,12 @@ impl Lowerer {
     }
 
     /// A call of helper `f`, declared in item scope `scope`.
-    pub(super) fn helper_call(&mut self, c: &syn::ExprCall, f: &Rc<syn::ItemFn>, scope: Option<usize>) -> R<Value> {
+    pub(super) fn helper_call(
+        &mut self,
+        c: &syn::ExprCall,
+        f: &Rc<syn::ItemFn>,
+        scope: Option<usize>,
+    ) -> R<Value> {
         let span = c.span();
         let here = self.items.current();
         self.items.restore(scope);
@@ -215,7 +249,10 @@ impl Lowerer {
         self.items.restore(here);
         let (params, result) = (params?, result?);
         if c.args.len() != params.len() {
-            return Err(self.error(span, format!("`{}` takes {} argument(s)", f.sig.ident, params.len())));
+            return Err(self.error(
+                span,
+                format!("`{}` takes {} argument(s)", f.sig.ident, params.len()),
+            ));
         }
         let mut slices = Vec::new();
         let mut value_args: Vec<&syn::Expr> = Vec::new();
@@ -235,7 +272,13 @@ impl Lowerer {
             self.unify(Ty::of(*t), got, e.span())?;
         }
         let key: Key = (Rc::as_ptr(f) as usize, slices.clone());
-        let self_call = self.helper.as_ref().map(|f| (f.key == key, f.tail_calls.contains(&call_key(c)), f.params.clone()));
+        let self_call = self.helper.as_ref().map(|f| {
+            (
+                f.key == key,
+                f.tail_calls.contains(&call_key(c)),
+                f.params.clone(),
+            )
+        });
         if let Some((true, is_tail, locals)) = self_call {
             {
                 if !is_tail {
@@ -246,7 +289,14 @@ impl Lowerer {
                     *a = self.spill(*a, None);
                 }
                 for (local, value) in locals.into_iter().zip(args) {
-                    self.push(Stmt::Assign { place: Place::Local(local), op: None, value }, span);
+                    self.push(
+                        Stmt::Assign {
+                            place: Place::Local(local),
+                            op: None,
+                            value,
+                        },
+                        span,
+                    );
                 }
                 self.push(Stmt::Continue, span);
                 if let Some(f) = self.helper.as_mut() {
@@ -263,7 +313,14 @@ impl Lowerer {
             None => self.lower_helper(f, scope, key, &params, result, &slices)?,
         };
         let result_local = result.map(|t| self.new_local("__r", Ty::of(t), false, true, span));
-        self.push(Stmt::Call { function, args, result: result_local }, span);
+        self.push(
+            Stmt::Call {
+                function,
+                args,
+                result: result_local,
+            },
+            span,
+        );
         Ok(match (result_local, result) {
             (Some(l), Some(t)) => Value::Expr(self.expr(Expr::Local(l), Ty::of(t), span)),
             _ => Value::Unit,
@@ -282,17 +339,36 @@ impl Lowerer {
     ) -> R<FunctionId> {
         let sig = &f.sig;
         let refuse = |this: &mut Self, span: Span, what: &str| {
-            this.error(span, format!("a helper called from a kernel cannot be {what}"));
+            this.error(
+                span,
+                format!("a helper called from a kernel cannot be {what}"),
+            );
         };
-        if sig.constness.is_some() || sig.asyncness.is_some() || sig.unsafety.is_some() || sig.abi.is_some() {
-            refuse(self, sig.ident.span(), "`const`, `async`, `unsafe` or `extern`");
+        if sig.constness.is_some()
+            || sig.asyncness.is_some()
+            || sig.unsafety.is_some()
+            || sig.abi.is_some()
+        {
+            refuse(
+                self,
+                sig.ident.span(),
+                "`const`, `async`, `unsafe` or `extern`",
+            );
             return Err(Reported);
         }
         if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-            refuse(self, sig.generics.span(), "generic (WGSL needs concrete types)");
+            refuse(
+                self,
+                sig.generics.span(),
+                "generic (WGSL needs concrete types)",
+            );
             return Err(Reported);
         }
-        let mut sub = Lowerer::new(ident_name(&sig.ident), self.kernel.workgroup_size, sig.ident.span());
+        let mut sub = Lowerer::new(
+            ident_name(&sig.ident),
+            self.kernel.workgroup_size,
+            sig.ident.span(),
+        );
         sub.spans = std::mem::take(&mut self.spans);
         sub.kernel.span = sub.span(sig.ident.span());
         sub.kernel.params = self.kernel.params.clone();
@@ -316,8 +392,20 @@ impl Lowerer {
                     arg_tys.push(*t);
                     let name = ident.as_ref().map_or_else(|| "_".to_owned(), ident_name);
                     let arg = sub.expr(Expr::Argument(k), Ty::of(*t), *span);
-                    let local = sub.new_local(&name, Ty::of(*t), *mutable || loops_back, !(*mutable || loops_back), *span);
-                    sub.push(Stmt::Let { local, init: Some(arg) }, *span);
+                    let local = sub.new_local(
+                        &name,
+                        Ty::of(*t),
+                        *mutable || loops_back,
+                        !(*mutable || loops_back),
+                        *span,
+                    );
+                    sub.push(
+                        Stmt::Let {
+                            local,
+                            init: Some(arg),
+                        },
+                        *span,
+                    );
                     if let Some(ident) = ident {
                         sub.scopes[0].insert(ident_name(ident), Binding::Local(local));
                     }
@@ -355,20 +443,47 @@ impl Lowerer {
             }
             (Ok(Value::Unit), Some(_)) => {
                 let at = f.block.span();
-                sub.error(at, "this function must return a value, but its body ends without one");
+                sub.error(
+                    at,
+                    "this function must return a value, but its body ends without one",
+                );
             }
             _ => {}
         }
         let mut body = sub.blocks.pop().unwrap_or_default();
         let looped = sub.helper.as_ref().is_some_and(|h| h.looped);
-        let name = sub.helper.as_ref().map(|h| h.name.clone()).unwrap_or_default();
+        let name = sub
+            .helper
+            .as_ref()
+            .map(|h| h.name.clone())
+            .unwrap_or_default();
         if looped {
             if result.is_none() {
                 let end = sub.span(f.block.span());
-                body.push(Statement { kind: Stmt::Return(None), span: end });
+                body.push(Statement {
+                    kind: Stmt::Return(None),
+                    span: end,
+                });
             }
             let at = sub.span(f.block.span());
-            body = vec![Statement { kind: Stmt::Loop { body, continuing: Vec::new(), break_if: None }, span: at }];
+            body = vec![Statement {
+                kind: Stmt::Loop {
+                    body,
+                    continuing: Vec::new(),
+                    break_if: None,
+                },
+                span: at,
+            }];
+            if let Some(t) = result {
+                // Never reached (the loop only returns), but naga wants the function to end
+                // in a `return` of its type.
+                let zero = sub.expr(Expr::Zero(t), Ty::of(t), f.block.span());
+                let at = sub.span(f.block.span());
+                body.push(Statement {
+                    kind: Stmt::Return(Some(zero)),
+                    span: at,
+                });
+            }
         }
         let mut full = prologue;
         full.extend(body);

@@ -29,10 +29,19 @@ impl Lowerer {
     pub(super) fn field_of(&mut self, ty: Ty, member: &syn::Member, span: Span) -> R<(u32, Type)> {
         let (_, def) = self.struct_of(ty, span)?;
         if def.variants.is_some() {
-            return Err(self.error(span, format!("`{}` is an enum: read its payload with `match` or `if let`", def.name)));
+            return Err(self.error(
+                span,
+                format!(
+                    "`{}` is an enum: read its payload with `match` or `if let`",
+                    def.name
+                ),
+            ));
         }
         let syn::Member::Named(ident) = member else {
-            return Err(self.error(span, "kernel structs have named fields; tuple fields (`.0`) are not supported"));
+            return Err(self.error(
+                span,
+                "kernel structs have named fields; tuple fields (`.0`) are not supported",
+            ));
         };
         let name = ident_name(ident);
         match def
@@ -89,7 +98,11 @@ impl Lowerer {
     /// The type an assignment's target has, when it is known before the value is lowered.
     pub(super) fn place_type_hint(&mut self, left: &syn::Expr) -> Option<Type> {
         match left {
-            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i)))? {
+            syn::Expr::Path(p) => match p
+                .path
+                .get_ident()
+                .and_then(|i| self.lookup(&ident_name(i)))?
+            {
                 Binding::Local(l) => match self.infer.shallow(self.local_tys[l.index()]) {
                     Ty::Compound(t) => Some(t),
                     Ty::Known(s) => Some(Type::Scalar(s)),
@@ -117,11 +130,18 @@ impl Lowerer {
         }
         let item = local_path_name(&s.path).and_then(|n| self.items.lookup(&n));
         let Some(Item::Struct(item)) = item else {
-            let name = s.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+            let name = s
+                .path
+                .segments
+                .last()
+                .map(|s| s.ident.to_string())
+                .unwrap_or_default();
             return Err(self.error(s.path.span(), format!("cannot find struct `{name}` here: a kernel sees only the structs declared in its `#[sarek::module]` or its own body; move `{name}` into the module")));
         };
         let ty = self.struct_type(&item)?;
-        let Type::Struct(id) = ty else { return Err(Reported) };
+        let Type::Struct(id) = ty else {
+            return Err(Reported);
+        };
         let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
         // Rust evaluates the fields in the order written, then the base.
         let mut exprs: Vec<&syn::Expr> = s.fields.iter().map(|f| &f.expr).collect();
@@ -138,10 +158,17 @@ impl Lowerer {
                 continue;
             };
             let name = ident_name(ident);
-            match def.fields.iter().position(|d| d.name == FieldName::Named(name.clone())) {
+            match def
+                .fields
+                .iter()
+                .position(|d| d.name == FieldName::Named(name.clone()))
+            {
                 Some(i) => targets.push(i),
                 None => {
-                    self.error(ident.span(), format!("`{}` has no field `{name}`", def.name));
+                    self.error(
+                        ident.span(),
+                        format!("`{}` has no field `{name}`", def.name),
+                    );
                     failed = true;
                 }
             }
@@ -166,7 +193,14 @@ impl Lowerer {
             for (i, slot) in slots.iter_mut().enumerate() {
                 if slot.is_none() {
                     let fty = def.fields[i].ty;
-                    *slot = Some(self.expr(Expr::Field { base, field: i as u32 }, Ty::of(fty), rest.span()));
+                    *slot = Some(self.expr(
+                        Expr::Field {
+                            base,
+                            field: i as u32,
+                        },
+                        Ty::of(fty),
+                        rest.span(),
+                    ));
                 }
             }
         }
@@ -179,7 +213,10 @@ impl Lowerer {
                         FieldName::Named(n) => n.clone(),
                         _ => String::new(),
                     };
-                    return Err(self.error(span, format!("missing field `{name}` in this `{}` literal", def.name)));
+                    return Err(self.error(
+                        span,
+                        format!("missing field `{name}` in this `{}` literal", def.name),
+                    ));
                 }
             }
         }
@@ -189,54 +226,102 @@ impl Lowerer {
     /// `E::V` as a value, when the path names a unit variant.
     pub(super) fn variant_path(&mut self, path: &syn::Path) -> Option<R<Handle<Expression>>> {
         let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
-        let [enum_seg, variant] = segments.as_slice() else { return None };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else { return None };
-        Some(self.enum_type(&e).and_then(|ty| self.variant_value(ty, &variant.ident, VariantArgs::None, path.span())))
+        let [enum_seg, variant] = segments.as_slice() else {
+            return None;
+        };
+        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+            return None;
+        };
+        Some(
+            self.enum_type(&e).and_then(|ty| {
+                self.variant_value(ty, &variant.ident, VariantArgs::None, path.span())
+            }),
+        )
     }
 
     /// `E::V(a, b)`, when the called path names a tuple variant.
-    pub(super) fn variant_call(&mut self, c: &syn::ExprCall, p: &syn::ExprPath) -> Option<R<Handle<Expression>>> {
+    pub(super) fn variant_call(
+        &mut self,
+        c: &syn::ExprCall,
+        p: &syn::ExprPath,
+    ) -> Option<R<Handle<Expression>>> {
         let segments: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
-        let [enum_seg, variant] = segments.as_slice() else { return None };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else { return None };
-        Some(self.enum_type(&e).and_then(|ty| self.variant_value(ty, &variant.ident, VariantArgs::Tuple(c), c.span())))
+        let [enum_seg, variant] = segments.as_slice() else {
+            return None;
+        };
+        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+            return None;
+        };
+        Some(
+            self.enum_type(&e).and_then(|ty| {
+                self.variant_value(ty, &variant.ident, VariantArgs::Tuple(c), c.span())
+            }),
+        )
     }
 
     /// The variant's index in an enum type, and the indices of its payload fields.
-    pub(super) fn variant_fields(&mut self, ty: Type, variant: &syn::Ident) -> R<(u32, Vec<(String, u32)>)> {
-        let Type::Struct(id) = ty else { return Err(Reported) };
+    pub(super) fn variant_fields(
+        &mut self,
+        ty: Type,
+        variant: &syn::Ident,
+    ) -> R<(u32, Vec<(String, u32)>)> {
+        let Type::Struct(id) = ty else {
+            return Err(Reported);
+        };
         let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let name = ident_name(variant);
-        let Some(index) = def.variants.as_ref().and_then(|v| v.iter().position(|n| *n == name)) else {
-            return Err(self.error(variant.span(), format!("`{}` has no variant `{name}`", def.name)));
+        let Some(index) = def
+            .variants
+            .as_ref()
+            .and_then(|v| v.iter().position(|n| *n == name))
+        else {
+            return Err(self.error(
+                variant.span(),
+                format!("`{}` has no variant `{name}`", def.name),
+            ));
         };
         let fields = def
             .fields
             .iter()
             .enumerate()
             .filter_map(|(i, f)| match &f.name {
-                FieldName::Payload { variant, name } if *variant == index as u32 => Some((name.clone(), i as u32)),
+                FieldName::Payload { variant, name } if *variant == index as u32 => {
+                    Some((name.clone(), i as u32))
+                }
                 _ => None,
             })
             .collect();
         Ok((index as u32, fields))
     }
 
-    fn variant_value(&mut self, ty: Type, variant: &syn::Ident, args: VariantArgs<'_>, span: Span) -> R<Handle<Expression>> {
+    fn variant_value(
+        &mut self,
+        ty: Type,
+        variant: &syn::Ident,
+        args: VariantArgs<'_>,
+        span: Span,
+    ) -> R<Handle<Expression>> {
         let (tag, payload) = self.variant_fields(ty, variant)?;
-        let Type::Struct(id) = ty else { return Err(Reported) };
+        let Type::Struct(id) = ty else {
+            return Err(Reported);
+        };
         let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let given: Vec<(u32, &syn::Expr)> = match args {
             VariantArgs::None => Vec::new(),
             VariantArgs::Tuple(c) => {
                 if c.args.len() != payload.len() {
-                    return Err(self.error(span, format!("`{}::{variant}` takes {} value(s)", def.name, payload.len())));
+                    return Err(self.error(
+                        span,
+                        format!("`{}::{variant}` takes {} value(s)", def.name, payload.len()),
+                    ));
                 }
                 payload.iter().map(|(_, i)| *i).zip(c.args.iter()).collect()
             }
             VariantArgs::Named(s) => {
                 if let Some(rest) = &s.rest {
-                    return Err(self.error(rest.span(), "`..base` is not supported for enum variants"));
+                    return Err(
+                        self.error(rest.span(), "`..base` is not supported for enum variants")
+                    );
                 }
                 let mut out = Vec::new();
                 for f in &s.fields {
@@ -246,17 +331,31 @@ impl Lowerer {
                     };
                     match payload.iter().find(|(n, _)| *n == name) {
                         Some((_, i)) => out.push((*i, &f.expr)),
-                        None => return Err(self.error(f.member.span(), format!("`{}::{variant}` has no field `{name}`", def.name))),
+                        None => {
+                            return Err(self.error(
+                                f.member.span(),
+                                format!("`{}::{variant}` has no field `{name}`", def.name),
+                            ))
+                        }
                     }
                 }
                 if out.len() != payload.len() {
-                    return Err(self.error(span, format!("`{}::{variant}` needs all its fields", def.name)));
+                    return Err(self.error(
+                        span,
+                        format!("`{}::{variant}` needs all its fields", def.name),
+                    ));
                 }
                 out
             }
         };
         if matches!(args, VariantArgs::None) && !payload.is_empty() {
-            return Err(self.error(span, format!("`{}::{variant}` carries values: write `{}::{variant}(..)`", def.name, def.name)));
+            return Err(self.error(
+                span,
+                format!(
+                    "`{}::{variant}` carries values: write `{}::{variant}(..)`",
+                    def.name, def.name
+                ),
+            ));
         }
         let exprs: Vec<&syn::Expr> = given.iter().map(|(_, e)| *e).collect();
         let values = self.operands(&exprs)?;
@@ -264,7 +363,11 @@ impl Lowerer {
         for (i, f) in def.fields.iter().enumerate() {
             let i = i as u32;
             let c = if f.name == FieldName::Tag {
-                self.expr(Expr::Literal(Literal::U32(tag)), Ty::Known(Scalar::U32), span)
+                self.expr(
+                    Expr::Literal(Literal::U32(tag)),
+                    Ty::Known(Scalar::U32),
+                    span,
+                )
             } else if let Some(k) = given.iter().position(|(fi, _)| *fi == i) {
                 let v = values[k];
                 let got = self.ty(v);
@@ -279,7 +382,11 @@ impl Lowerer {
     }
 
     /// `[a, b, c]`.
-    pub(super) fn array_literal(&mut self, a: &syn::ExprArray, expect: Option<Type>) -> R<Handle<Expression>> {
+    pub(super) fn array_literal(
+        &mut self,
+        a: &syn::ExprArray,
+        expect: Option<Type>,
+    ) -> R<Handle<Expression>> {
         let span = a.span();
         if a.elems.is_empty() {
             return Err(self.error(span, "WGSL has no empty arrays"));
@@ -294,7 +401,14 @@ impl Lowerer {
         }
         let elem = self.settle(ty, span)?;
         let array = self.array_type(elem, values.len() as u32);
-        Ok(self.expr(Expr::Compose { ty: array, components: values }, Ty::of(array), span))
+        Ok(self.expr(
+            Expr::Compose {
+                ty: array,
+                components: values,
+            },
+            Ty::of(array),
+            span,
+        ))
     }
 
     fn expected_elem(&self, expect: Option<Type>) -> Option<Type> {
@@ -322,7 +436,11 @@ impl Lowerer {
     }
 
     /// `[v; N]`.
-    pub(super) fn repeat(&mut self, r: &syn::ExprRepeat, expect: Option<Type>) -> R<Handle<Expression>> {
+    pub(super) fn repeat(
+        &mut self,
+        r: &syn::ExprRepeat,
+        expect: Option<Type>,
+    ) -> R<Handle<Expression>> {
         let span = r.span();
         let len = self.constant_length(&r.len, "a local array")?;
         let want = self.expected_elem(expect);
@@ -348,33 +466,78 @@ impl Lowerer {
         }
         if len <= MAX_INLINE_REPEAT {
             let components = vec![v; len as usize];
-            return Ok(self.expr(Expr::Compose { ty: array, components }, Ty::of(array), span));
+            return Ok(self.expr(
+                Expr::Compose {
+                    ty: array,
+                    components,
+                },
+                Ty::of(array),
+                span,
+            ));
         }
         // A long repeat: fill a zeroed array in a loop rather than writing N copies.
         let arr = self.new_local("__array", Ty::of(array), true, false, span);
         let zero = self.expr(Expr::Zero(array), Ty::of(array), span);
-        self.push(Stmt::Let { local: arr, init: Some(zero) }, span);
+        self.push(
+            Stmt::Let {
+                local: arr,
+                init: Some(zero),
+            },
+            span,
+        );
         let u32_ty = Ty::Known(Scalar::U32);
         let i = self.new_local("__i", u32_ty, true, false, span);
         let start = self.expr(Expr::Literal(Literal::U32(0)), u32_ty, span);
-        self.push(Stmt::Let { local: i, init: Some(start) }, span);
+        self.push(
+            Stmt::Let {
+                local: i,
+                init: Some(start),
+            },
+            span,
+        );
         let read_i = self.expr(Expr::Local(i), u32_ty, span);
         let end = self.expr(Expr::Literal(Literal::U32(len)), u32_ty, span);
-        let cond = self.expr(Expr::Binary { op: BinaryOp::Lt, left: read_i, right: end }, Ty::Known(Scalar::Bool), span);
+        let cond = self.expr(
+            Expr::Binary {
+                op: BinaryOp::Lt,
+                left: read_i,
+                right: end,
+            },
+            Ty::Known(Scalar::Bool),
+            span,
+        );
         let exit = self.exit_unless(cond, span);
         let index = self.expr(Expr::Local(i), u32_ty, span);
         let store_span = self.span(span);
         let store = Statement {
-            kind: Stmt::Assign { place: Place::Element { base: Box::new(Place::Local(arr)), index }, op: None, value: v },
+            kind: Stmt::Assign {
+                place: Place::Element {
+                    base: Box::new(Place::Local(arr)),
+                    index,
+                },
+                op: None,
+                value: v,
+            },
             span: store_span,
         };
         let one = self.expr(Expr::Literal(Literal::U32(1)), u32_ty, span);
         let inc_span = self.span(span);
         let increment = Statement {
-            kind: Stmt::Assign { place: Place::Local(i), op: Some(BinaryOp::Add), value: one },
+            kind: Stmt::Assign {
+                place: Place::Local(i),
+                op: Some(BinaryOp::Add),
+                value: one,
+            },
             span: inc_span,
         };
-        self.push(Stmt::Loop { body: vec![exit, store], continuing: vec![increment], break_if: None }, span);
+        self.push(
+            Stmt::Loop {
+                body: vec![exit, store],
+                continuing: vec![increment],
+                break_if: None,
+            },
+            span,
+        );
         Ok(self.expr(Expr::Local(arr), Ty::of(array), span))
     }
 }

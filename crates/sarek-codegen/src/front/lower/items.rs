@@ -113,12 +113,14 @@ impl Lowerer {
                 syn::Item::Enum(e) => self
                     .items
                     .insert(ident_name(&e.ident), Item::Enum(Rc::new(e.clone()))),
-                syn::Item::Fn(f) => self
-                    .items
-                    .insert(ident_name(&f.sig.ident), Item::Fn(Rc::new(f.clone()), scope)),
+                syn::Item::Fn(f) => self.items.insert(
+                    ident_name(&f.sig.ident),
+                    Item::Fn(Rc::new(f.clone()), scope),
+                ),
                 syn::Item::Const(c) => {
                     if let Ok(literal) = self.const_literal(c) {
-                        self.items.insert(ident_name(&c.ident), Item::Const(literal));
+                        self.items
+                            .insert(ident_name(&c.ident), Item::Const(literal));
                     }
                 }
                 syn::Item::Use(_) => {}
@@ -209,11 +211,13 @@ impl Lowerer {
                 lit: syn::Lit::Int(i),
                 ..
             }) => i.base10_parse::<u32>().ok(),
-            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                Some(super::Binding::Const(Literal::U32(v))) => Some(v),
-                Some(super::Binding::Const(Literal::I32(v))) => u32::try_from(v).ok(),
-                _ => None,
-            },
+            syn::Expr::Path(p) => {
+                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                    Some(super::Binding::Const(Literal::U32(v))) => Some(v),
+                    Some(super::Binding::Const(Literal::I32(v))) => u32::try_from(v).ok(),
+                    _ => None,
+                }
+            }
             syn::Expr::Paren(p) => self.const_u32(&p.expr),
             syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
                 syn::Stmt::Expr(e, None) => self.const_u32(e),
@@ -254,8 +258,15 @@ impl Lowerer {
 
     fn begin_type(&mut self, key: usize, ident: &syn::Ident) -> R<Option<Type>> {
         if let Some(&id) = self.items.types.get(&key) {
-            let is_array = matches!(self.kernel.types.get(id.0 as usize), Some(TypeDef::Array { .. }));
-            return Ok(Some(if is_array { Type::Array(id) } else { Type::Struct(id) }));
+            let is_array = matches!(
+                self.kernel.types.get(id.0 as usize),
+                Some(TypeDef::Array { .. })
+            );
+            return Ok(Some(if is_array {
+                Type::Array(id)
+            } else {
+                Type::Struct(id)
+            }));
         }
         if !self.items.in_progress.insert(key) {
             return Err(self.error(ident.span(), "this type contains itself, so it has no size; Rust needs a `Box` for that, and the GPU has none"));
@@ -300,7 +311,10 @@ impl Lowerer {
             }
         }
         if fields.is_empty() && !failed {
-            return Err(self.error(s.ident.span(), "WGSL has no empty structs; give the struct a field"));
+            return Err(self.error(
+                s.ident.span(),
+                "WGSL has no empty structs; give the struct a field",
+            ));
         }
         if failed {
             return Err(Reported);
@@ -325,7 +339,10 @@ impl Lowerer {
     fn enum_def(&mut self, e: &syn::ItemEnum) -> R<StructDef> {
         self.check_generics(&e.generics, "enum")?;
         if e.variants.is_empty() {
-            return Err(self.error(e.ident.span(), "an enum without variants has no values, so a kernel cannot use it"));
+            return Err(self.error(
+                e.ident.span(),
+                "an enum without variants has no values, so a kernel cannot use it",
+            ));
         }
         let mut fields = vec![Field {
             name: FieldName::Tag,

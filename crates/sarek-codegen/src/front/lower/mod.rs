@@ -171,7 +171,18 @@ impl Lowerer {
         self.items.open();
         let items: Vec<&syn::Item> = module
             .iter()
-            .filter(|i| !matches!(i, syn::Item::Use(_) | syn::Item::Impl(_) | syn::Item::Trait(_) | syn::Item::Macro(_) | syn::Item::Mod(_) | syn::Item::Static(_) | syn::Item::Type(_)))
+            .filter(|i| {
+                !matches!(
+                    i,
+                    syn::Item::Use(_)
+                        | syn::Item::Impl(_)
+                        | syn::Item::Trait(_)
+                        | syn::Item::Macro(_)
+                        | syn::Item::Mod(_)
+                        | syn::Item::Static(_)
+                        | syn::Item::Type(_)
+                )
+            })
             .collect();
         self.declare_items(items);
     }
@@ -181,14 +192,28 @@ impl Lowerer {
         use types::{HostElem, HostParam};
         Ok(match param {
             HostParam::Scalar(s) => ParamType::Value(Type::Scalar(s.scalar())),
-            HostParam::AtomicSlice { elem } => ParamType::AtomicSlice { elem: elem.scalar() },
-            HostParam::Slice { elem: HostElem::Scalar(s), access } => ParamType::Slice { elem: Type::Scalar(s.scalar()), access: *access },
-            HostParam::Slice { elem: HostElem::Named(t), access } => {
+            HostParam::AtomicSlice { elem } => ParamType::AtomicSlice {
+                elem: elem.scalar(),
+            },
+            HostParam::Slice {
+                elem: HostElem::Scalar(s),
+                access,
+            } => ParamType::Slice {
+                elem: Type::Scalar(s.scalar()),
+                access: *access,
+            },
+            HostParam::Slice {
+                elem: HostElem::Named(t),
+                access,
+            } => {
                 let elem = self.resolve_type(t)?;
                 if let Some(e) = self.host_shareable(elem) {
                     return Err(self.error(t.span(), e));
                 }
-                ParamType::Slice { elem, access: *access }
+                ParamType::Slice {
+                    elem,
+                    access: *access,
+                }
             }
             HostParam::Value(t) => {
                 let ty = self.resolve_type(t)?;
@@ -1037,12 +1062,19 @@ impl Lowerer {
             if let Ty::Compound(c) = self.infer.shallow(t) {
                 let name = type_name(&self.kernel.types, c);
                 let advice = match (c, op.is_comparison()) {
-                    (Type::Array(_), true) => "WGSL has no `==` on arrays: compare the elements in a loop",
+                    (Type::Array(_), true) => {
+                        "WGSL has no `==` on arrays: compare the elements in a loop"
+                    }
                     (_, true) => "WGSL has no `==` on structs: compare the fields you care about",
-                    (Type::Array(_), false) => "operators apply to numbers: index the array to get one",
+                    (Type::Array(_), false) => {
+                        "operators apply to numbers: index the array to get one"
+                    }
                     _ => "operators apply to numbers: use the struct's fields",
                 };
-                return Err(self.error(span, format!("this operator cannot be applied to `{name}`; {advice}")));
+                return Err(self.error(
+                    span,
+                    format!("this operator cannot be applied to `{name}`; {advice}"),
+                ));
             }
         }
         match op {
@@ -1207,7 +1239,9 @@ impl Lowerer {
         match binding {
             Some(Binding::Param(id)) if self.kernel.param(id).ty.buffer().is_some() => {
                 let ty = self.kernel.param(id).ty;
-                let (elem, access) = ty.buffer().unwrap_or((Type::Scalar(Scalar::U32), Access::Read));
+                let (elem, access) = ty
+                    .buffer()
+                    .unwrap_or((Type::Scalar(Scalar::U32), Access::Read));
                 let atomic = matches!(ty, ParamType::AtomicSlice { .. });
                 if index_exprs.len() != 1 {
                     // `buf[i][j]`: an array element of a buffer element.
@@ -1273,7 +1307,11 @@ impl Lowerer {
         span: Span,
     ) -> R<Value> {
         // Rust evaluates the assigned value before the place for primitive types.
-        let want = if op.is_none() { self.place_type_hint(left) } else { None };
+        let want = if op.is_none() {
+            self.place_type_hint(left)
+        } else {
+            None
+        };
         let mut value = self.value_expecting(right, want)?;
         let value_end = self.block_len();
         let value_ty = self.ty(value);
@@ -1738,7 +1776,9 @@ impl Lowerer {
                 "only Sarek's intrinsics, helper functions and `f32` functions can be called in a kernel",
             ));
         };
-        if let Some(Item::Fn(f, scope)) = items::local_path_name(&p.path).and_then(|n| self.items.lookup(&n)) {
+        if let Some(Item::Fn(f, scope)) =
+            items::local_path_name(&p.path).and_then(|n| self.items.lookup(&n))
+        {
             return self.helper_call(c, &f, scope);
         }
         if let Some(v) = self.variant_call(c, p) {
@@ -1761,7 +1801,11 @@ impl Lowerer {
                 if self.helper.is_some() {
                     return Err(self.error(p.span(), format!("`{last}()` can only be called in the kernel body; pass its value to the helper as an argument")));
                 }
-                return Ok(Value::Expr(self.expr(Expr::Builtin(builtin), Ty::Known(Scalar::U32), span)));
+                return Ok(Value::Expr(self.expr(
+                    Expr::Builtin(builtin),
+                    Ty::Known(Scalar::U32),
+                    span,
+                )));
             }
             if last == "shared" {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
@@ -1775,7 +1819,9 @@ impl Lowerer {
             if matches!(ty.as_str(), "f32" | "i32" | "u32" | "usize") {
                 let operands: Vec<&syn::Expr> = c.args.iter().collect();
                 let name_span = p.path.segments.last().map_or(span, |s| s.ident.span());
-                return self.math_call(&last, name_span, &operands, span).map(Value::Expr);
+                return self
+                    .math_call(&last, name_span, &operands, span)
+                    .map(Value::Expr);
             }
         }
         Err(self.error(
@@ -1802,7 +1848,9 @@ impl Lowerer {
         match (a, b) {
             (Value::Expr(x), Value::Expr(y)) => {
                 let ty = self.unify(self.ty(x), self.ty(y), span)?;
-                if accept.is_empty() && reject.is_empty() {
+                // `select` evaluates both arms and takes only scalars (and vectors).
+                let scalar = !matches!(self.infer.shallow(ty), Ty::Compound(_));
+                if accept.is_empty() && reject.is_empty() && scalar {
                     // Both arms are effect-free scalars: `select` is exact and branch-free.
                     return Ok(Value::Expr(self.expr(
                         Expr::Select {

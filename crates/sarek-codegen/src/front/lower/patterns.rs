@@ -33,7 +33,10 @@ enum Scrutinee {
     /// An enum value held in a local.
     Enum { value: Handle<Expression>, ty: Type },
     /// An integer or `bool` value (the selector itself).
-    Scalar { value: Handle<Expression>, scalar: Scalar },
+    Scalar {
+        value: Handle<Expression>,
+        scalar: Scalar,
+    },
 }
 
 impl Lowerer {
@@ -41,13 +44,21 @@ impl Lowerer {
         let arms: Vec<(&syn::Pat, ArmBody<'_>, Option<Span>)> = m
             .arms
             .iter()
-            .map(|a| (&a.pat, ArmBody::Expr(&a.body), a.guard.as_ref().map(|g| g.0.span())))
+            .map(|a| {
+                (
+                    &a.pat,
+                    ArmBody::Expr(&a.body),
+                    a.guard.as_ref().map(|g| g.0.span()),
+                )
+            })
             .collect();
         self.lower_match(&m.expr, arms, m.span())
     }
 
     pub(super) fn if_let(&mut self, i: &syn::ExprIf) -> R<Value> {
-        let syn::Expr::Let(l) = &*i.cond else { return Err(Reported) };
+        let syn::Expr::Let(l) = &*i.cond else {
+            return Err(Reported);
+        };
         let wild = syn::Pat::Wild(syn::PatWild {
             attrs: Vec::new(),
             underscore_token: Default::default(),
@@ -56,7 +67,10 @@ impl Lowerer {
             Some((_, e)) => ArmBody::Expr(e),
             None => ArmBody::Unit,
         };
-        let arms = vec![(&*l.pat, ArmBody::Block(&i.then_branch), None), (&wild, else_body, None)];
+        let arms = vec![
+            (&*l.pat, ArmBody::Block(&i.then_branch), None),
+            (&wild, else_body, None),
+        ];
         self.lower_match(&l.expr, arms, i.span())
     }
 
@@ -69,29 +83,71 @@ impl Lowerer {
         let value = self.value(scrutinee)?;
         let ty = self.ty(value);
         let (scrut, selector) = match self.infer.shallow(ty) {
-            Ty::Compound(t @ Type::Struct(id)) if self.kernel.struct_def(id).is_some_and(|d| d.variants.is_some()) => {
+            Ty::Compound(t @ Type::Struct(id))
+                if self
+                    .kernel
+                    .struct_def(id)
+                    .is_some_and(|d| d.variants.is_some()) =>
+            {
                 let local = self.temp(value, None);
                 let read = self.expr(Expr::Local(local), ty, span);
-                let tag = self.expr(Expr::Field { base: read, field: 0 }, Ty::Known(Scalar::U32), span);
+                let tag = self.expr(
+                    Expr::Field {
+                        base: read,
+                        field: 0,
+                    },
+                    Ty::Known(Scalar::U32),
+                    span,
+                );
                 (Scrutinee::Enum { value: read, ty: t }, tag)
             }
             Ty::Known(Scalar::Bool) => {
                 let v = self.spill(value, None);
-                let sel = self.expr(Expr::Cast { expr: v, to: Scalar::U32 }, Ty::Known(Scalar::U32), span);
-                (Scrutinee::Scalar { value: v, scalar: Scalar::Bool }, sel)
+                let sel = self.expr(
+                    Expr::Cast {
+                        expr: v,
+                        to: Scalar::U32,
+                    },
+                    Ty::Known(Scalar::U32),
+                    span,
+                );
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: Scalar::Bool,
+                    },
+                    sel,
+                )
             }
             Ty::Known(s) if s.is_integer() => {
                 let v = self.spill(value, None);
-                (Scrutinee::Scalar { value: v, scalar: s }, v)
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: s,
+                    },
+                    v,
+                )
             }
             t @ Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => {
                 self.unify(t, Ty::Known(Scalar::I32), scrutinee.span())?;
                 let v = self.spill(value, None);
-                (Scrutinee::Scalar { value: v, scalar: Scalar::I32 }, v)
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: Scalar::I32,
+                    },
+                    v,
+                )
             }
             other => {
                 let found = self.describe(other);
-                return Err(self.error(scrutinee.span(), format!("a kernel can `match` on an enum, an integer or a `bool`, not on `{found}`")));
+                return Err(self.error(
+                    scrutinee.span(),
+                    format!(
+                        "a kernel can `match` on an enum, an integer or a `bool`, not on `{found}`"
+                    ),
+                ));
             }
         };
 
@@ -117,7 +173,8 @@ impl Lowerer {
                     continue;
                 }
             };
-            let catch_all = arm.values.is_none() || (n + 1 == count && default.is_none() && matches!(scrut, Scrutinee::Enum { .. }));
+            let catch_all = arm.values.is_none()
+                || (n + 1 == count && default.is_none() && matches!(scrut, Scrutinee::Enum { .. }));
             let values: Vec<Literal> = arm
                 .values
                 .clone()
@@ -132,8 +189,17 @@ impl Lowerer {
                 for (name, mutable, value, span) in &arm.bindings {
                     let ty = this.ty(*value);
                     let local = this.new_local(name, ty, *mutable, !*mutable, *span);
-                    this.push(Stmt::Let { local, init: Some(*value) }, *span);
-                    this.scopes.last_mut().expect("a scope").insert(name.clone(), Binding::Local(local));
+                    this.push(
+                        Stmt::Let {
+                            local,
+                            init: Some(*value),
+                        },
+                        *span,
+                    );
+                    this.scopes
+                        .last_mut()
+                        .expect("a scope")
+                        .insert(name.clone(), Binding::Local(local));
                 }
                 match body {
                     ArmBody::Expr(e) => this.expression(e),
@@ -159,14 +225,20 @@ impl Lowerer {
                 break;
             }
             taken.extend(values.iter().copied());
-            cases.push(Case { values, body: Vec::new() });
+            cases.push(Case {
+                values,
+                body: Vec::new(),
+            });
             blocks.push(block);
         }
         if failed {
             return Err(Reported);
         }
         if !results.is_empty() && unit {
-            return Err(self.error(span, "the arms of this `match` have different types: some yield a value and some `()`"));
+            return Err(self.error(
+                span,
+                "the arms of this `match` have different types: some yield a value and some `()`",
+            ));
         }
         // The value, if any, goes through a local that only the taken arm writes.
         let mut result_local = None;
@@ -182,7 +254,11 @@ impl Lowerer {
             for &(b, h) in &results {
                 let ir_span = self.kernel.exprs[h].span;
                 blocks[b].push(Statement {
-                    kind: Stmt::Assign { place: Place::Local(local), op: None, value: h },
+                    kind: Stmt::Assign {
+                        place: Place::Local(local),
+                        op: None,
+                        value: h,
+                    },
                     span: ir_span,
                 });
             }
@@ -196,7 +272,14 @@ impl Lowerer {
             Some(_) => blocks.next().unwrap_or_default(),
             None => Vec::new(),
         };
-        self.push(Stmt::Switch { selector, cases, default }, span);
+        self.push(
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+            },
+            span,
+        );
         Ok(match result_local {
             Some((local, ty)) => Value::Expr(self.expr(Expr::Local(local), ty, span)),
             None if all_never => Value::Never,
@@ -208,13 +291,17 @@ impl Lowerer {
     fn pattern(&mut self, pat: &syn::Pat, scrut: Scrutinee) -> R<Arm> {
         let unsupported = "this pattern is not supported in kernels; kernels match enum variants (`E::V(a, _)`, `E::V { x, .. }`, `E::V`), integer and `bool` literals, `|`, `_` and plain names";
         match pat {
-            syn::Pat::Wild(_) => Ok(Arm { values: None, bindings: Vec::new() }),
+            syn::Pat::Wild(_) => Ok(Arm {
+                values: None,
+                bindings: Vec::new(),
+            }),
             syn::Pat::Paren(p) => self.pattern(&p.pat, scrut),
             syn::Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => {
                 // A unit variant or constant named without its enum is not a binding.
                 if let Scrutinee::Enum { ty, .. } = scrut {
                     if self.is_variant_name(ty, &p.ident) {
-                        return Err(self.error(p.span(), "write the variant with its enum, `Enum::Variant`"));
+                        return Err(self
+                            .error(p.span(), "write the variant with its enum, `Enum::Variant`"));
                     }
                 }
                 let value = match scrut {
@@ -222,7 +309,12 @@ impl Lowerer {
                 };
                 Ok(Arm {
                     values: None,
-                    bindings: vec![(ident_name(&p.ident), p.mutability.is_some(), value, p.ident.span())],
+                    bindings: vec![(
+                        ident_name(&p.ident),
+                        p.mutability.is_some(),
+                        value,
+                        p.ident.span(),
+                    )],
                 })
             }
             syn::Pat::Or(o) => {
@@ -230,21 +322,35 @@ impl Lowerer {
                 for case in &o.cases {
                     let arm = self.pattern(case, scrut)?;
                     if !arm.bindings.is_empty() {
-                        return Err(self.error(case.span(), "`|` patterns cannot bind names in kernels; bind in separate arms"));
+                        return Err(self.error(
+                            case.span(),
+                            "`|` patterns cannot bind names in kernels; bind in separate arms",
+                        ));
                     }
                     match arm.values {
                         Some(v) => values.extend(v),
-                        None => return Ok(Arm { values: None, bindings: Vec::new() }),
+                        None => {
+                            return Ok(Arm {
+                                values: None,
+                                bindings: Vec::new(),
+                            })
+                        }
                     }
                 }
-                Ok(Arm { values: Some(values), bindings: Vec::new() })
+                Ok(Arm {
+                    values: Some(values),
+                    bindings: Vec::new(),
+                })
             }
             syn::Pat::Lit(l) => {
                 let Scrutinee::Scalar { scalar, .. } = scrut else {
                     return Err(self.error(l.span(), "match an enum with its variants"));
                 };
                 let lit = self.pattern_literal(&l.lit, false, scalar, l.span())?;
-                Ok(Arm { values: Some(vec![lit]), bindings: Vec::new() })
+                Ok(Arm {
+                    values: Some(vec![lit]),
+                    bindings: Vec::new(),
+                })
             }
             syn::Pat::Path(p) => self.variant_pattern(&p.path, &[], None, scrut, p.span()),
             syn::Pat::TupleStruct(t) => {
@@ -252,7 +358,10 @@ impl Lowerer {
                 self.variant_pattern(&t.path, &subs, None, scrut, t.span())
             }
             syn::Pat::Struct(s) => self.variant_pattern(&s.path, &[], Some(s), scrut, s.span()),
-            syn::Pat::Range(r) => Err(self.error(r.span(), "range patterns are not supported in kernels; use `if` with comparisons")),
+            syn::Pat::Range(r) => Err(self.error(
+                r.span(),
+                "range patterns are not supported in kernels; use `if` with comparisons",
+            )),
             other => {
                 // `-1` parses as an expression pattern in some positions.
                 if let syn::Pat::Verbatim(_) = other {
@@ -272,15 +381,28 @@ impl Lowerer {
             .is_some_and(|v| v.contains(&name))
     }
 
-    fn pattern_literal(&mut self, lit: &syn::Lit, negative: bool, scalar: Scalar, span: Span) -> R<Literal> {
-        let bad = |this: &mut Self| this.error(span, format!("expected a `{}` pattern", scalar.rust_name()));
+    fn pattern_literal(
+        &mut self,
+        lit: &syn::Lit,
+        negative: bool,
+        scalar: Scalar,
+        span: Span,
+    ) -> R<Literal> {
+        let bad = |this: &mut Self| {
+            this.error(span, format!("expected a `{}` pattern", scalar.rust_name()))
+        };
         match (lit, scalar) {
             (syn::Lit::Bool(b), Scalar::Bool) => Ok(Literal::U32(u32::from(b.value))),
             (syn::Lit::Int(i), Scalar::I32) => {
                 let v = i.base10_parse::<i64>().map_err(|_| bad(self))?;
-                i32::try_from(if negative { -v } else { v }).map(Literal::I32).map_err(|_| bad(self))
+                i32::try_from(if negative { -v } else { v })
+                    .map(Literal::I32)
+                    .map_err(|_| bad(self))
             }
-            (syn::Lit::Int(i), Scalar::U32) if !negative => i.base10_parse::<u32>().map(Literal::U32).map_err(|_| bad(self)),
+            (syn::Lit::Int(i), Scalar::U32) if !negative => i
+                .base10_parse::<u32>()
+                .map(Literal::U32)
+                .map_err(|_| bad(self)),
             _ => Err(bad(self)),
         }
     }
@@ -300,7 +422,10 @@ impl Lowerer {
         };
         let segments: Vec<&syn::PathSegment> = path.segments.iter().collect();
         let [enum_seg, variant] = segments.as_slice() else {
-            return Err(self.error(path.span(), "write the variant with its enum, `Enum::Variant`"));
+            return Err(self.error(
+                path.span(),
+                "write the variant with its enum, `Enum::Variant`",
+            ));
         };
         match self.items.lookup(&ident_name(&enum_seg.ident)) {
             Some(Item::Enum(e)) if self.enum_type(&e)? == ty => {}
@@ -320,7 +445,12 @@ impl Lowerer {
                 };
                 match payload.iter().find(|(n, _)| *n == name) {
                     Some((_, i)) => subs.push((*i, &f.pat)),
-                    None => return Err(self.error(f.member.span(), format!("this variant has no field `{name}`"))),
+                    None => {
+                        return Err(self.error(
+                            f.member.span(),
+                            format!("this variant has no field `{name}`"),
+                        ))
+                    }
                 }
             }
         } else {
@@ -341,14 +471,23 @@ impl Lowerer {
         for (field, sub) in subs {
             let fty = match self.kernel.exprs[value].ty {
                 _ => {
-                    let Type::Struct(id) = ty else { return Err(Reported) };
-                    self.kernel.struct_def(id).and_then(|d| d.fields.get(field as usize)).map(|f| f.ty).ok_or(Reported)?
+                    let Type::Struct(id) = ty else {
+                        return Err(Reported);
+                    };
+                    self.kernel
+                        .struct_def(id)
+                        .and_then(|d| d.fields.get(field as usize))
+                        .map(|f| f.ty)
+                        .ok_or(Reported)?
                 }
             };
             let read = self.expr(Expr::Field { base: value, field }, Ty::of(fty), sub.span());
             self.bind_irrefutable(sub, read, fty, &mut bindings)?;
         }
-        Ok(Arm { values: Some(vec![Literal::U32(tag)]), bindings })
+        Ok(Arm {
+            values: Some(vec![Literal::U32(tag)]),
+            bindings,
+        })
     }
 
     /// A sub-pattern that always matches: a name, `_`, or a struct's fields.

@@ -36,14 +36,16 @@ mod physics {
         pub gravity: f32,
     }
 
-    fn add(a: Vec2, b: Vec2, s: f32) -> Vec2 {
+    /// `a + b * s`.
+    pub fn add(a: Vec2, b: Vec2, s: f32) -> Vec2 {
         Vec2 {
             x: a.x + b.x * s,
             y: a.y + b.y * s,
         }
     }
 
-    fn inside(shape: Shape, p: Vec2) -> bool {
+    /// Whether `p` is inside `shape`.
+    pub fn inside(shape: Shape, p: Vec2) -> bool {
         match shape {
             Shape::Circle { center, radius } => {
                 let dx = p.x - center.x;

@@ -645,3 +645,49 @@ fn workgroup_memory_of_structs() {
         assert_eq!(acc.sum, pos.iter().sum::<f32>(), "group {g}");
     }
 }
+
+/// Structs, enums and helpers declared inside a kernel's body, without a module.
+#[sarek::kernel]
+fn local_items(xs: &[f32], out: &mut [f32]) {
+    struct Range {
+        lo: f32,
+        hi: f32,
+    }
+    enum Side {
+        Below(f32),
+        Inside,
+        Above { by: f32 },
+    }
+    fn classify(r: Range, v: f32) -> Side {
+        if v < r.lo {
+            Side::Below(r.lo - v)
+        } else if v > r.hi {
+            Side::Above { by: v - r.hi }
+        } else {
+            Side::Inside
+        }
+    }
+    let i = sarek::gpu::global_thread_id();
+    if i < xs.len() {
+        let r = Range { lo: -1.0, hi: 1.0 };
+        out[i] = match classify(r, xs[i]) {
+            Side::Below(d) => -d,
+            Side::Inside => 0.0,
+            Side::Above { by } => by,
+        };
+    }
+}
+
+#[test]
+fn items_declared_in_a_kernel_body() {
+    let Some(dev) = common::device() else { return };
+    let xs: Vec<f32> = (0..50).map(|i| i as f32 * 0.1 - 2.5).collect();
+    let xb = dev.upload(&xs).unwrap();
+    let mut out = dev.zeros::<f32>(xs.len()).unwrap();
+    local_items.launch(&dev, Grid::cover(xs.len()), &xb, &mut out).unwrap();
+    let expected: Vec<f32> = xs
+        .iter()
+        .map(|&v| if v < -1.0 { -(-1.0 - v) } else if v > 1.0 { v - 1.0 } else { 0.0 })
+        .collect();
+    assert_eq!(out.read().unwrap(), expected);
+}

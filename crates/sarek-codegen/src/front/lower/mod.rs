@@ -1826,7 +1826,7 @@ impl Lowerer {
         }
         Err(self.error(
             c.func.span(),
-            format!("cannot call `{}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...) and math methods; helper functions are not supported yet", segments.join("::")),
+            format!("cannot call `{0}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...), math methods, and the `fn`s of its `#[sarek::module]` or its own body, whose code the macro reads; move `{0}` into the module", segments.join("::")),
         ))
     }
 

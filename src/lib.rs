@@ -41,6 +41,51 @@
 //! assert_eq!(double::ABI.buffers.len(), 1);
 //! ```
 //!
+//! # Structs, enums and helpers
+//!
+//! [`macro@module`] compiles the kernels of a module together with its structs, enums, helper
+//! functions and constants. The host types keep their Rust form and travel to the GPU in
+//! WGSL's layout (see [`Element`]):
+//!
+//! ```
+//! #[sarek::module]
+//! mod shapes {
+//!     use sarek::prelude::*;
+//!
+//!     #[derive(Debug, PartialEq)]
+//!     pub struct Point { pub x: f32, pub y: f32 }
+//!
+//!     #[derive(Debug, PartialEq)]
+//!     pub enum Shape { Dot(Point), Box { w: f32, h: f32 }, Empty }
+//!
+//!     pub fn area(s: Shape) -> f32 {
+//!         match s {
+//!             Shape::Box { w, h } => w * h,
+//!             _ => 0.0,
+//!         }
+//!     }
+//!
+//!     #[sarek::kernel]
+//!     pub fn areas(shapes: &[Shape], out: &mut [f32]) {
+//!         let i = global_thread_id();
+//!         if i < shapes.len() {
+//!             out[i] = area(shapes[i]);
+//!         }
+//!     }
+//! }
+//!
+//! use sarek::Element;
+//! use shapes::Shape;
+//! // The helper is plain Rust on the host and a WGSL function on the GPU.
+//! assert_eq!(shapes::area(Shape::Box { w: 2.0, h: 3.0 }), 6.0);
+//! assert!(shapes::areas::WGSL.contains("fn area("));
+//! // An enum is stored as a `u32` tag and the fields of every variant: 4 + 8 + 8 bytes.
+//! assert_eq!(shapes::areas::ABI.buffers[0].stride, 20);
+//! let gpu = Shape::Box { w: 2.0, h: 3.0 }.to_gpu();
+//! assert_eq!(gpu.tag, 1);
+//! assert_eq!(Shape::from_gpu(gpu), Some(Shape::Box { w: 2.0, h: 3.0 }));
+//! ```
+//!
 //! # Semantics
 //!
 //! A kernel means what the same Rust code means, with the choices a GPU forces documented:

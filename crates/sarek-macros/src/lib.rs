@@ -10,8 +10,22 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     sarek_codegen::front::expand_kernel(attr.into(), item.into()).into()
 }
 
-/// Compiles a module of kernels together with the structs, enums, helper functions and
-/// constants they use. See the `sarek` crate's documentation.
+/// Compiles the `#[sarek::kernel]` functions of a module together with the structs, enums,
+/// helper functions and constants declared in it, which the macro reads at compile time.
+///
+/// - A struct (named fields of scalars, arrays and structs) or enum of the module can be a
+///   buffer element (`&[Particle]`), a by-value kernel parameter, a local, or an element of
+///   workgroup memory. Each implements `sarek::Element`: it is uploaded and read back in
+///   WGSL's memory layout, checked by const assertions. Structs of plain numbers become
+///   `#[repr(C)]` and `bytemuck::Pod`; `bool` fields (stored as `u32`) and enums (a `u32` tag,
+///   then every variant's fields) go through a hidden `#[repr(C)]` twin.
+/// - Every struct and enum also gets `Clone` and `Copy`.
+/// - A helper `fn` becomes a WGSL function per kernel that calls it, specialised to the
+///   buffers it is given; self tail calls become loops; other recursion is refused.
+/// - Items outside the module are invisible to kernels: using one is a compile error that says
+///   to move it in.
+///
+/// See the `sarek` crate's documentation for an example.
 #[proc_macro_attribute]
 pub fn module(attr: TokenStream, item: TokenStream) -> TokenStream {
     sarek_codegen::front::expand_module(attr.into(), item.into()).into()

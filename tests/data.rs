@@ -684,10 +684,20 @@ fn items_declared_in_a_kernel_body() {
     let xs: Vec<f32> = (0..50).map(|i| i as f32 * 0.1 - 2.5).collect();
     let xb = dev.upload(&xs).unwrap();
     let mut out = dev.zeros::<f32>(xs.len()).unwrap();
-    local_items.launch(&dev, Grid::cover(xs.len()), &xb, &mut out).unwrap();
+    local_items
+        .launch(&dev, Grid::cover(xs.len()), &xb, &mut out)
+        .unwrap();
     let expected: Vec<f32> = xs
         .iter()
-        .map(|&v| if v < -1.0 { -(-1.0 - v) } else if v > 1.0 { v - 1.0 } else { 0.0 })
+        .map(|&v| {
+            if v < -1.0 {
+                -(-1.0 - v)
+            } else if v > 1.0 {
+                v - 1.0
+            } else {
+                0.0
+            }
+        })
         .collect();
     assert_eq!(out.read().unwrap(), expected);
 }

@@ -432,3 +432,96 @@ fn constant_divisors_and_overflows_stay_run_time_values() {
     assert_eq!(out.read().unwrap(), vec![7, 0, -3, 0]);
     assert_eq!(fout.read().unwrap(), vec![f32::INFINITY; 2]);
 }
+
+/// Every adapted range form, hashed in iteration order.
+#[sarek::kernel(workgroup_size = [1])]
+fn adapted_ranges(a: i32, b: i32, k: usize, ua: u32, ub: u32, out: &mut [u32]) {
+    let mut h = [0u32; 10];
+    let mut n = [0u32; 10];
+    for v in (a..b).rev() {
+        h[0] = h[0].wrapping_mul(31).wrapping_add(v as u32);
+        n[0] += 1;
+    }
+    for v in (a..=b).rev() {
+        h[1] = h[1].wrapping_mul(31).wrapping_add(v as u32);
+        n[1] += 1;
+    }
+    for v in (a..b).step_by(k) {
+        h[2] = h[2].wrapping_mul(31).wrapping_add(v as u32);
+        n[2] += 1;
+    }
+    for v in (a..=b).step_by(k) {
+        h[3] = h[3].wrapping_mul(31).wrapping_add(v as u32);
+        n[3] += 1;
+    }
+    for v in (a..b).rev().step_by(k) {
+        h[4] = h[4].wrapping_mul(31).wrapping_add(v as u32);
+        n[4] += 1;
+    }
+    for v in (ua..ub).step_by(k).rev() {
+        h[5] = h[5].wrapping_mul(31).wrapping_add(v);
+        n[5] += 1;
+    }
+    for v in (ua..=ub).step_by(k) {
+        h[6] = h[6].wrapping_mul(31).wrapping_add(v);
+        n[6] += 1;
+    }
+    for v in (ua..ub).rev() {
+        if v % 3 == 0 {
+            continue;
+        }
+        h[7] = h[7].wrapping_mul(31).wrapping_add(v);
+        n[7] += 1;
+    }
+    for v in (ua..=ub).rev().step_by(k) {
+        h[8] = h[8].wrapping_mul(31).wrapping_add(v);
+        n[8] += 1;
+    }
+    for v in (a..b).step_by(k).rev() {
+        h[9] = h[9].wrapping_mul(31).wrapping_add(v as u32);
+        n[9] += 1;
+    }
+    for j in 0..10 {
+        out[2 * j] = h[j];
+        out[2 * j + 1] = n[j];
+    }
+}
+
+#[test]
+fn rev_and_step_by_iterate_like_rust() {
+    let Some(dev) = common::device() else { return };
+    let cases: [(i32, i32, usize, u32, u32); 9] = [
+        (0, 10, 3, 0, 10),
+        (-5, 5, 1, 5, 5),
+        (3, 3, 2, 7, 3),
+        (i32::MAX - 7, i32::MAX, 2, u32::MAX - 9, u32::MAX),
+        (i32::MIN, i32::MIN + 9, 4, 0, 9),
+        (i32::MAX - 1000, i32::MAX, 300, u32::MAX - 1000, u32::MAX),
+        (-1000, 1000, 7, 1, 2000),
+        (10, 0, 3, 10, 0),
+        (0, 20, 40, 0, 20),
+    ];
+    for (a, b, k, ua, ub) in cases {
+        let mut out = dev.zeros::<u32>(20).unwrap();
+        adapted_ranges
+            .launch(&dev, Grid::groups([1, 1, 1]), a, b, k, ua, ub, &mut out)
+            .unwrap();
+        // The same kernel body as plain Rust.
+        let mut expected = vec![0u32; 20];
+        adapted_ranges::body(a, b, k, ua, ub, &mut expected);
+        assert_eq!(
+            out.read().unwrap(),
+            expected,
+            "a={a} b={b} k={k} ua={ua} ub={ub}"
+        );
+    }
+    // `step_by(0)` panics in Rust; on the GPU it runs no iteration.
+    let mut out = dev.zeros::<u32>(20).unwrap();
+    adapted_ranges
+        .launch(&dev, Grid::groups([1, 1, 1]), 0, 5, 0, 0, 5, &mut out)
+        .unwrap();
+    let got = out.read().unwrap();
+    for j in [2, 3, 4, 5, 6, 8, 9] {
+        assert_eq!(got[2 * j + 1], 0, "form {j} ran with a zero step");
+    }
+}

@@ -129,13 +129,17 @@ pub fn lower_kernel(
             continue;
         }
         match types::param(&typed.ty) {
-            Ok(param) => {
-                if let Ok(ty) = lowerer.param_type(&param) {
+            Ok(param) => match lowerer.param_type(&param) {
+                Ok(ty) => {
                     lowerer.add_param(&ident, ty);
                     host_params.push((ident, param));
                 }
+                Err(_) => lowerer.add_failed_param(&ident),
+            },
+            Err(e) => {
+                errors.push(e);
+                lowerer.add_failed_param(&ident);
             }
-            Err(e) => errors.push(e),
         }
     }
     lowerer.body(&item.block);

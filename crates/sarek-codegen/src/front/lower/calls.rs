@@ -430,7 +430,9 @@ impl Lowerer {
         let prologue = sub.blocks.pop().unwrap_or_default();
         sub.blocks.push(Vec::new());
         let value = sub.block_contents(&f.block);
+        let earlier_errors = !sub.errors.is_empty();
         match (value, result) {
+            _ if earlier_errors => {}
             (Ok(Value::Expr(h)), Some(want)) => {
                 let at = sub.spans[sub.kernel.exprs[h].span.0 as usize];
                 if let Ok(h) = sub.returned(h, want, at) {

@@ -196,7 +196,7 @@ impl Lowerer {
             Some(v) => Ok(v),
             None if shared => Err(self.error(
                 len.span(),
-                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` declared in the kernel; for a size known only at run time, allocate the largest size and use part of it",
+                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` of the kernel or its module; for a size known only at run time, allocate the largest size and use part of it",
             )),
             None => Err(self.error(
                 len.span(),

@@ -20,6 +20,7 @@ mod calls;
 mod data;
 pub mod items;
 mod patterns;
+mod ranges;
 
 pub use items::{Item, ItemScopes};
 
@@ -46,6 +47,8 @@ enum Binding {
     Shared(SharedId),
     /// A `const` item of the kernel body.
     Const(Literal),
+    /// A name whose declaration failed (already reported): uses stay quiet.
+    Failed,
 }
 
 /// An element of a buffer or workgroup array, as indexing resolves it.
@@ -235,6 +238,11 @@ impl Lowerer {
             Type::Array(id) => array_def(&self.kernel.types, id).and_then(|(e, _)| self.host_shareable(e)),
             _ => None,
         }
+    }
+
+    /// Declares a parameter whose type was refused, so that its uses stay quiet.
+    pub fn add_failed_param(&mut self, ident: &syn::Ident) {
+        self.scopes[0].insert(ident_name(ident), Binding::Failed);
     }
 
     pub fn add_param(&mut self, ident: &syn::Ident, ty: ParamType) {
@@ -468,6 +476,7 @@ impl Lowerer {
     fn statements(&mut self, block: &syn::Block) -> R<Value> {
         let mut diverged = false;
         let mut value = Value::Unit;
+        let mut tail_failed = false;
         let count = block.stmts.len();
         for (i, stmt) in block.stmts.iter().enumerate() {
             let last = i + 1 == count;
@@ -490,9 +499,17 @@ impl Lowerer {
                     other => other,
                 },
             };
-            if let Ok(Value::Never) = result {
-                diverged = true;
+            match result {
+                Ok(Value::Never) => diverged = true,
+                Err(Reported) if last && matches!(stmt, syn::Stmt::Expr(_, None)) => {
+                    tail_failed = true
+                }
+                _ => {}
             }
+        }
+        if tail_failed {
+            // The block's value is unknown; a guess would only add misleading errors.
+            return Err(Reported);
         }
         if diverged && !matches!(value, Value::Expr(_)) {
             return Ok(Value::Never);
@@ -611,6 +628,23 @@ impl Lowerer {
     }
 
     fn local(&mut self, local: &syn::Local) -> R<Value> {
+        let result = self.local_inner(local);
+        if result.is_err() {
+            // Later uses of the names would only repeat the error.
+            let mut pat = &local.pat;
+            if let syn::Pat::Type(t) = pat {
+                pat = &t.pat;
+            }
+            if let syn::Pat::Ident(p) = pat {
+                let name = ident_name(&p.ident);
+                let scope = self.scopes.last_mut().expect("a scope");
+                scope.entry(name).or_insert(Binding::Failed);
+            }
+        }
+        result
+    }
+
+    fn local_inner(&mut self, local: &syn::Local) -> R<Value> {
         if let Some((call, ty)) = local.init.as_ref().and_then(|i| Self::shared_call(&i.expr)) {
             return self.shared_let(local, call, ty);
         }
@@ -878,6 +912,7 @@ impl Lowerer {
                     span,
                     "a workgroup array can only be indexed (`tile[i]`) inside a kernel",
                 )),
+                Some(Binding::Failed) => Err(Reported),
                 Some(Binding::Const(literal)) => {
                     Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
                 }
@@ -1356,6 +1391,7 @@ impl Lowerer {
                     Some(Binding::Const(_)) => {
                         Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
                     }
+                    Some(Binding::Failed) => Err(Reported),
                     None => Err(self.error(left.span(), format!("cannot find `{ident}` in this kernel"))),
                 }
             }
@@ -2043,13 +2079,13 @@ impl Lowerer {
                 ))
             }
         };
-        let mut range_expr = &*f.expr;
-        while let syn::Expr::Paren(p) = range_expr {
-            range_expr = &p.expr;
-        }
+        let (range_expr, adapters) = ranges::split(&f.expr);
         let syn::Expr::Range(range) = range_expr else {
-            return Err(self.error(f.expr.span(), "a kernel `for` loop iterates over a range, `a..b` or `a..=b`; other iterators (including `.rev()` and `.step_by()`) are not supported yet"));
+            return Err(self.error(f.expr.span(), "a kernel `for` loop iterates over a range: `a..b` or `a..=b`, optionally with `.rev()` and `.step_by(k)`; other iterators have no GPU form"));
         };
+        if !adapters.is_empty() {
+            return self.adapted_for(f, &name, mutable, range, &adapters);
+        }
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             return Err(self.error(
                 range.span(),

@@ -1,7 +1,8 @@
 //! `match` and `if let`: a WGSL `switch` on an enum's tag or an integer, every arm binding its
 //! payload from the scrutinee, which is evaluated once. Only the taken arm runs, whatever the
-//! arms' types, and the switch always has a `default` arm (the catch-all arm, or the last arm
-//! when the arms name every variant, which rustc checks on the same code).
+//! arms' types, and the switch always has a `default` arm: the catch-all arm; for an enum
+//! whose arms name every variant (rustc checks that on the same code), the last arm; for
+//! integers and `bool` without `_`, an empty one that cannot be reached.
 
 use proc_macro2::Span;
 use syn::spanned::Spanned;

@@ -146,6 +146,40 @@ shared_memory! {
     std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0)
 }
 
+macro_rules! shared_vectors {
+    ($($t:ty),*) => {
+        $(impl SharedMemory for $t {
+            fn zeroed() -> Self {
+                <$t>::default()
+            }
+        })*
+    };
+}
+
+shared_vectors!(
+    crate::Vec2,
+    crate::Vec3,
+    crate::Vec4,
+    crate::IVec2,
+    crate::IVec3,
+    crate::IVec4,
+    crate::UVec2,
+    crate::UVec3,
+    crate::UVec4
+);
+#[cfg(feature = "glam")]
+shared_vectors!(
+    glam::Vec2,
+    glam::Vec3,
+    glam::Vec4,
+    glam::IVec2,
+    glam::IVec3,
+    glam::IVec4,
+    glam::UVec2,
+    glam::UVec3,
+    glam::UVec4
+);
+
 impl<T: SharedMemory, const N: usize> SharedMemory for [T; N] {
     fn zeroed() -> Self {
         std::array::from_fn(|_| T::zeroed())

@@ -108,7 +108,8 @@ pub use sarek_macros::{kernel, module};
 /// [`bytemuck::Pod`]).
 pub use bytemuck;
 pub use sarek_rt::{
-    wgpu, Arg, Batch, Buffer, Device, Element, Error, Grid, KernelSource, Launch, RawBuffer, Result,
+    vector, wgpu, Arg, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3, IVec4,
+    KernelSource, Launch, RawBuffer, Result, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
 
 /// The kernel ABI: the types behind every kernel's `ABI` constant.
@@ -120,4 +121,5 @@ pub mod abi {
 pub mod prelude {
     pub use crate::gpu::*;
     pub use crate::{Buffer, Device, Grid};
+    pub use crate::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};
 }

@@ -214,7 +214,8 @@ pub fn build(kernel: &Kernel) -> Abi {
             });
             offset += 4;
         } else if let ParamType::Value(ty) = param.ty {
-            let size = crate::layout::of(&kernel.types, ty).size;
+            // The host's bytes: the type's stride (a `vec3` is passed as 16 bytes).
+            let size = crate::layout::of(&kernel.types, ty).stride();
             offset = offset.next_multiple_of(16);
             fields.push(UniformField {
                 name: escape::escape(&param.name).into(),

@@ -27,6 +27,10 @@ impl Layout {
 pub fn of(types: &[TypeDef], ty: Type) -> Layout {
     match ty {
         Type::Scalar(_) => Layout { size: 4, align: 4 },
+        Type::Vector(n, _) => Layout {
+            size: 4 * u32::from(n),
+            align: if n == 2 { 8 } else { 16 },
+        },
         Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize) {
             Some(TypeDef::Array { elem, len }) => {
                 let e = of(types, *elem);
@@ -70,7 +74,7 @@ pub fn fields(types: &[TypeDef], tys: impl IntoIterator<Item = Type>) -> (Vec<u3
 /// must start at a multiple of 16.
 pub fn uniform_problem(types: &[TypeDef], ty: Type) -> Option<&'static str> {
     match ty {
-        Type::Scalar(_) => None,
+        Type::Scalar(_) | Type::Vector(..) => None,
         Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize)? {
             TypeDef::Array { elem, .. } => {
                 if of(types, *elem).stride() % 16 != 0 {

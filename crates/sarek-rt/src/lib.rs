@@ -16,6 +16,7 @@ mod launch;
 mod logging;
 mod poller;
 mod transfer;
+pub mod vector;
 
 pub use arg::{Arg, KernelSource};
 pub use batch::Batch;
@@ -24,4 +25,5 @@ pub use device::Device;
 pub use error::{Error, Result};
 pub use grid::Grid;
 pub use launch::Launch;
+pub use vector::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};
 pub use wgpu;

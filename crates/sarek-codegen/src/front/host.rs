@@ -15,27 +15,55 @@ use quote::{format_ident, quote};
 use crate::ir::{FieldName, Scalar, StructDef, Type, TypeDef};
 use crate::layout;
 
-/// Whether values of `ty` are stored on the GPU exactly as the host holds them.
+/// Whether values of `ty` are stored on the GPU exactly as the host holds them: no `bool`, no
+/// enum, no `Vec3` (12 bytes on the host, a 16-byte stride on the GPU), and no padding
+/// (the host types are 4-byte aligned, so any gap WGSL's alignment opens would differ).
 pub fn is_identity(types: &[TypeDef], ty: Type) -> bool {
     match ty {
         Type::Scalar(Scalar::Bool) => false,
         Type::Scalar(_) => true,
+        Type::Vector(n, _) => n != 3,
         Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize) {
             Some(TypeDef::Array { elem, .. }) => is_identity(types, *elem),
             Some(TypeDef::Struct(s)) => {
-                s.variants.is_none() && s.fields.iter().all(|f| is_identity(types, f.ty))
+                if s.variants.is_some() || !s.fields.iter().all(|f| is_identity(types, f.ty)) {
+                    return false;
+                }
+                let (offsets, l) = layout::fields(types, s.fields.iter().map(|f| f.ty));
+                let mut end = 0;
+                for (f, o) in s.fields.iter().zip(offsets) {
+                    if o != end {
+                        return false;
+                    }
+                    end += layout::of(types, f.ty).size;
+                }
+                end == l.size
             }
             None => false,
         },
     }
 }
 
-/// How a field is stored and converted.
+/// How a field is stored in a twin (every twin field is 4-byte aligned, so explicit padding
+/// places it at WGSL's offset).
 fn field_gpu_type(ty: Type, rust: &syn::Type) -> TokenStream {
     match ty {
         Type::Scalar(Scalar::Bool) => quote!(u32),
         Type::Scalar(_) => quote!(#rust),
+        // A `vec3` member is 12 bytes; the next member may start right after it.
+        Type::Vector(3, s) => {
+            let t = scalar_tokens(s);
+            quote!([#t; 3])
+        }
         _ => quote!(<#rust as ::sarek::Element>::Gpu),
+    }
+}
+
+fn scalar_tokens(s: Scalar) -> TokenStream {
+    match s {
+        Scalar::F32 => quote!(f32),
+        Scalar::I32 => quote!(i32),
+        Scalar::U32 | Scalar::Bool => quote!(u32),
     }
 }
 
@@ -43,6 +71,7 @@ fn to_gpu(ty: Type, value: TokenStream) -> TokenStream {
     match ty {
         Type::Scalar(Scalar::Bool) => quote!(u32::from(#value)),
         Type::Scalar(_) => value,
+        Type::Vector(3, _) => quote!(::sarek::vector::to_array3(#value)),
         _ => quote!(::sarek::Element::to_gpu(#value)),
     }
 }
@@ -51,17 +80,65 @@ fn from_gpu(ty: Type, value: TokenStream) -> TokenStream {
     match ty {
         Type::Scalar(Scalar::Bool) => quote!((#value != 0)),
         Type::Scalar(_) => value,
+        Type::Vector(3, _) => quote!(::sarek::vector::from_array3(#value)),
         _ => quote!(::sarek::Element::from_gpu(#value)?),
     }
 }
 
-/// Const assertions that `ty`'s size and field offsets are WGSL's, and that it has no padding.
+/// A twin struct with WGSL's layout: the fields at WGSL's offsets, explicit padding between
+/// them and at the end, and const assertions that the layout is exactly WGSL's.
+fn twin(
+    twin: &syn::Ident,
+    types: &[TypeDef],
+    def: &StructDef,
+    idents: &[syn::Ident],
+    field_tys: &[TokenStream],
+    doc: &str,
+) -> TokenStream {
+    let (offsets, l) = layout::fields(types, def.fields.iter().map(|f| f.ty));
+    let mut members = Vec::new();
+    let mut end = 0u32;
+    let mut pads = 0u32;
+    for ((ident, ty), (f, o)) in idents
+        .iter()
+        .zip(field_tys)
+        .zip(def.fields.iter().zip(&offsets))
+    {
+        if *o > end {
+            let pad = format_ident!("__pad{}", pads);
+            let n = (*o - end) as usize;
+            members.push(quote!(#pad: [u8; #n]));
+            pads += 1;
+        }
+        members.push(quote!(pub #ident: #ty));
+        end = o + layout::of(types, f.ty).size;
+    }
+    if l.size > end {
+        let pad = format_ident!("__pad{}", pads);
+        let n = (l.size - end) as usize;
+        members.push(quote!(#pad: [u8; #n]));
+    }
+    let checks = layout_checks(twin, types, def, idents, field_tys, false);
+    quote! {
+        #[doc = #doc]
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case)]
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        pub struct #twin { #(#members),* }
+        #checks
+    }
+}
+
+/// Const assertions that `ty`'s size and field offsets are WGSL's; for an identity struct,
+/// also that it has no padding (so that `Pod` is sound).
 fn layout_checks(
     name: &syn::Ident,
     types: &[TypeDef],
     def: &StructDef,
     fields: &[syn::Ident],
     field_tys: &[TokenStream],
+    identity: bool,
 ) -> TokenStream {
     let (offsets, l) = layout::fields(types, def.fields.iter().map(|f| f.ty));
     let size = l.size as usize;
@@ -73,10 +150,16 @@ fn layout_checks(
         let o = *o as usize;
         quote!(::core::assert!(::core::mem::offset_of!(#name, #f) == #o, #message);)
     });
+    let no_padding = if identity {
+        quote!(::core::assert!(::core::mem::size_of::<#name>() == 0 #(+ ::core::mem::size_of::<#field_tys>())*, #message);)
+    } else {
+        // A twin's padding is explicit `[u8; N]` fields: it has none of its own either.
+        TokenStream::new()
+    };
     quote! {
         const _: () = {
             ::core::assert!(::core::mem::size_of::<#name>() == #size, #message);
-            ::core::assert!(::core::mem::size_of::<#name>() == 0 #(+ ::core::mem::size_of::<#field_tys>())*, #message);
+            #no_padding
             #(#offset_checks)*
         };
         const _: fn() = || {
@@ -84,7 +167,8 @@ fn layout_checks(
             #(pod::<#field_tys>();)*
         };
         // SAFETY: `#[repr(C)]`, every field is `Pod` (checked just above) and the fields fill
-        // the struct without padding (its size is the sum of theirs, asserted above).
+        // the struct without implicit padding (its size is WGSL's, every field sits at WGSL's
+        // offset, and the gaps are explicit byte arrays).
         unsafe impl ::sarek::bytemuck::Zeroable for #name {}
         unsafe impl ::sarek::bytemuck::Pod for #name {}
     }
@@ -111,7 +195,7 @@ pub fn struct_impls(
                 quote!(#t)
             })
             .collect();
-        let checks = layout_checks(name, types, def, &idents, &tys);
+        let checks = layout_checks(name, types, def, &idents, &tys, true);
         return quote! {
             #checks
             impl ::sarek::Element for #name {
@@ -132,28 +216,26 @@ pub fn struct_impls(
         .zip(&def.fields)
         .map(|(f, d)| field_gpu_type(d.ty, &f.ty))
         .collect();
-    let checks = layout_checks(&twin, types, def, &idents, &field_tys);
+    let doc = format!("How the GPU stores a `{name}` (WGSL's layout; `bool` as `u32`).");
+    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc);
     let to = idents.iter().zip(&def.fields).map(|(f, d)| {
         let v = to_gpu(d.ty, quote!(self.#f));
-        quote!(#f: #v)
+        quote!(#f = #v)
     });
     let back = idents.iter().zip(&def.fields).map(|(f, d)| {
         let v = from_gpu(d.ty, quote!(gpu.#f));
         quote!(#f: #v)
     });
-    let doc = format!("How the GPU stores a `{name}` (WGSL's layout; `bool` as `u32`).");
     let shared = shared_memory(name);
     quote! {
-        #[doc = #doc]
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, non_snake_case)]
-        #[repr(C)]
-        #[derive(Clone, Copy)]
-        pub struct #twin { #(pub #idents: #field_tys),* }
-        #checks
+        #twin_def
         impl ::sarek::Element for #name {
             type Gpu = #twin;
-            fn to_gpu(self) -> #twin { #twin { #(#to),* } }
+            fn to_gpu(self) -> #twin {
+                let mut gpu: #twin = ::sarek::bytemuck::Zeroable::zeroed();
+                #(gpu.#to;)*
+                gpu
+            }
             fn from_gpu(gpu: #twin) -> ::core::option::Option<Self> {
                 ::core::option::Option::Some(#name { #(#back),* })
             }
@@ -223,17 +305,11 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
         });
         from_arms.push(quote!(#tag => ::core::option::Option::Some(#construct),));
     }
-    let checks = layout_checks(&twin, types, def, &idents, &field_tys);
     let shared = shared_memory(name);
     let doc = format!("How the GPU stores a `{name}`: a `u32` tag (the variant's index), then the fields of every variant.");
+    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc);
     quote! {
-        #[doc = #doc]
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, non_snake_case)]
-        #[repr(C)]
-        #[derive(Clone, Copy)]
-        pub struct #twin { #(pub #idents: #field_tys),* }
-        #checks
+        #twin_def
         impl ::sarek::Element for #name {
             type Gpu = #twin;
             fn to_gpu(self) -> #twin {

@@ -8,7 +8,7 @@
 use crate::arena::{Arena, Handle};
 
 mod display;
-pub use display::type_name;
+pub use display::{type_name, vector_name};
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.
@@ -51,6 +51,8 @@ impl Scalar {
 pub enum Type {
     /// A scalar.
     Scalar(Scalar),
+    /// `Vec2`/`Vec3`/`Vec4` (`f32`), `IVec*` (`i32`), `UVec*` (`u32`): WGSL's `vecN<T>`.
+    Vector(u8, Scalar),
     /// A fixed-size array, described by [`Kernel::types`].
     Array(TypeId),
     /// A struct (an enum is a struct with a tag), described by [`Kernel::types`].
@@ -284,13 +286,30 @@ pub enum MathFun {
     Round,
     /// `mul_add(a, b)`: fused `self * a + b`
     MulAdd,
+    /// `a.dot(b)` on vectors
+    Dot,
+    /// `a.cross(b)` on 3-vectors
+    Cross,
+    /// `v.length()`
+    Length,
+    /// `v.length_squared()`
+    LengthSquared,
+    /// `v.normalize()`
+    Normalize,
+    /// `a.distance(b)`
+    Distance,
 }
 
 impl MathFun {
     /// Number of arguments, counting the receiver.
     pub fn arity(self) -> usize {
         match self {
-            MathFun::Min | MathFun::Max | MathFun::Powf => 2,
+            MathFun::Min
+            | MathFun::Max
+            | MathFun::Powf
+            | MathFun::Dot
+            | MathFun::Cross
+            | MathFun::Distance => 2,
             MathFun::MulAdd => 3,
             _ => 1,
         }

@@ -56,6 +56,7 @@ pub(super) fn spell(kernel: &Kernel, names: &ModuleNames, ty: Type, shareable: b
     match ty {
         Type::Scalar(s) if shareable => shareable_name(s).to_owned(),
         Type::Scalar(s) => scalar_name(s).to_owned(),
+        Type::Vector(n, s) => format!("vec{n}<{}>", scalar_name(s)),
         Type::Struct(id) => names
             .types
             .get(&(id.0 as usize))
@@ -386,6 +387,10 @@ impl<'a> Writer<'a> {
                 let (target, stored_bool) = self.place(place);
                 let mut text = match op {
                     None => self.expr(*value),
+                    Some(op) if matches!(self.place_type(place), Type::Vector(..)) => {
+                        let r = self.expr(*value);
+                        format!("({target} {} {r})", binary_token(*op))
+                    }
                     Some(op) => {
                         let left = self.place_type(place).scalar().unwrap_or(Scalar::U32);
                         let read = if stored_bool {
@@ -617,6 +622,9 @@ impl<'a> Writer<'a> {
             Place::Field { base, field } => {
                 let (b, _) = self.place(base);
                 let ty = self.place_type(base);
+                if let Type::Vector(..) = ty {
+                    return (format!("{b}.{}", component(*field)), false);
+                }
                 let f = self.field(ty, *field);
                 let stored_bool = f
                     .as_ref()
@@ -735,6 +743,17 @@ impl<'a> Writer<'a> {
                     (UnaryOp::Not, _) => format!("(~{e})"),
                 }
             }
+            Expr::Binary { op, left, right }
+                if matches!(self.exprs[*left].ty, Type::Vector(..))
+                    || matches!(self.exprs[*right].ty, Type::Vector(..)) =>
+            {
+                let (l, r) = (self.expr(*left), self.expr(*right));
+                match op {
+                    BinaryOp::Eq => format!("all({l} == {r})"),
+                    BinaryOp::Ne => format!("any({l} != {r})"),
+                    _ => format!("({l} {} {r})", binary_token(*op)),
+                }
+            }
             Expr::Binary { op, left, right } => {
                 let ty = self.scalar_of(*left);
                 let mut l = self.expr(*left);
@@ -779,6 +798,14 @@ impl<'a> Writer<'a> {
                     MathFun::Ceil => "ceil",
                     MathFun::Trunc => "trunc",
                     MathFun::MulAdd => "fma",
+                    MathFun::Dot => "dot",
+                    MathFun::Cross => "cross",
+                    MathFun::Length => "length",
+                    MathFun::Normalize => "normalize",
+                    MathFun::Distance => "distance",
+                    MathFun::LengthSquared => {
+                        return format!("dot({0}, {0})", args[0]);
+                    }
                     MathFun::Round => {
                         self.helpers.insert(Helper::Round);
                         Helper::Round.name()
@@ -789,6 +816,9 @@ impl<'a> Writer<'a> {
             Expr::Field { base, field } => {
                 let ty = self.exprs[*base].ty;
                 let b = self.expr(*base);
+                if let Type::Vector(..) = ty {
+                    return format!("{b}.{}", component(*field));
+                }
                 match self.field(ty, *field) {
                     Some(f) if f.ty == Type::Scalar(Scalar::Bool) => {
                         format!("({b}.{} != 0u)", field_name(&f.name))
@@ -972,4 +1002,9 @@ fn breaks_out(block: &Block) -> bool {
         }
         _ => false,
     })
+}
+
+/// The WGSL name of vector component `i`.
+fn component(i: u32) -> &'static str {
+    ["x", "y", "z", "w"].get(i as usize).copied().unwrap_or("x")
 }

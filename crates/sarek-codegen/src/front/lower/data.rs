@@ -27,6 +27,25 @@ impl Lowerer {
 
     /// The index and type of field `member` of a value of type `ty`.
     pub(super) fn field_of(&mut self, ty: Ty, member: &syn::Member, span: Span) -> R<(u32, Type)> {
+        if let Ty::Compound(v @ Type::Vector(n, s)) = self.infer.shallow(ty) {
+            let name = match member {
+                syn::Member::Named(i) => ident_name(i),
+                syn::Member::Unnamed(i) => i.index.to_string(),
+            };
+            return match super::vectors::component(&name, n) {
+                Some(i) => Ok((i, Type::Scalar(s))),
+                None => {
+                    let vname = type_name(&[], v);
+                    Err(self.error(
+                        span,
+                        format!(
+                            "`{vname}` has no component `{name}`; it has {}",
+                            ["`x`", "`y`", "`z`", "`w`"][..usize::from(n)].join(", ")
+                        ),
+                    ))
+                }
+            };
+        }
         let (_, def) = self.struct_of(ty, span)?;
         if def.variants.is_some() {
             return Err(self.error(

@@ -159,6 +159,9 @@ impl Lowerer {
                 match item {
                     Some(Item::Struct(s)) => self.struct_type(&s),
                     Some(Item::Enum(e)) => self.enum_type(&e),
+                    _ if super::vectors::vector_type(&last).is_some() => {
+                        Ok(super::vectors::vector_type(&last).unwrap_or(Type::Scalar(Scalar::F32)))
+                    }
                     _ => Err(self.error(
                         ty.span(),
                         format!("cannot find type `{last}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{last}` into the module"),

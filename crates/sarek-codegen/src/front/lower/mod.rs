@@ -21,6 +21,7 @@ mod data;
 pub mod items;
 mod patterns;
 mod ranges;
+mod vectors;
 
 pub use items::{Item, ItemScopes};
 
@@ -925,6 +926,9 @@ impl Lowerer {
         if let Some(v) = self.variant_path(&p.path) {
             return v;
         }
+        if let Some(v) = self.vector_constant(&p.path) {
+            return v;
+        }
         self.constant(&p.path).ok_or(()).or_else(|()| {
             Err(self.error(span, "this path is not a constant Sarek knows; kernels can use `i32::MAX`, `f32::INFINITY`, `std::f32::consts::PI` and similar"))
         })?
@@ -1010,6 +1014,12 @@ impl Lowerer {
                 }
                 let e = self.value(&u.expr)?;
                 self.require_numeric(e, span)?;
+                if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
+                    if !matches!(t, Type::Vector(_, Scalar::F32 | Scalar::I32)) {
+                        let name = type_name(&self.kernel.types, t);
+                        return Err(self.error(span, format!("cannot apply unary `-` to `{name}`")));
+                    }
+                }
                 if let Ty::Known(Scalar::U32) = self.infer.shallow(self.ty(e)) {
                     return Err(self.error(
                         span,
@@ -1030,6 +1040,10 @@ impl Lowerer {
                 let e = self.value(&u.expr)?;
                 if let Ty::Known(Scalar::F32) = self.infer.shallow(self.ty(e)) {
                     return Err(self.error(span, "cannot apply `!` to `f32`"));
+                }
+                if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
+                    let name = type_name(&self.kernel.types, t);
+                    return Err(self.error(span, format!("cannot apply `!` to `{name}`")));
                 }
                 let ty = self.ty(e);
                 Ok(self.expr(
@@ -1093,6 +1107,10 @@ impl Lowerer {
         span: Span,
     ) -> R<Ty> {
         let (lt, rt) = (self.ty(l), self.ty(r));
+        let is_vector = |t: Ty| matches!(t, Ty::Compound(Type::Vector(..)));
+        if is_vector(self.infer.shallow(lt)) || is_vector(self.infer.shallow(rt)) {
+            return self.vector_binary_type(op, lt, rt, span);
+        }
         for t in [lt, rt] {
             if let Ty::Compound(c) = self.infer.shallow(t) {
                 let name = type_name(&self.kernel.types, c);
@@ -1710,9 +1728,21 @@ impl Lowerer {
             let slice = self.slice_param(&m.receiver)?;
             return Ok(self.expr(Expr::Len(slice), Ty::Known(Scalar::U32), span));
         }
+        let receiver = self.value(&m.receiver)?;
+        let receiver_end = self.block_len();
+        if let Ty::Compound(Type::Vector(..)) = self.infer.shallow(self.ty(receiver)) {
+            let rest: Vec<&syn::Expr> = m.args.iter().collect();
+            return self.vector_method(&name, m.method.span(), receiver, &rest, span);
+        }
         let mut operands: Vec<&syn::Expr> = vec![&m.receiver];
         operands.extend(m.args.iter());
-        self.math_call(&name, m.method.span(), &operands, span)
+        self.math_call_with(
+            &name,
+            m.method.span(),
+            &operands,
+            Some((receiver, receiver_end)),
+            span,
+        )
     }
 
     fn math_call(
@@ -1720,6 +1750,19 @@ impl Lowerer {
         name: &str,
         name_span: Span,
         operands: &[&syn::Expr],
+        span: Span,
+    ) -> R<Handle<Expression>> {
+        self.math_call_with(name, name_span, operands, None, span)
+    }
+
+    /// A math function; `receiver` is the first operand when it is already lowered (with the
+    /// block length after it).
+    fn math_call_with(
+        &mut self,
+        name: &str,
+        name_span: Span,
+        operands: &[&syn::Expr],
+        receiver: Option<(Handle<Expression>, usize)>,
         span: Span,
     ) -> R<Handle<Expression>> {
         let wrapping = match name {
@@ -1738,7 +1781,20 @@ impl Lowerer {
         if operands.len() != arity {
             return Err(self.error(span, format!("`{name}` takes {} argument(s)", arity - 1)));
         }
-        let args = self.operands(operands)?;
+        let args = match receiver {
+            Some((r, end)) => {
+                let before = self.block_len();
+                let mut rest = self.operands(&operands[1..])?;
+                let r = if self.block_len() != before && !self.is_stable(r) {
+                    self.spill(r, Some(end))
+                } else {
+                    r
+                };
+                rest.insert(0, r);
+                rest
+            }
+            None => self.operands(operands)?,
+        };
         if let Some(op) = wrapping {
             self.require_int(args[0], span)?;
             let ty = self.binary_type(op, args[0], args[1], span)?;
@@ -1818,6 +1874,9 @@ impl Lowerer {
             return self.helper_call(c, &f, scope);
         }
         if let Some(v) = self.variant_call(c, p) {
+            return v.map(Value::Expr);
+        }
+        if let Some(v) = self.vector_call(c, p) {
             return v.map(Value::Expr);
         }
         let segments: Vec<String> = p

@@ -2,6 +2,8 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use sarek::Vec4;
+
 #[sarek::kernel]
 pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     let i = global_thread_id();
@@ -195,5 +197,112 @@ pub fn touch(v: &mut [u32]) {
     let i = global_thread_id();
     if i < v.len() {
         v[i] += 1;
+    }
+}
+
+/// First stage of a sum reading four floats per load: a grid-stride loop over `Vec4`s with
+/// two independent accumulators (two loads in flight per thread), then a tree in workgroup
+/// memory.
+#[sarek::kernel]
+pub fn sum4_stage(x: &[Vec4], partial: &mut [f32]) {
+    let tile = shared::<[f32; 256]>();
+    let t = thread_idx_x();
+    let stride = grid_dim_x() * block_dim_x();
+    let mut i = global_idx_x();
+    let mut a = Vec4::ZERO;
+    let mut b = Vec4::ZERO;
+    while i + stride < x.len() {
+        a += x[i];
+        b += x[i + stride];
+        i += 2 * stride;
+    }
+    if i < x.len() {
+        a += x[i];
+    }
+    let s = a + b;
+    tile[t] = (s.x + s.y) + (s.z + s.w);
+    block_barrier();
+    let mut h = block_dim_x() / 2;
+    while h > 0 {
+        if t < h {
+            tile[t] += tile[t + h];
+        }
+        block_barrier();
+        h /= 2;
+    }
+    if t == 0 {
+        partial[block_idx_x()] = tile[0];
+    }
+}
+
+/// Matrix product with register blocking: a 16×16 workgroup computes a 128×128 tile of `c`,
+/// each thread an 8×8 block kept in registers as sixteen `Vec4`s (rows `4ty..4ty+3` and
+/// `64+4ty..`, columns `4tx..4tx+3` and `64+4tx..`). Each step along k stages an 128×8 slice
+/// of `a` (transposed) and an 8×128 slice of `b` in workgroup memory, read four floats at a
+/// time. `n` must be a multiple of 4 (the matrices are passed as rows of `Vec4`).
+#[sarek::kernel(workgroup_size = [16, 16])]
+pub fn matmul_rb(n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
+    const BK: usize = 8;
+    let at = shared::<[[f32; 128]; BK]>();
+    let bt = shared::<[[Vec4; 32]; BK]>();
+    let tx = thread_idx_x();
+    let ty = thread_idx_y();
+    let tid = ty * 16 + tx;
+    let row0 = block_idx_y() * 128;
+    let col0 = block_idx_x() * 128;
+    let n4 = n / 4;
+    let mut acc = [Vec4::ZERO; 16];
+    // What this thread stages: one `Vec4` of `a` (row `ar`, columns `ak..ak+3` of the slice)
+    // and one of `b` (row `br`, columns `4bc..4bc+3`).
+    let ar = tid / 2;
+    let ak = (tid % 2) * 4;
+    let br = tid / 32;
+    let bc = tid % 32;
+    let mut k0 = 0;
+    while k0 < n {
+        let gr = row0 + ar;
+        let va = if gr < n && k0 + ak < n {
+            a[gr * n4 + (k0 + ak) / 4]
+        } else {
+            Vec4::ZERO
+        };
+        at[ak][ar] = va.x;
+        at[ak + 1][ar] = va.y;
+        at[ak + 2][ar] = va.z;
+        at[ak + 3][ar] = va.w;
+        let gk = k0 + br;
+        let gc = col0 + bc * 4;
+        bt[br][bc] = if gk < n && gc < n {
+            b[gk * n4 + gc / 4]
+        } else {
+            Vec4::ZERO
+        };
+        block_barrier();
+        for k in 0..BK {
+            let b0 = bt[k][tx];
+            let b1 = bt[k][16 + tx];
+            for i in 0..4 {
+                let a0 = at[k][ty * 4 + i];
+                let a1 = at[k][64 + ty * 4 + i];
+                acc[i * 2] += b0 * a0;
+                acc[i * 2 + 1] += b1 * a0;
+                acc[8 + i * 2] += b0 * a1;
+                acc[8 + i * 2 + 1] += b1 * a1;
+            }
+        }
+        block_barrier();
+        k0 += BK;
+    }
+    for i in 0..4 {
+        for half in 0..2 {
+            let r = row0 + half * 64 + ty * 4 + i;
+            let c0 = col0 + tx * 4;
+            if r < n && c0 < n {
+                c[r * n4 + c0 / 4] = acc[half * 8 + i * 2];
+            }
+            if r < n && c0 + 64 < n {
+                c[r * n4 + (c0 + 64) / 4] = acc[half * 8 + i * 2 + 1];
+            }
+        }
     }
 }

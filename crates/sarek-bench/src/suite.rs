@@ -242,7 +242,55 @@ pub fn run(options: &Options) -> Result<bool> {
         );
     }
 
-    // sum
+    // sum, four floats per load
+    {
+        let xs: Vec<f32> = (0..n).map(|i| ((i % 17) as f32) * 0.25).collect();
+        let x = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&xs))?;
+        let groups = if quick { 64 } else { 2048 };
+        let mut partial = dev.zeros::<f32>(groups)?;
+        let mut total = dev.zeros::<f32>(1)?;
+        let launch = |partial: &mut Buffer<f32>, total: &mut Buffer<f32>| {
+            vec![
+                kernels::sum4_stage
+                    .launch(&dev, Grid::groups([groups as u32, 1, 1]), &x, partial)
+                    .expect("launch"),
+                kernels::sum_stage
+                    .launch(&dev, Grid::groups([1, 1, 1]), partial, total)
+                    .expect("launch"),
+            ]
+        };
+        let start = Instant::now();
+        launch(&mut partial, &mut total);
+        let got = total.read()?[0];
+        let first_launch = start.elapsed();
+        let rx = storage(&ctx, bytemuck::cast_slice(&xs));
+        let rp = storage(&ctx, &vec![0u8; groups * 4]);
+        let rt = storage(&ctx, &[0u8; 4]);
+        let p4 = ctx.pipeline(include_str!("wgsl/sum4_stage.wgsl"));
+        let p = ctx.pipeline(include_str!("wgsl/sum_stage.wgsl"));
+        let bg1 = ctx.bind(&p4, &[&rx, &rp]);
+        let bg2 = ctx.bind(&p, &[&rp, &rt]);
+        let passes = [(&p4, &bg1, [groups as u32, 1, 1]), (&p, &bg2, [1, 1, 1])];
+        ctx.time_passes(&passes);
+        let raw: Vec<f32> = read(&ctx, &rt);
+        let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();
+        let verified = ((f64::from(got) - exact) / exact).abs() < 1e-4 && got == raw[0];
+        let (sarek, raw) = b.compare(|| launch(&mut partial, &mut total), &[&passes]);
+        let wgsl = raw[0];
+        b.pair(
+            "sum",
+            format!("2^{}", n.trailing_zeros()),
+            (n * 4) as f64,
+            "GB/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // sum with one float per load
     {
         let xs: Vec<f32> = (0..n).map(|i| ((i % 17) as f32) * 0.25).collect();
         let x = dev.upload(&xs)?;
@@ -279,7 +327,7 @@ pub fn run(options: &Options) -> Result<bool> {
         );
         let wgsl = raw[0];
         b.pair(
-            "sum",
+            "sum_f32",
             format!("2^{}", n.trailing_zeros()),
             (n * 4) as f64,
             "GB/s",
@@ -431,7 +479,65 @@ pub fn run(options: &Options) -> Result<bool> {
         );
     }
 
-    // matmul
+    // matmul, register-blocked 128×128 tiles
+    let sizes: &[usize] = if quick { &[40] } else { &[1024, 2048, 4096] };
+    for &m in sizes {
+        let av: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+        let bv: Vec<f32> = (0..m * m).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+        let a = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&av))?;
+        let bm = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&bv))?;
+        let mut c = dev.zeros::<sarek::Vec4>(m * m / 4)?;
+        let tiles = m.div_ceil(128) as u32;
+        let grid = Grid::groups([tiles, tiles, 1]);
+        let first_launch = first(|| {
+            kernels::matmul_rb
+                .launch(&dev, grid, m, &a, &bm, &mut c)
+                .expect("launch")
+        });
+        let got: Vec<f32> = bytemuck::cast_slice(&c.read()?).to_vec();
+        let ra = storage(&ctx, bytemuck::cast_slice(&av));
+        let rbm = storage(&ctx, bytemuck::cast_slice(&bv));
+        let rc = storage(&ctx, &vec![0u8; m * m * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
+        let p = ctx.pipeline(include_str!("wgsl/matmul_rb.wgsl"));
+        let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
+        ctx.time_passes(&[(&p, &bg, [tiles, tiles, 1])]);
+        let raw: Vec<f32> = read(&ctx, &rc);
+        let sample = [
+            (0, 0),
+            (1, m - 1),
+            (m / 2, m / 3),
+            (m - 1, 0),
+            (m - 1, m - 1),
+        ];
+        // Products and sums of small integers: exact in f32, whatever the order.
+        let verified = got == raw
+            && sample.iter().all(|&(r, col)| {
+                got[r * m + col] == (0..m).map(|k| av[r * m + k] * bv[k * m + col]).sum::<f32>()
+            });
+        let (sarek, raw) = b.compare(
+            || {
+                vec![kernels::matmul_rb
+                    .launch(&dev, grid, m, &a, &bm, &mut c)
+                    .expect("launch")]
+            },
+            &[&[(&p, &bg, [tiles, tiles, 1])]],
+        );
+        let wgsl = raw[0];
+        b.pair(
+            "matmul",
+            format!("{m}²"),
+            2.0 * (m as f64).powi(3),
+            "GFLOP/s",
+            sarek,
+            wgsl,
+            None,
+            verified,
+            first_launch,
+        );
+    }
+
+    // matmul, plain 16×16 tiles
     let sizes: &[usize] = if quick { &[40] } else { &[1024, 2048, 4096] };
     for &m in sizes {
         let av: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
@@ -474,7 +580,7 @@ pub fn run(options: &Options) -> Result<bool> {
         );
         let wgsl = raw[0];
         b.pair(
-            "matmul",
+            "matmul_16x16",
             format!("{m}²"),
             2.0 * (m as f64).powi(3),
             "GFLOP/s",
@@ -669,6 +775,74 @@ fn cpu_cost(b: &mut Bench, quick: bool) -> Result<()> {
 /// Hand-written variants that isolate what the generated WGSL does differently.
 fn experiments(b: &Bench, n: usize) -> Result<()> {
     let ctx = b.ctx;
+    // Element-wise kernels: scalar, vec4, and two ways of coarsening scalar code by 4.
+    {
+        let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+        let rx = storage(ctx, bytemuck::cast_slice(&xs));
+        let ry = storage(ctx, bytemuck::cast_slice(&xs));
+        let params = ctx.uniform(bytemuck::cast_slice(&[2.0f32.to_bits(), n as u32]));
+        let full = ctx.dispatch_1d(n.div_ceil(256) as u32);
+        let quarter = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+        for (name, src, d) in [
+            ("saxpy scalar (twin)", include_str!("wgsl/saxpy.wgsl"), full),
+            (
+                "saxpy vec4 (twin)",
+                include_str!("wgsl/saxpy_vec4.wgsl"),
+                quarter,
+            ),
+            (
+                "saxpy vec4, guard on the first lane",
+                include_str!("wgsl/experiments/saxpy_vec4_tail.wgsl"),
+                quarter,
+            ),
+            (
+                "saxpy coarsened x4, loads first",
+                include_str!("wgsl/experiments/saxpy_coarse4_loads_first.wgsl"),
+                quarter,
+            ),
+            (
+                "saxpy coarsened x4, loop",
+                include_str!("wgsl/experiments/saxpy_coarse4_loop.wgsl"),
+                quarter,
+            ),
+        ] {
+            let p = ctx.pipeline(src);
+            let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+            let t = b.time_raw(&[(&p, &bg, d)]);
+            println!(
+                "experiment: {name:<50} {:>9.1} µs  {:>8.1} GB/s",
+                t.as_secs_f64() * 1e6,
+                (3 * n * 4) as f64 / t.as_secs_f64() / 1e9
+            );
+        }
+        let rp = storage(ctx, &vec![0u8; 4 * 4096]);
+        for groups in [1024u32, 2048, 4096] {
+            for (name, src) in [
+                (
+                    "sum vec4, 2 accumulators (twin)",
+                    include_str!("wgsl/sum4_stage.wgsl"),
+                ),
+                (
+                    "sum vec4, 1 accumulator",
+                    include_str!("wgsl/experiments/sum4_single.wgsl"),
+                ),
+                (
+                    "sum vec4, 4 accumulators",
+                    include_str!("wgsl/experiments/sum4_unroll4.wgsl"),
+                ),
+                ("sum f32 (twin)", include_str!("wgsl/sum_stage.wgsl")),
+            ] {
+                let p = ctx.pipeline(src);
+                let bg = ctx.bind(&p, &[&rx, &rp]);
+                let t = b.time_raw(&[(&p, &bg, [groups, 1, 1])]);
+                println!(
+                    "experiment: {name:<38} {groups:>5} groups {:>9.1} µs  {:>8.1} GB/s",
+                    t.as_secs_f64() * 1e6,
+                    (n * 4) as f64 / t.as_secs_f64() / 1e9
+                );
+            }
+        }
+    }
     let data = random_u32(5, n);
     let rd = storage(ctx, bytemuck::cast_slice(&data));
     let rb = storage(ctx, &[0u8; 1024]);

@@ -107,7 +107,9 @@ impl Ctx {
             self.wait();
             return start.elapsed();
         }
-        let count = passes.len() as u32 * 2;
+        // One pass for all dispatches (wgpu orders them with barriers), timed from its start
+        // to its end, as Sarek times a batch.
+        let count = 2;
         let queries = device.create_query_set(&wgpu::QuerySetDescriptor {
             label: None,
             ty: wgpu::QueryType::Timestamp,
@@ -126,18 +128,20 @@ impl Ctx {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        for (i, (p, bg, d)) in passes.iter().enumerate() {
+        {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: None,
                 timestamp_writes: Some(wgpu::ComputePassTimestampWrites {
                     query_set: &queries,
-                    beginning_of_pass_write_index: Some(2 * i as u32),
-                    end_of_pass_write_index: Some(2 * i as u32 + 1),
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
                 }),
             });
-            pass.set_pipeline(p);
-            pass.set_bind_group(0, *bg, &[]);
-            pass.dispatch_workgroups(d[0], d[1], d[2]);
+            for (p, bg, d) in passes {
+                pass.set_pipeline(p);
+                pass.set_bind_group(0, *bg, &[]);
+                pass.dispatch_workgroups(d[0], d[1], d[2]);
+            }
         }
         encoder.resolve_query_set(&queries, 0..count, &resolve, 0);
         encoder.copy_buffer_to_buffer(&resolve, 0, &read, 0, bytes);
@@ -147,7 +151,7 @@ impl Ctx {
         let ticks: Vec<u64> =
             bytemuck::pod_collect_to_vec(&read.slice(..).get_mapped_range().expect("mapped"));
         let period = f64::from(self.queue().get_timestamp_period());
-        let total: u64 = ticks.chunks(2).map(|t| t[1].saturating_sub(t[0])).sum();
+        let total = ticks[1].saturating_sub(ticks[0]);
         Duration::from_nanos((total as f64 * period) as u64)
     }
 

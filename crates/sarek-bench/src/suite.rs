@@ -249,15 +249,16 @@ pub fn run(options: &Options) -> Result<bool> {
         let groups = if quick { 64 } else { 2048 };
         let mut partial = dev.zeros::<f32>(groups)?;
         let mut total = dev.zeros::<f32>(1)?;
+        // Both stages in one batch: one submission and one pass, like the twin.
         let launch = |partial: &mut Buffer<f32>, total: &mut Buffer<f32>| {
-            vec![
-                kernels::sum4_stage
-                    .launch(&dev, Grid::groups([groups as u32, 1, 1]), &x, partial)
-                    .expect("launch"),
-                kernels::sum_stage
-                    .launch(&dev, Grid::groups([1, 1, 1]), partial, total)
-                    .expect("launch"),
-            ]
+            let mut batch = dev.batch();
+            kernels::sum4_stage
+                .enqueue(&mut batch, Grid::groups([groups as u32, 1, 1]), &x, partial)
+                .expect("enqueue");
+            kernels::sum_stage
+                .enqueue(&mut batch, Grid::groups([1, 1, 1]), partial, total)
+                .expect("enqueue");
+            vec![batch.submit().expect("submit")]
         };
         let start = Instant::now();
         launch(&mut partial, &mut total);
@@ -298,14 +299,14 @@ pub fn run(options: &Options) -> Result<bool> {
         let mut partial = dev.zeros::<f32>(groups)?;
         let mut total = dev.zeros::<f32>(1)?;
         let launch = |partial: &mut Buffer<f32>, total: &mut Buffer<f32>| {
-            vec![
-                kernels::sum_stage
-                    .launch(&dev, Grid::groups([groups as u32, 1, 1]), &x, partial)
-                    .expect("launch"),
-                kernels::sum_stage
-                    .launch(&dev, Grid::groups([1, 1, 1]), partial, total)
-                    .expect("launch"),
-            ]
+            let mut batch = dev.batch();
+            kernels::sum_stage
+                .enqueue(&mut batch, Grid::groups([groups as u32, 1, 1]), &x, partial)
+                .expect("enqueue");
+            kernels::sum_stage
+                .enqueue(&mut batch, Grid::groups([1, 1, 1]), partial, total)
+                .expect("enqueue");
+            vec![batch.submit().expect("submit")]
         };
         let start = Instant::now();
         launch(&mut partial, &mut total);
@@ -813,6 +814,26 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                 "experiment: {name:<50} {:>9.1} µs  {:>8.1} GB/s",
                 t.as_secs_f64() * 1e6,
                 (3 * n * 4) as f64 / t.as_secs_f64() / 1e9
+            );
+        }
+        // Register-blocked matrix products at 4096².
+        let m = 4096usize;
+        let av: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+        let ra = storage(ctx, bytemuck::cast_slice(&av));
+        let rc = storage(ctx, &vec![0u8; m * m * 4]);
+        let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
+        for (name, src) in [
+            ("matmul twin (accumulator indices constant)", include_str!("wgsl/matmul_rb.wgsl")),
+            ("matmul with accumulator loops", include_str!("wgsl/experiments/matmul_rb_loops.wgsl")),
+            ("matmul with k unrolled too", include_str!("wgsl/experiments/matmul_rb_unroll_k.wgsl")),
+        ] {
+            let p = ctx.pipeline(src);
+            let bg = ctx.bind(&p, &[&ra, &ra, &rc, &mp]);
+            let t = b.time_raw(&[(&p, &bg, [32, 32, 1])]);
+            println!(
+                "experiment: {name:<50} {:>9.1} µs  {:>8.1} GFLOP/s",
+                t.as_secs_f64() * 1e6,
+                2.0 * (m as f64).powi(3) / t.as_secs_f64() / 1e9
             );
         }
         let rp = storage(ctx, &vec![0u8; 4 * 4096]);

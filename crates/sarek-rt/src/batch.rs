@@ -193,10 +193,14 @@ impl Batch {
         let mut encoder = wgpu_device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("sarek batch"),
         });
+        // With profiling on, the whole batch (one pass) is timed.
+        let timer = device
+            .profiling()
+            .then(|| crate::launch::Timer::new(wgpu_device));
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("sarek batch"),
-                timestamp_writes: None,
+                timestamp_writes: timer.as_ref().map(|t| t.writes()),
             });
             let mut current: Option<*const Pipeline> = None;
             for (c, group) in self.commands.iter().zip(&groups) {
@@ -210,7 +214,12 @@ impl Batch {
                 pass.dispatch_workgroups(x, y, z);
             }
         }
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
         let submission = device.wgpu_queue().submit([encoder.finish()]);
-        Ok(Launch::after_submit(device, "batch", submission))
+        let mut launch = Launch::after_submit(device, "batch", submission);
+        launch.set_timer(timer);
+        Ok(launch)
     }
 }

@@ -247,6 +247,11 @@ impl Device {
         on
     }
 
+    /// Whether launches and batches are timed now.
+    pub(crate) fn profiling(&self) -> bool {
+        self.inner.profiling.load(Ordering::Relaxed)
+    }
+
     /// Forgets cached bind groups holding buffer `id` (called when the buffer is dropped).
     pub(crate) fn forget_buffer(&self, id: u64) {
         let pipelines = self

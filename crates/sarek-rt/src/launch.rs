@@ -80,14 +80,23 @@ struct Prepared<'a> {
 }
 
 /// Timestamp queries around one launch's compute pass.
-struct Timer {
+pub(crate) struct Timer {
     queries: wgpu::QuerySet,
     resolved: wgpu::Buffer,
     readback: wgpu::Buffer,
 }
 
 impl Timer {
-    fn new(device: &wgpu::Device) -> Timer {
+    /// Timestamps at the beginning and the end of one pass.
+    pub(crate) fn writes(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.queries,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        }
+    }
+
+    pub(crate) fn new(device: &wgpu::Device) -> Timer {
         Timer {
             queries: device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("sarek timer"),
@@ -109,7 +118,7 @@ impl Timer {
         }
     }
 
-    fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
+    pub(crate) fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.resolve_query_set(&self.queries, 0..2, &self.resolved, 0);
         encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readback, 0, 16);
     }
@@ -165,6 +174,10 @@ impl Launch {
         let mut launch = Launch::after_submit(device, kernel_name(source), submission);
         launch.timer = timer;
         launch
+    }
+
+    pub(crate) fn set_timer(&mut self, timer: Option<Timer>) {
+        self.timer = timer;
     }
 
     /// The handle of `submission`.

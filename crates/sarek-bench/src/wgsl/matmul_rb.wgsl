@@ -6,7 +6,8 @@ struct Params { n: u32 }
 var<workgroup> at: array<array<f32, 128>, 8>;
 var<workgroup> bt: array<array<vec4<f32>, 32>, 8>;
 
-// A 16×16 workgroup computes a 128×128 tile of c; each thread an 8×8 block in registers.
+// A 16×16 workgroup computes a 128×128 tile of c; each thread an 8×8 block in registers
+// (the accumulator indices written out, so that they are constants).
 @compute @workgroup_size(16, 16)
 fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
     let n = p.n;
@@ -42,27 +43,111 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
         for (var k = 0u; k < 8u; k++) {
             let b0 = bt[k][tx];
             let b1 = bt[k][16u + tx];
-            for (var i = 0u; i < 4u; i++) {
-                let a0 = at[k][ty * 4u + i];
-                let a1 = at[k][64u + ty * 4u + i];
-                acc[i * 2u] += b0 * a0;
-                acc[i * 2u + 1u] += b1 * a0;
-                acc[8u + i * 2u] += b0 * a1;
-                acc[8u + i * 2u + 1u] += b1 * a1;
-            }
+            let a0_0 = at[k][ty * 4u + 0u];
+            let a1_0 = at[k][64u + ty * 4u + 0u];
+            acc[0] += b0 * a0_0;
+            acc[1] += b1 * a0_0;
+            acc[8] += b0 * a1_0;
+            acc[9] += b1 * a1_0;
+            let a0_1 = at[k][ty * 4u + 1u];
+            let a1_1 = at[k][64u + ty * 4u + 1u];
+            acc[2] += b0 * a0_1;
+            acc[3] += b1 * a0_1;
+            acc[10] += b0 * a1_1;
+            acc[11] += b1 * a1_1;
+            let a0_2 = at[k][ty * 4u + 2u];
+            let a1_2 = at[k][64u + ty * 4u + 2u];
+            acc[4] += b0 * a0_2;
+            acc[5] += b1 * a0_2;
+            acc[12] += b0 * a1_2;
+            acc[13] += b1 * a1_2;
+            let a0_3 = at[k][ty * 4u + 3u];
+            let a1_3 = at[k][64u + ty * 4u + 3u];
+            acc[6] += b0 * a0_3;
+            acc[7] += b1 * a0_3;
+            acc[14] += b0 * a1_3;
+            acc[15] += b1 * a1_3;
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < 4u; i++) {
-        for (var half = 0u; half < 2u; half++) {
-            let r = row0 + half * 64u + ty * 4u + i;
-            let c0 = col0 + tx * 4u;
-            if r < n && c0 < n {
-                c[r * n4 + c0 / 4u] = acc[half * 8u + i * 2u];
-            }
-            if r < n && c0 + 64u < n {
-                c[r * n4 + (c0 + 64u) / 4u] = acc[half * 8u + i * 2u + 1u];
-            }
+    {
+        let r = row0 + 0u + ty * 4u + 0u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[0];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[1];
+        }
+    }
+    {
+        let r = row0 + 0u + ty * 4u + 1u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[2];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[3];
+        }
+    }
+    {
+        let r = row0 + 0u + ty * 4u + 2u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[4];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[5];
+        }
+    }
+    {
+        let r = row0 + 0u + ty * 4u + 3u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[6];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[7];
+        }
+    }
+    {
+        let r = row0 + 64u + ty * 4u + 0u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[8];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[9];
+        }
+    }
+    {
+        let r = row0 + 64u + ty * 4u + 1u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[10];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[11];
+        }
+    }
+    {
+        let r = row0 + 64u + ty * 4u + 2u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[12];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[13];
+        }
+    }
+    {
+        let r = row0 + 64u + ty * 4u + 3u;
+        let c0 = col0 + tx * 4u;
+        if r < n && c0 < n {
+            c[r * n4 + c0 / 4u] = acc[14];
+        }
+        if r < n && c0 + 64u < n {
+            c[r * n4 + (c0 + 64u) / 4u] = acc[15];
         }
     }
 }

@@ -754,6 +754,10 @@ impl<'a> Writer<'a> {
                     _ => format!("({l} {} {r})", binary_token(*op)),
                 }
             }
+            Expr::Binary { .. } if self.fold(handle).is_some() => {
+                let folded = self.fold(handle).unwrap_or(Literal::U32(0));
+                self.literal(folded)
+            }
             Expr::Binary { op, left, right } => {
                 let ty = self.scalar_of(*left);
                 let mut l = self.expr(*left);
@@ -895,6 +899,44 @@ impl<'a> Writer<'a> {
             | Expr::SharedIndex { .. }
             | Expr::Argument(_)
             | Expr::Builtin(_) => false,
+        }
+    }
+
+    /// The value of integer arithmetic on literals, when it is exact (no wrap, no division by
+    /// zero): printed as one literal, so that an index like `acc[0 * 2 + 1]` is a constant for
+    /// the GPU compiler. Inexact cases keep Rust's wrapping result through the run-time path.
+    fn fold(&self, h: Handle<Expression>) -> Option<Literal> {
+        match &self.exprs[h].kind {
+            Expr::Literal(l @ (Literal::I32(_) | Literal::U32(_))) => Some(*l),
+            Expr::Binary { op, left, right } => {
+                let (l, r) = (self.fold(*left)?, self.fold(*right)?);
+                match (l, r) {
+                    (Literal::U32(a), Literal::U32(b)) => Some(Literal::U32(match op {
+                        BinaryOp::Add => a.checked_add(b)?,
+                        BinaryOp::Sub => a.checked_sub(b)?,
+                        BinaryOp::Mul => a.checked_mul(b)?,
+                        BinaryOp::Div => a.checked_div(b)?,
+                        BinaryOp::Rem => a.checked_rem(b)?,
+                        BinaryOp::BitAnd => a & b,
+                        BinaryOp::BitOr => a | b,
+                        BinaryOp::BitXor => a ^ b,
+                        _ => return None,
+                    })),
+                    (Literal::I32(a), Literal::I32(b)) => Some(Literal::I32(match op {
+                        BinaryOp::Add => a.checked_add(b)?,
+                        BinaryOp::Sub => a.checked_sub(b)?,
+                        BinaryOp::Mul => a.checked_mul(b)?,
+                        BinaryOp::Div => a.checked_div(b)?,
+                        BinaryOp::Rem => a.checked_rem(b)?,
+                        BinaryOp::BitAnd => a & b,
+                        BinaryOp::BitOr => a | b,
+                        BinaryOp::BitXor => a ^ b,
+                        _ => return None,
+                    })),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 

@@ -21,6 +21,7 @@ mod data;
 pub mod items;
 mod patterns;
 mod ranges;
+mod unroll;
 mod vectors;
 
 pub use items::{Item, ItemScopes};
@@ -50,6 +51,9 @@ enum Binding {
     Const(Literal),
     /// A name whose declaration failed (already reported): uses stay quiet.
     Failed,
+    /// The counter of an unrolled loop in one iteration: an integer literal of a type that is
+    /// still being inferred.
+    Counter(i64, Ty),
 }
 
 /// An element of a buffer or workgroup array, as indexing resolves it.
@@ -914,6 +918,11 @@ impl Lowerer {
                     "a workgroup array can only be indexed (`tile[i]`) inside a kernel",
                 )),
                 Some(Binding::Failed) => Err(Reported),
+                Some(Binding::Counter(value, ty)) => {
+                    let h = self.expr(Expr::Literal(Literal::I32(0)), ty, span);
+                    self.int_literals.push((h, i128::from(value)));
+                    Ok(h)
+                }
                 Some(Binding::Const(literal)) => {
                     Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
                 }
@@ -1410,6 +1419,7 @@ impl Lowerer {
                         Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))
                     }
                     Some(Binding::Failed) => Err(Reported),
+                    Some(Binding::Counter(..)) => Err(self.error(left.span(), "a `for` loop's counter cannot be assigned; copy it into a `let mut`")),
                     None => Err(self.error(left.span(), format!("cannot find `{ident}` in this kernel"))),
                 }
             }
@@ -2144,6 +2154,9 @@ impl Lowerer {
         };
         if !adapters.is_empty() {
             return self.adapted_for(f, &name, mutable, range, &adapters);
+        }
+        if let Some(v) = self.unrolled_for(f, &name, mutable, range) {
+            return v;
         }
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             return Err(self.error(

@@ -1,0 +1,220 @@
+//! Full unrolling of short `for` loops with constant bounds whose counter indexes a local
+//! array (`for i in 0..4 { acc[i] += .. }`): each iteration's counter becomes a literal, so the
+//! array's indices are constants and the GPU compiler can keep the array in registers, which
+//! it cannot do for an array indexed at run time (measured on an H200: a register-blocked
+//! matrix product ran at 2.0 TFLOP/s with its accumulators indexed in loops).
+
+use proc_macro2::TokenTree;
+use syn::spanned::Spanned;
+
+use super::{ident_name, Binding, Lowerer, Value, R};
+
+/// Loops with at most this many iterations are unrolled.
+const MAX_TRIP: i64 = 16;
+
+/// Whether `tokens` mention `name`.
+fn mentions(tokens: proc_macro2::TokenStream, name: &str) -> bool {
+    tokens.into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == name,
+        TokenTree::Group(g) => mentions(g.stream(), name),
+        _ => false,
+    })
+}
+
+/// Whether a `break` or `continue` in `block` belongs to the loop around it.
+fn leaves_loop(tokens: proc_macro2::TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, t) in tokens.iter().enumerate() {
+        match t {
+            TokenTree::Ident(id) if id == "break" || id == "continue" => return true,
+            // An inner loop's `break`/`continue` stay inside it: skip its body.
+            TokenTree::Ident(id) if id == "loop" || id == "while" || id == "for" => {
+                let rest = &tokens[i + 1..];
+                if let Some(body) = rest.iter().position(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == proc_macro2::Delimiter::Brace)) {
+                    if rest[..body].iter().any(|t| matches!(t, TokenTree::Group(g) if leaves_loop(g.stream()))) {
+                        return true;
+                    }
+                    return leaves_loop(rest[body + 1..].iter().cloned().collect());
+                }
+            }
+            TokenTree::Group(g) if leaves_loop(g.stream()) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+impl Lowerer {
+    /// The value of an integer literal or `const` bound.
+    fn constant_bound(&mut self, e: &syn::Expr) -> Option<i64> {
+        match e {
+            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<i64>().ok(),
+            syn::Expr::Paren(p) => self.constant_bound(&p.expr),
+            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                Some(Binding::Const(crate::ir::Literal::U32(v))) => Some(i64::from(v)),
+                Some(Binding::Const(crate::ir::Literal::I32(v))) => Some(i64::from(v)),
+                Some(Binding::Counter(v, _)) => Some(v),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether `body` indexes a local array with an expression that mentions `name`.
+    fn indexes_local_with(&self, body: &syn::Block, name: &str) -> bool {
+        struct Finder<'a> {
+            lowerer: &'a Lowerer,
+            name: &'a str,
+            locals: Vec<String>,
+            found: bool,
+        }
+        fn walk_expr(f: &mut Finder<'_>, e: &syn::Expr) {
+            if f.found {
+                return;
+            }
+            if let syn::Expr::Index(ix) = e {
+                let mut base = &*ix.expr;
+                loop {
+                    match base {
+                        syn::Expr::Index(inner) => base = &inner.expr,
+                        syn::Expr::Field(fe) => base = &fe.base,
+                        syn::Expr::Paren(p) => base = &p.expr,
+                        _ => break,
+                    }
+                }
+                if let syn::Expr::Path(p) = base {
+                    if let Some(id) = p.path.get_ident() {
+                        let root = ident_name(id);
+                        let local = f.locals.contains(&root)
+                            || matches!(f.lowerer.lookup(&root), Some(Binding::Local(_)));
+                        if local && mentions(quote::ToTokens::to_token_stream(&*ix.index), f.name) {
+                            f.found = true;
+                            return;
+                        }
+                    }
+                }
+            }
+            // Recurse through the expression's tokens: re-parse sub-expressions cheaply by
+            // walking the syntax tree of common forms.
+            match e {
+                syn::Expr::Index(ix) => {
+                    walk_expr(f, &ix.expr);
+                    walk_expr(f, &ix.index);
+                }
+                syn::Expr::Binary(b) => {
+                    walk_expr(f, &b.left);
+                    walk_expr(f, &b.right);
+                }
+                syn::Expr::Assign(a) => {
+                    walk_expr(f, &a.left);
+                    walk_expr(f, &a.right);
+                }
+                syn::Expr::Unary(u) => walk_expr(f, &u.expr),
+                syn::Expr::Paren(p) => walk_expr(f, &p.expr),
+                syn::Expr::Field(fe) => walk_expr(f, &fe.base),
+                syn::Expr::MethodCall(m) => {
+                    walk_expr(f, &m.receiver);
+                    m.args.iter().for_each(|a| walk_expr(f, a));
+                }
+                syn::Expr::Call(c) => c.args.iter().for_each(|a| walk_expr(f, a)),
+                syn::Expr::Cast(c) => walk_expr(f, &c.expr),
+                syn::Expr::If(i) => {
+                    walk_expr(f, &i.cond);
+                    walk_block(f, &i.then_branch);
+                    if let Some((_, e)) = &i.else_branch {
+                        walk_expr(f, e);
+                    }
+                }
+                syn::Expr::Block(b) => walk_block(f, &b.block),
+                syn::Expr::ForLoop(l) => walk_block(f, &l.body),
+                syn::Expr::While(w) => {
+                    walk_expr(f, &w.cond);
+                    walk_block(f, &w.body);
+                }
+                syn::Expr::Loop(l) => walk_block(f, &l.body),
+                syn::Expr::Struct(s) => s.fields.iter().for_each(|fv| walk_expr(f, &fv.expr)),
+                syn::Expr::Array(a) => a.elems.iter().for_each(|x| walk_expr(f, x)),
+                _ => {}
+            }
+        }
+        fn walk_block(f: &mut Finder<'_>, b: &syn::Block) {
+            for s in &b.stmts {
+                match s {
+                    syn::Stmt::Local(l) => {
+                        if let Some(init) = &l.init {
+                            walk_expr(f, &init.expr);
+                        }
+                        let mut pat = &l.pat;
+                        if let syn::Pat::Type(t) = pat {
+                            pat = &t.pat;
+                        }
+                        if let syn::Pat::Ident(p) = pat {
+                            f.locals.push(ident_name(&p.ident));
+                        }
+                    }
+                    syn::Stmt::Expr(e, _) => walk_expr(f, e),
+                    _ => {}
+                }
+            }
+        }
+        let mut f = Finder {
+            lowerer: self,
+            name,
+            locals: Vec::new(),
+            found: false,
+        };
+        walk_block(&mut f, body);
+        f.found
+    }
+
+    /// Unrolls `for name in start..end` when the bounds are constants, the loop is short, it
+    /// is never left early, and its counter indexes a local array. `None` when it does not
+    /// apply.
+    pub(super) fn unrolled_for(
+        &mut self,
+        f: &syn::ExprForLoop,
+        name: &str,
+        mutable: bool,
+        range: &syn::ExprRange,
+    ) -> Option<R<Value>> {
+        let (Some(start), Some(end)) = (&range.start, &range.end) else { return None };
+        let (lo, mut hi) = (self.constant_bound(start)?, self.constant_bound(end)?);
+        if matches!(range.limits, syn::RangeLimits::Closed(_)) {
+            hi += 1;
+        }
+        if mutable || hi - lo > MAX_TRIP || name == "_" {
+            return None;
+        }
+        if leaves_loop(quote::ToTokens::to_token_stream(&f.body)) || !self.indexes_local_with(&f.body, name) {
+            return None;
+        }
+        // The counter's type, shared by every iteration's literal, is inferred from the bounds
+        // and the uses, as for a loop.
+        let v = match self.operands(&[start, end]) {
+            Ok(v) => v,
+            Err(e) => return Some(Err(e)),
+        };
+        let ty = match self.unify(self.ty(v[0]), self.ty(v[1]), range.span()) {
+            Ok(t) => t,
+            Err(e) => return Some(Err(e)),
+        };
+        if let Err(e) = self.require_int(v[0], range.span()) {
+            return Some(Err(e));
+        }
+        for value in lo..hi {
+            let (block, result) = self.with_block(|this| {
+                this.scopes
+                    .last_mut()
+                    .expect("a scope")
+                    .insert(name.to_owned(), Binding::Counter(value, ty));
+                this.block_contents(&f.body)
+            });
+            if let Err(e) = result {
+                return Some(Err(e));
+            }
+            // Locals are unique in the IR, so the iteration's statements need no block.
+            self.blocks.last_mut().expect("inside a block").extend(block);
+        }
+        Some(Ok(Value::Unit))
+    }
+}

@@ -823,9 +823,18 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         let rc = storage(ctx, &vec![0u8; m * m * 4]);
         let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
         for (name, src) in [
-            ("matmul twin (accumulator indices constant)", include_str!("wgsl/matmul_rb.wgsl")),
-            ("matmul with accumulator loops", include_str!("wgsl/experiments/matmul_rb_loops.wgsl")),
-            ("matmul with k unrolled too", include_str!("wgsl/experiments/matmul_rb_unroll_k.wgsl")),
+            (
+                "matmul twin (accumulator indices constant)",
+                include_str!("wgsl/matmul_rb.wgsl"),
+            ),
+            (
+                "matmul with accumulator loops",
+                include_str!("wgsl/experiments/matmul_rb_loops.wgsl"),
+            ),
+            (
+                "matmul with k unrolled too",
+                include_str!("wgsl/experiments/matmul_rb_unroll_k.wgsl"),
+            ),
         ] {
             let p = ctx.pipeline(src);
             let bg = ctx.bind(&p, &[&ra, &ra, &rc, &mp]);

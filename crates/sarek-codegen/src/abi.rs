@@ -29,6 +29,16 @@ pub const ENTRY_POINT: &str = "sarek_main";
 /// workgroups return at once.
 pub const FOLDED_ENTRY_POINT: &str = "sarek_main_folded";
 
+/// The entry point of an element-wise kernel in which each invocation does the work of
+/// [`COARSEN_FACTOR`] (present when [`Abi::coarsened`] is set): dispatch it over a quarter of
+/// the 1-D grid's workgroups (rounded up, folded like any grid when needed), with the grid
+/// as requested in the uniform's `sarek_grid`. Invocation `t` handles the elements `t + k·T`
+/// for `k < 4`, where `T` is a quarter of the requested threads.
+pub const COARSE_ENTRY_POINT: &str = "sarek_main_coarse";
+
+/// How many invocations the coarsened entry point merges into one.
+pub const COARSEN_FACTOR: u32 = crate::check::coarsen::FACTOR;
+
 /// Everything a runner needs to launch a kernel.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -45,6 +55,9 @@ pub struct Abi {
     pub uniform: Uniform,
     /// Bytes of workgroup memory the kernel declares.
     pub workgroup_memory: u32,
+    /// Whether the module has a [`COARSE_ENTRY_POINT`] (element-wise kernels), which a runner
+    /// may use for large 1-D grids.
+    pub coarsened: bool,
 }
 
 /// A storage-buffer binding (group 0).
@@ -166,6 +179,7 @@ impl Abi {
     ///         ]),
     ///     },
     ///     workgroup_memory: 0,
+    ///     coarsened: false,
     /// };
     /// let json = abi.to_json();
     /// assert!(json.contains(r#""entryPoint": "sarek_main""#));
@@ -236,5 +250,6 @@ pub fn build(kernel: &Kernel) -> Abi {
         },
         buffers: buffers.into(),
         workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
+        coarsened: crate::check::coarsen::plan(kernel).is_some(),
     }
 }

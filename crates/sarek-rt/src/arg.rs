@@ -21,6 +21,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         buffers: Cow::Borrowed(&[]),
 ///         uniform: Uniform { binding: 0, size: 16, fields: Cow::Borrowed(&[]) },
 ///         workgroup_memory: 0,
+///         coarsened: false,
 ///     },
 ///     location: concat!(file!(), ":", line!()),
 /// };

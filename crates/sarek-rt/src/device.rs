@@ -35,7 +35,7 @@ pub(crate) struct Inner {
     pub(crate) limits: wgpu::Limits,
     pub(crate) lost: Arc<Mutex<Option<String>>>,
     pub(crate) lost_flag: Arc<AtomicBool>,
-    pub(crate) pipelines: Mutex<HashMap<(usize, bool), Arc<Pipeline>>>,
+    pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
     pub(crate) poller: Poller,
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,

@@ -327,11 +327,32 @@ fn dump(source: &KernelSource) {
     }
 }
 
+/// Grids of at least this many workgroups run coarsened when the kernel allows it: below,
+/// a quarter of the threads may not fill a large GPU (an H200 holds 132 × 2048 threads).
+const COARSEN_MIN_GROUPS: u64 = 8192;
+
+/// Which entry point of a kernel's module a launch uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// `sarek_main`
+    Direct,
+    /// `sarek_main_folded`, for a 1-D grid over the per-dimension limit
+    Folded,
+    /// `sarek_main_coarse`, for large 1-D grids of element-wise kernels
+    Coarse,
+}
+
+/// `SAREK_COARSEN=0` turns coarsening off (to measure it, or to rule it out).
+fn coarsening_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("SAREK_COARSEN").as_deref() != Ok("0"))
+}
+
 impl Device {
     /// The pipeline of `source` on this device, made once: of its folded entry point when the
     /// dispatch folds a long 1-D grid.
-    fn pipeline(&self, source: &'static KernelSource, folded: bool) -> Result<Arc<Pipeline>> {
-        let key = (std::ptr::from_ref(source) as usize, folded);
+    fn pipeline(&self, source: &'static KernelSource, entry: Entry) -> Result<Arc<Pipeline>> {
+        let key = (std::ptr::from_ref(source) as usize, entry as u8);
         let mut cache = self
             .inner
             .pipelines
@@ -390,10 +411,10 @@ impl Device {
             label: Some(&abi.kernel),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some(if folded {
-                sarek_codegen::abi::FOLDED_ENTRY_POINT
-            } else {
-                &abi.entry_point
+            entry_point: Some(match entry {
+                Entry::Direct => &abi.entry_point,
+                Entry::Folded => sarek_codegen::abi::FOLDED_ENTRY_POINT,
+                Entry::Coarse => sarek_codegen::abi::COARSE_ENTRY_POINT,
             }),
             compilation_options: Default::default(),
             cache: None,
@@ -442,11 +463,38 @@ impl Device {
                 limit,
             });
         }
-        let dispatch = self.dispatch_size(abi, groups)?;
+        // A large 1-D grid of an element-wise kernel runs coarsened: a quarter of the threads,
+        // each doing the work of four (see `sarek_codegen::check::coarsen`).
+        let coarse = abi.coarsened
+            && groups[1] == 1
+            && groups[2] == 1
+            && groups[0] >= COARSEN_MIN_GROUPS
+            && coarsening_enabled();
+        let factor = u64::from(sarek_codegen::abi::COARSEN_FACTOR);
+        let physical = if coarse {
+            [groups[0].div_ceil(factor), 1, 1]
+        } else {
+            groups
+        };
+        let dispatch = self.dispatch_size(abi, physical)?;
         let buffers = self.check_args(abi, args)?;
         let uniform = pack_uniform(abi, groups, args)?;
-        let folded = dispatch.iter().zip(groups).any(|(&d, g)| u64::from(d) != g);
-        let pipeline = self.pipeline(source, folded)?;
+        let folded = dispatch
+            .iter()
+            .zip(physical)
+            .any(|(&d, g)| u64::from(d) != g);
+        let entry = match (coarse, folded) {
+            (true, _) => Entry::Coarse,
+            (false, true) => Entry::Folded,
+            (false, false) => Entry::Direct,
+        };
+        if entry != Entry::Direct {
+            log::debug!(
+                "sarek: `{}` runs through its {entry:?} entry point ({dispatch:?} workgroups)",
+                abi.kernel
+            );
+        }
+        let pipeline = self.pipeline(source, entry)?;
         Ok(Some(Checked {
             dispatch,
             buffers,

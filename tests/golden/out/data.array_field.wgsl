@@ -22,20 +22,10 @@ fn sarek_main(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len0) {
         var t: Tagged = tags[i];
-        let sarek_l2___v: u32 = 0u;
-        let sarek_l3___v: u32 = 4u;
-        var sarek___i: u32 = sarek_l2___v;
-        loop {
-            if (sarek___i < sarek_l3___v) {
-            } else {
-                break;
-            }
-            let j: u32 = sarek___i;
-            t.weights[j] = (t.weights[j] * 2.0f);
-            continuing {
-                sarek___i = (sarek___i + 1u);
-            }
-        }
+        t.weights[0u] = (t.weights[0u] * 2.0f);
+        t.weights[1u] = (t.weights[1u] * 2.0f);
+        t.weights[2u] = (t.weights[2u] * 2.0f);
+        t.weights[3u] = (t.weights[3u] * 2.0f);
         t.sarek_type = (t.sarek_type + 1u);
         tags[i].weights[3u] = t.weights[0u];
         tags[i] = t;
@@ -56,22 +46,77 @@ fn sarek_main_folded(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len0) {
         var t: Tagged = tags[i];
-        let sarek_l2___v: u32 = 0u;
-        let sarek_l3___v: u32 = 4u;
-        var sarek___i: u32 = sarek_l2___v;
-        loop {
-            if (sarek___i < sarek_l3___v) {
-            } else {
-                break;
-            }
-            let j: u32 = sarek___i;
-            t.weights[j] = (t.weights[j] * 2.0f);
-            continuing {
-                sarek___i = (sarek___i + 1u);
-            }
-        }
+        t.weights[0u] = (t.weights[0u] * 2.0f);
+        t.weights[1u] = (t.weights[1u] * 2.0f);
+        t.weights[2u] = (t.weights[2u] * 2.0f);
+        t.weights[3u] = (t.weights[3u] * 2.0f);
         t.sarek_type = (t.sarek_type + 1u);
         tags[i].weights[3u] = t.weights[0u];
         tags[i] = t;
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_0: Tagged = tags[sarek_id0];
+    let sarek_p1_0: Tagged = tags[sarek_id1];
+    let sarek_p2_0: Tagged = tags[sarek_id2];
+    let sarek_p3_0: Tagged = tags[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len0) {
+        var sarek_c0_t: Tagged = sarek_p0_0;
+        sarek_c0_t.weights[0u] = (sarek_c0_t.weights[0u] * 2.0f);
+        sarek_c0_t.weights[1u] = (sarek_c0_t.weights[1u] * 2.0f);
+        sarek_c0_t.weights[2u] = (sarek_c0_t.weights[2u] * 2.0f);
+        sarek_c0_t.weights[3u] = (sarek_c0_t.weights[3u] * 2.0f);
+        sarek_c0_t.sarek_type = (sarek_c0_t.sarek_type + 1u);
+        tags[sarek_c0_i].weights[3u] = sarek_c0_t.weights[0u];
+        tags[sarek_c0_i] = sarek_c0_t;
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len0) {
+        var sarek_c1_t: Tagged = sarek_p1_0;
+        sarek_c1_t.weights[0u] = (sarek_c1_t.weights[0u] * 2.0f);
+        sarek_c1_t.weights[1u] = (sarek_c1_t.weights[1u] * 2.0f);
+        sarek_c1_t.weights[2u] = (sarek_c1_t.weights[2u] * 2.0f);
+        sarek_c1_t.weights[3u] = (sarek_c1_t.weights[3u] * 2.0f);
+        sarek_c1_t.sarek_type = (sarek_c1_t.sarek_type + 1u);
+        tags[sarek_c1_i].weights[3u] = sarek_c1_t.weights[0u];
+        tags[sarek_c1_i] = sarek_c1_t;
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len0) {
+        var sarek_c2_t: Tagged = sarek_p2_0;
+        sarek_c2_t.weights[0u] = (sarek_c2_t.weights[0u] * 2.0f);
+        sarek_c2_t.weights[1u] = (sarek_c2_t.weights[1u] * 2.0f);
+        sarek_c2_t.weights[2u] = (sarek_c2_t.weights[2u] * 2.0f);
+        sarek_c2_t.weights[3u] = (sarek_c2_t.weights[3u] * 2.0f);
+        sarek_c2_t.sarek_type = (sarek_c2_t.sarek_type + 1u);
+        tags[sarek_c2_i].weights[3u] = sarek_c2_t.weights[0u];
+        tags[sarek_c2_i] = sarek_c2_t;
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len0) {
+        var sarek_c3_t: Tagged = sarek_p3_0;
+        sarek_c3_t.weights[0u] = (sarek_c3_t.weights[0u] * 2.0f);
+        sarek_c3_t.weights[1u] = (sarek_c3_t.weights[1u] * 2.0f);
+        sarek_c3_t.weights[2u] = (sarek_c3_t.weights[2u] * 2.0f);
+        sarek_c3_t.weights[3u] = (sarek_c3_t.weights[3u] * 2.0f);
+        sarek_c3_t.sarek_type = (sarek_c3_t.sarek_type + 1u);
+        tags[sarek_c3_i].weights[3u] = sarek_c3_t.weights[0u];
+        tags[sarek_c3_i] = sarek_c3_t;
     }
 }

@@ -107,3 +107,128 @@ fn sarek_main_folded(
         out[i] = (((s * sarek_params.params.scale) + sarek_params.params.offset) + w);
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_1: Shape = shapes[sarek_id0];
+    let sarek_p0_2: Tagged = tags[sarek_id0];
+    let sarek_p1_1: Shape = shapes[sarek_id1];
+    let sarek_p1_2: Tagged = tags[sarek_id1];
+    let sarek_p2_1: Shape = shapes[sarek_id2];
+    let sarek_p2_2: Tagged = tags[sarek_id2];
+    let sarek_p3_1: Shape = shapes[sarek_id3];
+    let sarek_p3_2: Tagged = tags[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len3) {
+        var sarek_c0_sarek___v: Shape = sarek_p0_1;
+        var sarek_c0_sarek___match: f32;
+        switch sarek_c0_sarek___v.sarek_tag {
+            case 0u: {
+                var sarek_c0_p: Point = sarek_c0_sarek___v.sarek_v0_0;
+                sarek_c0_sarek___match = (sarek_c0_p.x + sarek_c0_p.y);
+            }
+            case 1u: {
+                var sarek_c0_center: Point = sarek_c0_sarek___v.sarek_v1_center;
+                let sarek_c0_radius: f32 = sarek_c0_sarek___v.sarek_v1_radius;
+                sarek_c0_sarek___match = (sarek_c0_center.x + sarek_c0_radius);
+            }
+            default: {
+                var sarek_c0_a: Point = sarek_c0_sarek___v.sarek_v2_0;
+                var sarek_c0_b: Point = sarek_c0_sarek___v.sarek_v2_1;
+                sarek_c0_sarek___match = (sarek_c0_b.x - sarek_c0_a.x);
+            }
+        }
+        let sarek_c0_s: f32 = sarek_c0_sarek___match;
+        var sarek_c0_t: Tagged = sarek_p0_2;
+        let sarek_c0_w: f32 = select(sarek_c0_t.weights[(sarek_c0_t.sarek_type % 4u)], sarek_c0_t.weights[0u], (sarek_c0_t.sarek_type == 0u));
+        out[sarek_c0_i] = (((sarek_c0_s * sarek_params.params.scale) + sarek_params.params.offset) + sarek_c0_w);
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len3) {
+        var sarek_c1_sarek___v: Shape = sarek_p1_1;
+        var sarek_c1_sarek___match: f32;
+        switch sarek_c1_sarek___v.sarek_tag {
+            case 0u: {
+                var sarek_c1_p: Point = sarek_c1_sarek___v.sarek_v0_0;
+                sarek_c1_sarek___match = (sarek_c1_p.x + sarek_c1_p.y);
+            }
+            case 1u: {
+                var sarek_c1_center: Point = sarek_c1_sarek___v.sarek_v1_center;
+                let sarek_c1_radius: f32 = sarek_c1_sarek___v.sarek_v1_radius;
+                sarek_c1_sarek___match = (sarek_c1_center.x + sarek_c1_radius);
+            }
+            default: {
+                var sarek_c1_a: Point = sarek_c1_sarek___v.sarek_v2_0;
+                var sarek_c1_b: Point = sarek_c1_sarek___v.sarek_v2_1;
+                sarek_c1_sarek___match = (sarek_c1_b.x - sarek_c1_a.x);
+            }
+        }
+        let sarek_c1_s: f32 = sarek_c1_sarek___match;
+        var sarek_c1_t: Tagged = sarek_p1_2;
+        let sarek_c1_w: f32 = select(sarek_c1_t.weights[(sarek_c1_t.sarek_type % 4u)], sarek_c1_t.weights[0u], (sarek_c1_t.sarek_type == 0u));
+        out[sarek_c1_i] = (((sarek_c1_s * sarek_params.params.scale) + sarek_params.params.offset) + sarek_c1_w);
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len3) {
+        var sarek_c2_sarek___v: Shape = sarek_p2_1;
+        var sarek_c2_sarek___match: f32;
+        switch sarek_c2_sarek___v.sarek_tag {
+            case 0u: {
+                var sarek_c2_p: Point = sarek_c2_sarek___v.sarek_v0_0;
+                sarek_c2_sarek___match = (sarek_c2_p.x + sarek_c2_p.y);
+            }
+            case 1u: {
+                var sarek_c2_center: Point = sarek_c2_sarek___v.sarek_v1_center;
+                let sarek_c2_radius: f32 = sarek_c2_sarek___v.sarek_v1_radius;
+                sarek_c2_sarek___match = (sarek_c2_center.x + sarek_c2_radius);
+            }
+            default: {
+                var sarek_c2_a: Point = sarek_c2_sarek___v.sarek_v2_0;
+                var sarek_c2_b: Point = sarek_c2_sarek___v.sarek_v2_1;
+                sarek_c2_sarek___match = (sarek_c2_b.x - sarek_c2_a.x);
+            }
+        }
+        let sarek_c2_s: f32 = sarek_c2_sarek___match;
+        var sarek_c2_t: Tagged = sarek_p2_2;
+        let sarek_c2_w: f32 = select(sarek_c2_t.weights[(sarek_c2_t.sarek_type % 4u)], sarek_c2_t.weights[0u], (sarek_c2_t.sarek_type == 0u));
+        out[sarek_c2_i] = (((sarek_c2_s * sarek_params.params.scale) + sarek_params.params.offset) + sarek_c2_w);
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len3) {
+        var sarek_c3_sarek___v: Shape = sarek_p3_1;
+        var sarek_c3_sarek___match: f32;
+        switch sarek_c3_sarek___v.sarek_tag {
+            case 0u: {
+                var sarek_c3_p: Point = sarek_c3_sarek___v.sarek_v0_0;
+                sarek_c3_sarek___match = (sarek_c3_p.x + sarek_c3_p.y);
+            }
+            case 1u: {
+                var sarek_c3_center: Point = sarek_c3_sarek___v.sarek_v1_center;
+                let sarek_c3_radius: f32 = sarek_c3_sarek___v.sarek_v1_radius;
+                sarek_c3_sarek___match = (sarek_c3_center.x + sarek_c3_radius);
+            }
+            default: {
+                var sarek_c3_a: Point = sarek_c3_sarek___v.sarek_v2_0;
+                var sarek_c3_b: Point = sarek_c3_sarek___v.sarek_v2_1;
+                sarek_c3_sarek___match = (sarek_c3_b.x - sarek_c3_a.x);
+            }
+        }
+        let sarek_c3_s: f32 = sarek_c3_sarek___match;
+        var sarek_c3_t: Tagged = sarek_p3_2;
+        let sarek_c3_w: f32 = select(sarek_c3_t.weights[(sarek_c3_t.sarek_type % 4u)], sarek_c3_t.weights[0u], (sarek_c3_t.sarek_type == 0u));
+        out[sarek_c3_i] = (((sarek_c3_s * sarek_params.params.scale) + sarek_params.params.offset) + sarek_c3_w);
+    }
+}

@@ -20,37 +20,41 @@ fn sarek_main(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        let sarek_l2___v: u32 = 0u;
-        let sarek_l3___v: u32 = 16u;
-        var sarek_l4___i: u32 = sarek_l2___v;
-        loop {
-            if (sarek_l4___i < sarek_l3___v) {
-            } else {
-                break;
-            }
-            let sarek_l5_j: u32 = sarek_l4___i;
-            a[sarek_l5_j] = xs[((i + sarek_l5_j) % sarek_params.sarek_len1)];
-            continuing {
-                sarek_l4___i = (sarek_l4___i + 1u);
-            }
-        }
+        a[0u] = xs[((i + 0u) % sarek_params.sarek_len1)];
+        a[1u] = xs[((i + 1u) % sarek_params.sarek_len1)];
+        a[2u] = xs[((i + 2u) % sarek_params.sarek_len1)];
+        a[3u] = xs[((i + 3u) % sarek_params.sarek_len1)];
+        a[4u] = xs[((i + 4u) % sarek_params.sarek_len1)];
+        a[5u] = xs[((i + 5u) % sarek_params.sarek_len1)];
+        a[6u] = xs[((i + 6u) % sarek_params.sarek_len1)];
+        a[7u] = xs[((i + 7u) % sarek_params.sarek_len1)];
+        a[8u] = xs[((i + 8u) % sarek_params.sarek_len1)];
+        a[9u] = xs[((i + 9u) % sarek_params.sarek_len1)];
+        a[10u] = xs[((i + 10u) % sarek_params.sarek_len1)];
+        a[11u] = xs[((i + 11u) % sarek_params.sarek_len1)];
+        a[12u] = xs[((i + 12u) % sarek_params.sarek_len1)];
+        a[13u] = xs[((i + 13u) % sarek_params.sarek_len1)];
+        a[14u] = xs[((i + 14u) % sarek_params.sarek_len1)];
+        a[15u] = xs[((i + 15u) % sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;
-        let sarek_l8___v: u32 = 0u;
-        let sarek_l9___v: u32 = 16u;
-        var sarek_l10___i: u32 = sarek_l8___v;
-        loop {
-            if (sarek_l10___i < sarek_l9___v) {
-            } else {
-                break;
-            }
-            let sarek_l11_j: u32 = sarek_l10___i;
-            sum = (sum + (a[sarek_l11_j] * b[sarek_l11_j]));
-            continuing {
-                sarek_l10___i = (sarek_l10___i + 1u);
-            }
-        }
+        sum = (sum + (a[0u] * b[0u]));
+        sum = (sum + (a[1u] * b[1u]));
+        sum = (sum + (a[2u] * b[2u]));
+        sum = (sum + (a[3u] * b[3u]));
+        sum = (sum + (a[4u] * b[4u]));
+        sum = (sum + (a[5u] * b[5u]));
+        sum = (sum + (a[6u] * b[6u]));
+        sum = (sum + (a[7u] * b[7u]));
+        sum = (sum + (a[8u] * b[8u]));
+        sum = (sum + (a[9u] * b[9u]));
+        sum = (sum + (a[10u] * b[10u]));
+        sum = (sum + (a[11u] * b[11u]));
+        sum = (sum + (a[12u] * b[12u]));
+        sum = (sum + (a[13u] * b[13u]));
+        sum = (sum + (a[14u] * b[14u]));
+        sum = (sum + (a[15u] * b[15u]));
         var small: array<u32, 4> = array<u32, 4>(1u, 2u, 3u, 4u);
         out[i] = (sum + f32(small[(i % 4u)]));
     }
@@ -70,37 +74,41 @@ fn sarek_main_folded(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        let sarek_l2___v: u32 = 0u;
-        let sarek_l3___v: u32 = 16u;
-        var sarek_l4___i: u32 = sarek_l2___v;
-        loop {
-            if (sarek_l4___i < sarek_l3___v) {
-            } else {
-                break;
-            }
-            let sarek_l5_j: u32 = sarek_l4___i;
-            a[sarek_l5_j] = xs[((i + sarek_l5_j) % sarek_params.sarek_len1)];
-            continuing {
-                sarek_l4___i = (sarek_l4___i + 1u);
-            }
-        }
+        a[0u] = xs[((i + 0u) % sarek_params.sarek_len1)];
+        a[1u] = xs[((i + 1u) % sarek_params.sarek_len1)];
+        a[2u] = xs[((i + 2u) % sarek_params.sarek_len1)];
+        a[3u] = xs[((i + 3u) % sarek_params.sarek_len1)];
+        a[4u] = xs[((i + 4u) % sarek_params.sarek_len1)];
+        a[5u] = xs[((i + 5u) % sarek_params.sarek_len1)];
+        a[6u] = xs[((i + 6u) % sarek_params.sarek_len1)];
+        a[7u] = xs[((i + 7u) % sarek_params.sarek_len1)];
+        a[8u] = xs[((i + 8u) % sarek_params.sarek_len1)];
+        a[9u] = xs[((i + 9u) % sarek_params.sarek_len1)];
+        a[10u] = xs[((i + 10u) % sarek_params.sarek_len1)];
+        a[11u] = xs[((i + 11u) % sarek_params.sarek_len1)];
+        a[12u] = xs[((i + 12u) % sarek_params.sarek_len1)];
+        a[13u] = xs[((i + 13u) % sarek_params.sarek_len1)];
+        a[14u] = xs[((i + 14u) % sarek_params.sarek_len1)];
+        a[15u] = xs[((i + 15u) % sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;
-        let sarek_l8___v: u32 = 0u;
-        let sarek_l9___v: u32 = 16u;
-        var sarek_l10___i: u32 = sarek_l8___v;
-        loop {
-            if (sarek_l10___i < sarek_l9___v) {
-            } else {
-                break;
-            }
-            let sarek_l11_j: u32 = sarek_l10___i;
-            sum = (sum + (a[sarek_l11_j] * b[sarek_l11_j]));
-            continuing {
-                sarek_l10___i = (sarek_l10___i + 1u);
-            }
-        }
+        sum = (sum + (a[0u] * b[0u]));
+        sum = (sum + (a[1u] * b[1u]));
+        sum = (sum + (a[2u] * b[2u]));
+        sum = (sum + (a[3u] * b[3u]));
+        sum = (sum + (a[4u] * b[4u]));
+        sum = (sum + (a[5u] * b[5u]));
+        sum = (sum + (a[6u] * b[6u]));
+        sum = (sum + (a[7u] * b[7u]));
+        sum = (sum + (a[8u] * b[8u]));
+        sum = (sum + (a[9u] * b[9u]));
+        sum = (sum + (a[10u] * b[10u]));
+        sum = (sum + (a[11u] * b[11u]));
+        sum = (sum + (a[12u] * b[12u]));
+        sum = (sum + (a[13u] * b[13u]));
+        sum = (sum + (a[14u] * b[14u]));
+        sum = (sum + (a[15u] * b[15u]));
         var small: array<u32, 4> = array<u32, 4>(1u, 2u, 3u, 4u);
         out[i] = (sum + f32(small[(i % 4u)]));
     }

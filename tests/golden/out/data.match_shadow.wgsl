@@ -69,3 +69,92 @@ fn sarek_main_folded(
         out[i] = (r + sarek_l1_v);
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_0: MaybeF = xs[sarek_id0];
+    let sarek_p1_0: MaybeF = xs[sarek_id1];
+    let sarek_p2_0: MaybeF = xs[sarek_id2];
+    let sarek_p3_0: MaybeF = xs[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len1) {
+        let sarek_c0_sarek_l1_v: f32 = 10.0f;
+        var sarek_c0_sarek___v: MaybeF = sarek_p0_0;
+        var sarek_c0_sarek___match: f32;
+        switch sarek_c0_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c0_sarek_l3_v: f32 = sarek_c0_sarek___v.sarek_v0_0;
+                sarek_c0_sarek___match = (sarek_c0_sarek_l3_v * 2.0f);
+            }
+            default: {
+                sarek_c0_sarek___match = sarek_c0_sarek_l1_v;
+            }
+        }
+        let sarek_c0_r: f32 = sarek_c0_sarek___match;
+        out[sarek_c0_i] = (sarek_c0_r + sarek_c0_sarek_l1_v);
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len1) {
+        let sarek_c1_sarek_l1_v: f32 = 10.0f;
+        var sarek_c1_sarek___v: MaybeF = sarek_p1_0;
+        var sarek_c1_sarek___match: f32;
+        switch sarek_c1_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c1_sarek_l3_v: f32 = sarek_c1_sarek___v.sarek_v0_0;
+                sarek_c1_sarek___match = (sarek_c1_sarek_l3_v * 2.0f);
+            }
+            default: {
+                sarek_c1_sarek___match = sarek_c1_sarek_l1_v;
+            }
+        }
+        let sarek_c1_r: f32 = sarek_c1_sarek___match;
+        out[sarek_c1_i] = (sarek_c1_r + sarek_c1_sarek_l1_v);
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len1) {
+        let sarek_c2_sarek_l1_v: f32 = 10.0f;
+        var sarek_c2_sarek___v: MaybeF = sarek_p2_0;
+        var sarek_c2_sarek___match: f32;
+        switch sarek_c2_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c2_sarek_l3_v: f32 = sarek_c2_sarek___v.sarek_v0_0;
+                sarek_c2_sarek___match = (sarek_c2_sarek_l3_v * 2.0f);
+            }
+            default: {
+                sarek_c2_sarek___match = sarek_c2_sarek_l1_v;
+            }
+        }
+        let sarek_c2_r: f32 = sarek_c2_sarek___match;
+        out[sarek_c2_i] = (sarek_c2_r + sarek_c2_sarek_l1_v);
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len1) {
+        let sarek_c3_sarek_l1_v: f32 = 10.0f;
+        var sarek_c3_sarek___v: MaybeF = sarek_p3_0;
+        var sarek_c3_sarek___match: f32;
+        switch sarek_c3_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c3_sarek_l3_v: f32 = sarek_c3_sarek___v.sarek_v0_0;
+                sarek_c3_sarek___match = (sarek_c3_sarek_l3_v * 2.0f);
+            }
+            default: {
+                sarek_c3_sarek___match = sarek_c3_sarek_l1_v;
+            }
+        }
+        let sarek_c3_r: f32 = sarek_c3_sarek___match;
+        out[sarek_c3_i] = (sarek_c3_r + sarek_c3_sarek_l1_v);
+    }
+}

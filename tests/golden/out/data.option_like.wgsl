@@ -98,3 +98,140 @@ fn sarek_main_folded(
         out[i] = (a + b);
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_0: MaybeF = xs[sarek_id0];
+    let sarek_p0_1: MaybeU = ys[sarek_id0];
+    let sarek_p1_0: MaybeF = xs[sarek_id1];
+    let sarek_p1_1: MaybeU = ys[sarek_id1];
+    let sarek_p2_0: MaybeF = xs[sarek_id2];
+    let sarek_p2_1: MaybeU = ys[sarek_id2];
+    let sarek_p3_0: MaybeF = xs[sarek_id3];
+    let sarek_p3_1: MaybeU = ys[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len2) {
+        var sarek_c0_sarek_l1___v: MaybeF = sarek_p0_0;
+        var sarek_c0_sarek_l3___match: f32;
+        switch sarek_c0_sarek_l1___v.sarek_tag {
+            case 0u: {
+                let sarek_c0_v: f32 = sarek_c0_sarek_l1___v.sarek_v0_0;
+                sarek_c0_sarek_l3___match = sarek_c0_v;
+            }
+            default: {
+                sarek_c0_sarek_l3___match = 0.0f;
+            }
+        }
+        let sarek_c0_a: f32 = sarek_c0_sarek_l3___match;
+        var sarek_c0_sarek_l5___v: MaybeU = sarek_p0_1;
+        var sarek_c0_sarek_l7___match: f32;
+        switch sarek_c0_sarek_l5___v.sarek_tag {
+            case 0u: {
+                let sarek_c0_u: u32 = sarek_c0_sarek_l5___v.sarek_v0_0;
+                sarek_c0_sarek_l7___match = f32(sarek_c0_u);
+            }
+            default: {
+                sarek_c0_sarek_l7___match = -1.0f;
+            }
+        }
+        let sarek_c0_b: f32 = sarek_c0_sarek_l7___match;
+        out[sarek_c0_i] = (sarek_c0_a + sarek_c0_b);
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len2) {
+        var sarek_c1_sarek_l1___v: MaybeF = sarek_p1_0;
+        var sarek_c1_sarek_l3___match: f32;
+        switch sarek_c1_sarek_l1___v.sarek_tag {
+            case 0u: {
+                let sarek_c1_v: f32 = sarek_c1_sarek_l1___v.sarek_v0_0;
+                sarek_c1_sarek_l3___match = sarek_c1_v;
+            }
+            default: {
+                sarek_c1_sarek_l3___match = 0.0f;
+            }
+        }
+        let sarek_c1_a: f32 = sarek_c1_sarek_l3___match;
+        var sarek_c1_sarek_l5___v: MaybeU = sarek_p1_1;
+        var sarek_c1_sarek_l7___match: f32;
+        switch sarek_c1_sarek_l5___v.sarek_tag {
+            case 0u: {
+                let sarek_c1_u: u32 = sarek_c1_sarek_l5___v.sarek_v0_0;
+                sarek_c1_sarek_l7___match = f32(sarek_c1_u);
+            }
+            default: {
+                sarek_c1_sarek_l7___match = -1.0f;
+            }
+        }
+        let sarek_c1_b: f32 = sarek_c1_sarek_l7___match;
+        out[sarek_c1_i] = (sarek_c1_a + sarek_c1_b);
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len2) {
+        var sarek_c2_sarek_l1___v: MaybeF = sarek_p2_0;
+        var sarek_c2_sarek_l3___match: f32;
+        switch sarek_c2_sarek_l1___v.sarek_tag {
+            case 0u: {
+                let sarek_c2_v: f32 = sarek_c2_sarek_l1___v.sarek_v0_0;
+                sarek_c2_sarek_l3___match = sarek_c2_v;
+            }
+            default: {
+                sarek_c2_sarek_l3___match = 0.0f;
+            }
+        }
+        let sarek_c2_a: f32 = sarek_c2_sarek_l3___match;
+        var sarek_c2_sarek_l5___v: MaybeU = sarek_p2_1;
+        var sarek_c2_sarek_l7___match: f32;
+        switch sarek_c2_sarek_l5___v.sarek_tag {
+            case 0u: {
+                let sarek_c2_u: u32 = sarek_c2_sarek_l5___v.sarek_v0_0;
+                sarek_c2_sarek_l7___match = f32(sarek_c2_u);
+            }
+            default: {
+                sarek_c2_sarek_l7___match = -1.0f;
+            }
+        }
+        let sarek_c2_b: f32 = sarek_c2_sarek_l7___match;
+        out[sarek_c2_i] = (sarek_c2_a + sarek_c2_b);
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len2) {
+        var sarek_c3_sarek_l1___v: MaybeF = sarek_p3_0;
+        var sarek_c3_sarek_l3___match: f32;
+        switch sarek_c3_sarek_l1___v.sarek_tag {
+            case 0u: {
+                let sarek_c3_v: f32 = sarek_c3_sarek_l1___v.sarek_v0_0;
+                sarek_c3_sarek_l3___match = sarek_c3_v;
+            }
+            default: {
+                sarek_c3_sarek_l3___match = 0.0f;
+            }
+        }
+        let sarek_c3_a: f32 = sarek_c3_sarek_l3___match;
+        var sarek_c3_sarek_l5___v: MaybeU = sarek_p3_1;
+        var sarek_c3_sarek_l7___match: f32;
+        switch sarek_c3_sarek_l5___v.sarek_tag {
+            case 0u: {
+                let sarek_c3_u: u32 = sarek_c3_sarek_l5___v.sarek_v0_0;
+                sarek_c3_sarek_l7___match = f32(sarek_c3_u);
+            }
+            default: {
+                sarek_c3_sarek_l7___match = -1.0f;
+            }
+        }
+        let sarek_c3_b: f32 = sarek_c3_sarek_l7___match;
+        out[sarek_c3_i] = (sarek_c3_a + sarek_c3_b);
+    }
+}

@@ -64,3 +64,80 @@ fn sarek_main_folded(
         }
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_0: Pair = pairs[sarek_id0];
+    let sarek_p1_0: Pair = pairs[sarek_id1];
+    let sarek_p2_0: Pair = pairs[sarek_id2];
+    let sarek_p3_0: Pair = pairs[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len1) {
+        var sarek_c0_sarek___v: Pair = sarek_p0_0;
+        switch sarek_c0_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c0_f: f32 = sarek_c0_sarek___v.sarek_v0_0;
+                let sarek_c0_n: u32 = sarek_c0_sarek___v.sarek_v0_1;
+                out[sarek_c0_i] = (sarek_c0_f * f32(sarek_c0_n));
+            }
+            default: {
+                out[sarek_c0_i] = 0.0f;
+            }
+        }
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len1) {
+        var sarek_c1_sarek___v: Pair = sarek_p1_0;
+        switch sarek_c1_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c1_f: f32 = sarek_c1_sarek___v.sarek_v0_0;
+                let sarek_c1_n: u32 = sarek_c1_sarek___v.sarek_v0_1;
+                out[sarek_c1_i] = (sarek_c1_f * f32(sarek_c1_n));
+            }
+            default: {
+                out[sarek_c1_i] = 0.0f;
+            }
+        }
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len1) {
+        var sarek_c2_sarek___v: Pair = sarek_p2_0;
+        switch sarek_c2_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c2_f: f32 = sarek_c2_sarek___v.sarek_v0_0;
+                let sarek_c2_n: u32 = sarek_c2_sarek___v.sarek_v0_1;
+                out[sarek_c2_i] = (sarek_c2_f * f32(sarek_c2_n));
+            }
+            default: {
+                out[sarek_c2_i] = 0.0f;
+            }
+        }
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len1) {
+        var sarek_c3_sarek___v: Pair = sarek_p3_0;
+        switch sarek_c3_sarek___v.sarek_tag {
+            case 0u: {
+                let sarek_c3_f: f32 = sarek_c3_sarek___v.sarek_v0_0;
+                let sarek_c3_n: u32 = sarek_c3_sarek___v.sarek_v0_1;
+                out[sarek_c3_i] = (sarek_c3_f * f32(sarek_c3_n));
+            }
+            default: {
+                out[sarek_c3_i] = 0.0f;
+            }
+        }
+    }
+}

@@ -39,3 +39,44 @@ fn sarek_main_folded(
         y[i] = ((sarek_params.a * x[i]) + y[i]);
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_1: f32 = x[sarek_id0];
+    let sarek_p0_2: f32 = y[sarek_id0];
+    let sarek_p1_1: f32 = x[sarek_id1];
+    let sarek_p1_2: f32 = y[sarek_id1];
+    let sarek_p2_1: f32 = x[sarek_id2];
+    let sarek_p2_2: f32 = y[sarek_id2];
+    let sarek_p3_1: f32 = x[sarek_id3];
+    let sarek_p3_2: f32 = y[sarek_id3];
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len2) {
+        y[sarek_c0_i] = ((sarek_params.a * sarek_p0_1) + sarek_p0_2);
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len2) {
+        y[sarek_c1_i] = ((sarek_params.a * sarek_p1_1) + sarek_p1_2);
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len2) {
+        y[sarek_c2_i] = ((sarek_params.a * sarek_p2_1) + sarek_p2_2);
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len2) {
+        y[sarek_c3_i] = ((sarek_params.a * sarek_p3_1) + sarek_p3_2);
+    }
+}

@@ -106,3 +106,52 @@ fn sarek_main_folded(
         i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
     }
 }
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_coarse(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = sarek_t + 0u * sarek_total;
+    let sarek_id1 = sarek_t + 1u * sarek_total;
+    let sarek_id2 = sarek_t + 2u * sarek_total;
+    let sarek_id3 = sarek_t + 3u * sarek_total;
+    let sarek_p0_0: f32 = x[sarek_id0];
+    let sarek_p0_1: i32 = a[sarek_id0];
+    let sarek_p0_2: u32 = s[sarek_id0];
+    let sarek_p1_0: f32 = x[sarek_id1];
+    let sarek_p1_1: i32 = a[sarek_id1];
+    let sarek_p1_2: u32 = s[sarek_id1];
+    let sarek_p2_0: f32 = x[sarek_id2];
+    let sarek_p2_1: i32 = a[sarek_id2];
+    let sarek_p2_2: u32 = s[sarek_id2];
+    let sarek_p3_0: f32 = x[sarek_id3];
+    let sarek_p3_1: i32 = a[sarek_id3];
+    let sarek_p3_2: u32 = s[sarek_id3];
+    let sarek_c0_k: u32 = sarek_id0;
+    if (sarek_c0_k < sarek_params.sarek_len0) {
+        f[sarek_c0_k] = ((sarek_fmod(sarek_p0_0, 3.0f) + sarek_round_half_away(sarek_p0_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p0_0));
+        i[sarek_c0_k] = ((((sarek_f32_to_i32(sarek_p0_0) + (sarek_p0_1 << (sarek_p0_2 & 31u))) + (sarek_p0_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p0_0)));
+    }
+    let sarek_c1_k: u32 = sarek_id1;
+    if (sarek_c1_k < sarek_params.sarek_len0) {
+        f[sarek_c1_k] = ((sarek_fmod(sarek_p1_0, 3.0f) + sarek_round_half_away(sarek_p1_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p1_0));
+        i[sarek_c1_k] = ((((sarek_f32_to_i32(sarek_p1_0) + (sarek_p1_1 << (sarek_p1_2 & 31u))) + (sarek_p1_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p1_0)));
+    }
+    let sarek_c2_k: u32 = sarek_id2;
+    if (sarek_c2_k < sarek_params.sarek_len0) {
+        f[sarek_c2_k] = ((sarek_fmod(sarek_p2_0, 3.0f) + sarek_round_half_away(sarek_p2_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p2_0));
+        i[sarek_c2_k] = ((((sarek_f32_to_i32(sarek_p2_0) + (sarek_p2_1 << (sarek_p2_2 & 31u))) + (sarek_p2_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p2_0)));
+    }
+    let sarek_c3_k: u32 = sarek_id3;
+    if (sarek_c3_k < sarek_params.sarek_len0) {
+        f[sarek_c3_k] = ((sarek_fmod(sarek_p3_0, 3.0f) + sarek_round_half_away(sarek_p3_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p3_0));
+        i[sarek_c3_k] = ((((sarek_f32_to_i32(sarek_p3_0) + (sarek_p3_1 << (sarek_p3_2 & 31u))) + (sarek_p3_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p3_0)));
+    }
+}

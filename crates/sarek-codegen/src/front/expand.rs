@@ -283,6 +283,7 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
     });
     let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
     let wg_mem = abi.workgroup_memory;
+    let coarsened = abi.coarsened;
     quote! {
         ::sarek::abi::Abi {
             kernel: ::std::borrow::Cow::Borrowed(#kernel),
@@ -295,6 +296,7 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
                 fields: ::std::borrow::Cow::Borrowed(&[#(#fields),*]),
             },
             workgroup_memory: #wg_mem,
+            coarsened: #coarsened,
         }
     }
 }

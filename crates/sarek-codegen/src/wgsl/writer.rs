@@ -30,6 +30,9 @@ pub(super) struct Writer<'a> {
     aliases: HashMap<Handle<Local>, Handle<Expression>>,
     helpers: BTreeSet<Helper>,
     body: String,
+    /// While writing copy `k` of a coarsened body: its thread index is `sarek_id<k>`, its
+    /// locals are `sarek_c<k>_<name>` and its buffer reads are the preloaded `sarek_p<k>_<n>`.
+    copy: Option<u32>,
 }
 
 /// The WGSL spelling of a scalar type.
@@ -127,6 +130,16 @@ impl<'a> Writer<'a> {
             aliases: HashMap::new(),
             helpers: BTreeSet::new(),
             body: String::new(),
+            copy: None,
+        }
+    }
+
+    /// The WGSL name of a local (in a coarsened copy, that copy's own).
+    fn local_name(&self, local: Handle<Local>) -> String {
+        let name = &self.local_names[&local];
+        match self.copy {
+            Some(k) => internal(&format!("c{k}_{name}")),
+            None => name.clone(),
         }
     }
 
@@ -174,6 +187,34 @@ impl<'a> Writer<'a> {
         self.enter(&kernel.locals, &kernel.exprs);
         self.block(&kernel.body, 1);
         let statements = std::mem::take(&mut self.body);
+        let coarse = crate::check::coarsen::plan(kernel).map(|plan| {
+            let mut text = String::new();
+            for k in 0..crate::check::coarsen::FACTOR {
+                self.copy = Some(k);
+                for slice in &plan.preload {
+                    let param = kernel.param(*slice);
+                    let ty = param
+                        .ty
+                        .buffer()
+                        .map(|(t, _)| self.type_name(t))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        text,
+                        "{INDENT}let {}: {ty} = {}[{}];",
+                        internal(&format!("p{k}_{}", slice.0)),
+                        escape(&param.name),
+                        internal(&format!("id{k}"))
+                    );
+                }
+            }
+            for k in 0..crate::check::coarsen::FACTOR {
+                self.copy = Some(k);
+                self.block(&kernel.body, 1);
+                text.push_str(&std::mem::take(&mut self.body));
+            }
+            self.copy = None;
+            text
+        });
 
         let mut out = String::new();
         let k = self.kernel;
@@ -193,6 +234,10 @@ impl<'a> Writer<'a> {
         self.entry_point(&mut out, &statements, false);
         out.push('\n');
         self.entry_point(&mut out, &statements, true);
+        if let Some(coarse) = coarse {
+            out.push('\n');
+            self.coarse_entry_point(&mut out, &coarse);
+        }
         out
     }
 
@@ -261,6 +306,51 @@ impl<'a> Writer<'a> {
             }
             out.push_str("}\n\n");
         }
+    }
+
+    /// The coarsened entry point (see [`crate::check::coarsen`]): invocation `t` of a quarter
+    /// of the grid (folded like any grid) handles `t + k·T`; its loads come first.
+    fn coarse_entry_point(&self, out: &mut String, statements: &str) {
+        let [x, _, _] = self.kernel.workgroup_size;
+        let factor = crate::check::coarsen::FACTOR;
+        let (lid, wid, nwg, p) = (
+            Builtins::LOCAL_ID,
+            Builtins::GROUP_ID,
+            Builtins::NUM_GROUPS,
+            Builtins::PARAMS,
+        );
+        let _ = writeln!(out, "@compute @workgroup_size({x}, 1, 1)");
+        let _ = writeln!(out, "fn {}(", crate::abi::COARSE_ENTRY_POINT);
+        let _ = writeln!(
+            out,
+            "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+        );
+        let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
+        let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+        out.push_str(") {\n");
+        let (t, total) = (internal("t"), internal("total"));
+        let _ = writeln!(
+            out,
+            "{INDENT}let {t} = ({wid}.x + {wid}.y * {nwg}.x) * {x}u + {lid}.x;"
+        );
+        let _ = writeln!(
+            out,
+            "{INDENT}let {total} = {p}.sarek_grid.x * {}u;",
+            x / factor
+        );
+        let _ = writeln!(
+            out,
+            "{INDENT}if {t} >= {total} {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
+        );
+        for k in 0..factor {
+            let _ = writeln!(
+                out,
+                "{INDENT}let {} = {t} + {k}u * {total};",
+                internal(&format!("id{k}"))
+            );
+        }
+        out.push_str(statements);
+        out.push_str("}\n");
     }
 
     /// The uniform block and the buffer bindings.
@@ -357,7 +447,7 @@ impl<'a> Writer<'a> {
         match &statement.kind {
             Stmt::Let { local, init } => {
                 let l = &self.locals[*local];
-                let name = self.local_names[local].clone();
+                let name = self.local_name(*local);
                 let ty = self.type_name(l.ty);
                 // An array or struct lives in a `var`, so that it can be indexed at run time.
                 let mutable = l.mutable || l.ty.scalar().is_none();
@@ -490,7 +580,7 @@ impl<'a> Writer<'a> {
                 let text = match result {
                     Some(local) => {
                         let ty = self.type_name(self.locals[*local].ty);
-                        format!("let {}: {ty} = {call};", self.local_names[local])
+                        format!("let {}: {ty} = {call};", self.local_name(*local))
                     }
                     None if *fun == AtomicFun::Store => format!("{call};"),
                     None => format!("_ = {call};"),
@@ -505,10 +595,7 @@ impl<'a> Writer<'a> {
                 exchanged,
             } => {
                 let ty = self.type_name(self.locals[*old].ty);
-                let (old, exchanged) = (
-                    self.local_names[old].clone(),
-                    self.local_names[exchanged].clone(),
-                );
+                let (old, exchanged) = (self.local_name(*old), self.local_name(*exchanged));
                 self.line(depth, &format!("var {old}: {ty};"));
                 self.line(depth, &format!("var {exchanged}: bool;"));
                 let t = self.atomic_target(target);
@@ -556,7 +643,7 @@ impl<'a> Writer<'a> {
                             "let"
                         };
                         let ty = self.type_name(l.ty);
-                        format!("{keyword} {}: {ty} = {call};", self.local_names[local])
+                        format!("{keyword} {}: {ty} = {call};", self.local_name(*local))
                     }
                     None => format!("{call};"),
                 };
@@ -610,7 +697,7 @@ impl<'a> Writer<'a> {
     /// The place's text, and whether it is a `bool` stored as a `u32` (a struct field).
     fn place(&mut self, place: &Place) -> (String, bool) {
         match place {
-            Place::Local(local) => (self.local_names[local].clone(), false),
+            Place::Local(local) => (self.local_name(*local), false),
             Place::Index { slice, index } => {
                 let i = self.expr(*index);
                 (
@@ -699,6 +786,9 @@ impl<'a> Writer<'a> {
             Builtin::BlockDim(a) => format!("{}u", self.kernel.workgroup_size[a.index()]),
             Builtin::GridDim(a) => format!("{p}.sarek_grid.{}", a.letter()),
             Builtin::GlobalIdx(a) => format!("{}.{}", Builtins::GLOBAL_ID, a.letter()),
+            Builtin::GlobalThreadId if self.copy.is_some() => {
+                internal(&format!("id{}", self.copy.unwrap_or(0)))
+            }
             Builtin::GlobalThreadId => {
                 let [wx, wy, _] = self.kernel.workgroup_size;
                 let gid = Builtins::GLOBAL_ID;
@@ -724,13 +814,16 @@ impl<'a> Writer<'a> {
             }
             Expr::Local(local) => match self.aliases.get(local) {
                 Some(init) => self.expr(*init),
-                None => self.local_names[local].clone(),
+                None => self.local_name(*local),
             },
             Expr::Len(id) => format!(
                 "{}.{}",
                 Builtins::PARAMS,
                 crate::abi::length_field(id.0 as usize)
             ),
+            Expr::Index { slice, .. } if self.copy.is_some() => {
+                internal(&format!("p{}_{}", self.copy.unwrap_or(0), slice.0))
+            }
             Expr::Index { slice, index } => {
                 let i = self.expr(*index);
                 format!("{}[{i}]", escape(&kernel.param(*slice).name))

@@ -48,14 +48,19 @@ impl Lowerer {
     /// The value of an integer literal or `const` bound.
     fn constant_bound(&mut self, e: &syn::Expr) -> Option<i64> {
         match e {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) => i.base10_parse::<i64>().ok(),
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Int(i),
+                ..
+            }) => i.base10_parse::<i64>().ok(),
             syn::Expr::Paren(p) => self.constant_bound(&p.expr),
-            syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                Some(Binding::Const(crate::ir::Literal::U32(v))) => Some(i64::from(v)),
-                Some(Binding::Const(crate::ir::Literal::I32(v))) => Some(i64::from(v)),
-                Some(Binding::Counter(v, _)) => Some(v),
-                _ => None,
-            },
+            syn::Expr::Path(p) => {
+                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
+                    Some(Binding::Const(crate::ir::Literal::U32(v))) => Some(i64::from(v)),
+                    Some(Binding::Const(crate::ir::Literal::I32(v))) => Some(i64::from(v)),
+                    Some(Binding::Counter(v, _)) => Some(v),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -177,7 +182,9 @@ impl Lowerer {
         mutable: bool,
         range: &syn::ExprRange,
     ) -> Option<R<Value>> {
-        let (Some(start), Some(end)) = (&range.start, &range.end) else { return None };
+        let (Some(start), Some(end)) = (&range.start, &range.end) else {
+            return None;
+        };
         let (lo, mut hi) = (self.constant_bound(start)?, self.constant_bound(end)?);
         if matches!(range.limits, syn::RangeLimits::Closed(_)) {
             hi += 1;
@@ -185,7 +192,9 @@ impl Lowerer {
         if mutable || hi - lo > MAX_TRIP || name == "_" {
             return None;
         }
-        if leaves_loop(quote::ToTokens::to_token_stream(&f.body)) || !self.indexes_local_with(&f.body, name) {
+        if leaves_loop(quote::ToTokens::to_token_stream(&f.body))
+            || !self.indexes_local_with(&f.body, name)
+        {
             return None;
         }
         // The counter's type, shared by every iteration's literal, is inferred from the bounds
@@ -213,7 +222,10 @@ impl Lowerer {
                 return Some(Err(e));
             }
             // Locals are unique in the IR, so the iteration's statements need no block.
-            self.blocks.last_mut().expect("inside a block").extend(block);
+            self.blocks
+                .last_mut()
+                .expect("inside a block")
+                .extend(block);
         }
         Some(Ok(Value::Unit))
     }

@@ -824,7 +824,7 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
         for (name, src) in [
             (
-                "matmul twin (accumulator indices constant)",
+                "matmul twin (all inner loops unrolled)",
                 include_str!("wgsl/matmul_rb.wgsl"),
             ),
             (
@@ -832,8 +832,8 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                 include_str!("wgsl/experiments/matmul_rb_loops.wgsl"),
             ),
             (
-                "matmul with k unrolled too",
-                include_str!("wgsl/experiments/matmul_rb_unroll_k.wgsl"),
+                "matmul with the loop over k kept",
+                include_str!("wgsl/experiments/matmul_rb_k_loop.wgsl"),
             ),
         ] {
             let p = ctx.pipeline(src);
@@ -849,7 +849,7 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         for groups in [1024u32, 2048, 4096] {
             for (name, src) in [
                 (
-                    "sum vec4, 2 accumulators (twin)",
+                    "sum vec4, 4 accumulators (twin)",
                     include_str!("wgsl/sum4_stage.wgsl"),
                 ),
                 (
@@ -857,8 +857,8 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                     include_str!("wgsl/experiments/sum4_single.wgsl"),
                 ),
                 (
-                    "sum vec4, 4 accumulators",
-                    include_str!("wgsl/experiments/sum4_unroll4.wgsl"),
+                    "sum vec4, 2 accumulators",
+                    include_str!("wgsl/experiments/sum4_two.wgsl"),
                 ),
                 ("sum f32 (twin)", include_str!("wgsl/sum_stage.wgsl")),
             ] {

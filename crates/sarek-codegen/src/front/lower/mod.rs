@@ -102,6 +102,8 @@ pub struct Lowerer {
     /// The type the context wants from the expression being lowered (fixes the element type
     /// of `[0.0; 4]` in `let a: [f32; 4] = [0.0; 4]`).
     expect: Option<Type>,
+    /// How many copies of the current statement the unrolled loops around it make.
+    unroll_copies: i64,
 }
 
 /// The identifier's name without `r#`.
@@ -159,6 +161,7 @@ impl Lowerer {
             helper: None,
             calls: calls::CallState::default(),
             expect: None,
+            unroll_copies: 1,
         };
         lowerer.kernel.span = lowerer.span(span);
         lowerer

@@ -1,8 +1,10 @@
-//! Full unrolling of short `for` loops with constant bounds whose counter indexes a local
-//! array (`for i in 0..4 { acc[i] += .. }`): each iteration's counter becomes a literal, so the
-//! array's indices are constants and the GPU compiler can keep the array in registers, which
-//! it cannot do for an array indexed at run time (measured on an H200: a register-blocked
-//! matrix product ran at 2.0 TFLOP/s with its accumulators indexed in loops).
+//! Full unrolling of short `for` loops with constant bounds whose counter indexes a local or
+//! workgroup array (`for i in 0..4 { acc[i] += .. }`): each iteration's counter becomes a
+//! literal, so the indices are constants. The GPU compiler can then keep a local array in
+//! registers, which it cannot do for an array indexed at run time, and address workgroup
+//! memory without arithmetic. Measured on an H200, a register-blocked matrix product at 4096²:
+//! 2.0 TFLOP/s with its accumulators indexed in loops, 26 TFLOP/s with the accumulator loops
+//! unrolled, 36 TFLOP/s with the loop over the staged slice unrolled too.
 
 use proc_macro2::TokenTree;
 use syn::spanned::Spanned;
@@ -11,6 +13,9 @@ use super::{ident_name, Binding, Lowerer, Value, R};
 
 /// Loops with at most this many iterations are unrolled.
 const MAX_TRIP: i64 = 16;
+
+/// Nested unrolled loops copy a body at most this many times.
+const MAX_COPIES: i64 = 256;
 
 /// Whether `tokens` mention `name`.
 fn mentions(tokens: proc_macro2::TokenStream, name: &str) -> bool {
@@ -65,7 +70,8 @@ impl Lowerer {
         }
     }
 
-    /// Whether `body` indexes a local array with an expression that mentions `name`.
+    /// Whether `body` indexes a local or workgroup array with an expression that mentions
+    /// `name`.
     fn indexes_local_with(&self, body: &syn::Block, name: &str) -> bool {
         struct Finder<'a> {
             lowerer: &'a Lowerer,
@@ -91,7 +97,10 @@ impl Lowerer {
                     if let Some(id) = p.path.get_ident() {
                         let root = ident_name(id);
                         let local = f.locals.contains(&root)
-                            || matches!(f.lowerer.lookup(&root), Some(Binding::Local(_)));
+                            || matches!(
+                                f.lowerer.lookup(&root),
+                                Some(Binding::Local(_) | Binding::Shared(_))
+                            );
                         if local && mentions(quote::ToTokens::to_token_stream(&*ix.index), f.name) {
                             f.found = true;
                             return;
@@ -189,7 +198,11 @@ impl Lowerer {
         if matches!(range.limits, syn::RangeLimits::Closed(_)) {
             hi += 1;
         }
-        if mutable || hi - lo > MAX_TRIP || name == "_" {
+        if mutable
+            || hi - lo > MAX_TRIP
+            || name == "_"
+            || self.unroll_copies * (hi - lo) > MAX_COPIES
+        {
             return None;
         }
         if leaves_loop(quote::ToTokens::to_token_stream(&f.body))
@@ -210,6 +223,8 @@ impl Lowerer {
         if let Err(e) = self.require_int(v[0], range.span()) {
             return Some(Err(e));
         }
+        let outer = self.unroll_copies;
+        self.unroll_copies = outer * (hi - lo).max(1);
         for value in lo..hi {
             let (block, result) = self.with_block(|this| {
                 this.scopes
@@ -219,6 +234,7 @@ impl Lowerer {
                 this.block_contents(&f.body)
             });
             if let Err(e) = result {
+                self.unroll_copies = outer;
                 return Some(Err(e));
             }
             // Locals are unique in the IR, so the iteration's statements need no block.

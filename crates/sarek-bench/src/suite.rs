@@ -44,6 +44,10 @@ struct Bench<'a> {
     ctx: &'a Ctx,
     runs: usize,
     warmup: usize,
+    /// Each comparison first runs its work for this long, so that the GPU's clocks settle on
+    /// it (measured on an H200: a two-pass sum timed right after saxpy varied from 71 to
+    /// 140 µs between runs without it).
+    warm_for: Duration,
     report: Report,
 }
 
@@ -71,6 +75,13 @@ impl Bench<'_> {
             [u32; 3],
         )]],
     ) -> (Duration, Vec<Duration>) {
+        let start = Instant::now();
+        while start.elapsed() < self.warm_for {
+            self.ctx.time_sarek(&mut sarek);
+            for r in raws {
+                self.ctx.time_passes(r);
+            }
+        }
         for _ in 0..self.warmup {
             self.ctx.time_sarek(&mut sarek);
             for r in raws {
@@ -159,6 +170,11 @@ pub fn run(options: &Options) -> Result<bool> {
         ctx: &ctx,
         runs: if quick { 3 } else { options.runs.max(1) },
         warmup: if quick { 1 } else { 10 },
+        warm_for: if quick {
+            Duration::ZERO
+        } else {
+            Duration::from_millis(300)
+        },
         report: Report::new(&dev, timestamps, quick),
     };
     println!(
@@ -832,6 +848,10 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                 include_str!("wgsl/experiments/matmul_rb_loops.wgsl"),
             ),
             (
+                "matmul with b0, b1 in `var`s",
+                include_str!("wgsl/experiments/matmul_rb_vars.wgsl"),
+            ),
+            (
                 "matmul with the loop over k kept",
                 include_str!("wgsl/experiments/matmul_rb_k_loop.wgsl"),
             ),
@@ -849,7 +869,7 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         for groups in [1024u32, 2048, 4096] {
             for (name, src) in [
                 (
-                    "sum vec4, 4 accumulators (twin)",
+                    "sum vec4, 2 accumulators (twin)",
                     include_str!("wgsl/sum4_stage.wgsl"),
                 ),
                 (
@@ -857,8 +877,8 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                     include_str!("wgsl/experiments/sum4_single.wgsl"),
                 ),
                 (
-                    "sum vec4, 2 accumulators",
-                    include_str!("wgsl/experiments/sum4_two.wgsl"),
+                    "sum vec4, 4 accumulators",
+                    include_str!("wgsl/experiments/sum4_four.wgsl"),
                 ),
                 ("sum f32 (twin)", include_str!("wgsl/sum_stage.wgsl")),
             ] {
@@ -871,6 +891,27 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
                     (n * 4) as f64 / t.as_secs_f64() / 1e9
                 );
             }
+        }
+        // Where the two-stage sum's time goes.
+        let p4 = ctx.pipeline(include_str!("wgsl/sum4_stage.wgsl"));
+        let p1 = ctx.pipeline(include_str!("wgsl/sum_stage.wgsl"));
+        let rt = storage(ctx, &[0u8; 4]);
+        let rp2 = storage(ctx, &vec![0u8; 4 * 2048]);
+        let bg1 = ctx.bind(&p4, &[&rx, &rp2]);
+        let bg2 = ctx.bind(&p1, &[&rp2, &rt]);
+        for (name, passes) in [
+            (
+                "sum stage 1 alone (2048 groups)",
+                vec![(&p4, &bg1, [2048u32, 1, 1])],
+            ),
+            ("sum stage 2 alone (1 group)", vec![(&p1, &bg2, [1, 1, 1])]),
+            (
+                "sum, both stages in one pass",
+                vec![(&p4, &bg1, [2048, 1, 1]), (&p1, &bg2, [1, 1, 1])],
+            ),
+        ] {
+            let t = b.time_raw(&passes);
+            println!("experiment: {name:<50} {:>9.1} µs", t.as_secs_f64() * 1e6);
         }
     }
     let data = random_u32(5, n);

@@ -2,7 +2,6 @@
 @group(0) @binding(1) var<storage, read_write> partial: array<f32>;
 var<workgroup> tile: array<f32, 256>;
 
-// Four accumulators: four loads in flight per iteration.
 @compute @workgroup_size(256)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
         @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
@@ -12,20 +11,15 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     var i = gid.x;
     var a = vec4<f32>();
     var b = vec4<f32>();
-    var c = vec4<f32>();
-    var d = vec4<f32>();
-    while i + 3u * stride < n {
+    while i + stride < n {
         a += x[i];
         b += x[i + stride];
-        c += x[i + 2u * stride];
-        d += x[i + 3u * stride];
-        i += 4u * stride;
+        i += 2u * stride;
     }
-    while i < n {
+    if i < n {
         a += x[i];
-        i += stride;
     }
-    let s = (a + b) + (c + d);
+    let s = a + b;
     tile[t] = (s.x + s.y) + (s.z + s.w);
     workgroupBarrier();
     for (var h = 128u; h > 0u; h /= 2u) {

@@ -450,7 +450,7 @@ impl<'a> Writer<'a> {
                 let name = self.local_name(*local);
                 let ty = self.type_name(l.ty);
                 // An array or struct lives in a `var`, so that it can be indexed at run time.
-                let mutable = l.mutable || l.ty.scalar().is_none();
+                let mutable = l.mutable || matches!(l.ty, Type::Array(_) | Type::Struct(_));
                 if let (Some(init), false) = (init, mutable) {
                     let alias = match self.exprs[*init].kind {
                         // `global_thread_id()` is a formula: keep computing it once.
@@ -637,11 +637,12 @@ impl<'a> Writer<'a> {
                 let text = match result {
                     Some(local) => {
                         let l = &self.locals[*local];
-                        let keyword = if l.mutable || l.ty.scalar().is_none() {
-                            "var"
-                        } else {
-                            "let"
-                        };
+                        let keyword =
+                            if l.mutable || matches!(l.ty, Type::Array(_) | Type::Struct(_)) {
+                                "var"
+                            } else {
+                                "let"
+                            };
                         let ty = self.type_name(l.ty);
                         format!("{keyword} {}: {ty} = {call};", self.local_name(*local))
                     }

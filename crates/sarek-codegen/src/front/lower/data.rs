@@ -476,7 +476,8 @@ impl Lowerer {
         ) || matches!(
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) if f.base10_parse::<f32>().is_ok_and(|x| x == 0.0 && x.is_sign_positive())
-        ) || matches!(&*r.expr, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if !b.value);
+        ) || matches!(&*r.expr, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if !b.value)
+            || matches!(self.kernel.exprs[v].kind, Expr::Zero(_));
         if is_zero {
             return Ok(self.expr(Expr::Zero(array), Ty::of(array), span));
         }

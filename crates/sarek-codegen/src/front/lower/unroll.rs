@@ -243,6 +243,7 @@ impl Lowerer {
                 .expect("inside a block")
                 .extend(block);
         }
+        self.unroll_copies = outer;
         Some(Ok(Value::Unit))
     }
 }

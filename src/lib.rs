@@ -5,7 +5,7 @@
 //! during the build, and embeds the WGSL and a typed ABI as constants. At run time a launch
 //! only creates the pipeline (once per device) and dispatches through wgpu.
 //!
-//! ```no_run
+//! ```
 //! use sarek::prelude::*;
 //!
 //! #[sarek::kernel]

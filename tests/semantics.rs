@@ -525,3 +525,263 @@ fn rev_and_step_by_iterate_like_rust() {
         assert_eq!(got[2 * j + 1], 0, "form {j} ran with a zero step");
     }
 }
+
+/// The `f32` methods WGSL lacks or defines differently, polyfilled.
+#[sarek::kernel]
+fn float_methods(x: &[f32], y: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let a = x[i];
+        let b = y[i];
+        let o = i * 18;
+        out[o] = a.log10();
+        out[o + 1] = a.log2();
+        out[o + 2] = a.cbrt();
+        out[o + 3] = a.hypot(b);
+        out[o + 4] = a.exp_m1();
+        out[o + 5] = a.ln_1p();
+        out[o + 6] = a.copysign(b);
+        out[o + 7] = a.recip();
+        out[o + 8] = a.to_degrees();
+        out[o + 9] = a.to_radians();
+        out[o + 10] = a.signum();
+        out[o + 11] = a.rem_euclid(b);
+        out[o + 12] = a.clamp(-2.5, 3.5);
+        out[o + 13] = a.atan2(b);
+        out[o + 14] = a.tanh();
+        out[o + 15] = a.asinh();
+        out[o + 16] = a.acosh();
+        out[o + 17] = a.atanh();
+    }
+}
+
+/// Distance in units in the last place (0 for equal values, both NaN, or ±0).
+fn ulps(a: f32, b: f32) -> u32 {
+    if a.is_nan() && b.is_nan() || a == b {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
+        return u32::MAX;
+    }
+    let key = |v: f32| {
+        let bits = v.to_bits() as i32;
+        if bits < 0 {
+            i32::MIN - bits
+        } else {
+            bits
+        }
+    };
+    key(a).abs_diff(key(b))
+}
+
+#[test]
+fn float_polyfills_match_rust_within_their_documented_ulps() {
+    let Some(dev) = common::device() else { return };
+    let mut xs = vec![
+        0.0f32, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-7, -1e-7, 1e-30, 2.0, 3.0, 10.0, 1000.0, 1e10,
+        -1e10, 3.4e38, 0.999, -0.999, 0.1, 7.25, -7.25, 1.0001, 25.0, 100.5, -3.0, 0.25,
+    ];
+    let mut ys = vec![
+        1.0f32, 2.0, -3.0, 0.5, -0.25, 4.0, 1e-3, -1e3, 7.0, -2.0, 0.3, 9.0, 3.0, -1.0, 1e5, 2.0,
+        1.5, -1.5, 0.7, 2.5, 2.5, -4.0, 1e-20, 0.1, -7.0, 1e20,
+    ];
+    for v in common::random_u32(42, 200) {
+        let x = f32::from_bits(v);
+        if x.is_finite() && x.abs() < 1e30 && x.abs() > 1e-30 {
+            xs.push(x);
+            ys.push(f32::from_bits(v.rotate_left(7)).clamp(-1e30, 1e30));
+        }
+    }
+    // Values in the domain of acosh and atanh too.
+    for k in 0..40 {
+        xs.push(1.0 + k as f32 * 0.37);
+        ys.push(k as f32 - 20.0);
+        xs.push(k as f32 / 41.0 - 0.48);
+        ys.push(1.0 + k as f32);
+    }
+    let ys: Vec<f32> = ys
+        .iter()
+        .map(|&y| if y == 0.0 || !y.is_finite() { 1.0 } else { y })
+        .collect();
+    let n = xs.len();
+    let (xb, yb) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+    let mut out = dev.zeros::<f32>(n * 18).unwrap();
+    float_methods
+        .launch(&dev, Grid::cover(n), &xb, &yb, &mut out)
+        .unwrap();
+    let got = out.read().unwrap();
+    // (name, bound in ULP for these arguments, Rust). The bounds are the documented ones
+    // (`crates/sarek-codegen/src/wgsl/polyfills.rs`): a few ULP where Sarek computes the value
+    // itself, plus WGSL's own allowance where it relies on the device's `exp` (3 + 2·|x| ULP)
+    // or `log2`/`log` (3 ULP away from 1).
+    type Check = (&'static str, fn(f32, f32) -> u32, fn(f32, f32) -> f32);
+    let near_one = |a: f32| (0.5..=2.0).contains(&a);
+    let checks: [Check; 18] = [
+        (
+            "log10",
+            |a, _| if (0.5..=2.0).contains(&a) { 2 } else { 4 },
+            |a, _| a.log10(),
+        ),
+        (
+            "log2",
+            |a, _| if (0.5..=2.0).contains(&a) { 2 } else { 4 },
+            |a, _| a.log2(),
+        ),
+        ("cbrt", |_, _| 2, |a, _| a.cbrt()),
+        ("hypot", |_, _| 2, |a, b| a.hypot(b)),
+        (
+            "exp_m1",
+            |a, _| {
+                if a.abs() < 0.5 {
+                    2
+                } else {
+                    (4.0 + 2.0 * a.abs().ceil()).min(1e9) as u32
+                }
+            },
+            |a, _| a.exp_m1(),
+        ),
+        (
+            "ln_1p",
+            |a, _| if (-0.5..=1.0).contains(&a) { 2 } else { 4 },
+            |a, _| a.ln_1p(),
+        ),
+        ("copysign", |_, _| 0, |a, b| a.copysign(b)),
+        ("recip", |_, _| 1, |a, _| a.recip()),
+        ("to_degrees", |_, _| 1, |a, _| a.to_degrees()),
+        ("to_radians", |_, _| 1, |a, _| a.to_radians()),
+        ("signum", |_, _| 0, |a, _| a.signum()),
+        ("rem_euclid", |_, _| 0, |a, b| a.rem_euclid(b)),
+        ("clamp", |_, _| 0, |a, _| a.clamp(-2.5, 3.5)),
+        ("atan2", |_, _| 3, |a, b| a.atan2(b)),
+        (
+            "tanh",
+            |a, _| {
+                if a.abs() < 0.25 {
+                    3
+                } else {
+                    (6.0 + 4.0 * a.abs().ceil()).min(1e9) as u32
+                }
+            },
+            |a, _| a.tanh(),
+        ),
+        ("asinh", |_, _| 4, |a, _| a.asinh()),
+        ("acosh", |_, _| 4, |a, _| a.acosh()),
+        ("atanh", |_, _| 4, |a, _| a.atanh()),
+    ];
+    let _ = near_one;
+    let mut failures = Vec::new();
+    for i in 0..n {
+        for (k, (name, bound, rust)) in checks.iter().enumerate() {
+            let want = rust(xs[i], ys[i]);
+            let have = got[i * 18 + k];
+            // Results below f32's normal range may be flushed to zero on the GPU.
+            let tiny = want.abs() < f32::MIN_POSITIVE && have.abs() < f32::MIN_POSITIVE;
+            if ulps(have, want) > bound(xs[i], ys[i]) && !tiny {
+                failures.push(format!(
+                    "{name}({}, {}): GPU {have:e}, Rust {want:e}",
+                    xs[i], ys[i]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The integer methods, compared exactly.
+#[sarek::kernel]
+fn int_methods(x: &[i32], y: &[i32], out: &mut [i32], uout: &mut [u32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let a = x[i];
+        let b = y[i];
+        let ua = a as u32;
+        let ub = b as u32;
+        let o = i * 8;
+        out[o] = a.min(b);
+        out[o + 1] = a.max(b);
+        out[o + 2] = a.wrapping_abs();
+        out[o + 3] = a.wrapping_pow((b & 7) as u32);
+        out[o + 4] = if b != 0 { a.rem_euclid(b) } else { 0 };
+        out[o + 5] = a.clamp(-100, 100);
+        out[o + 6] = a.wrapping_neg();
+        out[o + 7] = if b != 0 {
+            a.wrapping_div(b) + a.wrapping_rem(b)
+        } else {
+            0
+        };
+        uout[o] = a.count_ones();
+        uout[o + 1] = a.leading_zeros();
+        uout[o + 2] = a.trailing_zeros();
+        uout[o + 3] = ua.count_ones() + ua.leading_zeros() * 100 + ua.trailing_zeros() * 10000;
+        uout[o + 4] = ua.wrapping_pow(ub & 15);
+        uout[o + 5] = if ub != 0 { ua.rem_euclid(ub) } else { 0 };
+        uout[o + 6] = ua.clamp(10, 1000);
+        uout[o + 7] = ua.wrapping_shl(ub) ^ ua.wrapping_shr(ub + 3);
+    }
+}
+
+#[test]
+fn integer_methods_match_rust_exactly() {
+    let Some(dev) = common::device() else { return };
+    let mut xs: Vec<i32> = vec![0, 1, -1, i32::MIN, i32::MAX, 7, -7, 100, -100, 12345];
+    let mut ys: Vec<i32> = vec![1, -1, 3, -1, 2, -3, 5, 0, 7, -2];
+    for v in common::random_u32(7, 300).chunks(2) {
+        xs.push(v[0] as i32 >> (v[1] % 28));
+        ys.push((v[1] as i32) >> (v[0] % 30));
+    }
+    let n = xs.len();
+    let (xb, yb) = (dev.upload(&xs).unwrap(), dev.upload(&ys).unwrap());
+    let mut out = dev.zeros::<i32>(n * 8).unwrap();
+    let mut uout = dev.zeros::<u32>(n * 8).unwrap();
+    int_methods
+        .launch(&dev, Grid::cover(n), &xb, &yb, &mut out, &mut uout)
+        .unwrap();
+    let (got, ugot) = (out.read().unwrap(), uout.read().unwrap());
+    for i in 0..n {
+        let (a, b) = (xs[i], ys[i]);
+        let (ua, ub) = (a as u32, b as u32);
+        let expected = [
+            a.min(b),
+            a.max(b),
+            a.wrapping_abs(),
+            a.wrapping_pow((b & 7) as u32),
+            if b != 0 {
+                a.checked_rem_euclid(b).unwrap_or(0)
+            } else {
+                0
+            },
+            a.clamp(-100, 100),
+            a.wrapping_neg(),
+            if b != 0 {
+                a.wrapping_div(b).wrapping_add(a.wrapping_rem(b))
+            } else {
+                0
+            },
+        ];
+        assert_eq!(
+            &got[i * 8..i * 8 + 8],
+            &expected,
+            "i32 methods of ({a}, {b})"
+        );
+        let uexpected = [
+            a.count_ones(),
+            a.leading_zeros(),
+            a.trailing_zeros(),
+            ua.count_ones() + ua.leading_zeros() * 100 + ua.trailing_zeros() * 10000,
+            ua.wrapping_pow(ub & 15),
+            if ub != 0 { ua.rem_euclid(ub) } else { 0 },
+            ua.clamp(10, 1000),
+            ua.wrapping_shl(ub) ^ ua.wrapping_shr(ub.wrapping_add(3)),
+        ];
+        assert_eq!(
+            &ugot[i * 8..i * 8 + 8],
+            &uexpected,
+            "u32 methods of ({ua}, {ub})"
+        );
+    }
+}

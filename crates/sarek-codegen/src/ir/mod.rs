@@ -298,6 +298,50 @@ pub enum MathFun {
     Normalize,
     /// `a.distance(b)`
     Distance,
+    /// `log10` (polyfilled)
+    Log10,
+    /// `log2`
+    Log2,
+    /// `cbrt` (polyfilled)
+    Cbrt,
+    /// `hypot` (polyfilled)
+    Hypot,
+    /// `exp_m1` (polyfilled)
+    ExpM1,
+    /// `ln_1p` (polyfilled)
+    Ln1p,
+    /// `copysign`
+    Copysign,
+    /// `recip`
+    Recip,
+    /// `to_degrees`
+    ToDegrees,
+    /// `to_radians`
+    ToRadians,
+    /// `signum` (`±1` from the sign bit, NaN for NaN)
+    Signum,
+    /// `rem_euclid` on `f32`, `i32`, `u32`
+    RemEuclid,
+    /// `clamp(min, max)` on `f32`, `i32`, `u32`
+    Clamp,
+    /// `y.atan2(x)`
+    Atan2,
+    /// `tanh` (polyfilled)
+    Tanh,
+    /// `asinh` (polyfilled)
+    Asinh,
+    /// `acosh` (polyfilled)
+    Acosh,
+    /// `atanh` (polyfilled)
+    Atanh,
+    /// `count_ones` (a `u32`)
+    CountOnes,
+    /// `leading_zeros` (a `u32`)
+    LeadingZeros,
+    /// `trailing_zeros` (a `u32`)
+    TrailingZeros,
+    /// `pow(exp: u32)` on integers, wrapping
+    Pow,
 }
 
 impl MathFun {
@@ -309,8 +353,13 @@ impl MathFun {
             | MathFun::Powf
             | MathFun::Dot
             | MathFun::Cross
-            | MathFun::Distance => 2,
-            MathFun::MulAdd => 3,
+            | MathFun::Distance
+            | MathFun::Hypot
+            | MathFun::Copysign
+            | MathFun::RemEuclid
+            | MathFun::Atan2
+            | MathFun::Pow => 2,
+            MathFun::MulAdd | MathFun::Clamp => 3,
             _ => 1,
         }
     }

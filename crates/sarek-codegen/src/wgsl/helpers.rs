@@ -1,5 +1,7 @@
 //! WGSL functions the back end emits where a WGSL builtin does not mean what Rust means.
 
+use super::polyfills;
+
 /// A helper function, emitted once per module when used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Helper {
@@ -23,6 +25,44 @@ pub enum Helper {
     OpaqueI32,
     /// The identity on `u32` (see [`Helper::OpaqueF32`]).
     OpaqueU32,
+    /// `f32::log10`
+    Log10,
+    /// `f32::cbrt`
+    Cbrt,
+    /// `f32::hypot`
+    Hypot,
+    /// `f32::exp_m1`
+    ExpM1,
+    /// `f32::ln_1p`
+    Ln1p,
+    /// `f32::copysign`
+    Copysign,
+    /// `f32::signum`
+    Signum,
+    /// `f32::rem_euclid`
+    RemEuclidF32,
+    /// `i32::rem_euclid`
+    RemEuclidI32,
+    /// `f32::clamp`
+    ClampF32,
+    /// `i32::pow`
+    PowI32,
+    /// `u32::pow`
+    PowU32,
+    /// `f32::tanh`
+    Tanh,
+    /// `f32::asinh`
+    Asinh,
+    /// `f32::acosh`
+    Acosh,
+    /// `f32::atanh`
+    Atanh,
+    /// `f32::log2`
+    Log2,
+    /// `ln(1 + x)` near 0, for the logarithms
+    Ln1pNear0,
+    /// `f32::atan2`
+    Atan2,
 }
 
 impl Helper {
@@ -37,6 +77,38 @@ impl Helper {
             Helper::OpaqueF32 => "fn sarek_opaque_f32(v: f32) -> f32 {\n    return v;\n}\n",
             Helper::OpaqueI32 => "fn sarek_opaque_i32(v: i32) -> i32 {\n    return v;\n}\n",
             Helper::OpaqueU32 => "fn sarek_opaque_u32(v: u32) -> u32 {\n    return v;\n}\n",
+            Helper::Log10 => polyfills::LOG10,
+            Helper::Cbrt => polyfills::CBRT,
+            Helper::Hypot => polyfills::HYPOT,
+            Helper::ExpM1 => polyfills::EXP_M1,
+            Helper::Ln1p => polyfills::LN_1P,
+            Helper::Copysign => polyfills::COPYSIGN,
+            Helper::Signum => polyfills::SIGNUM,
+            Helper::RemEuclidF32 => polyfills::REM_EUCLID_F32,
+            Helper::RemEuclidI32 => polyfills::REM_EUCLID_I32,
+            Helper::ClampF32 => polyfills::CLAMP_F32,
+            Helper::PowI32 => polyfills::POW_I32,
+            Helper::PowU32 => polyfills::POW_U32,
+            Helper::Tanh => polyfills::TANH,
+            Helper::Asinh => polyfills::ASINH,
+            Helper::Acosh => polyfills::ACOSH,
+            Helper::Atanh => polyfills::ATANH,
+            Helper::Log2 => polyfills::LOG2,
+            Helper::Ln1pNear0 => polyfills::LN_1P_NEAR_0,
+            Helper::Atan2 => polyfills::ATAN2,
+        }
+    }
+
+    /// The helpers this one calls.
+    pub fn needs(self) -> &'static [Helper] {
+        match self {
+            Helper::RemEuclidF32 => &[Helper::Fmod],
+            Helper::Tanh => &[Helper::ExpM1],
+            Helper::Asinh => &[Helper::Ln1p, Helper::Hypot],
+            Helper::Atanh => &[Helper::Ln1p],
+            Helper::Acosh => &[Helper::Ln1pNear0],
+            Helper::Ln1p | Helper::Log2 | Helper::Log10 => &[Helper::Ln1pNear0],
+            _ => &[],
         }
     }
 
@@ -51,6 +123,25 @@ impl Helper {
             Helper::OpaqueF32 => "sarek_opaque_f32",
             Helper::OpaqueI32 => "sarek_opaque_i32",
             Helper::OpaqueU32 => "sarek_opaque_u32",
+            Helper::Log10 => "sarek_log10",
+            Helper::Cbrt => "sarek_cbrt",
+            Helper::Hypot => "sarek_hypot",
+            Helper::ExpM1 => "sarek_exp_m1",
+            Helper::Ln1p => "sarek_ln_1p",
+            Helper::Copysign => "sarek_copysign",
+            Helper::Signum => "sarek_signum",
+            Helper::RemEuclidF32 => "sarek_rem_euclid_f32",
+            Helper::RemEuclidI32 => "sarek_rem_euclid_i32",
+            Helper::ClampF32 => "sarek_clamp_f32",
+            Helper::PowI32 => "sarek_pow_i32",
+            Helper::PowU32 => "sarek_pow_u32",
+            Helper::Tanh => "sarek_tanh",
+            Helper::Asinh => "sarek_asinh",
+            Helper::Acosh => "sarek_acosh",
+            Helper::Atanh => "sarek_atanh",
+            Helper::Log2 => "sarek_log2",
+            Helper::Ln1pNear0 => "sarek_ln_1p_near_0",
+            Helper::Atan2 => "sarek_atan2",
         }
     }
 }

@@ -6,6 +6,7 @@
 pub mod escape;
 mod helpers;
 mod names;
+mod polyfills;
 mod writer;
 
 pub use escape::escape;

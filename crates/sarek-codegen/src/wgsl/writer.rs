@@ -880,7 +880,11 @@ impl<'a> Writer<'a> {
             Expr::SharedIndex { var, indices } => self.shared_element(*var, indices),
             Expr::Builtin(b) => self.builtin(*b),
             Expr::Math { fun, args } => {
+                let arg_ty = args.first().map(|a| self.exprs[*a].ty);
                 let args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                if let Some(text) = self.polyfill(*fun, arg_ty, &args) {
+                    return text;
+                }
                 let name = match fun {
                     MathFun::Abs => "abs",
                     MathFun::Min => "min",
@@ -908,6 +912,8 @@ impl<'a> Writer<'a> {
                         self.helpers.insert(Helper::Round);
                         Helper::Round.name()
                     }
+                    // Handled by `polyfill` above.
+                    _ => "",
                 };
                 format!("{name}({})", args.join(", "))
             }
@@ -960,6 +966,66 @@ impl<'a> Writer<'a> {
             Expr::Zero(ty) => format!("{}()", self.type_name(*ty)),
             Expr::Argument(n) => internal(&format!("a{n}")),
         }
+    }
+
+    /// Inserts `helper` (and what it calls) into the module; returns its name.
+    fn use_helper(&mut self, helper: Helper) -> &'static str {
+        if self.helpers.insert(helper) {
+            for h in helper.needs() {
+                self.use_helper(*h);
+            }
+        }
+        helper.name()
+    }
+
+    /// The WGSL of a math function that is not a single WGSL builtin of the same name, if
+    /// `fun` is one.
+    fn polyfill(&mut self, fun: MathFun, ty: Option<Type>, args: &[String]) -> Option<String> {
+        let scalar = ty.and_then(Type::scalar).unwrap_or(Scalar::F32);
+        let call = |name: &str| format!("{name}({})", args.join(", "));
+        Some(match (fun, scalar) {
+            (MathFun::Log10, _) => call(self.use_helper(Helper::Log10)),
+            (MathFun::Log2, _) => call(self.use_helper(Helper::Log2)),
+            (MathFun::Atan2, _) => call(self.use_helper(Helper::Atan2)),
+            (MathFun::Cbrt, _) => call(self.use_helper(Helper::Cbrt)),
+            (MathFun::Hypot, _) => call(self.use_helper(Helper::Hypot)),
+            (MathFun::ExpM1, _) => call(self.use_helper(Helper::ExpM1)),
+            (MathFun::Ln1p, _) => call(self.use_helper(Helper::Ln1p)),
+            (MathFun::Copysign, _) => call(self.use_helper(Helper::Copysign)),
+            (MathFun::Signum, _) => call(self.use_helper(Helper::Signum)),
+            (MathFun::Tanh, _) => call(self.use_helper(Helper::Tanh)),
+            (MathFun::Asinh, _) => call(self.use_helper(Helper::Asinh)),
+            (MathFun::Acosh, _) => call(self.use_helper(Helper::Acosh)),
+            (MathFun::Atanh, _) => call(self.use_helper(Helper::Atanh)),
+            (MathFun::RemEuclid, Scalar::F32) => call(self.use_helper(Helper::RemEuclidF32)),
+            (MathFun::RemEuclid, Scalar::I32) => call(self.use_helper(Helper::RemEuclidI32)),
+            (MathFun::RemEuclid, _) => format!("({} % {})", args[0], args[1]),
+            (MathFun::Clamp, Scalar::F32) => call(self.use_helper(Helper::ClampF32)),
+            (MathFun::Clamp, _) => call("clamp"),
+            (MathFun::Pow, Scalar::I32) => call(self.use_helper(Helper::PowI32)),
+            (MathFun::Pow, _) => call(self.use_helper(Helper::PowU32)),
+            (MathFun::Recip, _) => format!("(1.0f / {})", args[0]),
+            // Rust's own constants, rounded to f32 as Rust rounds them.
+            (MathFun::ToDegrees, _) => {
+                format!("({} * {:?}f)", args[0], 57.295_78_f32)
+            }
+            (MathFun::ToRadians, _) => {
+                format!("({} * {:?}f)", args[0], std::f32::consts::PI / 180.0)
+            }
+            (MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros, _) => {
+                let name = match fun {
+                    MathFun::CountOnes => "countOneBits",
+                    MathFun::LeadingZeros => "countLeadingZeros",
+                    _ => "countTrailingZeros",
+                };
+                // The count of an `i32` is an `i32` in WGSL, a `u32` in Rust.
+                match scalar {
+                    Scalar::I32 => format!("bitcast<u32>({})", call(name)),
+                    _ => call(name),
+                }
+            }
+            _ => return None,
+        })
     }
 
     /// Whether WGSL evaluates `h` at shader-creation time (and naga checks it for division by

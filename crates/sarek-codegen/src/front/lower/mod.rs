@@ -106,6 +106,21 @@ pub struct Lowerer {
     unroll_copies: i64,
 }
 
+/// The names a pattern binds.
+fn pattern_names(pat: &syn::Pat, out: &mut Vec<String>) {
+    match pat {
+        syn::Pat::Ident(p) => out.push(ident_name(&p.ident)),
+        syn::Pat::Type(t) => pattern_names(&t.pat, out),
+        syn::Pat::Paren(p) => pattern_names(&p.pat, out),
+        syn::Pat::Reference(r) => pattern_names(&r.pat, out),
+        syn::Pat::Tuple(t) => t.elems.iter().for_each(|p| pattern_names(p, out)),
+        syn::Pat::TupleStruct(t) => t.elems.iter().for_each(|p| pattern_names(p, out)),
+        syn::Pat::Slice(s) => s.elems.iter().for_each(|p| pattern_names(p, out)),
+        syn::Pat::Struct(s) => s.fields.iter().for_each(|f| pattern_names(&f.pat, out)),
+        _ => {}
+    }
+}
+
 /// The identifier's name without `r#`.
 pub fn ident_name(ident: &syn::Ident) -> String {
     let s = ident.to_string();
@@ -639,13 +654,10 @@ impl Lowerer {
         let result = self.local_inner(local);
         if result.is_err() {
             // Later uses of the names would only repeat the error.
-            let mut pat = &local.pat;
-            if let syn::Pat::Type(t) = pat {
-                pat = &t.pat;
-            }
-            if let syn::Pat::Ident(p) = pat {
-                let name = ident_name(&p.ident);
-                let scope = self.scopes.last_mut().expect("a scope");
+            let mut names = Vec::new();
+            pattern_names(&local.pat, &mut names);
+            let scope = self.scopes.last_mut().expect("a scope");
+            for name in names {
                 scope.entry(name).or_insert(Binding::Failed);
             }
         }
@@ -1510,6 +1522,28 @@ impl Lowerer {
             "trunc" => MathFun::Trunc,
             "round" => MathFun::Round,
             "mul_add" => MathFun::MulAdd,
+            "log10" => MathFun::Log10,
+            "log2" => MathFun::Log2,
+            "cbrt" => MathFun::Cbrt,
+            "hypot" => MathFun::Hypot,
+            "exp_m1" => MathFun::ExpM1,
+            "ln_1p" => MathFun::Ln1p,
+            "copysign" => MathFun::Copysign,
+            "recip" => MathFun::Recip,
+            "to_degrees" => MathFun::ToDegrees,
+            "to_radians" => MathFun::ToRadians,
+            "signum" => MathFun::Signum,
+            "rem_euclid" => MathFun::RemEuclid,
+            "clamp" => MathFun::Clamp,
+            "atan2" => MathFun::Atan2,
+            "tanh" => MathFun::Tanh,
+            "asinh" => MathFun::Asinh,
+            "acosh" => MathFun::Acosh,
+            "atanh" => MathFun::Atanh,
+            "count_ones" => MathFun::CountOnes,
+            "leading_zeros" => MathFun::LeadingZeros,
+            "trailing_zeros" => MathFun::TrailingZeros,
+            "pow" | "wrapping_pow" => MathFun::Pow,
             _ => return None,
         })
     }
@@ -1782,12 +1816,43 @@ impl Lowerer {
             "wrapping_add" => Some(BinaryOp::Add),
             "wrapping_sub" => Some(BinaryOp::Sub),
             "wrapping_mul" => Some(BinaryOp::Mul),
+            // WGSL defines `MIN / -1` as `MIN` and `MIN % -1` as 0: Rust's wrapping results.
+            "wrapping_div" => Some(BinaryOp::Div),
+            "wrapping_rem" => Some(BinaryOp::Rem),
+            "wrapping_shl" => Some(BinaryOp::Shl),
+            "wrapping_shr" => Some(BinaryOp::Shr),
             _ => None,
         };
+        if name == "wrapping_neg" || name == "wrapping_abs" {
+            if operands.len() != 1 {
+                return Err(self.error(span, format!("`{name}` takes no arguments")));
+            }
+            let v = match receiver {
+                Some((r, _)) => r,
+                None => self.value(operands[0])?,
+            };
+            self.require_int(v, span)?;
+            let ty = self.ty(v);
+            let kind = if name == "wrapping_neg" {
+                Expr::Unary {
+                    op: UnaryOp::Neg,
+                    expr: v,
+                }
+            } else {
+                if self.infer.shallow(ty) == Ty::Known(Scalar::U32) {
+                    return Err(self.error(name_span, "`wrapping_abs` is not defined for `u32`"));
+                }
+                Expr::Math {
+                    fun: MathFun::Abs,
+                    args: vec![v],
+                }
+            };
+            return Ok(self.expr(kind, ty, span));
+        }
         let Some(fun) = Self::math_fun(name).or(wrapping.map(|_| MathFun::Abs)) else {
             return Err(self.error(
                 name_span,
-                format!("`{name}` is not a method Sarek can run on the GPU; kernels support `len`, `abs`, `min`, `max`, `sqrt`, `sin`, `cos`, `tan`, `exp`, `ln`, `powf`, `floor`, `ceil`, `trunc`, `round`, `mul_add` and `wrapping_add/sub/mul`"),
+                format!("`{name}` is not a method Sarek can run on the GPU; kernels support `len`; on `f32`: `abs`, `min`, `max`, `clamp`, `sqrt`, `cbrt`, `hypot`, `sin`, `cos`, `tan`, `atan2`, `tanh`, `asinh`, `acosh`, `atanh`, `exp`, `exp_m1`, `ln`, `ln_1p`, `log2`, `log10`, `powf`, `floor`, `ceil`, `trunc`, `round`, `mul_add`, `recip`, `signum`, `copysign`, `rem_euclid`, `to_degrees`, `to_radians`; on integers: `abs`, `min`, `max`, `clamp`, `pow`, `rem_euclid`, `count_ones`, `leading_zeros`, `trailing_zeros` and `wrapping_add/sub/mul/div/rem/neg/abs/shl/shr/pow`"),
             ));
         };
         let arity = if wrapping.is_some() { 2 } else { fun.arity() };
@@ -1821,13 +1886,26 @@ impl Lowerer {
                 span,
             ));
         }
+        match fun {
+            MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros => {
+                self.require_int(args[0], span)?;
+                return Ok(self.expr(Expr::Math { fun, args }, Ty::Known(Scalar::U32), span));
+            }
+            MathFun::Pow => {
+                self.require_int(args[0], span)?;
+                self.require(args[1], Scalar::U32, operands[1].span())?;
+                let ty = self.ty(args[0]);
+                return Ok(self.expr(Expr::Math { fun, args }, ty, span));
+            }
+            _ => {}
+        }
         let mut ty = self.ty(args[0]);
         for &a in &args[1..] {
             let at = self.ty(a);
             ty = self.unify(ty, at, span)?;
         }
         match fun {
-            MathFun::Abs | MathFun::Min | MathFun::Max => {
+            MathFun::Abs | MathFun::Min | MathFun::Max | MathFun::Clamp | MathFun::RemEuclid => {
                 let t = self.infer.shallow(ty);
                 if t == Ty::Known(Scalar::Bool)
                     || (fun == MathFun::Abs && t == Ty::Known(Scalar::U32))

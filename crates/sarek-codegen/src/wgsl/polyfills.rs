@@ -1,0 +1,301 @@
+//! WGSL sources of the `f32` and integer methods that WGSL lacks or defines differently from
+//! Rust. Accuracy is stated against Rust's `std` (itself within 1 ULP of the exact value) and
+//! checked by the test suite on random and edge-case inputs.
+
+// NaN and infinity are tested on the bits: drivers may fold `x != x` to false.
+
+/// `log10`: near 1 (`x` in [0.5, 2], where WGSL's `log2` is only accurate to an absolute
+/// 2^-21), from the series of [`LN_1P`]; elsewhere `log2(x) · log10(2)`. Within 2 ULP near 1,
+/// the device's `log2` accuracy plus 1 ULP elsewhere.
+pub const LOG10: &str = "\
+fn sarek_log10(x: f32) -> f32 {
+    if x >= 0.5f && x <= 2.0f {
+        return sarek_ln_1p_near_0(x - 1.0f) * 0.4342944819f;
+    }
+    return log2(x) * 0.30102999566f;
+}
+";
+
+/// `cbrt`: `pow` with one Newton step, sign kept; zero, infinities and NaN returned as is.
+/// Within 2 ULP.
+pub const CBRT: &str = "\
+fn sarek_cbrt(x: f32) -> f32 {
+    if x == 0.0f || (bitcast<u32>(x) & 0x7fffffffu) >= 0x7f800000u {
+        return x;
+    }
+    let a = abs(x);
+    var y = pow(a, 1.0f / 3.0f);
+    y = y - (y * y * y - a) / (3.0f * y * y);
+    return select(y, -y, x < 0.0f);
+}
+";
+
+/// `hypot`: scaled so that it neither overflows nor underflows; an infinite side gives
+/// infinity even with a NaN (as C and Rust). Within 2 ULP.
+pub const HYPOT: &str = "\
+fn sarek_hypot(x: f32, y: f32) -> f32 {
+    let a = abs(x);
+    let b = abs(y);
+    let inf_bits = 0x7f800000u;
+    if bitcast<u32>(a) == inf_bits || bitcast<u32>(b) == inf_bits {
+        return bitcast<f32>(inf_bits);
+    }
+    if bitcast<u32>(a) > inf_bits || bitcast<u32>(b) > inf_bits {
+        return a + b;
+    }
+    let m = max(a, b);
+    if m == 0.0f {
+        return 0.0f;
+    }
+    let n = min(a, b) / m;
+    return m * sqrt(1.0f + n * n);
+}
+";
+
+/// `exp_m1`: a Taylor polynomial to `x^9` for `|x| < 0.5` (exact to below 1 ULP there, where
+/// `exp(x) - 1` cancels), `exp(x) - 1` elsewhere. Within 2 ULP for `|x| < 0.5`, the device's
+/// `exp` accuracy plus 1 ULP elsewhere (WGSL: `3 + 2·|x|` ULP).
+pub const EXP_M1: &str = "\
+fn sarek_exp_m1(x: f32) -> f32 {
+    if abs(x) < 0.5f {
+        return x + x * x * (0.5f + x * (0.16666667f + x * (0.041666668f + x * (0.008333334f
+            + x * (0.0013888889f + x * (0.0001984127f + x * (0.0000248016f + x * 0.0000027557f)))))));
+    }
+    return exp(x) - 1.0f;
+}
+";
+
+/// `ln_1p`: the series of [`LN_1P_NEAR_0`] for `1 + x` in [0.5, 2] (where `ln(1 + x)` cancels
+/// and WGSL's `log` is only accurate to an absolute 2^-21), `ln(1 + x)` elsewhere. Within 2 ULP
+/// near 0, the device's `log` accuracy elsewhere.
+pub const LN_1P: &str = "\
+fn sarek_ln_1p(x: f32) -> f32 {
+    if x >= -0.5f && x <= 1.0f {
+        return sarek_ln_1p_near_0(x);
+    }
+    return log(1.0f + x);
+}
+";
+
+/// `copysign`: exact.
+pub const COPYSIGN: &str = "\
+fn sarek_copysign(x: f32, s: f32) -> f32 {
+    return bitcast<f32>((bitcast<u32>(x) & 0x7fffffffu) | (bitcast<u32>(s) & 0x80000000u));
+}
+";
+
+/// `signum`: ±1 with the sign bit of `x` (so `-0.0` gives `-1.0`), NaN for NaN. Exact.
+pub const SIGNUM: &str = "\
+fn sarek_signum(x: f32) -> f32 {
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return x;
+    }
+    return bitcast<f32>(0x3f800000u | (bitcast<u32>(x) & 0x80000000u));
+}
+";
+
+/// `f32::rem_euclid`: the exact `fmod`, made non-negative. Exact.
+pub const REM_EUCLID_F32: &str = "\
+fn sarek_rem_euclid_f32(x: f32, y: f32) -> f32 {
+    let r = sarek_fmod(x, y);
+    if r < 0.0f {
+        return r + abs(y);
+    }
+    return r;
+}
+";
+
+/// `i32::rem_euclid`: the remainder made non-negative (`i32::MIN.rem_euclid(-1)`, which
+/// overflows in Rust, is 0; a zero divisor gives WGSL's `x % 0`).
+pub const REM_EUCLID_I32: &str = "\
+fn sarek_rem_euclid_i32(x: i32, y: i32) -> i32 {
+    let r = x % y;
+    if r < 0i {
+        if y < 0i {
+            return r - y;
+        }
+        return r + y;
+    }
+    return r;
+}
+";
+
+/// `f32::clamp`: as Rust writes it, so a NaN stays NaN.
+pub const CLAMP_F32: &str = "\
+fn sarek_clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
+    var r = x;
+    if r < lo {
+        r = lo;
+    }
+    if r > hi {
+        r = hi;
+    }
+    return r;
+}
+";
+
+/// `i32::pow`: exponentiation by squaring, wrapping (`wrapping_pow`; Rust's `pow` panics on
+/// overflow in debug builds).
+pub const POW_I32: &str = "\
+fn sarek_pow_i32(base: i32, exp: u32) -> i32 {
+    var r = 1i;
+    var b = base;
+    var e = exp;
+    loop {
+        if e == 0u {
+            break;
+        }
+        if (e & 1u) == 1u {
+            r = r * b;
+        }
+        e = e >> 1u;
+        b = b * b;
+    }
+    return r;
+}
+";
+
+/// `u32::pow`, wrapping.
+pub const POW_U32: &str = "\
+fn sarek_pow_u32(base: u32, exp: u32) -> u32 {
+    var r = 1u;
+    var b = base;
+    var e = exp;
+    loop {
+        if e == 0u {
+            break;
+        }
+        if (e & 1u) == 1u {
+            r = r * b;
+        }
+        e = e >> 1u;
+        b = b * b;
+    }
+    return r;
+}
+";
+
+/// `tanh`: from `exp_m1`, so exact near zero and ±1 for large arguments (a direct
+/// `(e^2x - 1) / (e^2x + 1)` gives NaN there). Within 3 ULP.
+pub const TANH: &str = "\
+fn sarek_tanh(x: f32) -> f32 {
+    let a = abs(x);
+    if a > 9.0f {
+        return select(1.0f, -1.0f, x < 0.0f);
+    }
+    let e = sarek_exp_m1(2.0f * a);
+    let t = e / (e + 2.0f);
+    return select(t, -t, x < 0.0f);
+}
+";
+
+/// `asinh`: Rust's formula, `ln_1p(a + a / (hypot(1, 1/a) + 1/a))` with the sign of `x` (so
+/// also infinite where Rust's overflows). Within 4 ULP.
+pub const ASINH: &str = "\
+fn sarek_asinh(x: f32) -> f32 {
+    let a = abs(x);
+    if a == 0.0f {
+        return x;
+    }
+    let ia = 1.0f / a;
+    let r = sarek_ln_1p(a + a / (sarek_hypot(1.0f, ia) + ia));
+    return select(r, -r, x < 0.0f);
+}
+";
+
+/// `acosh`: Rust's formula, `ln(x + sqrt(x - 1) · sqrt(x + 1))`, with the logarithm taken
+/// accurately near 1 (so it rounds the argument where Rust does); NaN below 1. Within 4 ULP of
+/// Rust.
+pub const ACOSH: &str = "\
+fn sarek_acosh(x: f32) -> f32 {
+    if !(x >= 1.0f) {
+        return (x - x) / (x - x);
+    }
+    let u = x + sqrt(x - 1.0f) * sqrt(x + 1.0f);
+    if u <= 2.0f {
+        return sarek_ln_1p_near_0(u - 1.0f);
+    }
+    return log(u);
+}
+";
+
+/// `atanh`: Rust's formula, `0.5 · ln_1p(2x / (1 - x))`; NaN beyond ±1. Within 4 ULP.
+pub const ATANH: &str = "\
+fn sarek_atanh(x: f32) -> f32 {
+    if abs(x) > 1.0f {
+        return (x - x) / (x - x);
+    }
+    return 0.5f * sarek_ln_1p((2.0f * x) / (1.0f - x));
+}
+";
+
+/// `log2`: as [`LOG10`], with `log2(e)` near 1.
+pub const LOG2: &str = "\
+fn sarek_log2(x: f32) -> f32 {
+    if x >= 0.5f && x <= 2.0f {
+        return sarek_ln_1p_near_0(x - 1.0f) * 1.442695041f;
+    }
+    return log2(x);
+}
+";
+
+/// `ln(1 + x)` for `1 + x` in [0.5, 2]: `2·atanh(s)` with `s = x / (2 + x)` (`|s| <= 1/3`),
+/// summed to `s^17`. Within 2 ULP.
+pub const LN_1P_NEAR_0: &str = "\
+fn sarek_ln_1p_near_0(x: f32) -> f32 {
+    let s = x / (2.0f + x);
+    let z = s * s;
+    let p = 0.33333333f + z * (0.2f + z * (0.14285714f + z * (0.11111111f + z * (0.09090909f
+        + z * (0.07692308f + z * (0.06666667f + z * 0.05882353f))))));
+    return 2.0f * s + (2.0f * s) * (z * p);
+}
+";
+
+/// `atan2`: Cephes' `atanf` (reduced to `|t| <= tan(pi/8)`, peak error 1.9e-7) with the
+/// quadrant, signed zeros and infinities of C's `atan2`. Within 3 ULP (WGSL's own `atan2` is
+/// only required to be within 4096).
+pub const ATAN2: &str = "\
+fn sarek_atan(t: f32) -> f32 {
+    let a = abs(t);
+    var x = a;
+    var y = 0.0f;
+    if a > 2.4142135f {
+        y = 1.5707964f;
+        x = -1.0f / a;
+    } else if a > 0.41421357f {
+        y = 0.7853982f;
+        x = (a - 1.0f) / (a + 1.0f);
+    }
+    let z = x * x;
+    y = y + ((((0.0805374449538f * z - 0.138776856032f) * z + 0.199777106478f) * z
+        - 0.333329491539f) * z * x + x);
+    return select(y, -y, t < 0.0f);
+}
+
+fn sarek_atan2(y: f32, x: f32) -> f32 {
+    let pi = 3.1415927f;
+    let ny = (bitcast<u32>(y) & 0x80000000u) != 0u;
+    let nx = (bitcast<u32>(x) & 0x80000000u) != 0u;
+    let ay = bitcast<u32>(y) & 0x7fffffffu;
+    let ax = bitcast<u32>(x) & 0x7fffffffu;
+    if ay > 0x7f800000u || ax > 0x7f800000u {
+        return x + y;
+    }
+    var r: f32;
+    if ay == 0u {
+        r = select(0.0f, pi, nx);
+    } else if ax == 0x7f800000u {
+        if ay == 0x7f800000u {
+            r = select(0.7853982f, 2.3561945f, nx);
+        } else {
+            r = select(0.0f, pi, nx);
+        }
+    } else if ay == 0x7f800000u || ax == 0u {
+        r = 1.5707964f;
+    } else {
+        let t = sarek_atan(abs(y / x));
+        r = select(t, pi - t, nx);
+    }
+    return select(r, -r, ny);
+}
+";

@@ -26,8 +26,7 @@ fn tight_device() -> Option<Device> {
     desc.memory_budget_thresholds.for_resource_creation = Some(1);
     let instance = sarek::wgpu::Instance::new(desc);
     let adapter = pollster::block_on(instance.request_adapter(&Default::default())).ok()?;
-    let (device, queue) =
-        pollster::block_on(adapter.request_device(&Default::default())).ok()?;
+    let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).ok()?;
     Some(Device::from_wgpu(device, queue))
 }
 
@@ -54,7 +53,10 @@ fn out_of_memory_is_an_error_and_the_device_recovers() {
     }
     let error = error.expect("allocating past the budget threshold fails");
     assert!(matches!(error, sarek::Error::OutOfMemory(_)), "{error}");
-    assert!(error.to_string().to_lowercase().contains("memory"), "{error}");
+    assert!(
+        error.to_string().to_lowercase().contains("memory"),
+        "{error}"
+    );
     // Freeing memory makes room again on the same device.
     held.clear();
     works(&dev);

@@ -875,12 +875,19 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
             let av4 = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&av))?;
             let mut c4 = dev.zeros::<sarek::Vec4>(m * m / 4)?;
             let grid = Grid::groups([32, 32, 1]);
-            for (name, for_loop) in [("Sarek matmul, `while` over k", false), ("Sarek matmul, `for` over k", true)] {
+            for (name, for_loop) in [
+                ("Sarek matmul, `while` over k", false),
+                ("Sarek matmul, `for` over k", true),
+            ] {
                 let mut launch = || {
                     vec![if for_loop {
-                        kernels::matmul_rb_for.launch(dev, grid, m, &av4, &av4, &mut c4).expect("launch")
+                        kernels::matmul_rb_for
+                            .launch(dev, grid, m, &av4, &av4, &mut c4)
+                            .expect("launch")
                     } else {
-                        kernels::matmul_rb.launch(dev, grid, m, &av4, &av4, &mut c4).expect("launch")
+                        kernels::matmul_rb
+                            .launch(dev, grid, m, &av4, &av4, &mut c4)
+                            .expect("launch")
                     }]
                 };
                 let t = median(b.warmup, b.runs, || ctx.time_sarek(&mut launch));

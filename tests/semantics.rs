@@ -390,7 +390,8 @@ fn exact_math_methods_match_rust() {
     let out = out.read().unwrap();
     for (i, v) in xs.iter().enumerate() {
         let k = i * 8;
-        assert_eq!(out[k], v.abs().sqrt(), "sqrt {v}");
+        // WGSL lets `sqrt` be 2.5 ULP off; lavapipe rounds it exactly, an H200 within 1 ULP.
+        assert!(ulps(out[k], v.abs().sqrt()) <= 1, "sqrt {v}: {}", out[k]);
         assert_eq!(out[k + 1], v.floor());
         assert_eq!(out[k + 2], v.ceil());
         assert_eq!(out[k + 3], v.trunc());
@@ -585,11 +586,14 @@ fn float_polyfills_match_rust_within_their_documented_ulps() {
         1.0f32, 2.0, -3.0, 0.5, -0.25, 4.0, 1e-3, -1e3, 7.0, -2.0, 0.3, 9.0, 3.0, -1.0, 1e5, 2.0,
         1.5, -1.5, 0.7, 2.5, 2.5, -4.0, 1e-20, 0.1, -7.0, 1e20,
     ];
+    // Random values, kept away from the subnormal range: WGSL lets a device flush subnormal
+    // values (results and intermediates) to zero, and an H200 does.
+    let normal = |v: f32| v.is_finite() && v.abs() < 1e30 && v.abs() > 1e-30;
     for v in common::random_u32(42, 200) {
-        let x = f32::from_bits(v);
-        if x.is_finite() && x.abs() < 1e30 && x.abs() > 1e-30 {
+        let (x, y) = (f32::from_bits(v), f32::from_bits(v.rotate_left(7)));
+        if normal(x) && normal(y) {
             xs.push(x);
-            ys.push(f32::from_bits(v.rotate_left(7)).clamp(-1e30, 1e30));
+            ys.push(y);
         }
     }
     // Values in the domain of acosh and atanh too.

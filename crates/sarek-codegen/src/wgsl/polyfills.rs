@@ -209,7 +209,7 @@ fn sarek_asinh(x: f32) -> f32 {
 pub const ACOSH: &str = "\
 fn sarek_acosh(x: f32) -> f32 {
     if !(x >= 1.0f) {
-        return (x - x) / (x - x);
+        return sarek_f32_from_bits(0x7fc00000u);
     }
     let u = x + sqrt(x - 1.0f) * sqrt(x + 1.0f);
     if u <= 2.0f {
@@ -223,7 +223,7 @@ fn sarek_acosh(x: f32) -> f32 {
 pub const ATANH: &str = "\
 fn sarek_atanh(x: f32) -> f32 {
     if abs(x) > 1.0f {
-        return (x - x) / (x - x);
+        return sarek_f32_from_bits(0x7fc00000u);
     }
     return 0.5f * sarek_ln_1p((2.0f * x) / (1.0f - x));
 }

@@ -1136,8 +1136,7 @@ impl<'a> Writer<'a> {
         }
         match (op, ty) {
             (BinaryOp::Rem, Scalar::F32) => {
-                self.helpers.insert(Helper::Fmod);
-                format!("{}({left}, {r})", Helper::Fmod.name())
+                format!("{}({left}, {r})", self.use_helper(Helper::Fmod))
             }
             (BinaryOp::Shl | BinaryOp::Shr, _) => {
                 // WGSL wants a u32 amount; Rust's wrapping shifts use its low five bits.

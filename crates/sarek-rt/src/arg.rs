@@ -64,22 +64,43 @@ pub enum Arg<'a> {
 
 impl<'a> Arg<'a> {
     /// An `f32` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::Arg::f32(0.5), sarek_rt::Arg::F32(v) if v == 0.5));
+    /// ```
     pub fn f32(v: f32) -> Self {
         Arg::F32(v)
     }
     /// An `i32` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::Arg::i32(-3), sarek_rt::Arg::I32(-3)));
+    /// ```
     pub fn i32(v: i32) -> Self {
         Arg::I32(v)
     }
     /// A `u32` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::Arg::u32(3), sarek_rt::Arg::U32(3)));
+    /// ```
     pub fn u32(v: u32) -> Self {
         Arg::U32(v)
     }
     /// A `usize` parameter.
+    ///
+    /// ```
+    /// // Checked at launch: a value over `u32::MAX` is `Error::ScalarOutOfRange`.
+    /// assert!(matches!(sarek_rt::Arg::usize(1 << 20), sarek_rt::Arg::Usize(0x10_0000)));
+    /// ```
     pub fn usize(v: usize) -> Self {
         Arg::Usize(v)
     }
     /// A `bool` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::Arg::bool(true), sarek_rt::Arg::Bool(true)));
+    /// ```
     pub fn bool(v: bool) -> Self {
         Arg::Bool(v)
     }
@@ -93,15 +114,83 @@ impl<'a> Arg<'a> {
         Arg::Bytes(b)
     }
     /// A `&[T]` parameter.
+    ///
+    /// ```
+    /// use sarek_codegen::abi::Access;
+    /// use sarek_rt::Arg;
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let x = dev.upload(&[1.0f32, 2.0])?;
+    /// assert!(matches!(Arg::read(&x), Arg::Buffer(raw, Access::Read) if raw.len() == 2));
+    /// # Ok(()) }
+    /// ```
     pub fn read<T: Element>(b: &'a Buffer<T>) -> Self {
         Arg::Buffer(b.raw(), Access::Read)
     }
     /// A `&[AtomicU32]` / `&[AtomicI32]` parameter: the kernel changes the buffer through
     /// atomics, as std's atomics change through a shared reference.
+    ///
+    /// ```
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static COUNT: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> hits: array<atomic<u32>>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main() { atomicAdd(&hits[0], 1u); }",
+    /// #     abi: Abi {
+    /// #         kernel: B("count"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("hits"), elem: B("atomic<u32>"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `COUNT` adds 1 to `hits[0]` with `atomicAdd` in every thread.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let hits = dev.zeros::<u32>(1)?;
+    /// dev.launch(&COUNT, sarek_rt::Grid::cover(256), &[sarek_rt::Arg::atomic(&hits)])?;
+    /// assert_eq!(hits.read()?, [256]);
+    /// # Ok(()) }
+    /// ```
     pub fn atomic<T: Element>(b: &'a Buffer<T>) -> Self {
         Arg::Buffer(b.raw(), Access::ReadWrite)
     }
     /// A `&mut [T]` parameter.
+    ///
+    /// ```
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// dev.launch(&ADD_ONE, sarek_rt::Grid::cover(3), &[sarek_rt::Arg::write(&mut x)])?;
+    /// assert_eq!(x.read()?, [2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn write<T: Element>(b: &'a mut Buffer<T>) -> Self {
         Arg::Buffer(b.raw(), Access::ReadWrite)
     }

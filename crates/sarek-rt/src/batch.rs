@@ -33,14 +33,39 @@ struct Command {
 /// block, one compute pass. Each launch is checked
 /// when it is added, exactly as `launch` checks it; they run in the order they were added.
 ///
-/// ```no_run
-/// # fn demo(dev: &sarek_rt::Device, kernel: &'static sarek_rt::KernelSource) -> sarek_rt::Result<()> {
+/// ```
+/// use sarek_rt::{Arg, Grid};
+/// # use std::borrow::Cow::Borrowed as B;
+/// # use sarek_codegen::abi::*;
+/// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+/// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+/// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+/// #         @group(0) @binding(1) var<uniform> p: P;
+/// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+/// #             if i.x < p.len { x[i.x] += 1u; }
+/// #         }",
+/// #     abi: Abi {
+/// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+/// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+/// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+/// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+/// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+/// #         ]) },
+/// #         workgroup_memory: 0, coarsened: false,
+/// #     },
+/// #     location: "",
+/// # };
+/// # fn main() -> sarek_rt::Result<()> {
+/// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+/// let dev = sarek_rt::Device::new()?;
+/// let mut x = dev.zeros::<u32>(256)?;
 /// let mut batch = dev.batch();
-/// for _ in 0..1000 {
-///     // `my_kernel.enqueue(&mut batch, grid, args..)` does this with typed arguments.
-///     batch.add(kernel, sarek_rt::Grid::cover(256), &[])?;
+/// for _ in 0..100 {
+///     // `add_one.enqueue(&mut batch, grid, &mut x)` does this with typed arguments.
+///     batch.add(&ADD_ONE, Grid::cover(256), &[Arg::write(&mut x)])?;
 /// }
 /// batch.submit()?.wait()?;
+/// assert_eq!(x.read()?, [100; 256]);
 /// # Ok(()) }
 /// ```
 pub struct Batch {
@@ -61,6 +86,14 @@ impl std::fmt::Debug for Batch {
 
 impl Device {
     /// An empty [`Batch`] of launches on this device.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let batch = dev.batch();
+    /// assert!(batch.is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn batch(&self) -> Batch {
         Batch {
             device: self.clone(),
@@ -73,17 +106,119 @@ impl Device {
 
 impl Batch {
     /// Number of launches added.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let mut batch = dev.batch();
+    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// assert_eq!(batch.len(), 2);
+    /// # Ok(()) }
+    /// ```
     pub fn len(&self) -> usize {
         self.commands.len()
     }
 
     /// Whether no launch was added.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let mut batch = dev.batch();
+    /// assert!(batch.is_empty());
+    /// // An empty grid adds nothing.
+    /// batch.add(&ADD_ONE, Grid::cover(0), &[Arg::write(&mut x)])?;
+    /// assert!(batch.is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.commands.is_empty()
     }
 
     /// Adds a launch with type-erased arguments; the typed `enqueue` method of every kernel
     /// calls this. An empty grid adds nothing.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let mut batch = dev.batch();
+    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// // Checked like `Device::launch`: a missing argument is an error.
+    /// assert!(batch.add(&ADD_ONE, Grid::cover(3), &[]).is_err());
+    /// batch.submit()?.wait()?;
+    /// assert_eq!(x.read()?, [2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn add(
         &mut self,
         source: &'static KernelSource,
@@ -128,6 +263,42 @@ impl Batch {
     }
 
     /// Submits every launch added, in order, in one compute pass.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let mut batch = dev.batch();
+    /// for _ in 0..2 {
+    ///     batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// }
+    /// let launch = batch.submit()?;
+    /// launch.wait()?;
+    /// assert_eq!(x.read()?, [3, 4, 5]);
+    /// # Ok(()) }
+    /// ```
     pub fn submit(self) -> Result<Launch> {
         let device = &self.device;
         device.check_lost()?;

@@ -26,13 +26,31 @@ pub trait Element: Copy + Send + Sync + 'static {
     type Gpu: bytemuck::Pod + Send + Sync;
 
     /// The value as the GPU stores it.
+    ///
+    /// ```
+    /// use sarek_rt::{Element, Vec3};
+    /// // A `vec3` takes 16 bytes on the GPU.
+    /// assert_eq!(Vec3::new(1.0, 2.0, 3.0).to_gpu(), [1.0, 2.0, 3.0, 0.0]);
+    /// ```
     fn to_gpu(self) -> Self::Gpu;
 
     /// The value back from the GPU's bytes; `None` when they hold no valid value (an enum tag
     /// out of range, written by code other than Sarek's).
+    ///
+    /// ```
+    /// use sarek_rt::{Element, Vec3};
+    /// assert_eq!(Vec3::from_gpu([1.0, 2.0, 3.0, 0.0]), Some(Vec3::new(1.0, 2.0, 3.0)));
+    /// ```
     fn from_gpu(gpu: Self::Gpu) -> Option<Self>;
 
     /// The values as the GPU stores them, without a copy when the types are the same.
+    ///
+    /// ```
+    /// use std::borrow::Cow;
+    /// use sarek_rt::{Element, Vec3};
+    /// assert!(matches!(f32::slice_to_gpu(&[1.0, 2.0]), Cow::Borrowed(_)));
+    /// assert_eq!(*Vec3::slice_to_gpu(&[Vec3::X]), [[1.0, 0.0, 0.0, 0.0]]);
+    /// ```
     fn slice_to_gpu(values: &[Self]) -> std::borrow::Cow<'_, [Self::Gpu]>
     where
         [Self::Gpu]: ToOwned<Owned = Vec<Self::Gpu>>,
@@ -96,6 +114,15 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// The untyped part of a [`Buffer`]: a wgpu buffer, the byte range the kernel sees, and
 /// the element count.
+///
+/// ```
+/// # fn main() -> sarek_rt::Result<()> {
+/// let dev = sarek_rt::Device::new()?;
+/// let buf = dev.upload(&[1.0f32, 2.0, 3.0])?;
+/// let raw: &sarek_rt::RawBuffer = buf.raw();
+/// assert_eq!(raw.len(), 3);
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
 pub struct RawBuffer {
     pub(crate) buffer: wgpu::Buffer,
@@ -126,11 +153,25 @@ impl RawBuffer {
     }
 
     /// The number of elements.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert_eq!(dev.upload(&[1u32, 2, 3])?.raw().len(), 3);
+    /// # Ok(()) }
+    /// ```
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether the buffer has no elements.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert!(dev.zeros::<u32>(0)?.raw().is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -155,7 +196,7 @@ impl RawBuffer {
 /// borrow checker rules out writing a buffer through two bindings of one launch. Dropping a
 /// buffer while a launch that uses it is in flight is safe: wgpu frees it after the launch.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> sarek_rt::Result<()> {
 /// let dev = sarek_rt::Device::new()?;
 /// let mut buf = dev.upload(&[1.0f32, 2.0, 3.0])?;
@@ -210,7 +251,7 @@ impl<T: Element> Buffer<T> {
     /// `COPY_DST` for [`Buffer::read`] / [`Buffer::write`]), the offset must be a multiple of
     /// the device's `min_storage_buffer_offset_alignment`, and the range must fit in the buffer.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
     /// let mine = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
@@ -261,16 +302,39 @@ impl<T: Element> Buffer<T> {
     }
 
     /// The number of elements.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert_eq!(dev.zeros::<f32>(10)?.len(), 10);
+    /// # Ok(()) }
+    /// ```
     pub fn len(&self) -> usize {
         self.raw.len
     }
 
     /// Whether the buffer has no elements.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert!(dev.upload::<f32>(&[])?.is_empty());
+    /// assert!(!dev.zeros::<f32>(1)?.is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.raw.len == 0
     }
 
     /// The device the buffer lives on.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.zeros::<f32>(4)?;
+    /// assert_eq!(buf.device().name(), dev.name());
+    /// # Ok(()) }
+    /// ```
     pub fn device(&self) -> &Device {
         &self.device
     }
@@ -278,16 +342,51 @@ impl<T: Element> Buffer<T> {
     /// The underlying wgpu buffer, for the caller's own passes. The elements start at
     /// [`Buffer::offset`]; the buffer may be larger than the data (an empty buffer keeps 16
     /// bytes).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[1u32, 2])?;
+    /// // Copy it with wgpu directly.
+    /// let copy = dev.zeros::<u32>(2)?;
+    /// let mut encoder = dev.wgpu_device().create_command_encoder(&Default::default());
+    /// encoder.copy_buffer_to_buffer(buf.wgpu_buffer(), buf.offset(), copy.wgpu_buffer(), copy.offset(), 8);
+    /// dev.wgpu_queue().submit([encoder.finish()]);
+    /// assert_eq!(copy.read()?, [1, 2]);
+    /// # Ok(()) }
+    /// ```
     pub fn wgpu_buffer(&self) -> &wgpu::Buffer {
         &self.raw.buffer
     }
 
     /// Where the elements start in [`Buffer::wgpu_buffer`], in bytes.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert_eq!(dev.zeros::<f32>(4)?.offset(), 0);
+    /// let mine = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
+    ///     label: None,
+    ///     size: 1024,
+    ///     usage: wgpu::BufferUsages::STORAGE,
+    ///     mapped_at_creation: false,
+    /// });
+    /// assert_eq!(sarek_rt::Buffer::<f32>::from_wgpu(&dev, mine, 256, 4)?.offset(), 256);
+    /// # Ok(()) }
+    /// ```
     pub fn offset(&self) -> u64 {
         self.raw.offset
     }
 
     /// The untyped view used by launches.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[1.0f32, 2.0])?;
+    /// assert_eq!(buf.raw().len(), buf.len());
+    /// # Ok(()) }
+    /// ```
     pub fn raw(&self) -> &RawBuffer {
         &self.raw
     }
@@ -308,6 +407,15 @@ impl<T: Element> Buffer<T> {
 
     /// Copies the buffer back to the host, blocking until every launch submitted before has
     /// finished. Use [`Buffer::read_async`] inside async code.
+    ///
+    /// ```
+    /// use sarek_rt::Vec3;
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[Vec3::new(1.0, 2.0, 3.0), Vec3::Z])?;
+    /// assert_eq!(buf.read()?, [Vec3::new(1.0, 2.0, 3.0), Vec3::Z]);
+    /// # Ok(()) }
+    /// ```
     pub fn read(&self) -> Result<Vec<T>> {
         if self.is_empty() {
             return Ok(Vec::new());
@@ -324,7 +432,7 @@ impl<T: Element> Buffer<T> {
     /// launch submitted before has finished. Works with any executor (a Sarek thread polls the
     /// device while futures wait).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
     /// let buf = dev.upload(&[1u32, 2, 3])?;
@@ -346,6 +454,17 @@ impl<T: Element> Buffer<T> {
 
     /// Replaces the contents with `data`, which must have the buffer's length. Ordered after
     /// every launch submitted before; does not wait for the GPU.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut buf = dev.zeros::<u32>(3)?;
+    /// buf.write(&[7, 8, 9])?;
+    /// assert_eq!(buf.read()?, [7, 8, 9]);
+    /// let err = buf.write(&[1, 2]).unwrap_err();
+    /// assert!(matches!(err, sarek_rt::Error::LengthMismatch { len: 3, given: 2 }));
+    /// # Ok(()) }
+    /// ```
     pub fn write(&mut self, data: &[T]) -> Result<()> {
         if data.len() != self.len() {
             return Err(Error::LengthMismatch {

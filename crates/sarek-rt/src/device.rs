@@ -16,7 +16,7 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
 /// A GPU that runs kernels. Cheap to clone (clones share the device), `Send` and `Sync`.
 ///
-/// ```no_run
+/// ```
 /// # fn main() -> sarek_rt::Result<()> {
 /// let dev = sarek_rt::Device::new()?;
 /// println!("running on {}", dev.name());
@@ -72,6 +72,14 @@ impl Device {
     ///
     /// A CPU backend for machines without any GPU driver is planned; until it lands this is
     /// the same as [`Device::gpu`].
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[1u32, 2, 3])?;
+    /// assert_eq!(buf.read()?, [1, 2, 3]);
+    /// # Ok(()) }
+    /// ```
     pub fn new() -> Result<Device> {
         Device::gpu()
     }
@@ -80,8 +88,21 @@ impl Device {
     /// ones (such as Mesa's lavapipe). `SAREK_ADAPTER=<substring>` picks the first adapter
     /// whose name contains the substring (case-insensitive); `WGPU_BACKEND` restricts the
     /// backends as in wgpu. The choice is logged at `info` level.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `SAREK_ADAPTER=llvmpipe` would pick Mesa's software Vulkan driver, where installed.
+    /// let dev = sarek_rt::Device::gpu()?;
+    /// println!("{} ({:?})", dev.name(), dev.backend());
+    /// # Ok(()) }
+    /// ```
     pub fn gpu() -> Result<Device> {
         crate::logging::init();
+        // Devices are made one at a time: NVIDIA's Vulkan driver hung (an H200, 11 or more
+        // test threads each making a device) and crashes on Windows (wgpu issue 10234) when
+        // devices are created concurrently.
+        static CREATING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
@@ -126,13 +147,14 @@ impl Device {
     /// Runs kernels on a device the caller already owns (sharing it with their own passes).
     /// Sarek uses the device's own features and limits and does not touch its error handler.
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
     /// let adapter = pollster::block_on(instance.request_adapter(&Default::default())).unwrap();
     /// let (device, queue) = pollster::block_on(adapter.request_device(&Default::default())).unwrap();
     /// let dev = sarek_rt::Device::from_wgpu(device, queue);
-    /// let buf = dev.upload(&[1u32, 2, 3])?;
+    /// assert_eq!(dev.name(), "unknown adapter");
+    /// assert_eq!(dev.upload(&[1u32, 2, 3])?.read()?, [1, 2, 3]);
     /// # Ok(()) }
     /// ```
     pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
@@ -176,6 +198,13 @@ impl Device {
     }
 
     /// The adapter's name (`"unknown adapter"` for a device from [`Device::from_wgpu`]).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert!(!dev.name().is_empty());
+    /// # Ok(()) }
+    /// ```
     pub fn name(&self) -> String {
         self.inner
             .info
@@ -184,32 +213,86 @@ impl Device {
     }
 
     /// The wgpu backend (Vulkan, Metal, ...), when Sarek chose the adapter.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// assert!(dev.backend().is_some()); // `None` for a device from `Device::from_wgpu`
+    /// # Ok(()) }
+    /// ```
     pub fn backend(&self) -> Option<wgpu::Backend> {
         self.inner.info.as_ref().map(|i| i.backend)
     }
 
     /// The device's limits.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// // Buffers may hold this many bytes.
+    /// let max = dev.limits().max_storage_buffer_binding_size;
+    /// assert!(max >= 1 << 20);
+    /// # Ok(()) }
+    /// ```
     pub fn limits(&self) -> &wgpu::Limits {
         &self.inner.limits
     }
 
     /// The wgpu device, for the caller's own work.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.zeros::<u32>(4)?;
+    /// let mut encoder = dev.wgpu_device().create_command_encoder(&Default::default());
+    /// encoder.clear_buffer(buf.wgpu_buffer(), 0, None);
+    /// dev.wgpu_queue().submit([encoder.finish()]);
+    /// assert_eq!(buf.read()?, [0; 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn wgpu_device(&self) -> &wgpu::Device {
         &self.inner.device
     }
 
     /// The wgpu queue Sarek submits to.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.zeros::<u32>(2)?;
+    /// dev.wgpu_queue().write_buffer(buf.wgpu_buffer(), buf.offset(), bytemuck::cast_slice(&[5u32, 6]));
+    /// assert_eq!(buf.read()?, [5, 6]);
+    /// # Ok(()) }
+    /// ```
     pub fn wgpu_queue(&self) -> &wgpu::Queue {
         &self.inner.queue
     }
 
     /// Copies `data` into a new buffer.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[1.5f32, 2.5])?;
+    /// assert_eq!(buf.len(), 2);
+    /// assert_eq!(buf.read()?, [1.5, 2.5]);
+    /// # Ok(()) }
+    /// ```
     pub fn upload<T: Element>(&self, data: &[T]) -> Result<Buffer<T>> {
         self.check_lost()?;
         Buffer::new(self, Some(data), data.len())
     }
 
     /// A new buffer of `len` zeros.
+    ///
+    /// ```
+    /// use sarek_rt::Vec3;
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.zeros::<Vec3>(4)?;
+    /// assert_eq!(buf.read()?, [Vec3::ZERO; 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn zeros<T: Element>(&self, len: usize) -> Result<Buffer<T>> {
         self.check_lost()?;
         Buffer::new(self, None, len)
@@ -217,11 +300,31 @@ impl Device {
 
     /// How many read-back staging buffers the device keeps for reuse right now (reads take one
     /// from this pool and put it back, so repeated reads allocate nothing).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let buf = dev.upload(&[1u32, 2, 3])?;
+    /// buf.read()?;
+    /// let pooled = dev.pooled_staging_buffers();
+    /// assert!(pooled >= 1);
+    /// buf.read()?; // reuses a pooled staging buffer
+    /// assert_eq!(dev.pooled_staging_buffers(), pooled);
+    /// # Ok(()) }
+    /// ```
     pub fn pooled_staging_buffers(&self) -> usize {
         self.inner.staging.idle()
     }
 
     /// Whether the device can time launches (it has `wgpu::Features::TIMESTAMP_QUERY`).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// // Profiling can be turned on exactly when the device can time launches.
+    /// assert_eq!(dev.set_profiling(true), dev.can_profile());
+    /// # Ok(()) }
+    /// ```
     pub fn can_profile(&self) -> bool {
         self.inner
             .device
@@ -233,7 +336,7 @@ impl Device {
     /// [`Launch::gpu_time`](crate::Launch::gpu_time) reports its duration. Returns whether
     /// timing is available (see [`Device::can_profile`]).
     ///
-    /// ```no_run
+    /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
     /// if dev.set_profiling(true) {
@@ -339,6 +442,39 @@ impl Device {
     }
 
     /// Waits until every submitted launch has finished.
+    ///
+    /// ```
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[0u32; 4])?;
+    /// for _ in 0..3 {
+    ///     dev.launch(&ADD_ONE, sarek_rt::Grid::cover(4), &[sarek_rt::Arg::write(&mut x)])?;
+    /// }
+    /// dev.synchronize()?; // all three launches have run
+    /// assert_eq!(x.read()?, [3; 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.check_lost()?;
         self.inner

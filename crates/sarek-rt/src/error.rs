@@ -115,4 +115,14 @@ pub enum Error {
 }
 
 /// `Result<T, sarek::Error>`.
+///
+/// ```
+/// fn round_trip(dev: &sarek_rt::Device, data: &[u32]) -> sarek_rt::Result<Vec<u32>> {
+///     dev.upload(data)?.read()
+/// }
+/// # fn main() -> sarek_rt::Result<()> {
+/// let dev = sarek_rt::Device::new()?;
+/// assert_eq!(round_trip(&dev, &[1, 2])?, [1, 2]);
+/// # Ok(()) }
+/// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;

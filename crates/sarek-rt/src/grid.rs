@@ -22,6 +22,13 @@ enum Kind {
 
 impl Grid {
     /// At least `n` threads along x: `ceil(n / workgroup_x)` workgroups.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::cover(1000).workgroups([64, 1, 1]), [16, 1, 1]);
+    /// // An empty grid: launching it does nothing.
+    /// assert_eq!(Grid::cover(0).workgroups([64, 1, 1]), [0, 1, 1]);
+    /// ```
     pub fn cover(n: usize) -> Grid {
         Grid {
             kind: Kind::Threads([n as u64, 1, 1]),
@@ -29,6 +36,11 @@ impl Grid {
     }
 
     /// At least `width × height` threads: workgroups cover both dimensions.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::cover_2d(1920, 1080).workgroups([16, 16, 1]), [120, 68, 1]);
+    /// ```
     pub fn cover_2d(width: usize, height: usize) -> Grid {
         Grid {
             kind: Kind::Threads([width as u64, height as u64, 1]),
@@ -36,6 +48,11 @@ impl Grid {
     }
 
     /// At least `width × height × depth` threads.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::cover_3d(10, 10, 10).workgroups([4, 4, 4]), [3, 3, 3]);
+    /// ```
     pub fn cover_3d(width: usize, height: usize, depth: usize) -> Grid {
         Grid {
             kind: Kind::Threads([width as u64, height as u64, depth as u64]),
@@ -43,6 +60,12 @@ impl Grid {
     }
 
     /// Exactly these many workgroups along x, y and z.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// // The workgroup size does not matter.
+    /// assert_eq!(Grid::groups([8, 2, 1]).workgroups([256, 1, 1]), [8, 2, 1]);
+    /// ```
     pub fn groups(groups: [u32; 3]) -> Grid {
         Grid {
             kind: Kind::Groups(groups),
@@ -50,6 +73,13 @@ impl Grid {
     }
 
     /// The number of workgroups for a kernel of the given workgroup size.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// let threads = 5_000_000_000_u64;
+    /// let grid = Grid::cover(threads as usize);
+    /// assert_eq!(grid.workgroups_u64([1, 1, 1]), [threads, 1, 1]);
+    /// ```
     pub fn workgroups_u64(&self, workgroup_size: [u32; 3]) -> [u64; 3] {
         match self.kind {
             Kind::Groups(g) => g.map(u64::from),
@@ -60,6 +90,12 @@ impl Grid {
     }
 
     /// Like [`Grid::workgroups_u64`], saturated to `u32`.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::cover(100).workgroups([32, 1, 1]), [4, 1, 1]);
+    /// assert_eq!(Grid::cover(5_000_000_000).workgroups([1, 1, 1]), [u32::MAX, 1, 1]);
+    /// ```
     pub fn workgroups(&self, workgroup_size: [u32; 3]) -> [u32; 3] {
         self.workgroups_u64(workgroup_size)
             .map(|g| g.min(u32::MAX as u64) as u32)

@@ -127,11 +127,36 @@ impl Timer {
 /// A submitted launch. Dropping it does not cancel or wait for anything; `.await` it (any
 /// executor), [`wait`](Launch::wait) for it, or check [`is_done`](Launch::is_done).
 ///
-/// ```no_run
-/// # fn demo(dev: &sarek_rt::Device, kernel: &'static sarek_rt::KernelSource) -> sarek_rt::Result<()> {
-/// // `my_kernel.launch(&dev, grid, args..)` returns the same handle.
-/// let launch = dev.launch(kernel, sarek_rt::Grid::cover(1024), &[])?;
+/// ```
+/// use sarek_rt::{Arg, Grid};
+/// # use std::borrow::Cow::Borrowed as B;
+/// # use sarek_codegen::abi::*;
+/// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+/// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+/// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+/// #         @group(0) @binding(1) var<uniform> p: P;
+/// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+/// #             if i.x < p.len { x[i.x] += 1u; }
+/// #         }",
+/// #     abi: Abi {
+/// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+/// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+/// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+/// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+/// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+/// #         ]) },
+/// #         workgroup_memory: 0, coarsened: false,
+/// #     },
+/// #     location: "",
+/// # };
+/// # fn main() -> sarek_rt::Result<()> {
+/// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+/// let dev = sarek_rt::Device::new()?;
+/// let mut x = dev.upload(&[1u32, 2, 3])?;
+/// // `add_one.launch(&dev, grid, &mut x)` of a `#[sarek::kernel]` returns the same handle.
+/// let launch = dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
 /// launch.wait()?; // or `launch.await?` in async code
+/// assert_eq!(x.read()?, [2, 3, 4]);
 /// # Ok(()) }
 /// ```
 pub struct Launch {
@@ -216,6 +241,40 @@ impl Launch {
     }
 
     /// Whether the GPU has finished the launch (checks without waiting).
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let launch = dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// while !launch.is_done() {
+    ///     // other work
+    /// }
+    /// assert_eq!(x.read()?, [2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn is_done(&self) -> bool {
         let done = self.completion();
         if !done.is_done() {
@@ -225,6 +284,38 @@ impl Launch {
     }
 
     /// Blocks until the GPU has finished the launch.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let launch = dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// launch.wait()?;
+    /// assert!(launch.is_done());
+    /// # Ok(()) }
+    /// ```
     pub fn wait(&self) -> Result<()> {
         if let Some(index) = &self.submission {
             self.device
@@ -247,6 +338,39 @@ impl Launch {
     /// The launch's time on the GPU, from timestamp queries, waiting for it to finish.
     /// `None` unless profiling was on when it was launched ([`Device::set_profiling`]) and the
     /// grid was not empty.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let profiling = dev.set_profiling(true);
+    /// let launch = dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// let time = launch.gpu_time()?;
+    /// assert_eq!(time.is_some(), profiling);
+    /// # Ok(()) }
+    /// ```
     pub fn gpu_time(&self) -> Result<Option<Duration>> {
         let Some(timer) = &self.timer else {
             return Ok(None);
@@ -648,6 +772,40 @@ impl Device {
     /// Launches a kernel with type-erased arguments; the typed `launch` method that
     /// `#[sarek::kernel]` generates calls this. Arguments are checked against the ABI.
     /// Returns once the work is submitted, with a handle to wait for it.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?.wait()?;
+    /// assert_eq!(x.read()?, [2, 3, 4]);
+    /// // Arguments that do not match the kernel are an error, not undefined behaviour.
+    /// let err = dev.launch(&ADD_ONE, Grid::cover(3), &[Arg::u32(7)]).unwrap_err();
+    /// assert!(matches!(err, sarek_rt::Error::BadArguments { .. }));
+    /// # Ok(()) }
+    /// ```
     pub fn launch(
         &self,
         source: &'static KernelSource,
@@ -684,6 +842,40 @@ impl Device {
     /// Records a launch into the caller's command encoder instead of submitting it: the work
     /// runs when the caller submits the encoder, ordered with their own passes. The typed
     /// `record` method that `#[sarek::kernel]` generates calls this.
+    ///
+    /// ```
+    /// use sarek_rt::{Arg, Grid};
+    /// # use std::borrow::Cow::Borrowed as B;
+    /// # use sarek_codegen::abi::*;
+    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+    /// #         @group(0) @binding(1) var<uniform> p: P;
+    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+    /// #             if i.x < p.len { x[i.x] += 1u; }
+    /// #         }",
+    /// #     abi: Abi {
+    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+    /// #         ]) },
+    /// #         workgroup_memory: 0, coarsened: false,
+    /// #     },
+    /// #     location: "",
+    /// # };
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// let mut encoder = dev.wgpu_device().create_command_encoder(&Default::default());
+    /// dev.record(&ADD_ONE, &mut encoder, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// // Nothing runs until the encoder is submitted.
+    /// dev.wgpu_queue().submit([encoder.finish()]);
+    /// assert_eq!(x.read()?, [2, 3, 4]);
+    /// # Ok(()) }
+    /// ```
     pub fn record(
         &self,
         source: &'static KernelSource,

@@ -3,6 +3,38 @@
 //! Kernels come from `#[sarek::kernel]`, which embeds their WGSL and ABI; this crate creates
 //! each kernel's pipeline once per device, packs the uniform block from the ABI, binds the
 //! buffers and dispatches. Use it through the `sarek` crate.
+//!
+//! ```
+//! use sarek_rt::{Arg, Grid};
+//! # use std::borrow::Cow::Borrowed as B;
+//! # use sarek_codegen::abi::*;
+//! # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
+//! #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
+//! #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
+//! #         @group(0) @binding(1) var<uniform> p: P;
+//! #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
+//! #             if i.x < p.len { x[i.x] += 1u; }
+//! #         }",
+//! #     abi: Abi {
+//! #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
+//! #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
+//! #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
+//! #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
+//! #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
+//! #         ]) },
+//! #         workgroup_memory: 0, coarsened: false,
+//! #     },
+//! #     location: "",
+//! # };
+//! # fn main() -> sarek_rt::Result<()> {
+//! // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+//! let dev = sarek_rt::Device::new()?;
+//! let mut x = dev.upload(&[1u32, 2, 3])?;
+//! // `add_one.launch(&dev, grid, &mut x)` with `#[sarek::kernel]`.
+//! dev.launch(&ADD_ONE, Grid::cover(x.len()), &[Arg::write(&mut x)])?.wait()?;
+//! assert_eq!(x.read()?, [2, 3, 4]);
+//! # Ok(()) }
+//! ```
 
 #![warn(missing_docs)]
 

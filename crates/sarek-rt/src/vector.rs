@@ -45,22 +45,43 @@ macro_rules! vector {
             pub const ONE: Self = Self { $($c: 1 as $t),+ };
 
             /// A vector from its components.
+            ///
+            /// ```
+            /// use sarek_rt::IVec3;
+            /// let v = IVec3::new(1, 2, 3);
+            /// assert_eq!((v.x, v.y, v.z), (1, 2, 3));
+            /// ```
             #[allow(clippy::too_many_arguments)]
             pub const fn new($($c: $t),+) -> Self {
                 Self { $($c),+ }
             }
 
             /// All components equal to `v`.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::splat(0.5), Vec2::new(0.5, 0.5));
+            /// ```
             pub const fn splat(v: $t) -> Self {
                 Self { $($c: v),+ }
             }
 
             /// The components as an array.
+            ///
+            /// ```
+            /// use sarek_rt::UVec3;
+            /// assert_eq!(UVec3::new(1, 2, 3).to_array(), [1, 2, 3]);
+            /// ```
             pub const fn to_array(self) -> [$t; $n] {
                 [$(self.$c),+]
             }
 
             /// The dot product.
+            ///
+            /// ```
+            /// use sarek_rt::Vec3;
+            /// assert_eq!(Vec3::new(1.0, 2.0, 3.0).dot(Vec3::new(4.0, 5.0, 6.0)), 32.0);
+            /// ```
             pub fn dot(self, other: Self) -> $t {
                 let mut s = 0 as $t;
                 $(s = s + self.$c * other.$c;)+
@@ -68,16 +89,31 @@ macro_rules! vector {
             }
 
             /// The squared length, `self.dot(self)`.
+            ///
+            /// ```
+            /// use sarek_rt::IVec2;
+            /// assert_eq!(IVec2::new(3, 4).length_squared(), 25);
+            /// ```
             pub fn length_squared(self) -> $t {
                 self.dot(self)
             }
 
             /// The component-wise minimum.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.0, 5.0).min(Vec2::new(3.0, 2.0)), Vec2::new(1.0, 2.0));
+            /// ```
             pub fn min(self, other: Self) -> Self {
                 Self { $($c: if other.$c < self.$c { other.$c } else { self.$c }),+ }
             }
 
             /// The component-wise maximum.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.0, 5.0).max(Vec2::new(3.0, 2.0)), Vec2::new(3.0, 5.0));
+            /// ```
             pub fn max(self, other: Self) -> Self {
                 Self { $($c: if other.$c > self.$c { other.$c } else { self.$c }),+ }
             }
@@ -141,36 +177,73 @@ macro_rules! float_vector {
     ($name:ident, [$($c:ident),+]) => {
         impl $name {
             /// The length.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(3.0, 4.0).length(), 5.0);
+            /// ```
             pub fn length(self) -> f32 {
                 self.length_squared().sqrt()
             }
 
             /// The vector scaled to length 1.
+            ///
+            /// ```
+            /// use sarek_rt::{Vec2, Vec3};
+            /// assert_eq!(Vec2::new(0.0, 5.0).normalize(), Vec2::Y);
+            /// let n = Vec3::new(1.0, 2.0, 2.0).normalize();
+            /// assert!((n.length() - 1.0).abs() < 1e-6);
+            /// ```
             pub fn normalize(self) -> Self {
                 self * (1.0 / self.length())
             }
 
             /// The distance to `other`.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.0, 1.0).distance(Vec2::new(4.0, 5.0)), 5.0);
+            /// ```
             pub fn distance(self, other: Self) -> f32 {
                 (self - other).length()
             }
 
             /// The component-wise absolute value.
+            ///
+            /// ```
+            /// use sarek_rt::Vec3;
+            /// assert_eq!(Vec3::new(-1.0, 2.0, -0.5).abs(), Vec3::new(1.0, 2.0, 0.5));
+            /// ```
             pub fn abs(self) -> Self {
                 Self { $($c: self.$c.abs()),+ }
             }
 
             /// The component-wise floor.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.5, -1.5).floor(), Vec2::new(1.0, -2.0));
+            /// ```
             pub fn floor(self) -> Self {
                 Self { $($c: self.$c.floor()),+ }
             }
 
             /// The component-wise ceiling.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.5, -1.5).ceil(), Vec2::new(2.0, -1.0));
+            /// ```
             pub fn ceil(self) -> Self {
                 Self { $($c: self.$c.ceil()),+ }
             }
 
             /// The component-wise truncation.
+            ///
+            /// ```
+            /// use sarek_rt::Vec2;
+            /// assert_eq!(Vec2::new(1.5, -1.5).trunc(), Vec2::new(1.0, -1.0));
+            /// ```
             pub fn trunc(self) -> Self {
                 Self { $($c: self.$c.trunc()),+ }
             }
@@ -189,6 +262,12 @@ macro_rules! int_vector {
     ($name:ident, [$($c:ident),+]) => {
         impl $name {
             /// The component-wise absolute value (wrapping at `i32::MIN`).
+            ///
+            /// ```
+            /// use sarek_rt::IVec2;
+            /// assert_eq!(IVec2::new(-3, 4).abs(), IVec2::new(3, 4));
+            /// assert_eq!(IVec2::splat(i32::MIN).abs(), IVec2::splat(i32::MIN));
+            /// ```
             pub fn abs(self) -> Self {
                 Self { $($c: self.$c.wrapping_abs()),+ }
             }
@@ -203,50 +282,106 @@ macro_rules! int_vector {
     };
 }
 
-vector!(Vec2, f32, 2, [x, y], "Two `f32`s: WGSL's `vec2<f32>`.");
+vector!(
+    Vec2,
+    f32,
+    2,
+    [x, y],
+    "Two `f32`s: WGSL's `vec2<f32>`.\n\n\
+     ```\n\
+     use sarek_rt::Vec2;\n\
+     assert_eq!(Vec2::new(3.0, 4.0) + Vec2::ONE, Vec2::new(4.0, 5.0));\n\
+     ```"
+);
 vector!(
     Vec3,
     f32,
     3,
     [x, y, z],
-    "Three `f32`s: WGSL's `vec3<f32>` (a 16-byte stride in buffers)."
+    "Three `f32`s: WGSL's `vec3<f32>` (a 16-byte stride in buffers).\n\n\
+     ```\n\
+     use sarek_rt::{Element, Vec3};\n\
+     assert_eq!(Vec3::X.cross(Vec3::Y), Vec3::Z);\n\
+     // In a buffer, each `Vec3` takes 16 bytes.\n\
+     assert_eq!(std::mem::size_of::<<Vec3 as Element>::Gpu>(), 16);\n\
+     ```"
 );
 vector!(
     Vec4,
     f32,
     4,
     [x, y, z, w],
-    "Four `f32`s: WGSL's `vec4<f32>`."
+    "Four `f32`s: WGSL's `vec4<f32>`.\n\n\
+     ```\n\
+     use sarek_rt::Vec4;\n\
+     assert_eq!(Vec4::new(1.0, 2.0, 3.0, 4.0) * 2.0, Vec4::new(2.0, 4.0, 6.0, 8.0));\n\
+     ```"
 );
-vector!(IVec2, i32, 2, [x, y], "Two `i32`s: WGSL's `vec2<i32>`.");
+vector!(
+    IVec2,
+    i32,
+    2,
+    [x, y],
+    "Two `i32`s: WGSL's `vec2<i32>`.\n\n\
+     ```\n\
+     use sarek_rt::IVec2;\n\
+     assert_eq!(IVec2::new(7, -3) / 2, IVec2::new(3, -1));\n\
+     ```"
+);
 vector!(
     IVec3,
     i32,
     3,
     [x, y, z],
-    "Three `i32`s: WGSL's `vec3<i32>` (a 16-byte stride in buffers)."
+    "Three `i32`s: WGSL's `vec3<i32>` (a 16-byte stride in buffers).\n\n\
+     ```\n\
+     use sarek_rt::IVec3;\n\
+     assert_eq!(-IVec3::new(1, -2, 3), IVec3::new(-1, 2, -3));\n\
+     ```"
 );
 vector!(
     IVec4,
     i32,
     4,
     [x, y, z, w],
-    "Four `i32`s: WGSL's `vec4<i32>`."
+    "Four `i32`s: WGSL's `vec4<i32>`.\n\n\
+     ```\n\
+     use sarek_rt::IVec4;\n\
+     assert_eq!(IVec4::new(1, 2, 3, 4).dot(IVec4::ONE), 10);\n\
+     ```"
 );
-vector!(UVec2, u32, 2, [x, y], "Two `u32`s: WGSL's `vec2<u32>`.");
+vector!(
+    UVec2,
+    u32,
+    2,
+    [x, y],
+    "Two `u32`s: WGSL's `vec2<u32>`.\n\n\
+     ```\n\
+     use sarek_rt::UVec2;\n\
+     assert_eq!(UVec2::new(7, 9) % 4, UVec2::new(3, 1));\n\
+     ```"
+);
 vector!(
     UVec3,
     u32,
     3,
     [x, y, z],
-    "Three `u32`s: WGSL's `vec3<u32>` (a 16-byte stride in buffers)."
+    "Three `u32`s: WGSL's `vec3<u32>` (a 16-byte stride in buffers).\n\n\
+     ```\n\
+     use sarek_rt::UVec3;\n\
+     assert_eq!(UVec3::new(1, 2, 3) * UVec3::splat(2), UVec3::new(2, 4, 6));\n\
+     ```"
 );
 vector!(
     UVec4,
     u32,
     4,
     [x, y, z, w],
-    "Four `u32`s: WGSL's `vec4<u32>`."
+    "Four `u32`s: WGSL's `vec4<u32>`.\n\n\
+     ```\n\
+     use sarek_rt::UVec4;\n\
+     assert_eq!(UVec4::new(1, 5, 2, 8).min(UVec4::splat(4)), UVec4::new(1, 4, 2, 4));\n\
+     ```"
 );
 float_vector!(Vec2, [x, y]);
 float_vector!(Vec3, [x, y, z]);
@@ -319,6 +454,11 @@ unit_axes!(
 
 impl Vec3 {
     /// The cross product.
+    ///
+    /// ```
+    /// use sarek_rt::Vec3;
+    /// assert_eq!(Vec3::X.cross(Vec3::Y), Vec3::Z);
+    /// ```
     pub fn cross(self, o: Self) -> Self {
         Self::new(
             self.y * o.z - self.z * o.y,
@@ -330,21 +470,47 @@ impl Vec3 {
 
 /// A three-component vector, as the `#[sarek::module]` host code converts one inside a struct
 /// (where WGSL packs the 12 bytes and lets the next field follow).
+///
+/// ```
+/// use sarek_rt::{vector::Components3, IVec3};
+/// let v = IVec3::from_array3([1, 2, 3]);
+/// assert_eq!(v, IVec3::new(1, 2, 3));
+/// assert_eq!(v.to_array3(), [1, 2, 3]);
+/// ```
 pub trait Components3: Copy {
     /// The component type.
     type Scalar: bytemuck::Pod;
     /// The components.
+    ///
+    /// ```
+    /// use sarek_rt::{vector::Components3, Vec3};
+    /// assert_eq!(Vec3::Z.to_array3(), [0.0, 0.0, 1.0]);
+    /// ```
     fn to_array3(self) -> [Self::Scalar; 3];
     /// The vector from its components.
+    ///
+    /// ```
+    /// use sarek_rt::{vector::Components3, UVec3};
+    /// assert_eq!(UVec3::from_array3([1, 2, 3]), UVec3::new(1, 2, 3));
+    /// ```
     fn from_array3(a: [Self::Scalar; 3]) -> Self;
 }
 
 /// `v`'s components (used by the code `#[sarek::module]` generates).
+///
+/// ```
+/// assert_eq!(sarek_rt::vector::to_array3(sarek_rt::UVec3::new(1, 2, 3)), [1, 2, 3]);
+/// ```
 pub fn to_array3<V: Components3>(v: V) -> [V::Scalar; 3] {
     v.to_array3()
 }
 
 /// The vector with components `a` (used by the code `#[sarek::module]` generates).
+///
+/// ```
+/// let v: sarek_rt::IVec3 = sarek_rt::vector::from_array3([1, 2, 3]);
+/// assert_eq!(v, sarek_rt::IVec3::new(1, 2, 3));
+/// ```
 pub fn from_array3<V: Components3>(a: [V::Scalar; 3]) -> V {
     V::from_array3(a)
 }

@@ -20,8 +20,9 @@ fn sarek_fmod(x: f32, y: f32) -> f32 {
     let ax = abs(x);
     let ay = abs(y);
     if !(ax <= 3.4028235e38f) || !(ay > 0.0f) {
-        // x infinite or NaN, y zero or NaN: NaN, made at run time.
-        return (x * y) / (x * y) + (y - y);
+        // x infinite or NaN, y zero or NaN: NaN. From bits through a function, because WGSL
+        // forbids a NaN constant and drivers fold arithmetic like `(x - x) / (x - x)`.
+        return sarek_f32_from_bits(0x7fc00000u);
     }
     if ax < ay {
         return x;

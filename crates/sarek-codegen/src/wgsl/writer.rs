@@ -410,8 +410,9 @@ impl<'a> Writer<'a> {
 
     fn shared_element(&mut self, var: SharedId, indices: &[Handle<Expression>]) -> String {
         let mut text = self.names.shared[var.0 as usize].clone();
-        for i in indices {
-            let i = self.expr(*i);
+        let dims = self.kernel.shared_var(var).dims.clone();
+        for (i, len) in indices.iter().zip(dims) {
+            let i = self.index(*i, Some(len));
             text.push_str(&format!("[{i}]"));
         }
         text
@@ -420,7 +421,7 @@ impl<'a> Writer<'a> {
     fn atomic_target(&mut self, target: &AtomicTarget) -> String {
         match target {
             AtomicTarget::Buffer { slice, index } => {
-                let i = self.expr(*index);
+                let i = self.index(*index, None);
                 format!("&{}[{i}]", escape(&self.kernel.param(*slice).name))
             }
             AtomicTarget::Shared { var, indices } => {
@@ -700,7 +701,7 @@ impl<'a> Writer<'a> {
         match place {
             Place::Local(local) => (self.local_name(*local), false),
             Place::Index { slice, index } => {
-                let i = self.expr(*index);
+                let i = self.index(*index, None);
                 (
                     format!("{}[{i}]", escape(&self.kernel.param(*slice).name)),
                     false,
@@ -721,8 +722,12 @@ impl<'a> Writer<'a> {
                 (format!("{b}.{name}"), stored_bool)
             }
             Place::Element { base, index } => {
+                let len = match self.place_type(base) {
+                    Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.1),
+                    _ => None,
+                };
                 let (b, _) = self.place(base);
-                let i = self.expr(*index);
+                let i = self.index(*index, len);
                 (format!("{b}[{i}]"), false)
             }
         }
@@ -826,13 +831,14 @@ impl<'a> Writer<'a> {
                 internal(&format!("p{}_{}", self.copy.unwrap_or(0), slice.0))
             }
             Expr::Index { slice, index } => {
-                let i = self.expr(*index);
+                let i = self.index(*index, None);
                 format!("{}[{i}]", escape(&kernel.param(*slice).name))
             }
             Expr::Unary { op, expr } => {
                 let e = self.expr(*expr);
                 match (op, self.scalar_of(*expr)) {
-                    (UnaryOp::Neg, _) => format!("(-{e})"),
+                    // A space: `--x` would be a decrement to the WGSL parser.
+                    (UnaryOp::Neg, _) => format!("(- {e})"),
                     (UnaryOp::Not, Scalar::Bool) => format!("(!{e})"),
                     (UnaryOp::Not, _) => format!("(~{e})"),
                 }
@@ -841,7 +847,11 @@ impl<'a> Writer<'a> {
                 if matches!(self.exprs[*left].ty, Type::Vector(..))
                     || matches!(self.exprs[*right].ty, Type::Vector(..)) =>
             {
-                let (l, r) = (self.expr(*left), self.expr(*right));
+                let (mut l, r) = (self.expr(*left), self.expr(*right));
+                if self.is_const(*left) && self.is_const(*right) {
+                    // As for scalars: naga refuses a constant that overflows.
+                    l = self.opaque_any(self.exprs[*left].ty, l);
+                }
                 match op {
                     BinaryOp::Eq => format!("all({l} == {r})"),
                     BinaryOp::Ne => format!("any({l} != {r})"),
@@ -857,7 +867,12 @@ impl<'a> Writer<'a> {
                 let mut l = self.expr(*left);
                 let may_overflow = matches!(
                     op,
-                    BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::Div
+                        | BinaryOp::Rem
+                        | BinaryOp::Shl
                 );
                 if may_overflow && self.is_const(*left) && self.is_const(*right) {
                     l = self.opaque(ty, l);
@@ -881,7 +896,23 @@ impl<'a> Writer<'a> {
             Expr::Builtin(b) => self.builtin(*b),
             Expr::Math { fun, args } => {
                 let arg_ty = args.first().map(|a| self.exprs[*a].ty);
-                let args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                // naga evaluates a builtin on constants when the shader is created and refuses
+                // a non-finite or out-of-domain result (`normalize` of zero, `log(0)`), which
+                // the run time defines: keep such a call a run-time one.
+                let const_args: Vec<bool> = args.iter().map(|a| self.is_const(*a)).collect();
+                let handles = args.clone();
+                let mut args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                if const_args.iter().all(|c| *c) {
+                    if let (Some(first), Some(text)) = (handles.first(), args.first().cloned()) {
+                        args[0] = self.opaque_any(self.exprs[*first].ty, text);
+                    }
+                }
+                // A constant divisor may be zero, which naga refuses to fold.
+                if *fun == MathFun::RemEuclid && const_args.get(1) == Some(&true) {
+                    if let (Some(d), Some(text)) = (handles.get(1), args.get(1).cloned()) {
+                        args[1] = self.opaque_any(self.exprs[*d].ty, text);
+                    }
+                }
                 if let Some(text) = self.polyfill(*fun, arg_ty, &args) {
                     return text;
                 }
@@ -932,7 +963,12 @@ impl<'a> Writer<'a> {
                 }
             }
             Expr::Access { base, index } => {
-                let (b, i) = (self.expr(*base), self.expr(*index));
+                let len = match self.exprs[*base].ty {
+                    Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.1),
+                    _ => None,
+                };
+                let b = self.expr(*base);
+                let i = self.index(*index, len);
                 format!("{b}[{i}]")
             }
             Expr::Compose { ty, components } => {
@@ -1034,7 +1070,10 @@ impl<'a> Writer<'a> {
         match &self.exprs[h].kind {
             Expr::Literal(Literal::F32(v)) => v.is_finite(),
             Expr::Literal(_) => true,
-            Expr::Local(l) => self.const_locals.contains(l),
+            Expr::Local(l) => {
+                self.const_locals.contains(l)
+                    || self.aliases.get(l).is_some_and(|t| self.is_const(*t))
+            }
             Expr::Unary { expr, .. } => self.is_const(*expr),
             Expr::Binary { left, right, .. } => self.is_const(*left) && self.is_const(*right),
             Expr::Select {
@@ -1053,6 +1092,8 @@ impl<'a> Writer<'a> {
             Expr::Access { base, index } => self.is_const(*base) && self.is_const(*index),
             Expr::Compose { components, .. } => components.iter().all(|c| self.is_const(*c)),
             Expr::Zero(_) => true,
+            // Printed as the workgroup size, a literal.
+            Expr::Builtin(Builtin::BlockDim(_)) => true,
             Expr::Param(_)
             | Expr::Len(_)
             | Expr::Index { .. }
@@ -1068,6 +1109,10 @@ impl<'a> Writer<'a> {
     fn fold(&self, h: Handle<Expression>) -> Option<Literal> {
         match &self.exprs[h].kind {
             Expr::Literal(l @ (Literal::I32(_) | Literal::U32(_))) => Some(*l),
+            Expr::Builtin(Builtin::BlockDim(a)) => {
+                Some(Literal::U32(self.kernel.workgroup_size[a.index()]))
+            }
+            Expr::Local(l) => self.aliases.get(l).and_then(|t| self.fold(*t)),
             Expr::Binary { op, left, right } => {
                 let (l, r) = (self.fold(*left)?, self.fold(*right)?);
                 match (l, r) {
@@ -1097,6 +1142,46 @@ impl<'a> Writer<'a> {
                 }
             }
             _ => None,
+        }
+    }
+
+    /// An index: a constant one outside the array (or, into a buffer, beyond `i32`), which
+    /// naga refuses when the shader is created, is kept a run-time value (WebGPU then clamps
+    /// or drops the access, as for any out-of-bounds index).
+    fn index(&mut self, index: Handle<Expression>, len: Option<u32>) -> String {
+        let text = self.expr(index);
+        if !self.is_const(index) {
+            return text;
+        }
+        let in_range = match (self.fold(index), len) {
+            (Some(Literal::U32(v)), Some(len)) => v < len,
+            (Some(Literal::I32(v)), Some(len)) => v >= 0 && (v as u32) < len,
+            (Some(Literal::U32(v)), None) => v <= i32::MAX as u32,
+            (Some(Literal::I32(v)), None) => v >= 0,
+            _ => false,
+        };
+        if in_range {
+            text
+        } else {
+            let ty = self.scalar_of(index);
+            self.opaque(ty, text)
+        }
+    }
+
+    /// [`Self::opaque`] for a scalar or a vector (a vector times an opaque 1, which is exact).
+    fn opaque_any(&mut self, ty: Type, text: String) -> String {
+        match ty {
+            Type::Scalar(s) => self.opaque(s, text),
+            Type::Vector(_, s) => {
+                let one = match s {
+                    Scalar::F32 => "1.0f",
+                    Scalar::I32 => "1i",
+                    _ => "1u",
+                };
+                let one = self.opaque(s, one.to_owned());
+                format!("({text} * {one})")
+            }
+            _ => text,
         }
     }
 

@@ -564,7 +564,6 @@ impl Device {
         Ok(p)
     }
 
-    /// Checks a launch and creates what it binds; `None` for an empty grid.
     /// Checks a launch: the grid, the workgroup memory, the arguments; packs the uniform block
     /// and finds the pipeline. `None` for an empty grid.
     pub(crate) fn check_launch<'a>(

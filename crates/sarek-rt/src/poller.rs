@@ -43,6 +43,9 @@ struct State {
     waiting: usize,
     running: bool,
     shutdown: bool,
+    /// The thread, joined when the device goes: a thread still inside the driver while the
+    /// process exits crashed lavapipe's exit handlers (about one run in 70).
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// The background poller of one device.
@@ -63,9 +66,16 @@ impl Poller {
             let spawned = std::thread::Builder::new()
                 .name("sarek-poller".into())
                 .spawn(move || poll_loop(&shared, &device));
-            if spawned.is_err() {
-                state.running = false;
-                log::error!("sarek: could not start the poller thread; futures will not complete");
+            match spawned {
+                // A previous thread has returned (it cleared `running`); dropping its handle
+                // detaches nothing that still runs.
+                Ok(handle) => state.thread = Some(handle),
+                Err(_) => {
+                    state.running = false;
+                    log::error!(
+                        "sarek: could not start the poller thread; futures will not complete"
+                    );
+                }
             }
         }
         cvar.notify_all();
@@ -77,10 +87,20 @@ impl Poller {
         state.waiting = state.waiting.saturating_sub(1);
     }
 
+    /// Stops the thread and waits for it to leave the driver.
     pub(crate) fn shutdown(&self) {
         let (lock, cvar) = &*self.shared;
-        lock.lock().unwrap_or_else(|e| e.into_inner()).shutdown = true;
+        let handle = {
+            let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+            state.shutdown = true;
+            state.thread.take()
+        };
         cvar.notify_all();
+        if let Some(h) = handle {
+            if h.thread().id() != std::thread::current().id() {
+                let _ = h.join();
+            }
+        }
     }
 
     /// A future that resolves when `completion` is set.

@@ -1,6 +1,9 @@
 #[sarek::kernel]
 fn k(out: &mut [i32]) {
+    // A tuple of values can be taken apart; a tuple cannot be a value.
     let (a, b) = (1, 2);
+    let t = (a, b);
+    let (c, d) = t;
 }
 
 #[sarek::module]

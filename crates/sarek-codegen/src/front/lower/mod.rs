@@ -672,6 +672,9 @@ impl Lowerer {
             syn::Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
             other => (other, None),
         };
+        if let syn::Pat::Tuple(tuple) = pat {
+            return self.tuple_let(local, tuple, annotation);
+        }
         let declared = match annotation {
             Some(ty) => Some(self.resolve_type(ty)?),
             None => None,
@@ -712,6 +715,92 @@ impl Lowerer {
             syn::Pat::Wild(_) => Ok(Value::Unit),
             other => Err(self.error(other.span(), "only plain names can be bound in a kernel (`let x = ..`); WGSL has no tuples or destructuring")),
         }
+    }
+
+    /// `let (a, mut b, _) = (x, y, z);`: the values in order, then one binding each (WGSL
+    /// has no tuples, so only a tuple of values can be taken apart).
+    fn tuple_let(
+        &mut self,
+        local: &syn::Local,
+        tuple: &syn::PatTuple,
+        annotation: Option<&syn::Type>,
+    ) -> R<Value> {
+        let refuse = "WGSL has no tuples: a tuple pattern can only take apart a tuple of values, `let (a, b) = (x, y);`; otherwise bind separate variables";
+        let Some(init) = &local.init else {
+            return Err(self.error(tuple.span(), refuse));
+        };
+        let mut rhs = &*init.expr;
+        while let syn::Expr::Paren(p) = rhs {
+            rhs = &p.expr;
+        }
+        let syn::Expr::Tuple(values) = rhs else {
+            return Err(self.error(init.expr.span(), refuse));
+        };
+        if values.elems.len() != tuple.elems.len() {
+            return Err(self.error(
+                init.expr.span(),
+                format!(
+                    "mismatched types: a tuple of {} values bound to a pattern of {}",
+                    values.elems.len(),
+                    tuple.elems.len()
+                ),
+            ));
+        }
+        let types: Vec<Option<Type>> = match annotation {
+            Some(syn::Type::Tuple(t)) if t.elems.len() == tuple.elems.len() => {
+                let mut out = Vec::new();
+                for ty in &t.elems {
+                    out.push(Some(self.resolve_type(ty)?));
+                }
+                out
+            }
+            Some(other) => {
+                return Err(self.error(
+                    other.span(),
+                    "annotate a tuple pattern with a tuple type of the same length",
+                ))
+            }
+            None => vec![None; tuple.elems.len()],
+        };
+        let exprs: Vec<&syn::Expr> = values.elems.iter().collect();
+        let values = self.operands(&exprs)?;
+        for ((p, v), (want, e)) in tuple
+            .elems
+            .iter()
+            .zip(values)
+            .zip(types.into_iter().zip(&exprs))
+        {
+            let ty = match want {
+                Some(w) => self.unify(Ty::of(w), self.ty(v), e.span())?,
+                None => self.ty(v),
+            };
+            match p {
+                syn::Pat::Ident(id) if id.by_ref.is_none() && id.subpat.is_none() => {
+                    let name = ident_name(&id.ident);
+                    let mutable = id.mutability.is_some();
+                    let handle = self.new_local(&name, ty, mutable, !mutable, id.ident.span());
+                    self.push(
+                        Stmt::Let {
+                            local: handle,
+                            init: Some(v),
+                        },
+                        local.span(),
+                    );
+                    self.scopes
+                        .last_mut()
+                        .expect("a scope")
+                        .insert(name, Binding::Local(handle));
+                }
+                syn::Pat::Wild(_) => {}
+                other => {
+                    return Err(self.error(
+                        other.span(),
+                        "bind plain names in a tuple pattern: `let (a, mut b, _) = ..`",
+                    ))
+                }
+            }
+        }
+        Ok(Value::Unit)
     }
 
     // ---- expressions ----

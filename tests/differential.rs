@@ -65,24 +65,6 @@ fn float_rules(a: &[f32], b: &[f32], out: &mut [f32]) {
     }
 }
 
-fn ulps(a: f32, b: f32) -> u32 {
-    if a.is_nan() && b.is_nan() || a == b {
-        return 0;
-    }
-    if !a.is_finite() || !b.is_finite() {
-        return u32::MAX;
-    }
-    let key = |v: f32| {
-        let bits = v.to_bits() as i32;
-        if bits < 0 {
-            i32::MIN - bits
-        } else {
-            bits
-        }
-    };
-    key(a).abs_diff(key(b))
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
@@ -115,7 +97,7 @@ proptest! {
         for (k, (g, e)) in got.iter().zip(&expected).enumerate() {
             let bound = if k % 6 == 4 { 2 } else { 0 };
             let tiny = g.abs() < f32::MIN_POSITIVE && e.abs() < f32::MIN_POSITIVE;
-            prop_assert!(ulps(*g, *e) <= bound || tiny, "output {} ({}, {}): GPU {}, Rust {}", k, a[k / 6], b[k / 6], g, e);
+            prop_assert!(common::ulps(*g, *e) <= bound || tiny, "output {} ({}, {}): GPU {}, Rust {}", k, a[k / 6], b[k / 6], g, e);
         }
     }
 }

@@ -391,7 +391,11 @@ fn exact_math_methods_match_rust() {
     for (i, v) in xs.iter().enumerate() {
         let k = i * 8;
         // WGSL lets `sqrt` be 2.5 ULP off; lavapipe rounds it exactly, an H200 within 1 ULP.
-        assert!(ulps(out[k], v.abs().sqrt()) <= 1, "sqrt {v}: {}", out[k]);
+        assert!(
+            common::ulps(out[k], v.abs().sqrt()) <= 1,
+            "sqrt {v}: {}",
+            out[k]
+        );
         assert_eq!(out[k + 1], v.floor());
         assert_eq!(out[k + 2], v.ceil());
         assert_eq!(out[k + 3], v.trunc());
@@ -556,25 +560,6 @@ fn float_methods(x: &[f32], y: &[f32], out: &mut [f32]) {
     }
 }
 
-/// Distance in units in the last place (0 for equal values, both NaN, or ±0).
-fn ulps(a: f32, b: f32) -> u32 {
-    if a.is_nan() && b.is_nan() || a == b {
-        return 0;
-    }
-    if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
-        return u32::MAX;
-    }
-    let key = |v: f32| {
-        let bits = v.to_bits() as i32;
-        if bits < 0 {
-            i32::MIN - bits
-        } else {
-            bits
-        }
-    };
-    key(a).abs_diff(key(b))
-}
-
 #[test]
 fn float_polyfills_match_rust_within_their_documented_ulps() {
     let Some(dev) = common::device() else { return };
@@ -680,7 +665,7 @@ fn float_polyfills_match_rust_within_their_documented_ulps() {
             let have = got[i * 18 + k];
             // Results below f32's normal range may be flushed to zero on the GPU.
             let tiny = want.abs() < f32::MIN_POSITIVE && have.abs() < f32::MIN_POSITIVE;
-            if ulps(have, want) > bound(xs[i], ys[i]) && !tiny {
+            if common::ulps(have, want) > bound(xs[i], ys[i]) && !tiny {
                 failures.push(format!(
                     "{name}({}, {}): GPU {have:e}, Rust {want:e}",
                     xs[i], ys[i]

@@ -31,3 +31,23 @@ pub fn random_u32(seed: u32, n: usize) -> Vec<u32> {
         })
         .collect()
 }
+
+/// Distance in units in the last place (0 for equal values, both NaN, or ±0; `u32::MAX`
+/// when only one side is NaN or infinite).
+pub fn ulps(a: f32, b: f32) -> u32 {
+    if a.is_nan() && b.is_nan() || a == b {
+        return 0;
+    }
+    if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() {
+        return u32::MAX;
+    }
+    let key = |v: f32| {
+        let bits = v.to_bits() as i32;
+        if bits < 0 {
+            i32::MIN - bits
+        } else {
+            bits
+        }
+    };
+    key(a).abs_diff(key(b))
+}

@@ -722,10 +722,7 @@ impl<'a> Writer<'a> {
                 (format!("{b}.{name}"), stored_bool)
             }
             Place::Element { base, index } => {
-                let len = match self.place_type(base) {
-                    Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.1),
-                    _ => None,
-                };
+                let len = self.array_len(self.place_type(base));
                 let (b, _) = self.place(base);
                 let i = self.index(*index, len);
                 (format!("{b}[{i}]"), false)
@@ -963,10 +960,7 @@ impl<'a> Writer<'a> {
                 }
             }
             Expr::Access { base, index } => {
-                let len = match self.exprs[*base].ty {
-                    Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.1),
-                    _ => None,
-                };
+                let len = self.array_len(self.exprs[*base].ty);
                 let b = self.expr(*base);
                 let i = self.index(*index, len);
                 format!("{b}[{i}]")
@@ -1165,6 +1159,14 @@ impl<'a> Writer<'a> {
         } else {
             let ty = self.scalar_of(index);
             self.opaque(ty, text)
+        }
+    }
+
+    /// The length of an array type.
+    fn array_len(&self, ty: Type) -> Option<u32> {
+        match ty {
+            Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.1),
+            _ => None,
         }
     }
 

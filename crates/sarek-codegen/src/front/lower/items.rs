@@ -209,21 +209,28 @@ impl Lowerer {
     }
 
     fn const_u32(&mut self, len: &syn::Expr) -> Option<u32> {
-        match len {
+        u32::try_from(self.const_int(len, false)?).ok()
+    }
+
+    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
+    /// loop's counter), through parentheses and one-expression blocks.
+    pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
+        match e {
             syn::Expr::Lit(syn::ExprLit {
                 lit: syn::Lit::Int(i),
                 ..
-            }) => i.base10_parse::<u32>().ok(),
+            }) => i.base10_parse::<i64>().ok(),
             syn::Expr::Path(p) => {
                 match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                    Some(super::Binding::Const(Literal::U32(v))) => Some(v),
-                    Some(super::Binding::Const(Literal::I32(v))) => u32::try_from(v).ok(),
+                    Some(super::Binding::Const(Literal::U32(v))) => Some(i64::from(v)),
+                    Some(super::Binding::Const(Literal::I32(v))) => Some(i64::from(v)),
+                    Some(super::Binding::Counter(v, _)) if counters => Some(v),
                     _ => None,
                 }
             }
-            syn::Expr::Paren(p) => self.const_u32(&p.expr),
+            syn::Expr::Paren(p) => self.const_int(&p.expr, counters),
             syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Expr(e, None) => self.const_u32(e),
+                syn::Stmt::Expr(e, None) => self.const_int(e, counters),
                 _ => None,
             },
             _ => None,

@@ -50,26 +50,6 @@ fn leaves_loop(tokens: proc_macro2::TokenStream) -> bool {
 }
 
 impl Lowerer {
-    /// The value of an integer literal or `const` bound.
-    fn constant_bound(&mut self, e: &syn::Expr) -> Option<i64> {
-        match e {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(i),
-                ..
-            }) => i.base10_parse::<i64>().ok(),
-            syn::Expr::Paren(p) => self.constant_bound(&p.expr),
-            syn::Expr::Path(p) => {
-                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                    Some(Binding::Const(crate::ir::Literal::U32(v))) => Some(i64::from(v)),
-                    Some(Binding::Const(crate::ir::Literal::I32(v))) => Some(i64::from(v)),
-                    Some(Binding::Counter(v, _)) => Some(v),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
-    }
-
     /// Whether `body` indexes a local or workgroup array with an expression that mentions
     /// `name`.
     fn indexes_local_with(&self, body: &syn::Block, name: &str) -> bool {
@@ -194,7 +174,7 @@ impl Lowerer {
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             return None;
         };
-        let (lo, mut hi) = (self.constant_bound(start)?, self.constant_bound(end)?);
+        let (lo, mut hi) = (self.const_int(start, true)?, self.const_int(end, true)?);
         if matches!(range.limits, syn::RangeLimits::Closed(_)) {
             hi += 1;
         }

@@ -230,13 +230,13 @@ pub fn build(kernel: &Kernel) -> Abi {
         } else if let ParamType::Value(ty) = param.ty {
             // The host's bytes: the type's stride (a `vec3` is passed as 16 bytes).
             let size = crate::layout::of(&kernel.types, ty).stride();
-            offset = offset.next_multiple_of(16);
+            offset = crate::layout::round_up(offset, 16);
             fields.push(UniformField {
                 name: escape::escape(&param.name).into(),
                 offset,
                 source: FieldSource::Bytes { param: index, size },
             });
-            offset += size.next_multiple_of(16);
+            offset = offset.saturating_add(crate::layout::round_up(size, 16));
         }
     }
     Abi {

@@ -19,8 +19,14 @@ pub struct Layout {
 impl Layout {
     /// The distance between consecutive elements of an array of this type.
     pub fn stride(self) -> u32 {
-        self.size.next_multiple_of(self.align)
+        round_up(self.size, self.align)
     }
+}
+
+/// `v` rounded up to a multiple of `align`, saturating (a type too large for `u32` is refused
+/// by the limits later, not by an overflow here).
+pub fn round_up(v: u32, align: u32) -> u32 {
+    v.checked_next_multiple_of(align).unwrap_or(u32::MAX)
 }
 
 /// The layout of `ty`.
@@ -55,7 +61,7 @@ pub fn fields(types: &[TypeDef], tys: impl IntoIterator<Item = Type>) -> (Vec<u3
     let mut align = 4u32;
     for ty in tys {
         let l = of(types, ty);
-        let offset = end.next_multiple_of(l.align);
+        let offset = round_up(end, l.align);
         offsets.push(offset);
         end = offset.saturating_add(l.size);
         align = align.max(l.align);
@@ -63,7 +69,7 @@ pub fn fields(types: &[TypeDef], tys: impl IntoIterator<Item = Type>) -> (Vec<u3
     (
         offsets,
         Layout {
-            size: end.next_multiple_of(align).max(align),
+            size: round_up(end, align).max(align),
             align,
         },
     )
@@ -94,7 +100,7 @@ pub fn uniform_problem(types: &[TypeDef], ty: Type) -> Option<&'static str> {
                         if offset % 16 != 0 {
                             return Some("a struct inside a struct in the uniform block must start at a multiple of 16 bytes");
                         }
-                        free_from = offset + of(types, f.ty).size.next_multiple_of(16);
+                        free_from = offset.saturating_add(round_up(of(types, f.ty).size, 16));
                     }
                     if let Some(p) = uniform_problem(types, f.ty) {
                         return Some(p);

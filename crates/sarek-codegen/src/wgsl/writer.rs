@@ -367,7 +367,7 @@ impl<'a> Writer<'a> {
                         _ => internal("unknown"),
                     };
                     // WGSL's uniform rules: a struct member starts and ends on 16 bytes.
-                    let slot = size.next_multiple_of(16);
+                    let slot = crate::layout::round_up(size, 16);
                     (format!("@align(16) @size({slot}) "), ty)
                 }
             };

@@ -459,12 +459,32 @@ impl Lowerer {
             for (n, p) in tuple.iter().enumerate() {
                 if let syn::Pat::Rest(_) = p {
                     // `..` skips the fields the remaining sub-patterns do not name.
-                    k = payload.len() - (tuple.len() - n - 1);
+                    let after = tuple.len() - n - 1;
+                    match payload.len().checked_sub(after) {
+                        Some(start) if start >= k => k = start,
+                        _ => {
+                            return Err(self.error(
+                                p.span(),
+                                format!(
+                                    "this pattern names more fields than the variant has ({})",
+                                    payload.len()
+                                ),
+                            ))
+                        }
+                    }
                     continue;
                 }
                 match payload.get(k) {
                     Some((_, i)) => subs.push((*i, *p)),
-                    None => return Err(self.error(p.span(), "this variant has fewer fields")),
+                    None => {
+                        return Err(self.error(
+                            p.span(),
+                            format!(
+                                "this pattern names more fields than the variant has ({})",
+                                payload.len()
+                            ),
+                        ))
+                    }
                 }
                 k += 1;
             }

@@ -176,7 +176,7 @@ impl Lowerer {
         };
         let (lo, mut hi) = (self.const_int(start, true)?, self.const_int(end, true)?);
         if matches!(range.limits, syn::RangeLimits::Closed(_)) {
-            hi += 1;
+            hi = hi.checked_add(1)?;
         }
         if mutable
             || hi - lo > MAX_TRIP

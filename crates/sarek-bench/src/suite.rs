@@ -841,19 +841,18 @@ fn experiments(b: &Bench, n: usize) -> Result<()> {
         let ra = storage(ctx, bytemuck::cast_slice(&av));
         let rc = storage(ctx, &vec![0u8; m * m * 4]);
         let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
+        let twin = include_str!("wgsl/matmul_rb.wgsl");
+        // The twin with `b0`, `b1` in `var`s, as Sarek used to declare every vector.
+        let vars = twin
+            .replace("let b0 = ", "var b0 = ")
+            .replace("let b1 = ", "var b1 = ");
         for (name, src) in [
-            (
-                "matmul twin (all inner loops unrolled)",
-                include_str!("wgsl/matmul_rb.wgsl"),
-            ),
+            ("matmul twin (all inner loops unrolled)", twin),
             (
                 "matmul with accumulator loops",
                 include_str!("wgsl/experiments/matmul_rb_loops.wgsl"),
             ),
-            (
-                "matmul with b0, b1 in `var`s",
-                include_str!("wgsl/experiments/matmul_rb_vars.wgsl"),
-            ),
+            ("matmul with b0, b1 in `var`s", vars.as_str()),
             (
                 "matmul with the loop over k kept",
                 include_str!("wgsl/experiments/matmul_rb_k_loop.wgsl"),

@@ -4,16 +4,40 @@
 
 use sarek::Device;
 
-/// The test device. Without an adapter the test is skipped with a message, unless
-/// `SAREK_REQUIRE_GPU=1` (set by CI), where a missing adapter fails the test.
+/// The test device: `SAREK_DEVICE=cpu` runs the tests on the CPU backend; otherwise the GPU,
+/// and without one the CPU backend (said on stderr), unless `SAREK_REQUIRE_GPU=1` (set by CI),
+/// where a missing adapter fails the test.
 pub fn device() -> Option<Device> {
+    if std::env::var("SAREK_DEVICE").as_deref() == Ok("cpu") {
+        return Some(Device::cpu());
+    }
     match Device::gpu() {
         Ok(dev) => Some(dev),
         Err(e) if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") => {
             panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
         }
         Err(e) => {
-            eprintln!("skipping GPU test: {e} (set SAREK_REQUIRE_GPU=1 to make this a failure)");
+            eprintln!("no GPU device ({e}): this test runs on the CPU backend");
+            Some(Device::cpu())
+        }
+    }
+}
+
+/// The device of a test of wgpu itself (interop with the user's wgpu objects, profiling,
+/// device loss), which the CPU backend cannot stand in for: skipped with a message without a
+/// GPU or under `SAREK_DEVICE=cpu`, and a failure without a GPU when `SAREK_REQUIRE_GPU=1`.
+pub fn gpu_device() -> Option<Device> {
+    if std::env::var("SAREK_DEVICE").as_deref() == Ok("cpu") {
+        eprintln!("skipping a wgpu test: SAREK_DEVICE=cpu");
+        return None;
+    }
+    match Device::gpu() {
+        Ok(dev) => Some(dev),
+        Err(e) if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") => {
+            panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
+        }
+        Err(e) => {
+            eprintln!("skipping a wgpu test: {e} (set SAREK_REQUIRE_GPU=1 to make this a failure)");
             None
         }
     }

@@ -116,3 +116,32 @@ impl<T> std::ops::IndexMut<Handle<T>> for Arena<T> {
         &mut self.items[handle.index()]
     }
 }
+
+// Serialized IR (embedded by the macro for the CPU backend) stores a handle as its index and
+// an arena as a sequence.
+impl<T> serde::Serialize for Handle<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(self.index)
+    }
+}
+
+impl<'de, T> serde::Deserialize<'de> for Handle<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        u32::deserialize(d).map(|index| Handle {
+            index,
+            marker: PhantomData,
+        })
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Arena<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.items.serialize(s)
+    }
+}
+
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Arena<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::deserialize(d).map(|items| Arena { items })
+    }
+}

@@ -52,6 +52,7 @@ pub mod arena;
 pub mod check;
 #[cfg(feature = "front")]
 pub mod front;
+pub mod interp;
 pub mod ir;
 pub mod layout;
 pub mod valid;

@@ -24,6 +24,8 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         coarsened: false,
 ///     },
 ///     location: concat!(file!(), ":", line!()),
+///     ir: "",
+///     spans: &[],
 /// };
 /// assert_eq!(NOOP.abi.kernel, "noop");
 /// ```
@@ -35,6 +37,12 @@ pub struct KernelSource {
     pub abi: Abi,
     /// Where the kernel is defined (`file:line`), for diagnostics and `SAREK_DUMP_WGSL`.
     pub location: &'static str,
+    /// The kernel's IR as JSON, which the CPU backend runs (empty for a hand-written source,
+    /// which then runs on GPUs only).
+    pub ir: &'static str,
+    /// The line and column of each source span the IR refers to, for the CPU backend's
+    /// reports ([`crate::Error::KernelFault`]).
+    pub spans: &'static [(u32, u32)],
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.
@@ -147,7 +155,7 @@ impl<'a> Arg<'a> {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `COUNT` adds 1 to `hits[0]` with `atomicAdd` in every thread.
@@ -181,7 +189,7 @@ impl<'a> Arg<'a> {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.

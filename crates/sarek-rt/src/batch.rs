@@ -53,7 +53,7 @@ struct Command {
 /// #         ]) },
 /// #         workgroup_memory: 0, coarsened: false,
 /// #     },
-/// #     location: "",
+/// #     location: "", ir: "", spans: &[],
 /// # };
 /// # fn main() -> sarek_rt::Result<()> {
 /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -71,6 +71,8 @@ struct Command {
 pub struct Batch {
     device: Device,
     commands: Vec<Command>,
+    /// Launches on the CPU backend, run in order at submission.
+    cpu: Vec<crate::cpu::Work>,
     uniforms: Vec<u8>,
     /// Where each distinct uniform block already is in `uniforms`.
     blocks: HashMap<Vec<u8>, u32>,
@@ -79,7 +81,7 @@ pub struct Batch {
 impl std::fmt::Debug for Batch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Batch")
-            .field("launches", &self.commands.len())
+            .field("launches", &self.len())
             .finish()
     }
 }
@@ -98,6 +100,7 @@ impl Device {
         Batch {
             device: self.clone(),
             commands: Vec::new(),
+            cpu: Vec::new(),
             uniforms: Vec::new(),
             blocks: HashMap::new(),
         }
@@ -127,7 +130,7 @@ impl Batch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -140,7 +143,7 @@ impl Batch {
     /// # Ok(()) }
     /// ```
     pub fn len(&self) -> usize {
-        self.commands.len()
+        self.commands.len() + self.cpu.len()
     }
 
     /// Whether no launch was added.
@@ -165,7 +168,7 @@ impl Batch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -179,7 +182,7 @@ impl Batch {
     /// # Ok(()) }
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty()
+        self.commands.is_empty() && self.cpu.is_empty()
     }
 
     /// Adds a launch with type-erased arguments; the typed `enqueue` method of every kernel
@@ -205,7 +208,7 @@ impl Batch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -225,6 +228,12 @@ impl Batch {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<()> {
+        if let Some(cpu) = self.device.as_cpu() {
+            if let Some(work) = self.device.cpu_work(cpu, source, grid, args)? {
+                self.cpu.push(work);
+            }
+            return Ok(());
+        }
         let Some(checked) = self.device.check_launch(source, grid, args)? else {
             return Ok(());
         };
@@ -245,7 +254,7 @@ impl Batch {
             .buffers
             .iter()
             .map(|b| Bound {
-                buffer: b.buffer.clone(),
+                buffer: b.gpu().clone(),
                 id: b.id,
                 offset: b.offset,
                 len: b.len,
@@ -284,7 +293,7 @@ impl Batch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -302,6 +311,12 @@ impl Batch {
     pub fn submit(self) -> Result<Launch> {
         let device = &self.device;
         device.check_lost()?;
+        if let Some(cpu) = device.as_cpu() {
+            for work in &self.cpu {
+                device.run_cpu(cpu, work)?;
+            }
+            return Ok(Launch::finished(device, "batch"));
+        }
         if self.commands.is_empty() {
             return Ok(Launch::after_submit(
                 device,

@@ -1,7 +1,8 @@
 //! Typed GPU buffers.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -125,12 +126,22 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// ```
 #[derive(Debug)]
 pub struct RawBuffer {
-    pub(crate) buffer: wgpu::Buffer,
+    pub(crate) storage: Storage,
     pub(crate) offset: u64,
     pub(crate) len: usize,
     pub(crate) elem_size: u64,
     pub(crate) device_id: u64,
     pub(crate) id: u64,
+}
+
+/// Where a buffer's bytes live.
+#[derive(Debug)]
+pub(crate) enum Storage {
+    /// In a wgpu buffer.
+    Gpu(wgpu::Buffer),
+    /// In host memory, for the CPU backend: 32-bit words in WGSL's layout, relaxed atomics
+    /// because workgroups on several threads write them at once.
+    Cpu(Arc<[AtomicU32]>),
 }
 
 impl RawBuffer {
@@ -143,7 +154,7 @@ impl RawBuffer {
         id: u64,
     ) -> RawBuffer {
         RawBuffer {
-            buffer,
+            storage: Storage::Gpu(buffer),
             offset,
             len,
             elem_size,
@@ -176,13 +187,30 @@ impl RawBuffer {
         self.len == 0
     }
 
+    /// The wgpu buffer. Only reached on paths that handled the CPU backend before.
+    pub(crate) fn gpu(&self) -> &wgpu::Buffer {
+        match &self.storage {
+            Storage::Gpu(buffer) => buffer,
+            Storage::Cpu(_) => unreachable!("a wgpu-only path was reached with a CPU buffer"),
+        }
+    }
+
+    /// The words of a CPU buffer.
+    pub(crate) fn words(&self) -> Option<&Arc<[AtomicU32]>> {
+        match &self.storage {
+            Storage::Cpu(words) => Some(words),
+            Storage::Gpu(_) => None,
+        }
+    }
+
     /// The binding of the kernel's view: `len` elements from `offset` (at least one element,
     /// since wgpu cannot bind an empty range).
     pub(crate) fn binding(&self) -> wgpu::BindingResource<'_> {
         let bytes = (self.len as u64 * self.elem_size).max(self.elem_size.max(4));
-        let size = bytes.min(self.buffer.size() - self.offset);
+        let buffer = self.gpu();
+        let size = bytes.min(buffer.size() - self.offset);
         wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-            buffer: &self.buffer,
+            buffer,
             offset: self.offset,
             size: std::num::NonZeroU64::new(size),
         })
@@ -223,6 +251,18 @@ impl<T: Element> Buffer<T> {
         let elem = std::mem::size_of::<T::Gpu>() as u64;
         let bytes = elem * len as u64;
         device.check_buffer_size(bytes)?;
+        if device.is_cpu() {
+            let words: Arc<[AtomicU32]> = match contents {
+                Some(data) => {
+                    let gpu = T::slice_to_gpu(data);
+                    crate::cpu::words_of(bytemuck::cast_slice(&gpu))
+                }
+                None => (0..(bytes as usize).div_ceil(4))
+                    .map(|_| AtomicU32::new(0))
+                    .collect(),
+            };
+            return Ok(Buffer::wrap_storage(device, Storage::Cpu(words), 0, len));
+        }
         // wgpu cannot bind an empty buffer; an empty `Buffer` keeps a few bytes.
         let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let gpu = contents.map(T::slice_to_gpu);
@@ -232,9 +272,13 @@ impl<T: Element> Buffer<T> {
     }
 
     fn wrap(device: &Device, buffer: wgpu::Buffer, offset: u64, len: usize) -> Self {
+        Buffer::wrap_storage(device, Storage::Gpu(buffer), offset, len)
+    }
+
+    fn wrap_storage(device: &Device, storage: Storage, offset: u64, len: usize) -> Self {
         Buffer {
             raw: RawBuffer {
-                buffer,
+                storage,
                 offset,
                 len,
                 elem_size: std::mem::size_of::<T::Gpu>() as u64,
@@ -275,6 +319,11 @@ impl<T: Element> Buffer<T> {
         let bytes = len as u64 * elem;
         let align = u64::from(device.limits().min_storage_buffer_offset_alignment);
         let bad = |message: String| Error::BadBuffer(message);
+        if device.is_cpu() {
+            return Err(bad(
+                "a wgpu buffer cannot be used on the CPU backend; use `Device::upload` or a GPU device".into(),
+            ));
+        }
         if !buffer.usage().contains(wgpu::BufferUsages::STORAGE) {
             return Err(bad(
                 "it lacks `wgpu::BufferUsages::STORAGE`, which kernels need".into(),
@@ -355,8 +404,16 @@ impl<T: Element> Buffer<T> {
     /// assert_eq!(copy.read()?, [1, 2]);
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On the CPU backend, whose buffers live in host memory (check [`Device::is_cpu`]).
     pub fn wgpu_buffer(&self) -> &wgpu::Buffer {
-        &self.raw.buffer
+        assert!(
+            !self.device.is_cpu(),
+            "a buffer of the CPU backend has no wgpu buffer"
+        );
+        self.raw.gpu()
     }
 
     /// Where the elements start in [`Buffer::wgpu_buffer`], in bytes.
@@ -396,7 +453,7 @@ impl<T: Element> Buffer<T> {
     }
 
     fn check_usage(&self, usage: wgpu::BufferUsages, what: &str) -> Result<()> {
-        if self.raw.buffer.usage().contains(usage) {
+        if self.raw.words().is_some() || self.raw.gpu().usage().contains(usage) {
             Ok(())
         } else {
             Err(Error::BadBuffer(format!(
@@ -420,10 +477,13 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
+        if let Some(words) = self.raw.words() {
+            return decode(&crate::cpu::bytes_of(words, self.byte_len() as usize));
+        }
         self.check_usage(wgpu::BufferUsages::COPY_SRC, "reading")?;
         let bytes = self
             .device
-            .start_read(&self.raw.buffer, self.raw.offset, self.byte_len())?
+            .start_read(self.raw.gpu(), self.raw.offset, self.byte_len())?
             .wait()?;
         decode(&bytes)
     }
@@ -444,10 +504,13 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
+        if let Some(words) = self.raw.words() {
+            return decode(&crate::cpu::bytes_of(words, self.byte_len() as usize));
+        }
         self.check_usage(wgpu::BufferUsages::COPY_SRC, "reading")?;
         let pending = self
             .device
-            .start_read(&self.raw.buffer, self.raw.offset, self.byte_len())?;
+            .start_read(self.raw.gpu(), self.raw.offset, self.byte_len())?;
         let bytes = pending.wait_async().await?;
         decode(&bytes)
     }
@@ -472,10 +535,14 @@ impl<T: Element> Buffer<T> {
                 given: data.len(),
             });
         }
-        self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
         let gpu = T::slice_to_gpu(data);
+        if let Some(words) = self.raw.words() {
+            crate::cpu::write_words(words, bytemuck::cast_slice(&gpu));
+            return Ok(());
+        }
+        self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
         self.device.write_bytes(
-            &self.raw.buffer,
+            self.raw.gpu(),
             self.raw.offset,
             bytemuck::cast_slice(&gpu),
         )

@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex};
 use wgpu::util::DeviceExt;
 
 use crate::buffer::{Buffer, Element};
+use crate::cpu::CpuInner;
 use crate::error::{Error, Result};
 use crate::launch::{Pipeline, UniformRing};
 use crate::poller::Poller;
@@ -14,7 +15,8 @@ use crate::transfer::StagingPool;
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 
-/// A GPU that runs kernels. Cheap to clone (clones share the device), `Send` and `Sync`.
+/// A GPU, or the CPU backend, that runs kernels. Cheap to clone (clones share the device),
+/// `Send` and `Sync`.
 ///
 /// ```
 /// # fn main() -> sarek_rt::Result<()> {
@@ -24,7 +26,14 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 /// ```
 #[derive(Clone)]
 pub struct Device {
-    pub(crate) inner: Arc<Inner>,
+    pub(crate) backend: Backend,
+}
+
+/// What a [`Device`] runs kernels on.
+#[derive(Clone)]
+pub(crate) enum Backend {
+    Gpu(Arc<Inner>),
+    Cpu(Arc<CpuInner>),
 }
 
 pub(crate) struct Inner {
@@ -68,10 +77,10 @@ fn adapter_rank(info: &wgpu::AdapterInfo) -> u8 {
 }
 
 impl Device {
-    /// The best device available: see [`Device::gpu`].
-    ///
-    /// A CPU backend for machines without any GPU driver is planned; until it lands this is
-    /// the same as [`Device::gpu`].
+    /// The best device available: the best GPU adapter ([`Device::gpu`]), else the CPU
+    /// backend ([`Device::cpu`]), logging (at `warn` level) that it fell back. The environment
+    /// variable `SAREK_DEVICE=gpu` or `SAREK_DEVICE=cpu` forces the choice (`gpu` then fails
+    /// without an adapter).
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -81,7 +90,92 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn new() -> Result<Device> {
-        Device::gpu()
+        crate::logging::init();
+        match std::env::var("SAREK_DEVICE").as_deref() {
+            Ok("cpu") => return Ok(Device::cpu()),
+            Ok("gpu") => return Device::gpu(),
+            Ok(other) if !other.is_empty() => {
+                log::warn!("sarek: SAREK_DEVICE={other:?} is neither `gpu` nor `cpu`; ignored")
+            }
+            _ => {}
+        }
+        match Device::gpu() {
+            Ok(dev) => Ok(dev),
+            Err(e @ (Error::NoAdapter(_) | Error::RequestDevice(_))) => {
+                log::warn!("sarek: {e}; running kernels on the CPU backend instead");
+                Ok(Device::cpu())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The CPU backend: kernels run in Sarek's interpreter of their IR, with the same results
+    /// as on a GPU (integers bit for bit, floats within the documented ULP bounds; Rust's own
+    /// `f32` functions where the GPU uses polyfills), workgroups spread over every core. It
+    /// needs no driver, so it also serves tests on machines without one, and it can check
+    /// what a GPU cannot: see [`Device::set_checks`].
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert!(dev.is_cpu());
+    /// assert_eq!(dev.upload(&[1u32, 2, 3])?.read()?, [1, 2, 3]);
+    /// # Ok(()) }
+    /// ```
+    pub fn cpu() -> Device {
+        crate::logging::init();
+        Device {
+            backend: Backend::Cpu(Arc::new(CpuInner::new(
+                NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
+            ))),
+        }
+    }
+
+    /// Whether this is the CPU backend ([`Device::cpu`]).
+    ///
+    /// ```
+    /// assert!(sarek_rt::Device::cpu().is_cpu());
+    /// ```
+    pub fn is_cpu(&self) -> bool {
+        matches!(self.backend, Backend::Cpu(_))
+    }
+
+    /// On the CPU backend, turns the debugging checks on or off (off by default, or on from
+    /// the start with `SAREK_CHECKS=1`): a launch then stops at the first out-of-bounds index
+    /// (into a buffer, a workgroup array or a local array) or integer division by zero, and
+    /// fails with [`Error::KernelFault`], which names the kernel, the invocation and the
+    /// source line and column. Unchecked, such an operation gives WebGPU's defined result, as
+    /// on a GPU. Returns whether checks are now on (always `false` on a GPU).
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert!(dev.set_checks(true));
+    /// assert!(!dev.set_checks(false));
+    /// ```
+    pub fn set_checks(&self, on: bool) -> bool {
+        match &self.backend {
+            Backend::Cpu(cpu) => {
+                cpu.checks.store(on, Ordering::Relaxed);
+                on
+            }
+            Backend::Gpu(_) => false,
+        }
+    }
+
+    /// The CPU backend's state, on a CPU device.
+    pub(crate) fn as_cpu(&self) -> Option<&CpuInner> {
+        match &self.backend {
+            Backend::Cpu(cpu) => Some(cpu),
+            Backend::Gpu(_) => None,
+        }
+    }
+
+    /// The GPU state. Only reached on paths that handled the CPU backend before.
+    pub(crate) fn inner(&self) -> &Inner {
+        match &self.backend {
+            Backend::Gpu(inner) => inner,
+            Backend::Cpu(_) => unreachable!("a wgpu-only path was reached on the CPU backend"),
+        }
     }
 
     /// The best wgpu adapter: a discrete GPU first, then integrated, virtual, and software
@@ -176,7 +270,7 @@ impl Device {
         }
         let limits = device.limits();
         Device {
-            inner: Arc::new(Inner {
+            backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
                 device,
                 queue,
@@ -189,12 +283,15 @@ impl Device {
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),
                 uniforms: Mutex::new(UniformRing::default()),
-            }),
+            })),
         }
     }
 
     pub(crate) fn id(&self) -> u64 {
-        self.inner.id
+        match &self.backend {
+            Backend::Gpu(inner) => inner.id,
+            Backend::Cpu(cpu) => cpu.id,
+        }
     }
 
     /// The adapter's name (`"unknown adapter"` for a device from [`Device::from_wgpu`]).
@@ -206,7 +303,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn name(&self) -> String {
-        self.inner
+        if let Some(cpu) = self.as_cpu() {
+            return format!("Sarek CPU backend ({} threads)", cpu.threads);
+        }
+        self.inner()
             .info
             .as_ref()
             .map_or_else(|| "unknown adapter".to_owned(), |i| i.name.clone())
@@ -217,11 +317,15 @@ impl Device {
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
-    /// assert!(dev.backend().is_some()); // `None` for a device from `Device::from_wgpu`
+    /// // `None` for a device from `Device::from_wgpu` and for the CPU backend.
+    /// assert_eq!(dev.backend().is_some(), !dev.is_cpu());
     /// # Ok(()) }
     /// ```
     pub fn backend(&self) -> Option<wgpu::Backend> {
-        self.inner.info.as_ref().map(|i| i.backend)
+        match &self.backend {
+            Backend::Gpu(inner) => inner.info.as_ref().map(|i| i.backend),
+            Backend::Cpu(_) => None,
+        }
     }
 
     /// The device's limits.
@@ -235,7 +339,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn limits(&self) -> &wgpu::Limits {
-        &self.inner.limits
+        match &self.backend {
+            Backend::Gpu(inner) => &inner.limits,
+            Backend::Cpu(cpu) => &cpu.limits,
+        }
     }
 
     /// The wgpu device, for the caller's own work.
@@ -250,8 +357,13 @@ impl Device {
     /// assert_eq!(buf.read()?, [0; 4]);
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On the CPU backend, which has no wgpu device (check [`Device::is_cpu`]).
     pub fn wgpu_device(&self) -> &wgpu::Device {
-        &self.inner.device
+        assert!(!self.is_cpu(), "the CPU backend has no wgpu device");
+        &self.inner().device
     }
 
     /// The wgpu queue Sarek submits to.
@@ -264,8 +376,13 @@ impl Device {
     /// assert_eq!(buf.read()?, [5, 6]);
     /// # Ok(()) }
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// On the CPU backend, which has no wgpu queue (check [`Device::is_cpu`]).
     pub fn wgpu_queue(&self) -> &wgpu::Queue {
-        &self.inner.queue
+        assert!(!self.is_cpu(), "the CPU backend has no wgpu queue");
+        &self.inner().queue
     }
 
     /// Copies `data` into a new buffer.
@@ -313,7 +430,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn pooled_staging_buffers(&self) -> usize {
-        self.inner.staging.idle()
+        match &self.backend {
+            Backend::Gpu(inner) => inner.staging.idle(),
+            Backend::Cpu(_) => 0,
+        }
     }
 
     /// Whether the device can time launches (it has `wgpu::Features::TIMESTAMP_QUERY`).
@@ -326,7 +446,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn can_profile(&self) -> bool {
-        self.inner
+        if self.is_cpu() {
+            return false;
+        }
+        self.inner()
             .device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -346,19 +469,27 @@ impl Device {
     /// ```
     pub fn set_profiling(&self, on: bool) -> bool {
         let on = on && self.can_profile();
-        self.inner.profiling.store(on, Ordering::Relaxed);
+        if let Backend::Gpu(inner) = &self.backend {
+            inner.profiling.store(on, Ordering::Relaxed);
+        }
         on
     }
 
     /// Whether launches and batches are timed now.
     pub(crate) fn profiling(&self) -> bool {
-        self.inner.profiling.load(Ordering::Relaxed)
+        match &self.backend {
+            Backend::Gpu(inner) => inner.profiling.load(Ordering::Relaxed),
+            Backend::Cpu(_) => false,
+        }
     }
 
     /// Forgets cached bind groups holding buffer `id` (called when the buffer is dropped).
     pub(crate) fn forget_buffer(&self, id: u64) {
+        if self.is_cpu() {
+            return;
+        }
         let pipelines = self
-            .inner
+            .inner()
             .pipelines
             .lock()
             .unwrap_or_else(|e| e.into_inner());
@@ -368,9 +499,12 @@ impl Device {
     }
 
     pub(crate) fn check_lost(&self) -> Result<()> {
-        if self.inner.lost_flag.load(Ordering::SeqCst) {
+        if self.is_cpu() {
+            return Ok(());
+        }
+        if self.inner().lost_flag.load(Ordering::SeqCst) {
             let why = self
-                .inner
+                .inner()
                 .lost
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -382,7 +516,7 @@ impl Device {
     }
 
     pub(crate) fn check_buffer_size(&self, bytes: u64) -> Result<()> {
-        let limits = &self.inner.limits;
+        let limits = self.limits();
         let binding = u64::from(limits.max_storage_buffer_binding_size);
         if bytes > binding {
             return Err(Error::BufferTooLarge {
@@ -406,7 +540,7 @@ impl Device {
         size: u64,
         contents: Option<&[u8]>,
     ) -> Result<wgpu::Buffer> {
-        let device = &self.inner.device;
+        let device = &self.inner().device;
         let usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
             | wgpu::BufferUsages::COPY_DST;
@@ -462,7 +596,7 @@ impl Device {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -477,7 +611,11 @@ impl Device {
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.check_lost()?;
-        self.inner
+        if self.is_cpu() {
+            // CPU launches finish before `launch` returns.
+            return Ok(());
+        }
+        self.inner()
             .device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| {

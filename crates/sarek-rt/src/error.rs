@@ -109,6 +109,32 @@ pub enum Error {
     /// Waiting for the GPU failed.
     #[error("waiting for the GPU failed: {0}")]
     Poll(String),
+    /// A kernel run with the CPU backend's checks on ([`crate::Device::set_checks`]) indexed
+    /// out of bounds or divided an integer by zero.
+    #[error("kernel `{kernel}` at {location}, block_idx {block:?}, thread_idx {thread:?}: {message} (found by the CPU backend's checks)")]
+    KernelFault {
+        /// The kernel.
+        kernel: String,
+        /// `file:line:column` of the faulting operation.
+        location: String,
+        /// `block_idx` of the faulting invocation.
+        block: [u32; 3],
+        /// `thread_idx` of the faulting invocation.
+        thread: [u32; 3],
+        /// What went wrong, in Rust's words (`index out of bounds: ...`).
+        message: String,
+    },
+    /// The CPU backend cannot run a kernel.
+    #[error("kernel `{kernel}` cannot run on the CPU backend: {message}")]
+    CpuBackend {
+        /// The kernel.
+        kernel: String,
+        /// Why.
+        message: String,
+    },
+    /// A wgpu-only operation was asked of the CPU backend.
+    #[error("{0} needs a GPU device; this is the CPU backend (`Device::cpu`, or `Device::new` without a GPU)")]
+    NotOnCpu(&'static str),
     /// Reading a buffer back failed.
     #[error("reading a buffer back from the GPU failed: {0}")]
     Map(String),

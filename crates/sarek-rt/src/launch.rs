@@ -147,7 +147,7 @@ impl Timer {
 /// #         ]) },
 /// #         workgroup_memory: 0, coarsened: false,
 /// #     },
-/// #     location: "",
+/// #     location: "", ir: "", spans: &[],
 /// # };
 /// # fn main() -> sarek_rt::Result<()> {
 /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -181,9 +181,14 @@ impl std::fmt::Debug for Launch {
 
 impl Launch {
     pub(crate) fn empty(device: &Device, source: &'static KernelSource) -> Launch {
+        Launch::finished(device, kernel_name(source))
+    }
+
+    /// The handle of work that has already run (nothing was submitted to a GPU).
+    pub(crate) fn finished(device: &Device, kernel: &'static str) -> Launch {
         Launch {
             device: device.clone(),
-            kernel: kernel_name(source),
+            kernel,
             submission: None,
             done: Default::default(),
             timer: None,
@@ -229,7 +234,7 @@ impl Launch {
                 if self.submission.is_some() {
                     let flag = done.clone();
                     self.device
-                        .inner
+                        .inner()
                         .queue
                         .on_submitted_work_done(move || flag.complete());
                 } else {
@@ -262,7 +267,7 @@ impl Launch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -278,7 +283,7 @@ impl Launch {
     pub fn is_done(&self) -> bool {
         let done = self.completion();
         if !done.is_done() {
-            let _ = self.device.inner.device.poll(wgpu::PollType::Poll);
+            let _ = self.device.inner().device.poll(wgpu::PollType::Poll);
         }
         done.is_done()
     }
@@ -305,7 +310,7 @@ impl Launch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -319,7 +324,7 @@ impl Launch {
     pub fn wait(&self) -> Result<()> {
         if let Some(index) = &self.submission {
             self.device
-                .inner
+                .inner()
                 .device
                 .poll(wgpu::PollType::Wait {
                     submission_index: Some(index.clone()),
@@ -359,7 +364,7 @@ impl Launch {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -384,7 +389,7 @@ impl Launch {
                 let _ = tx.send(r);
             });
         self.device
-            .inner
+            .inner()
             .device
             .poll(wgpu::PollType::wait_indefinitely())
             .map_err(|e| Error::Poll(e.to_string()))?;
@@ -402,7 +407,7 @@ impl Launch {
             bytemuck::pod_read_unaligned(&view[..16])
         };
         timer.readback.unmap();
-        let period = f64::from(self.device.inner.queue.get_timestamp_period());
+        let period = f64::from(self.device.inner().queue.get_timestamp_period());
         let nanos = ticks[1].saturating_sub(ticks[0]) as f64 * period;
         let time = Duration::from_nanos(nanos as u64);
         log::info!("sarek: `{}` took {time:?} on the GPU", self.kernel);
@@ -424,8 +429,11 @@ impl IntoFuture for Launch {
     /// Resolves when the GPU has finished the launch, without blocking the executor.
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
-            let inner = &self.device.inner;
-            inner.poller.wait(&inner.device, self.completion()).await;
+            // A CPU launch (or an empty one) submitted nothing: it is already done.
+            if self.submission.is_some() {
+                let inner = self.device.inner();
+                inner.poller.wait(&inner.device, self.completion()).await;
+            }
             self.device.check_lost()
         })
     }
@@ -478,7 +486,7 @@ impl Device {
     fn pipeline(&self, source: &'static KernelSource, entry: Entry) -> Result<Arc<Pipeline>> {
         let key = (std::ptr::from_ref(source) as usize, entry as u8);
         let mut cache = self
-            .inner
+            .inner()
             .pipelines
             .lock()
             .unwrap_or_else(|e| e.into_inner());
@@ -487,7 +495,7 @@ impl Device {
         }
         self.check_lost()?;
         let started = std::time::Instant::now();
-        let device = &self.inner.device;
+        let device = &self.inner().device;
         let abi = &source.abi;
         let mut entries: Vec<wgpu::BindGroupLayoutEntry> = abi
             .buffers
@@ -578,7 +586,7 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
-        let limit = self.inner.limits.max_compute_workgroup_storage_size;
+        let limit = self.inner().limits.max_compute_workgroup_storage_size;
         if abi.workgroup_memory > limit {
             return Err(Error::WorkgroupMemory {
                 kernel: abi.kernel.to_string(),
@@ -643,7 +651,7 @@ impl Device {
             return Ok(None);
         };
         let abi = &source.abi;
-        let device = &self.inner.device;
+        let device = &self.inner().device;
         let size = u64::from(abi.uniform.size);
         let buffer_entries = |uniform, offset| bind_entries(abi, &buffers, uniform, offset, size);
         if !ring {
@@ -707,11 +715,11 @@ impl Device {
             }
         }
         let mut guard = self
-            .inner
+            .inner()
             .uniforms
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        let align = u64::from(self.inner.limits.min_uniform_buffer_offset_alignment).max(16);
+        let align = u64::from(self.inner().limits.min_uniform_buffer_offset_alignment).max(16);
         let slot = size.next_multiple_of(align);
         let ring_buffer = guard
             .buffer
@@ -729,7 +737,7 @@ impl Device {
         }
         let offset = guard.next;
         guard.next += slot;
-        self.inner
+        self.inner()
             .queue
             .write_buffer(&ring_buffer, offset, &uniform);
         // A new argument set: its own bind group at its ring slot (a second launch with the
@@ -792,7 +800,7 @@ impl Device {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -811,16 +819,19 @@ impl Device {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<Launch> {
+        if let Some(cpu) = self.as_cpu() {
+            return self.launch_cpu(cpu, source, grid, args);
+        }
         let started = std::time::Instant::now();
         let Some(prepared) = self.prepare(source, grid, args, true)? else {
             return Ok(Launch::empty(self, source));
         };
-        let device = &self.inner.device;
+        let device = &self.inner().device;
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some(&source.abi.kernel),
         });
         let timer = self
-            .inner
+            .inner()
             .profiling
             .load(Ordering::Relaxed)
             .then(|| Timer::new(device));
@@ -828,7 +839,7 @@ impl Device {
         if let Some(t) = &timer {
             t.resolve(&mut encoder);
         }
-        let submission = self.inner.queue.submit([encoder.finish()]);
+        let submission = self.inner().queue.submit([encoder.finish()]);
         log::debug!(
             "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
             source.abi.kernel,
@@ -862,7 +873,7 @@ impl Device {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "",
+    /// #     location: "", ir: "", spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -882,6 +893,9 @@ impl Device {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<()> {
+        if self.is_cpu() {
+            return Err(Error::NotOnCpu("recording into a wgpu command encoder"));
+        }
         if let Some(prepared) = self.prepare(source, grid, args, false)? {
             Self::encode(source, &prepared, encoder, None);
         }
@@ -891,7 +905,7 @@ impl Device {
     /// The physical dispatch for a logical grid: a 1-D grid over the per-dimension limit is
     /// folded into x·y workgroups (the kernel's preamble unfolds it).
     fn dispatch_size(&self, abi: &Abi, groups: [u64; 3]) -> Result<[u32; 3]> {
-        let limit = u64::from(self.inner.limits.max_compute_workgroups_per_dimension);
+        let limit = u64::from(self.inner().limits.max_compute_workgroups_per_dimension);
         let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
         if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
             return Err(Error::GridTooLarge {
@@ -918,7 +932,7 @@ impl Device {
     }
 
     /// Checks the arguments against the ABI; returns the buffers in binding order.
-    fn check_args<'a>(&self, abi: &Abi, args: &[Arg<'a>]) -> Result<Vec<&'a RawBuffer>> {
+    pub(crate) fn check_args<'a>(&self, abi: &Abi, args: &[Arg<'a>]) -> Result<Vec<&'a RawBuffer>> {
         let bad = |message: String| Error::BadArguments {
             kernel: abi.kernel.to_string(),
             message,
@@ -1007,7 +1021,7 @@ pub(crate) fn bind_entries<'a>(
 }
 
 /// Fills the uniform block as the ABI lays it out.
-fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>> {
+pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>> {
     let mut bytes = vec![0u8; abi.uniform.size as usize];
     let put = |bytes: &mut Vec<u8>, offset: u32, word: u32| {
         let o = offset as usize;

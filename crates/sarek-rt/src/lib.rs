@@ -24,7 +24,7 @@
 //! #         ]) },
 //! #         workgroup_memory: 0, coarsened: false,
 //! #     },
-//! #     location: "",
+//! #     location: "", ir: "", spans: &[],
 //! # };
 //! # fn main() -> sarek_rt::Result<()> {
 //! // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
@@ -41,6 +41,7 @@
 mod arg;
 mod batch;
 mod buffer;
+mod cpu;
 mod device;
 mod error;
 mod grid;

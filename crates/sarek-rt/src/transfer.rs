@@ -68,7 +68,7 @@ impl Device {
     ) -> Result<PendingRead> {
         self.check_lost()?;
         let size = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-        let inner = &self.inner;
+        let inner = &self.inner();
         let staging = inner.staging.take(&inner.device, size);
         let mut encoder = inner
             .device
@@ -108,7 +108,7 @@ impl Device {
         if bytes.is_empty() {
             return Ok(());
         }
-        let queue = &self.inner.queue;
+        let queue = &self.inner().queue;
         if bytes.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0 {
             queue.write_buffer(buffer, offset, bytes);
         } else {
@@ -130,7 +130,7 @@ impl PendingRead {
         let device = self.device.clone();
         while !self.completion.is_done() {
             device
-                .inner
+                .inner()
                 .device
                 .poll(wgpu::PollType::wait_indefinitely())
                 .map_err(|e| {
@@ -149,7 +149,7 @@ impl PendingRead {
 
     /// Resolves when the data is there, without blocking the executor.
     pub(crate) async fn wait_async(self) -> Result<Vec<u8>> {
-        let inner = &self.device.inner;
+        let inner = &self.device.inner();
         inner
             .poller
             .wait(&inner.device, self.completion.clone())
@@ -188,7 +188,7 @@ impl PendingRead {
             view[..self.bytes as usize].to_vec()
         };
         staging.unmap();
-        self.device.inner.staging.give_back(staging);
+        self.device.inner().staging.give_back(staging);
         Ok(data)
     }
 }

@@ -88,6 +88,13 @@ pub fn expand_kernel_in(
     let name = &item.sig.ident;
     let wgsl = &compiled.wgsl;
     let abi = abi_tokens(&compiled.abi);
+    // The CPU backend runs the IR itself; its faults name the source position of a span,
+    // which `line!()`/`column!()` spanned at the token give without any unstable API.
+    let ir = crate::interp::Program::to_json(&lowered.kernel);
+    let spans = lowered.spans.iter().map(|s| {
+        let s = *s;
+        quote_spanned!(s=> (::core::line!(), ::core::column!()))
+    });
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
@@ -186,7 +193,13 @@ pub fn expand_kernel_in(
 
             /// The kernel's WGSL, ABI and source location, as the runtime takes them.
             pub const SOURCE: &'static ::sarek::KernelSource = {
-                static SOURCE: ::sarek::KernelSource = ::sarek::KernelSource { wgsl: #name::WGSL, abi: #name::ABI, location: #location };
+                static SOURCE: ::sarek::KernelSource = ::sarek::KernelSource {
+                    wgsl: #name::WGSL,
+                    abi: #name::ABI,
+                    location: #location,
+                    ir: #ir,
+                    spans: &[#(#spans),*],
+                };
                 &SOURCE
             };
 

@@ -12,11 +12,11 @@ pub use display::{type_name, vector_name};
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Span(pub u32);
 
 /// The scalar types a kernel computes with. Rust's `usize` is [`Scalar::U32`] on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Scalar {
     /// `f32`
@@ -47,7 +47,7 @@ impl Scalar {
 }
 
 /// The type of a value in the IR.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Type {
     /// A scalar.
     Scalar(Scalar),
@@ -70,11 +70,11 @@ impl Type {
 }
 
 /// Index of a compound type in [`Kernel::types`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct TypeId(pub u32);
 
 /// A compound type.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum TypeDef {
     /// `[elem; len]`
     Array {
@@ -89,7 +89,7 @@ pub enum TypeDef {
 
 /// A struct type. In host-shareable memory a `bool` field is stored as a `u32` 0 or 1; the
 /// back end converts on every read and write, so the IR sees `bool`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StructDef {
     /// The Rust name.
     pub name: String,
@@ -100,7 +100,7 @@ pub struct StructDef {
 }
 
 /// A struct field.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Field {
     /// What the field is.
     pub name: FieldName,
@@ -109,7 +109,7 @@ pub struct Field {
 }
 
 /// The name of a struct field; the back end spells each kind without collisions.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum FieldName {
     /// A named field of a struct (without `r#`).
     Named(String),
@@ -125,10 +125,10 @@ pub enum FieldName {
 }
 
 /// A constant.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Literal {
     /// An `f32` constant (any bit pattern, including infinities and NaN).
-    F32(f32),
+    F32(#[serde(with = "f32_bits")] f32),
     /// An `i32` constant.
     I32(i32),
     /// A `u32` constant.
@@ -150,7 +150,7 @@ impl Literal {
 }
 
 /// A binary operator, with Rust's meaning.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum BinaryOp {
     /// `+` (integers wrap)
     Add,
@@ -201,7 +201,7 @@ impl BinaryOp {
 }
 
 /// A unary operator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum UnaryOp {
     /// `-x` (wrapping on integers)
     Neg,
@@ -210,7 +210,7 @@ pub enum UnaryOp {
 }
 
 /// One of the three grid axes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Axis {
     /// x
     X,
@@ -237,7 +237,7 @@ impl Axis {
 }
 
 /// The index intrinsics of `sarek::gpu`; each yields a `usize`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Builtin {
     /// `thread_idx_*()`: the invocation's index inside its workgroup.
     ThreadIdx(Axis),
@@ -254,7 +254,7 @@ pub enum Builtin {
 }
 
 /// Math functions with Rust's meaning (method names of `f32` and the integer types).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MathFun {
     /// `abs` (f32, i32; `i32::MIN.abs()` wraps)
     Abs,
@@ -366,15 +366,15 @@ impl MathFun {
 }
 
 /// A parameter of the kernel, in Rust declaration order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ParamId(pub u32);
 
 /// A workgroup-memory array of the kernel (`shared::<[T; N]>()`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct SharedId(pub u32);
 
 /// A `var<workgroup>` array: one per `shared()` call, hoisted to module scope.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SharedVar {
     /// The Rust binding's name.
     pub name: String,
@@ -399,11 +399,11 @@ impl SharedVar {
 }
 
 /// A helper function of the kernel's module, as the WGSL back end emits it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct FunctionId(pub u32);
 
 /// The memory an atomic operation works on.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum AtomicTarget {
     /// An element of an atomic buffer parameter.
     Buffer {
@@ -422,7 +422,7 @@ pub enum AtomicTarget {
 }
 
 /// An atomic read-modify-write (or load/store), with std's names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum AtomicFun {
     /// `load`
     Load,
@@ -447,7 +447,7 @@ pub enum AtomicFun {
 }
 
 /// Which memory a barrier orders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Barrier {
     /// `block_barrier()`: every invocation of the workgroup waits; workgroup memory is
     /// visible afterwards.
@@ -457,7 +457,7 @@ pub enum Barrier {
 }
 
 /// A pure expression.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Expr {
     /// A constant.
     Literal(Literal),
@@ -550,7 +550,7 @@ pub enum Expr {
 }
 
 /// An expression node with its type and source location.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Expression {
     /// What it computes.
     pub kind: Expr,
@@ -561,7 +561,7 @@ pub struct Expression {
 }
 
 /// A local variable. Every Rust binding gets its own local, so shadowing needs no scopes here.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Local {
     /// The Rust name (without `r#`); the back end escapes it.
     pub name: String,
@@ -574,7 +574,7 @@ pub struct Local {
 }
 
 /// Where an assignment stores.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Place {
     /// A local.
     Local(Handle<Local>),
@@ -609,7 +609,7 @@ pub enum Place {
 }
 
 /// One arm of a [`Stmt::Switch`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Case {
     /// The selector values that take this arm.
     pub values: Vec<Literal>,
@@ -618,7 +618,7 @@ pub struct Case {
 }
 
 /// A statement.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Stmt {
     /// Declares `local`, initialised from `init` (zero when `None`).
     Let {
@@ -710,7 +710,7 @@ pub enum Stmt {
 }
 
 /// A statement with its source location.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Statement {
     /// What it does.
     pub kind: Stmt,
@@ -722,7 +722,7 @@ pub struct Statement {
 pub type Block = Vec<Statement>;
 
 /// How a kernel may access a slice parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Access {
     /// `&[T]`
@@ -732,7 +732,7 @@ pub enum Access {
 }
 
 /// The type of a kernel parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ParamType {
     /// A value (a scalar or a struct), passed in the uniform block.
     Value(Type),
@@ -762,7 +762,7 @@ impl ParamType {
 }
 
 /// A kernel parameter.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Param {
     /// The Rust name (without `r#`).
     pub name: String,
@@ -773,7 +773,7 @@ pub struct Param {
 }
 
 /// A compute kernel: the unit the back ends translate.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Kernel {
     /// The Rust function name.
     pub name: String,
@@ -800,7 +800,7 @@ pub struct Kernel {
 /// A helper function: a `fn` of the kernel's module, specialised to the buffers it is called
 /// with (WGSL cannot pass a storage buffer to a function, so each buffer a helper takes is
 /// fixed to the kernel parameter it was given).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     /// The Rust name.
     pub name: String,
@@ -853,5 +853,19 @@ pub fn array_def(types: &[TypeDef], ty: TypeId) -> Option<(Type, u32)> {
     match types.get(ty.0 as usize)? {
         TypeDef::Array { elem, len } => Some((*elem, *len)),
         TypeDef::Struct(_) => None,
+    }
+}
+
+/// `f32` as its bits in serialized IR: JSON has no NaN or infinities, and bits round-trip
+/// exactly.
+mod f32_bits {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f32, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(v.to_bits())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        u32::deserialize(d).map(f32::from_bits)
     }
 }

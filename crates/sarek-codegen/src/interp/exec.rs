@@ -1,0 +1,798 @@
+//! One workgroup in lockstep: each statement runs for every invocation that reaches it
+//! before the next statement starts. Each invocation carries a status, so a `break`,
+//! `continue` or `return` takes it out of the statements that follow until the construct it
+//! leaves is done.
+
+use std::cell::RefCell;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::value::{self, Trap, Value};
+use super::{Fault, FaultKind, Launch, Program};
+use crate::arena::{Arena, Handle};
+use crate::ir::{
+    AtomicFun, AtomicTarget, BinaryOp, Block, Builtin, Expr, Expression, Local, MathFun, Place,
+    Scalar, SharedId, Span, Stmt, Type,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Running,
+    Broke,
+    Continued,
+    Returned,
+}
+
+struct Frame {
+    locals: Vec<Value>,
+    args: Vec<Value>,
+    result: Option<Value>,
+}
+
+struct Lane {
+    thread: [u32; 3],
+    status: Status,
+    frames: Vec<Frame>,
+}
+
+impl Lane {
+    fn frame(&self) -> &Frame {
+        &self.frames[self.frames.len() - 1]
+    }
+
+    fn frame_mut(&mut self) -> &mut Frame {
+        let top = self.frames.len() - 1;
+        &mut self.frames[top]
+    }
+}
+
+/// The code being run: the kernel's body or a helper's.
+#[derive(Clone, Copy)]
+struct Code<'p> {
+    locals: &'p Arena<Local>,
+    exprs: &'p Arena<Expression>,
+}
+
+/// Where a place is.
+enum Target {
+    /// A local, and the path of field / element / component indices into it.
+    Local(Handle<Local>, Vec<usize>),
+    /// Words of a buffer (`Some(param)`) or a workgroup array (`None`, with the array).
+    Memory {
+        mem: Mem,
+        at: usize,
+        ty: Type,
+    },
+    /// Out of bounds: a write is dropped, a read gives zero.
+    Nowhere(Type),
+}
+
+#[derive(Clone, Copy)]
+enum Mem {
+    Buffer(usize),
+    Shared(usize),
+}
+
+/// The state of the workgroup being run, reused from one workgroup to the next.
+pub(super) struct Workgroup<'p> {
+    program: &'p Program,
+    launch: &'p Launch<'p>,
+    params: &'p [Value],
+    lens: &'p [u32],
+    block: [u32; 3],
+    shared: Vec<Vec<AtomicU32>>,
+    lanes: Vec<Lane>,
+    fault: RefCell<Option<Fault>>,
+}
+
+impl<'p> Workgroup<'p> {
+    pub(super) fn new(
+        program: &'p Program,
+        launch: &'p Launch<'p>,
+        params: &'p [Value],
+        lens: &'p [u32],
+    ) -> Workgroup<'p> {
+        let kernel = &program.kernel;
+        let [wx, wy, wz] = kernel.workgroup_size;
+        let mut lanes = Vec::new();
+        for z in 0..wz {
+            for y in 0..wy {
+                for x in 0..wx {
+                    lanes.push(Lane {
+                        thread: [x, y, z],
+                        status: Status::Running,
+                        frames: Vec::new(),
+                    });
+                }
+            }
+        }
+        let shared = kernel
+            .shared
+            .iter()
+            .map(|v| {
+                let words = (v.bytes(&kernel.types) as usize).div_ceil(4);
+                (0..words).map(|_| AtomicU32::new(0)).collect()
+            })
+            .collect();
+        Workgroup {
+            program,
+            launch,
+            params,
+            lens,
+            block: [0; 3],
+            shared,
+            lanes,
+            fault: RefCell::new(None),
+        }
+    }
+
+    /// Runs workgroup `block`.
+    pub(super) fn run(&mut self, block: [u32; 3]) -> Result<(), Fault> {
+        self.block = block;
+        for words in &self.shared {
+            for w in words {
+                w.store(0, Ordering::Relaxed);
+            }
+        }
+        let kernel = &self.program.kernel;
+        let locals = vec![Value::U32(0); kernel.locals.len()];
+        let mut lanes = std::mem::take(&mut self.lanes);
+        for lane in &mut lanes {
+            lane.status = Status::Running;
+            lane.frames.clear();
+            lane.frames.push(Frame {
+                locals: locals.clone(),
+                args: Vec::new(),
+                result: None,
+            });
+        }
+        let code = Code {
+            locals: &kernel.locals,
+            exprs: &kernel.exprs,
+        };
+        let active: Vec<usize> = (0..lanes.len()).collect();
+        self.block(code, &kernel.body, &mut lanes, active);
+        self.lanes = lanes;
+        match self.fault.borrow_mut().take() {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
+
+    fn failed(&self) -> bool {
+        self.fault.borrow().is_some()
+    }
+
+    /// Records a fault of the current invocation (checks on); returns whether it did.
+    fn report(&self, lane: &Lane, kind: FaultKind, span: Span) -> bool {
+        if !self.launch.checks {
+            return false;
+        }
+        let mut slot = self.fault.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(Fault {
+                kind,
+                span,
+                block: self.block,
+                thread: lane.thread,
+            });
+        }
+        true
+    }
+
+    fn block(&self, code: Code<'p>, block: &'p Block, lanes: &mut [Lane], active: Vec<usize>) {
+        let mut active = active;
+        for statement in block {
+            if active.is_empty() || self.failed() {
+                return;
+            }
+            self.statement(code, statement, lanes, &active);
+            active.retain(|&l| lanes[l].status == Status::Running);
+        }
+    }
+
+    fn statement(
+        &self,
+        code: Code<'p>,
+        statement: &'p crate::ir::Statement,
+        lanes: &mut [Lane],
+        active: &[usize],
+    ) {
+        let span = statement.span;
+        match &statement.kind {
+            Stmt::Let { local, init } => {
+                for &l in active {
+                    let v = match init {
+                        Some(e) => self.eval(code, &lanes[l], *e),
+                        None => self.program.layouts.zero(code.locals[*local].ty),
+                    };
+                    lanes[l].frame_mut().locals[local.index()] = v;
+                }
+            }
+            Stmt::Assign { place, op, value } => {
+                for &l in active {
+                    let v = self.eval(code, &lanes[l], *value);
+                    let target = self.place(code, &lanes[l], place);
+                    let v = match op {
+                        Some(op) => {
+                            let current = self.read(&lanes[l], &target);
+                            self.binary(&lanes[l], *op, &current, &v, span)
+                        }
+                        None => v,
+                    };
+                    self.write(&mut lanes[l], &target, v);
+                }
+            }
+            Stmt::If {
+                cond,
+                accept,
+                reject,
+            } => {
+                let (mut yes, mut no) = (Vec::new(), Vec::new());
+                for &l in active {
+                    if self.eval(code, &lanes[l], *cond).is_true() {
+                        yes.push(l);
+                    } else {
+                        no.push(l);
+                    }
+                }
+                self.block(code, accept, lanes, yes);
+                self.block(code, reject, lanes, no);
+            }
+            Stmt::Loop {
+                body,
+                continuing,
+                break_if,
+            } => {
+                let mut in_loop: Vec<usize> = active.to_vec();
+                while !in_loop.is_empty() && !self.failed() {
+                    self.block(code, body, lanes, in_loop.clone());
+                    in_loop.retain(|&l| {
+                        let lane = &mut lanes[l];
+                        match lane.status {
+                            Status::Continued => {
+                                lane.status = Status::Running;
+                                true
+                            }
+                            Status::Broke => {
+                                lane.status = Status::Running;
+                                false
+                            }
+                            Status::Running => true,
+                            Status::Returned => false,
+                        }
+                    });
+                    self.block(code, continuing, lanes, in_loop.clone());
+                    if let Some(cond) = break_if {
+                        let mut stay = Vec::with_capacity(in_loop.len());
+                        for &l in &in_loop {
+                            if !self.eval(code, &lanes[l], *cond).is_true() {
+                                stay.push(l);
+                            }
+                        }
+                        in_loop = stay;
+                    }
+                }
+            }
+            Stmt::Break => active.iter().for_each(|&l| lanes[l].status = Status::Broke),
+            Stmt::Continue => active
+                .iter()
+                .for_each(|&l| lanes[l].status = Status::Continued),
+            Stmt::Return(value) => {
+                for &l in active {
+                    let v = value.map(|v| self.eval(code, &lanes[l], v));
+                    let lane = &mut lanes[l];
+                    lane.frame_mut().result = v;
+                    lane.status = Status::Returned;
+                }
+            }
+            Stmt::Switch {
+                selector,
+                cases,
+                default,
+            } => {
+                let mut arms: Vec<Vec<usize>> = vec![Vec::new(); cases.len() + 1];
+                for &l in active {
+                    let s = self.eval(code, &lanes[l], *selector).bits();
+                    let arm = cases
+                        .iter()
+                        .position(|c| c.values.iter().any(|v| Value::literal(*v).bits() == s))
+                        .unwrap_or(cases.len());
+                    arms[arm].push(l);
+                }
+                let default_lanes = arms.pop().unwrap_or_default();
+                for (case, taken) in cases.iter().zip(arms) {
+                    self.block(code, &case.body, lanes, taken);
+                }
+                self.block(code, default, lanes, default_lanes);
+            }
+            Stmt::Call {
+                function,
+                args,
+                result,
+            } => {
+                let Some(f) = self.program.kernel.functions.get(function.0 as usize) else {
+                    return;
+                };
+                for &l in active {
+                    let args = args.iter().map(|a| self.eval(code, &lanes[l], *a)).collect();
+                    lanes[l].frames.push(Frame {
+                        locals: vec![Value::U32(0); f.locals.len()],
+                        args,
+                        result: None,
+                    });
+                }
+                let inner = Code {
+                    locals: &f.locals,
+                    exprs: &f.exprs,
+                };
+                self.block(inner, &f.body, lanes, active.to_vec());
+                for &l in active {
+                    let lane = &mut lanes[l];
+                    let frame = lane.frames.pop();
+                    lane.status = Status::Running;
+                    if let (Some(local), Some(v)) = (result, frame.and_then(|f| f.result)) {
+                        lane.frame_mut().locals[local.index()] = v;
+                    }
+                }
+            }
+            // Lockstep: every invocation is at the barrier once this statement is reached.
+            Stmt::Barrier(_) => {}
+            Stmt::Atomic {
+                fun,
+                target,
+                value,
+                result,
+            } => {
+                for &l in active {
+                    let operand = value.map_or(0, |v| self.eval(code, &lanes[l], v).bits());
+                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target, span) else {
+                        continue;
+                    };
+                    let old = atomic_op(*fun, word, scalar, operand);
+                    if let Some(local) = result {
+                        lanes[l].frame_mut().locals[local.index()] = Value::from_bits(scalar, old);
+                    }
+                }
+            }
+            Stmt::CompareExchange {
+                target,
+                compare,
+                value,
+                old,
+                exchanged,
+            } => {
+                for &l in active {
+                    let c = self.eval(code, &lanes[l], *compare).bits();
+                    let v = self.eval(code, &lanes[l], *value).bits();
+                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target, span) else {
+                        continue;
+                    };
+                    let r = word.compare_exchange(c, v, Ordering::Relaxed, Ordering::Relaxed);
+                    let frame = lanes[l].frame_mut();
+                    frame.locals[old.index()] = Value::from_bits(scalar, r.unwrap_or_else(|v| v));
+                    frame.locals[exchanged.index()] = Value::Bool(r.is_ok());
+                }
+            }
+        }
+    }
+
+    /// `left op right`, reporting a division by zero when checks are on.
+    fn binary(&self, lane: &Lane, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Value {
+        if let Some(trap) = value::trap(op, left, right) {
+            let kind = match trap {
+                Trap::DivisionByZero => FaultKind::DivisionByZero,
+                Trap::RemainderByZero => FaultKind::RemainderByZero,
+            };
+            self.report(lane, kind, span);
+        }
+        value::binary(op, left, right)
+    }
+
+    /// An index `i` into something of `len` elements: clamped to the last element, as
+    /// WebGPU's robust access does for arrays (a fault when checks are on).
+    fn clamp(&self, lane: &Lane, i: u32, len: u32, span: Span) -> usize {
+        if i >= len {
+            self.report(lane, FaultKind::IndexOutOfBounds { index: i, len }, span);
+            return len.saturating_sub(1) as usize;
+        }
+        i as usize
+    }
+
+    /// The word offset of element `indices` of workgroup array `var`.
+    fn shared_at(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        var: SharedId,
+        indices: &[Handle<Expression>],
+        span: Span,
+    ) -> (usize, usize, Type) {
+        let kernel = &self.program.kernel;
+        let v = kernel.shared_var(var);
+        let stride = self.program.layouts.stride(v.elem);
+        let mut flat = 0usize;
+        for (dim, index) in v.dims.iter().zip(indices) {
+            let i = self.eval(code, lane, *index).as_u32();
+            flat = flat * (*dim as usize) + self.clamp(lane, i, *dim, span);
+        }
+        (var.0 as usize, flat * stride, v.elem)
+    }
+
+    /// The word an atomic works on, and its scalar type.
+    fn atomic(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        target: &AtomicTarget,
+        span: Span,
+    ) -> Option<(&AtomicU32, Scalar)> {
+        match target {
+            AtomicTarget::Buffer { slice, index } => {
+                let p = slice.0 as usize;
+                let scalar = match self.program.kernel.param(*slice).ty.buffer() {
+                    Some((Type::Scalar(s), _)) => s,
+                    _ => Scalar::U32,
+                };
+                let i = self.eval(code, lane, *index).as_u32();
+                let len = self.lens[p];
+                if i >= len {
+                    self.report(lane, FaultKind::IndexOutOfBounds { index: i, len }, span);
+                    return None;
+                }
+                let words = self.launch.buffers.get(p).copied().flatten()?;
+                words.get(i as usize).map(|w| (w, scalar))
+            }
+            AtomicTarget::Shared { var, indices } => {
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices, span);
+                let scalar = ty.scalar().unwrap_or(Scalar::U32);
+                self.shared.get(v)?.get(at).map(|w| (w, scalar))
+            }
+        }
+    }
+
+    fn memory(&self, mem: Mem) -> &[AtomicU32] {
+        match mem {
+            Mem::Buffer(p) => self.launch.buffers.get(p).copied().flatten().unwrap_or(&[]),
+            Mem::Shared(v) => self.shared.get(v).map_or(&[], Vec::as_slice),
+        }
+    }
+
+    fn place(&self, code: Code<'p>, lane: &Lane, place: &Place) -> Target {
+        let layouts = &self.program.layouts;
+        match place {
+            Place::Local(l) => Target::Local(*l, Vec::new()),
+            Place::Index { slice, index } => {
+                let p = slice.0 as usize;
+                let elem = self
+                    .program
+                    .kernel
+                    .param(*slice)
+                    .ty
+                    .buffer()
+                    .map_or(Type::Scalar(Scalar::U32), |b| b.0);
+                let i = self.eval(code, lane, *index).as_u32();
+                let len = self.lens[p];
+                if i >= len {
+                    let span = code.exprs[*index].span;
+                    self.report(lane, FaultKind::IndexOutOfBounds { index: i, len }, span);
+                    return Target::Nowhere(elem);
+                }
+                Target::Memory {
+                    mem: Mem::Buffer(p),
+                    at: i as usize * layouts.stride(elem),
+                    ty: elem,
+                }
+            }
+            Place::Shared { var, indices } => {
+                let span = indices.first().map_or(Span(0), |i| code.exprs[*i].span);
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices, span);
+                Target::Memory {
+                    mem: Mem::Shared(v),
+                    at,
+                    ty,
+                }
+            }
+            Place::Field { base, field } => match self.place(code, lane, base) {
+                Target::Local(l, mut path) => {
+                    path.push(*field as usize);
+                    Target::Local(l, path)
+                }
+                Target::Memory { mem, at, ty } => Target::Memory {
+                    mem,
+                    at: at + layouts.field_offset(ty, *field),
+                    ty: layouts.field_type(ty, *field),
+                },
+                Target::Nowhere(ty) => Target::Nowhere(layouts.field_type(ty, *field)),
+            },
+            Place::Element { base, index } => {
+                let target = self.place(code, lane, base);
+                let i = self.eval(code, lane, *index).as_u32();
+                let span = code.exprs[*index].span;
+                let ty = match &target {
+                    Target::Local(l, path) => {
+                        let mut ty = code.locals[*l].ty;
+                        for &step in path {
+                            ty = self.step_type(ty, step);
+                        }
+                        ty
+                    }
+                    Target::Memory { ty, .. } | Target::Nowhere(ty) => *ty,
+                };
+                let (elem, len, stride) = layouts.array(ty).unwrap_or((ty, 1, 1));
+                let i = self.clamp(lane, i, len, span);
+                match target {
+                    Target::Local(l, mut path) => {
+                        path.push(i);
+                        Target::Local(l, path)
+                    }
+                    Target::Memory { mem, at, .. } => Target::Memory {
+                        mem,
+                        at: at + i * stride,
+                        ty: elem,
+                    },
+                    Target::Nowhere(_) => Target::Nowhere(elem),
+                }
+            }
+        }
+    }
+
+    fn step_type(&self, ty: Type, step: usize) -> Type {
+        let layouts = &self.program.layouts;
+        match layouts.array(ty) {
+            Some((elem, ..)) => elem,
+            None => layouts.field_type(ty, step as u32),
+        }
+    }
+
+    fn read(&self, lane: &Lane, target: &Target) -> Value {
+        match target {
+            Target::Local(l, path) => {
+                let mut v = &lane.frame().locals[l.index()];
+                for &step in path {
+                    match v {
+                        Value::Composite(parts) => match parts.get(step) {
+                            Some(p) => v = p,
+                            None => return Value::U32(0),
+                        },
+                        Value::Vector(..) => return v.component(step),
+                        _ => return v.clone(),
+                    }
+                }
+                v.clone()
+            }
+            Target::Memory { mem, at, ty } => {
+                self.program.layouts.load(*ty, self.memory(*mem), *at)
+            }
+            Target::Nowhere(ty) => self.program.layouts.zero(*ty),
+        }
+    }
+
+    fn write(&self, lane: &mut Lane, target: &Target, value: Value) {
+        match target {
+            Target::Local(l, path) => {
+                let mut slot = &mut lane.frame_mut().locals[l.index()];
+                for &step in path {
+                    match slot {
+                        Value::Composite(parts) => match parts.get_mut(step) {
+                            Some(p) => slot = p,
+                            None => return,
+                        },
+                        Value::Vector(_, _, bits) => {
+                            bits[step & 3] = value.bits();
+                            return;
+                        }
+                        _ => return,
+                    }
+                }
+                *slot = value;
+            }
+            Target::Memory { mem, at, ty } => {
+                self.program
+                    .layouts
+                    .store(*ty, self.memory(*mem), *at, &value)
+            }
+            Target::Nowhere(_) => {}
+        }
+    }
+
+    fn builtin(&self, lane: &Lane, b: Builtin) -> u32 {
+        let size = self.program.kernel.workgroup_size;
+        let grid = self.launch.groups;
+        let global = |a: usize| {
+            self.block[a]
+                .wrapping_mul(size[a])
+                .wrapping_add(lane.thread[a])
+        };
+        match b {
+            Builtin::ThreadIdx(a) => lane.thread[a.index()],
+            Builtin::BlockIdx(a) => self.block[a.index()],
+            Builtin::BlockDim(a) => size[a.index()],
+            Builtin::GridDim(a) => grid[a.index()],
+            Builtin::GlobalIdx(a) => global(a.index()),
+            Builtin::GlobalThreadId => {
+                let width = grid[0].wrapping_mul(size[0]);
+                let height = grid[1].wrapping_mul(size[1]);
+                let rows = global(1).wrapping_add(global(2).wrapping_mul(height));
+                global(0).wrapping_add(rows.wrapping_mul(width))
+            }
+        }
+    }
+
+    fn eval(&self, code: Code<'p>, lane: &Lane, h: Handle<Expression>) -> Value {
+        let node = &code.exprs[h];
+        match &node.kind {
+            Expr::Literal(l) => Value::literal(*l),
+            Expr::Param(p) => self.params[p.0 as usize].clone(),
+            Expr::Local(l) => lane.frame().locals[l.index()].clone(),
+            Expr::Len(p) => Value::U32(self.lens[p.0 as usize]),
+            Expr::Index { slice, index } => {
+                let target = self.place(
+                    code,
+                    lane,
+                    &Place::Index {
+                        slice: *slice,
+                        index: *index,
+                    },
+                );
+                self.read(lane, &target)
+            }
+            Expr::Unary { op, expr } => value::unary(*op, &self.eval(code, lane, *expr)),
+            // Short-circuit like Rust, so that a checked run does not report an access the
+            // right operand guards against (`i < n && x[i] > 0.0`).
+            Expr::Binary {
+                op: op @ (BinaryOp::LogicalAnd | BinaryOp::LogicalOr),
+                left,
+                right,
+            } => {
+                let l = self.eval(code, lane, *left).is_true();
+                match (op, l) {
+                    (BinaryOp::LogicalAnd, false) => Value::Bool(false),
+                    (BinaryOp::LogicalOr, true) => Value::Bool(true),
+                    _ => Value::Bool(self.eval(code, lane, *right).is_true()),
+                }
+            }
+            Expr::Binary { op, left, right } => {
+                let (l, r) = (self.eval(code, lane, *left), self.eval(code, lane, *right));
+                self.binary(lane, *op, &l, &r, node.span)
+            }
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => {
+                // Only the taken arm: a checked run must not report the other arm's access.
+                let arm = if self.eval(code, lane, *cond).is_true() {
+                    accept
+                } else {
+                    reject
+                };
+                self.eval(code, lane, *arm)
+            }
+            Expr::Cast { expr, to } => value::cast(&self.eval(code, lane, *expr), *to),
+            Expr::SharedIndex { var, indices } => {
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices, node.span);
+                self.program.layouts.load(ty, self.memory(Mem::Shared(v)), at)
+            }
+            Expr::Builtin(b) => Value::U32(self.builtin(lane, *b)),
+            Expr::Math { fun, args } => {
+                let args: Vec<Value> = args.iter().map(|a| self.eval(code, lane, *a)).collect();
+                if *fun == MathFun::RemEuclid {
+                    if let (Some(a), Some(b)) = (args.first(), args.get(1)) {
+                        if value::trap(BinaryOp::Rem, a, b).is_some() {
+                            self.report(lane, FaultKind::RemainderByZero, node.span);
+                        }
+                    }
+                }
+                value::math(*fun, &args)
+            }
+            Expr::Field { .. } | Expr::Access { .. } => self.project(code, lane, h),
+            Expr::Compose { components, .. } => {
+                let parts: Vec<Value> = components
+                    .iter()
+                    .map(|c| self.eval(code, lane, *c))
+                    .collect();
+                match node.ty {
+                    // As WGSL's constructors: vectors spread into their components, and one
+                    // scalar fills every component.
+                    Type::Vector(n, s) => {
+                        let mut flat: Vec<Value> = Vec::with_capacity(usize::from(n));
+                        for p in parts {
+                            match p {
+                                Value::Vector(_, m, _) => {
+                                    flat.extend((0..usize::from(m)).map(|i| p.component(i)))
+                                }
+                                scalar => flat.push(scalar),
+                            }
+                        }
+                        if flat.len() == 1 {
+                            let one = flat[0].clone();
+                            flat.resize(usize::from(n), one);
+                        }
+                        Value::vector(s, flat)
+                    }
+                    _ => Value::Composite(parts.into_boxed_slice()),
+                }
+            }
+            Expr::Zero(ty) => self.program.layouts.zero(*ty),
+            Expr::Argument(n) => lane
+                .frame()
+                .args
+                .get(*n as usize)
+                .cloned()
+                .unwrap_or(Value::U32(0)),
+        }
+    }
+
+    /// A chain of field and element reads, walked by reference from a local so that reading
+    /// one element does not copy the whole array.
+    fn project(&self, code: Code<'p>, lane: &Lane, h: Handle<Expression>) -> Value {
+        let mut steps = Vec::new();
+        let mut at = h;
+        loop {
+            match &code.exprs[at].kind {
+                Expr::Field { base, field } => {
+                    steps.push((*field as usize, None));
+                    at = *base;
+                }
+                Expr::Access { base, index } => {
+                    let len = self
+                        .program
+                        .layouts
+                        .array(code.exprs[*base].ty)
+                        .map_or(1, |a| a.1);
+                    let i = self.eval(code, lane, *index).as_u32();
+                    let i = self.clamp(lane, i, len, code.exprs[*index].span);
+                    steps.push((i, Some(())));
+                    at = *base;
+                }
+                _ => break,
+            }
+        }
+        let owned;
+        let mut v = match &code.exprs[at].kind {
+            Expr::Local(l) => &lane.frame().locals[l.index()],
+            _ => {
+                owned = self.eval(code, lane, at);
+                &owned
+            }
+        };
+        for (step, _) in steps.iter().rev() {
+            match v {
+                Value::Composite(parts) => match parts.get(*step) {
+                    Some(p) => v = p,
+                    None => return Value::U32(0),
+                },
+                Value::Vector(..) => return v.component(*step),
+                _ => return v.clone(),
+            }
+        }
+        v.clone()
+    }
+}
+
+/// Applies an atomic read-modify-write to `word`; returns the previous bits.
+fn atomic_op(fun: AtomicFun, word: &AtomicU32, scalar: Scalar, operand: u32) -> u32 {
+    let relaxed = Ordering::Relaxed;
+    let signed = scalar == Scalar::I32;
+    let update = |f: &dyn Fn(u32) -> u32| {
+        word.fetch_update(relaxed, relaxed, |v| Some(f(v)))
+            .unwrap_or_else(|v| v)
+    };
+    match fun {
+        AtomicFun::Load => word.load(relaxed),
+        AtomicFun::Store => {
+            word.store(operand, relaxed);
+            0
+        }
+        AtomicFun::Add => word.fetch_add(operand, relaxed),
+        AtomicFun::Sub => word.fetch_sub(operand, relaxed),
+        AtomicFun::And => word.fetch_and(operand, relaxed),
+        AtomicFun::Or => word.fetch_or(operand, relaxed),
+        AtomicFun::Xor => word.fetch_xor(operand, relaxed),
+        AtomicFun::Exchange => word.swap(operand, relaxed),
+        AtomicFun::Min if signed => update(&|v| (v as i32).min(operand as i32) as u32),
+        AtomicFun::Max if signed => update(&|v| (v as i32).max(operand as i32) as u32),
+        AtomicFun::Min => word.fetch_min(operand, relaxed),
+        AtomicFun::Max => word.fetch_max(operand, relaxed),
+    }
+}

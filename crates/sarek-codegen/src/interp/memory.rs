@@ -1,0 +1,157 @@
+//! Buffers, the uniform block and workgroup memory as 32-bit words in WGSL's layout, so the
+//! CPU reads and writes the same bytes the GPU does. Words are relaxed atomics: workgroups run
+//! on several threads at once, and a racy kernel must not be undefined behaviour in Rust
+//! (relaxed loads and stores compile to plain moves).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::value::Value;
+use crate::ir::{Scalar, Type, TypeDef};
+use crate::layout;
+
+/// Field offsets and element strides of a kernel's compound types, in words.
+pub(super) struct Layouts {
+    /// Per [`crate::ir::TypeId`]: a struct's field offsets, or an array's `[stride]`.
+    words: Vec<Vec<usize>>,
+    types: Vec<TypeDef>,
+}
+
+impl Layouts {
+    pub(super) fn new(types: &[TypeDef]) -> Layouts {
+        let words = types
+            .iter()
+            .map(|t| match t {
+                TypeDef::Struct(s) => {
+                    let (offsets, _) = layout::fields(types, s.fields.iter().map(|f| f.ty));
+                    offsets.into_iter().map(|o| o as usize / 4).collect()
+                }
+                TypeDef::Array { elem, .. } => {
+                    vec![layout::of(types, *elem).stride() as usize / 4]
+                }
+            })
+            .collect();
+        Layouts {
+            words,
+            types: types.to_vec(),
+        }
+    }
+
+    /// The element stride of `[T]` in words.
+    pub(super) fn stride(&self, elem: Type) -> usize {
+        (layout::of(&self.types, elem).stride() as usize / 4).max(1)
+    }
+
+    /// The word offset of field `field` of struct type `ty` (or component of a vector).
+    pub(super) fn field_offset(&self, ty: Type, field: u32) -> usize {
+        match ty {
+            Type::Struct(id) => self
+                .words
+                .get(id.0 as usize)
+                .and_then(|w| w.get(field as usize))
+                .copied()
+                .unwrap_or(0),
+            _ => field as usize,
+        }
+    }
+
+    /// The type of field `field` of `ty` (a vector's component is its scalar).
+    pub(super) fn field_type(&self, ty: Type, field: u32) -> Type {
+        match ty {
+            Type::Vector(_, s) => Type::Scalar(s),
+            Type::Struct(id) => crate::ir::struct_def(&self.types, id)
+                .and_then(|s| s.fields.get(field as usize))
+                .map_or(Type::Scalar(Scalar::U32), |f| f.ty),
+            other => other,
+        }
+    }
+
+    /// An array type's element type, length and stride in words.
+    pub(super) fn array(&self, ty: Type) -> Option<(Type, u32, usize)> {
+        let Type::Array(id) = ty else { return None };
+        let (elem, len) = crate::ir::array_def(&self.types, id)?;
+        let stride = self.words.get(id.0 as usize)?.first().copied()?;
+        Some((elem, len, stride))
+    }
+
+    /// The all-zero value of `ty`.
+    pub(super) fn zero(&self, ty: Type) -> Value {
+        match ty {
+            Type::Scalar(s) => Value::from_bits(s, 0),
+            Type::Vector(n, s) => Value::Vector(s, n, [0; 4]),
+            Type::Array(_) => {
+                let (elem, len, _) = self.array(ty).unwrap_or((ty, 0, 1));
+                Value::Composite((0..len).map(|_| self.zero(elem)).collect())
+            }
+            Type::Struct(id) => {
+                let fields = crate::ir::struct_def(&self.types, id)
+                    .map(|s| s.fields.iter().map(|f| self.zero(f.ty)).collect())
+                    .unwrap_or_default();
+                Value::Composite(fields)
+            }
+        }
+    }
+
+    /// Reads a `ty` at word `at` (words past the end read as 0).
+    pub(super) fn load(&self, ty: Type, mem: &[AtomicU32], at: usize) -> Value {
+        let word = |i: usize| mem.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
+        match ty {
+            Type::Scalar(s) => Value::from_bits(s, word(at)),
+            Type::Vector(n, s) => {
+                let mut bits = [0; 4];
+                for (i, b) in bits.iter_mut().enumerate().take(usize::from(n)) {
+                    *b = word(at + i);
+                }
+                Value::Vector(s, n, bits)
+            }
+            Type::Array(_) => {
+                let (elem, len, stride) = self.array(ty).unwrap_or((ty, 0, 1));
+                Value::Composite(
+                    (0..len as usize)
+                        .map(|i| self.load(elem, mem, at + i * stride))
+                        .collect(),
+                )
+            }
+            Type::Struct(id) => {
+                let fields: Vec<Type> = crate::ir::struct_def(&self.types, id)
+                    .map(|s| s.fields.iter().map(|f| f.ty).collect())
+                    .unwrap_or_default();
+                Value::Composite(
+                    fields
+                        .iter()
+                        .enumerate()
+                        .map(|(i, f)| self.load(*f, mem, at + self.field_offset(ty, i as u32)))
+                        .collect(),
+                )
+            }
+        }
+    }
+
+    /// Writes `value`, a `ty`, at word `at` (words past the end are dropped).
+    pub(super) fn store(&self, ty: Type, mem: &[AtomicU32], at: usize, value: &Value) {
+        let put = |i: usize, bits: u32| {
+            if let Some(w) = mem.get(i) {
+                w.store(bits, Ordering::Relaxed);
+            }
+        };
+        match (ty, value) {
+            (Type::Vector(n, _), Value::Vector(_, _, bits)) => {
+                for (i, b) in bits.iter().enumerate().take(usize::from(n)) {
+                    put(at + i, *b);
+                }
+            }
+            (Type::Array(_), Value::Composite(parts)) => {
+                let (elem, _, stride) = self.array(ty).unwrap_or((ty, 0, 1));
+                for (i, p) in parts.iter().enumerate() {
+                    self.store(elem, mem, at + i * stride, p);
+                }
+            }
+            (Type::Struct(_), Value::Composite(parts)) => {
+                for (i, p) in parts.iter().enumerate() {
+                    let f = self.field_type(ty, i as u32);
+                    self.store(f, mem, at + self.field_offset(ty, i as u32), p);
+                }
+            }
+            (_, scalar) => put(at, scalar.bits()),
+        }
+    }
+}

@@ -1,0 +1,339 @@
+//! The CPU backend: an interpreter of the IR with the meaning the WGSL back end gives it.
+//!
+//! The invocations of a workgroup run in lockstep, one statement at a time for every
+//! invocation that reaches it, so a barrier (which the uniformity check keeps in uniform
+//! control flow) needs no threads: every invocation has finished the statements before it
+//! when the first one goes past. Workgroups run in parallel on all cores. Buffers, the uniform
+//! block and workgroup memory are 32-bit words in WGSL's layout ([`memory`]), so the CPU reads
+//! the bytes the GPU would.
+//!
+//! Where WGSL defines what Rust would panic on (an integer division by zero, an index out of
+//! bounds), the interpreter gives WGSL's result; with [`Launch::checks`] it stops at the first
+//! such operation instead and reports a [`Fault`] with the invocation and the source span.
+//!
+//! ```
+//! use std::sync::atomic::AtomicU32;
+//! use sarek_codegen::interp::{Launch, Program};
+//! # use sarek_codegen::ir::*;
+//! # use sarek_codegen::arena::Arena;
+//! # let mut kernel = Kernel {
+//! #     name: "fill".into(),
+//! #     params: vec![
+//! #         Param { name: "v".into(), ty: ParamType::Value(Type::Scalar(Scalar::U32)), span: Span(0) },
+//! #         Param { name: "out".into(), ty: ParamType::Slice { elem: Type::Scalar(Scalar::U32), access: Access::ReadWrite }, span: Span(0) },
+//! #     ],
+//! #     workgroup_size: [64, 1, 1], locals: Arena::new(), exprs: Arena::new(), shared: Vec::new(),
+//! #     body: Vec::new(), span: Span(0), types: Vec::new(), functions: Vec::new(),
+//! # };
+//! # let u = Type::Scalar(Scalar::U32);
+//! # let gid = kernel.exprs.append(Expression { kind: Expr::Builtin(Builtin::GlobalThreadId), ty: u, span: Span(0) });
+//! # let v = kernel.exprs.append(Expression { kind: Expr::Param(ParamId(0)), ty: u, span: Span(0) });
+//! # kernel.body = vec![Statement { kind: Stmt::Assign { place: Place::Index { slice: ParamId(1), index: gid }, op: None, value: v }, span: Span(0) }];
+//! // `kernel`: fn fill(v: u32, out: &mut [u32]) { out[global_thread_id()] = v; }
+//! let program = Program::new(kernel);
+//! let out: Vec<AtomicU32> = (0..100).map(|_| AtomicU32::new(0)).collect();
+//! let uniform = program.uniform(&[(0, 7)], [2, 1, 1], &[(1, 100)]);
+//! let launch = Launch::new(&uniform, [2, 1, 1]).buffer(1, &out);
+//! program.run(&launch).unwrap();
+//! // The second workgroup's writes past the end were dropped, as WebGPU drops them.
+//! assert!(out.iter().all(|w| w.into_inner() == 7));
+//! ```
+
+mod exec;
+mod memory;
+pub mod value;
+
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::abi::{self, Abi, FieldSource};
+use crate::ir::{Kernel, ParamType, Span, Stmt};
+use memory::Layouts;
+pub use value::Value;
+
+/// A kernel ready to run on the CPU.
+pub struct Program {
+    kernel: Kernel,
+    abi: Abi,
+    layouts: Layouts,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program")
+            .field("kernel", &self.kernel.name)
+            .finish()
+    }
+}
+
+/// What one launch gives the kernel.
+#[derive(Clone, Debug)]
+pub struct Launch<'a> {
+    /// The uniform block's words, packed as the ABI says ([`Program::uniform`]).
+    pub uniform: &'a [AtomicU32],
+    /// Per kernel parameter: the words of its buffer, for slice parameters.
+    pub buffers: Vec<Option<&'a [AtomicU32]>>,
+    /// The number of workgroups along each axis.
+    pub groups: [u32; 3],
+    /// Report the first out-of-bounds index or integer division by zero as a [`Fault`]
+    /// instead of giving WGSL's result.
+    pub checks: bool,
+    /// How many threads run workgroups (at least 1).
+    pub threads: usize,
+}
+
+impl<'a> Launch<'a> {
+    /// A launch over `groups` workgroups, without buffers, checks off, on every core.
+    pub fn new(uniform: &'a [AtomicU32], groups: [u32; 3]) -> Launch<'a> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Launch {
+            uniform,
+            buffers: Vec::new(),
+            groups,
+            checks: false,
+            threads,
+        }
+    }
+
+    /// Binds the words of a buffer to parameter `param`.
+    pub fn buffer(mut self, param: usize, words: &'a [AtomicU32]) -> Launch<'a> {
+        if self.buffers.len() <= param {
+            self.buffers.resize(param + 1, None);
+        }
+        self.buffers[param] = Some(words);
+        self
+    }
+}
+
+/// What went wrong in an invocation run with [`Launch::checks`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// An index past the end of a buffer, a workgroup array or a local array.
+    IndexOutOfBounds {
+        /// The index.
+        index: u32,
+        /// The length indexed.
+        len: u32,
+    },
+    /// An integer `/` by zero.
+    DivisionByZero,
+    /// An integer `%` (or `rem_euclid`) by zero.
+    RemainderByZero,
+}
+
+impl std::fmt::Display for FaultKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FaultKind::IndexOutOfBounds { index, len } => {
+                write!(f, "index out of bounds: the len is {len} but the index is {index}")
+            }
+            FaultKind::DivisionByZero => f.write_str("attempt to divide by zero"),
+            FaultKind::RemainderByZero => {
+                f.write_str("attempt to calculate the remainder with a divisor of zero")
+            }
+        }
+    }
+}
+
+/// The first faulting operation of a checked launch: what, where in the source, and which
+/// invocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What went wrong.
+    pub kind: FaultKind,
+    /// The operation's source location (an index into the kernel's span table).
+    pub span: Span,
+    /// `block_idx` of the invocation.
+    pub block: [u32; 3],
+    /// `thread_idx` of the invocation.
+    pub thread: [u32; 3],
+}
+
+impl Program {
+    /// Prepares `kernel` to run.
+    pub fn new(kernel: Kernel) -> Program {
+        let abi = abi::build(&kernel);
+        let layouts = Layouts::new(&kernel.types);
+        Program {
+            kernel,
+            abi,
+            layouts,
+        }
+    }
+
+    /// Reads a kernel serialized by [`Program::to_json`] (as `#[sarek::kernel]` embeds it).
+    pub fn from_json(json: &str) -> Result<Program, String> {
+        serde_json::from_str(json)
+            .map(Program::new)
+            .map_err(|e| format!("the kernel's embedded IR does not read back: {e}"))
+    }
+
+    /// `kernel` serialized for [`Program::from_json`].
+    pub fn to_json(kernel: &Kernel) -> String {
+        serde_json::to_string(kernel).unwrap_or_default()
+    }
+
+    /// The kernel.
+    pub fn kernel(&self) -> &Kernel {
+        &self.kernel
+    }
+
+    /// The kernel's ABI (the uniform block's layout is the one [`Launch::uniform`] follows).
+    pub fn abi(&self) -> &Abi {
+        &self.abi
+    }
+
+    /// Whether the kernel has a barrier (its invocations cannot run one after another).
+    pub fn has_barriers(&self) -> bool {
+        fn any(block: &[crate::ir::Statement]) -> bool {
+            block.iter().any(|s| match &s.kind {
+                Stmt::Barrier(_) => true,
+                Stmt::If { accept, reject, .. } => any(accept) || any(reject),
+                Stmt::Loop {
+                    body, continuing, ..
+                } => any(body) || any(continuing),
+                Stmt::Switch { cases, default, .. } => {
+                    cases.iter().any(|c| any(&c.body)) || any(default)
+                }
+                _ => false,
+            })
+        }
+        any(&self.kernel.body) || self.kernel.functions.iter().any(|f| any(&f.body))
+    }
+
+    /// Packs a uniform block for tests and tools: `values` are `(param, bits)` of scalar
+    /// parameters, `lens` the `(param, len)` of slice parameters.
+    pub fn uniform(
+        &self,
+        values: &[(u32, u32)],
+        groups: [u32; 3],
+        lens: &[(u32, u32)],
+    ) -> Vec<AtomicU32> {
+        let words = (self.abi.uniform.size as usize).div_ceil(4);
+        let out: Vec<AtomicU32> = (0..words).map(|_| AtomicU32::new(0)).collect();
+        let put = |offset: u32, v: u32| {
+            if let Some(w) = out.get(offset as usize / 4) {
+                w.store(v, Ordering::Relaxed);
+            }
+        };
+        for f in self.abi.uniform.fields.iter() {
+            match f.source {
+                FieldSource::Grid => {
+                    for (i, g) in groups.iter().enumerate() {
+                        put(f.offset + 4 * i as u32, *g);
+                    }
+                }
+                FieldSource::Length { param } => {
+                    if let Some((_, len)) = lens.iter().find(|(p, _)| *p == param) {
+                        put(f.offset, *len);
+                    }
+                }
+                FieldSource::Scalar { param, .. } => {
+                    if let Some((_, v)) = values.iter().find(|(p, _)| *p == param) {
+                        put(f.offset, *v);
+                    }
+                }
+                FieldSource::Bytes { .. } => {}
+            }
+        }
+        out
+    }
+
+    /// Runs the kernel over `launch.groups` workgroups. With checks on, stops at the first
+    /// fault and returns it.
+    pub fn run(&self, launch: &Launch<'_>) -> Result<(), Fault> {
+        let [gx, gy, gz] = launch.groups;
+        let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
+        if total == 0 {
+            return Ok(());
+        }
+        let params = self.params(launch);
+        let lens: Vec<u32> = self
+            .kernel
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| self.len(launch, i, p.ty))
+            .collect();
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let fault: Mutex<Option<Fault>> = Mutex::new(None);
+        let worker = || {
+            let mut group = exec::Workgroup::new(self, launch, &params, &lens);
+            loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= total || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
+                let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
+                if let Err(f) = group.run([x, y, z]) {
+                    stop.store(true, Ordering::Relaxed);
+                    let mut slot = fault.lock().unwrap_or_else(|e| e.into_inner());
+                    slot.get_or_insert(f);
+                    break;
+                }
+            }
+        };
+        let threads = (launch.threads.max(1) as u64).min(total) as usize;
+        if threads == 1 {
+            worker();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(worker);
+                }
+            });
+        }
+        match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
+
+    /// The values of the scalar and struct parameters, read from the uniform block.
+    fn params(&self, launch: &Launch<'_>) -> Vec<Value> {
+        self.kernel
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let ParamType::Value(ty) = p.ty else {
+                    return Value::U32(0);
+                };
+                let offset = self
+                    .abi
+                    .uniform
+                    .fields
+                    .iter()
+                    .find(|f| f.source.value_param() == Some(i as u32))
+                    .map_or(0, |f| f.offset as usize / 4);
+                self.layouts.load(ty, launch.uniform, offset)
+            })
+            .collect()
+    }
+
+    /// The element count of slice parameter `param`, as the uniform block holds it.
+    fn len(&self, launch: &Launch<'_>, param: usize, ty: ParamType) -> u32 {
+        if ty.buffer().is_none() {
+            return 0;
+        }
+        let field = self
+            .abi
+            .uniform
+            .fields
+            .iter()
+            .find(|f| f.source == FieldSource::Length { param: param as u32 });
+        match field {
+            Some(f) => launch
+                .uniform
+                .get(f.offset as usize / 4)
+                .map_or(0, |w| w.load(Ordering::Relaxed)),
+            None => {
+                let words = launch.buffers.get(param).copied().flatten().map_or(0, <[_]>::len);
+                let stride = ty.buffer().map_or(1, |(t, _)| self.layouts.stride(t));
+                (words / stride) as u32
+            }
+        }
+    }
+}

@@ -1,0 +1,230 @@
+//! The CPU backend's side of the runtime: host buffers as words, and launches run by
+//! `sarek_codegen::interp` on the IR each kernel embeds.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+
+use sarek_codegen::interp::{self, Program};
+
+use crate::arg::{Arg, KernelSource};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::grid::Grid;
+use crate::launch::Launch;
+
+/// State of a CPU device.
+pub(crate) struct CpuInner {
+    pub(crate) id: u64,
+    pub(crate) threads: usize,
+    pub(crate) checks: AtomicBool,
+    pub(crate) limits: wgpu::Limits,
+    /// Kernels read back from their embedded IR, by the address of their source.
+    programs: Mutex<HashMap<usize, Arc<Program>>>,
+}
+
+impl CpuInner {
+    pub(crate) fn new(id: u64) -> CpuInner {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // WebGPU's defaults, so that a program that fits the CPU fits a GPU too, but for the
+        // buffer size (host memory).
+        let limits = wgpu::Limits {
+            max_storage_buffer_binding_size: u64::from(u32::MAX),
+            max_buffer_size: u64::from(u32::MAX),
+            ..wgpu::Limits::default()
+        };
+        CpuInner {
+            id,
+            threads,
+            checks: AtomicBool::new(std::env::var("SAREK_CHECKS").as_deref() == Ok("1")),
+            limits,
+            programs: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn program(&self, source: &'static KernelSource) -> Result<Arc<Program>> {
+        let key = source as *const KernelSource as usize;
+        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = programs.get(&key) {
+            return Ok(p.clone());
+        }
+        if source.ir.is_empty() {
+            return Err(Error::CpuBackend {
+                kernel: source.abi.kernel.to_string(),
+                message: "its source has no IR (only `#[sarek::kernel]` embeds one); run it on a GPU device".into(),
+            });
+        }
+        let program = Program::from_json(source.ir).map_err(|message| Error::CpuBackend {
+            kernel: source.abi.kernel.to_string(),
+            message,
+        })?;
+        let program = Arc::new(program);
+        programs.insert(key, program.clone());
+        Ok(program)
+    }
+}
+
+/// A checked launch, holding what it needs to run later (a batch runs its launches at
+/// submission).
+pub(crate) struct Work {
+    source: &'static KernelSource,
+    program: Arc<Program>,
+    uniform: Arc<[AtomicU32]>,
+    /// Per kernel parameter, the words of its buffer.
+    buffers: Vec<Option<Arc<[AtomicU32]>>>,
+    groups: [u32; 3],
+}
+
+/// The words holding `bytes` (zero-padded to a whole word).
+pub(crate) fn words_of(bytes: &[u8]) -> Arc<[AtomicU32]> {
+    bytes
+        .chunks(4)
+        .map(|c| {
+            let mut w = [0u8; 4];
+            w[..c.len()].copy_from_slice(c);
+            AtomicU32::new(u32::from_ne_bytes(w))
+        })
+        .collect()
+}
+
+/// The first `len` bytes of `words`.
+pub(crate) fn bytes_of(words: &[AtomicU32], len: usize) -> Vec<u8> {
+    let mut bytes: Vec<u8> = words
+        .iter()
+        .flat_map(|w| w.load(Ordering::Relaxed).to_ne_bytes())
+        .collect();
+    bytes.truncate(len);
+    bytes
+}
+
+/// Overwrites the start of `words` with `bytes`.
+pub(crate) fn write_words(words: &[AtomicU32], bytes: &[u8]) {
+    for (w, c) in words.iter().zip(bytes.chunks(4)) {
+        let mut b = w.load(Ordering::Relaxed).to_ne_bytes();
+        b[..c.len()].copy_from_slice(c);
+        w.store(u32::from_ne_bytes(b), Ordering::Relaxed);
+    }
+}
+
+impl Device {
+    /// Checks a launch on the CPU backend as [`Device::launch`] checks one on a GPU; `None`
+    /// for an empty grid.
+    pub(crate) fn cpu_work(
+        &self,
+        cpu: &CpuInner,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<Option<Work>> {
+        let abi = &source.abi;
+        let groups = grid.workgroups_u64(abi.workgroup_size);
+        if groups.contains(&0) {
+            return Ok(None);
+        }
+        let limit = cpu.limits.max_compute_workgroup_storage_size;
+        if abi.workgroup_memory > limit {
+            return Err(Error::WorkgroupMemory {
+                kernel: abi.kernel.to_string(),
+                needed: abi.workgroup_memory,
+                limit,
+            });
+        }
+        // The GPU's rules, so that a launch that runs here runs there: a 1-D grid may exceed
+        // the per-dimension limit (a GPU folds it), up to 32-bit thread indices.
+        let limit = cpu.limits.max_compute_workgroups_per_dimension;
+        let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
+        if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX))
+        {
+            return Err(Error::GridTooLarge {
+                groups,
+                limit,
+                hint: "; thread indices are 32-bit on the GPU",
+            });
+        }
+        if (groups[1] > 1 || groups[2] > 1) && groups.iter().any(|&g| g > u64::from(limit)) {
+            return Err(Error::GridTooLarge {
+                groups,
+                limit,
+                hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
+            });
+        }
+        self.check_args(abi, args)?;
+        let uniform = crate::launch::pack_uniform(abi, groups, args)?;
+        let program = cpu.program(source)?;
+        let buffers = args
+            .iter()
+            .map(|a| match a {
+                Arg::Buffer(raw, _) => raw.words().cloned(),
+                _ => None,
+            })
+            .collect();
+        Ok(Some(Work {
+            source,
+            program,
+            uniform: words_of(&uniform),
+            buffers,
+            groups: groups.map(|g| g as u32),
+        }))
+    }
+
+    /// Runs checked work to completion.
+    pub(crate) fn run_cpu(&self, cpu: &CpuInner, work: &Work) -> Result<()> {
+        let mut launch = interp::Launch::new(&work.uniform, work.groups);
+        launch.threads = cpu.threads;
+        launch.checks = cpu.checks.load(Ordering::Relaxed);
+        for (param, words) in work.buffers.iter().enumerate() {
+            if let Some(words) = words {
+                launch = launch.buffer(param, words);
+            }
+        }
+        let kernel = work.source.abi.kernel.to_string();
+        let started = std::time::Instant::now();
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| work.program.run(&launch)));
+        log::debug!(
+            "sarek: ran `{kernel}` ({:?} workgroups) on the CPU in {:?}",
+            work.groups,
+            started.elapsed()
+        );
+        match outcome {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(fault)) => Err(Error::KernelFault {
+                location: location(work.source, fault.span),
+                kernel,
+                block: fault.block,
+                thread: fault.thread,
+                message: fault.kind.to_string(),
+            }),
+            Err(_) => Err(Error::CpuBackend {
+                kernel,
+                message: "the interpreter panicked (a Sarek bug; please report it)".into(),
+            }),
+        }
+    }
+
+    /// [`Device::launch`] on the CPU backend: runs before returning.
+    pub(crate) fn launch_cpu(
+        &self,
+        cpu: &CpuInner,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<Launch> {
+        if let Some(work) = self.cpu_work(cpu, source, grid, args)? {
+            self.run_cpu(cpu, &work)?;
+        }
+        Ok(Launch::empty(self, source))
+    }
+}
+
+/// `file:line:column` of `span` in the kernel's source.
+fn location(source: &KernelSource, span: sarek_codegen::ir::Span) -> String {
+    let file = source
+        .location
+        .rsplit_once(':')
+        .map_or(source.location, |(file, _)| file);
+    match source.spans.get(span.0 as usize) {
+        Some((line, column)) => format!("{file}:{line}:{column}"),
+        None => source.location.to_owned(),
+    }
+}

@@ -155,7 +155,8 @@ impl<'a> Arg<'a> {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "", ir: "", spans: &[],
+    /// #     location: "",
+    /// #     ir: r#"{"name":"count","params":[{"name":"hits","ty":{"AtomicSlice":{"elem":"u32"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"__v","ty":{"Scalar":"u32"},"mutable":false,"span":4},{"name":"__old","ty":{"Scalar":"u32"},"mutable":false,"span":7}],"exprs":[{"kind":{"Literal":{"U32":0}},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":3},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Local":1},"ty":{"Scalar":"u32"},"span":9}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":1}},"span":5},{"kind":{"Atomic":{"fun":"Add","target":{"Buffer":{"slice":0,"index":0}},"value":2,"result":1}},"span":8}],"span":0,"types":[],"functions":[]}"#, spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `COUNT` adds 1 to `hits[0]` with `atomicAdd` in every thread.
@@ -189,7 +190,8 @@ impl<'a> Arg<'a> {
     /// #         ]) },
     /// #         workgroup_memory: 0, coarsened: false,
     /// #     },
-    /// #     location: "", ir: "", spans: &[],
+    /// #     location: "",
+    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
     /// # };
     /// # fn main() -> sarek_rt::Result<()> {
     /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.

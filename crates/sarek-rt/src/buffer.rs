@@ -298,6 +298,7 @@ impl<T: Element> Buffer<T> {
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
+    /// # if dev.is_cpu() { return Ok(()); } // wgpu objects need a GPU device
     /// let mine = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
     ///     label: Some("mine"),
     ///     size: 4096,
@@ -395,6 +396,7 @@ impl<T: Element> Buffer<T> {
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
+    /// # if dev.is_cpu() { return Ok(()); } // wgpu objects need a GPU device
     /// let buf = dev.upload(&[1u32, 2])?;
     /// // Copy it with wgpu directly.
     /// let copy = dev.zeros::<u32>(2)?;
@@ -421,6 +423,7 @@ impl<T: Element> Buffer<T> {
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
+    /// # if dev.is_cpu() { return Ok(()); } // wgpu objects need a GPU device
     /// assert_eq!(dev.zeros::<f32>(4)?.offset(), 0);
     /// let mine = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
     ///     label: None,

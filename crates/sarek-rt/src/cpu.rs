@@ -150,8 +150,10 @@ impl Device {
             });
         }
         self.check_args(abi, args)?;
-        let uniform = crate::launch::pack_uniform(abi, groups, args)?;
         let program = cpu.program(source)?;
+        // Packed as the IR's own ABI lays it out, which a hand-written source's ABI need not
+        // match.
+        let uniform = crate::launch::pack_uniform(program.abi(), groups, args)?;
         let buffers = args
             .iter()
             .map(|a| match a {

@@ -82,6 +82,8 @@ pub(super) struct Workgroup<'p> {
     shared: Vec<Vec<AtomicU32>>,
     lanes: Vec<Lane>,
     fault: RefCell<Option<Fault>>,
+    /// Statements run so far by this workgroup, against `Launch::fuel`.
+    steps: std::cell::Cell<u64>,
 }
 
 impl<'p> Workgroup<'p> {
@@ -122,12 +124,14 @@ impl<'p> Workgroup<'p> {
             shared,
             lanes,
             fault: RefCell::new(None),
+            steps: std::cell::Cell::new(0),
         }
     }
 
     /// Runs workgroup `block`.
     pub(super) fn run(&mut self, block: [u32; 3]) -> Result<(), Fault> {
         self.block = block;
+        self.steps.set(0);
         for words in &self.shared {
             for w in words {
                 w.store(0, Ordering::Relaxed);
@@ -184,6 +188,19 @@ impl<'p> Workgroup<'p> {
         for statement in block {
             if active.is_empty() || self.failed() {
                 return;
+            }
+            if let Some(fuel) = self.launch.fuel {
+                let steps = self.steps.get() + 1;
+                self.steps.set(steps);
+                if steps > fuel {
+                    *self.fault.borrow_mut() = Some(Fault {
+                        kind: FaultKind::OutOfFuel,
+                        span: statement.span,
+                        block: self.block,
+                        thread: lanes[active[0]].thread,
+                    });
+                    return;
+                }
             }
             self.statement(code, statement, lanes, &active);
             active.retain(|&l| lanes[l].status == Status::Running);

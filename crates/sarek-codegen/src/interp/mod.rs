@@ -80,6 +80,9 @@ pub struct Launch<'a> {
     pub checks: bool,
     /// How many threads run workgroups (at least 1).
     pub threads: usize,
+    /// Stop a workgroup after this many statements (for fuzzing kernels that may not
+    /// terminate); `None` runs to completion.
+    pub fuel: Option<u64>,
 }
 
 impl<'a> Launch<'a> {
@@ -92,6 +95,7 @@ impl<'a> Launch<'a> {
             groups,
             checks: false,
             threads,
+            fuel: None,
         }
     }
 
@@ -119,6 +123,8 @@ pub enum FaultKind {
     DivisionByZero,
     /// An integer `%` (or `rem_euclid`) by zero.
     RemainderByZero,
+    /// The workgroup ran out of [`Launch::fuel`].
+    OutOfFuel,
 }
 
 impl std::fmt::Display for FaultKind {
@@ -131,6 +137,7 @@ impl std::fmt::Display for FaultKind {
             FaultKind::RemainderByZero => {
                 f.write_str("attempt to calculate the remainder with a divisor of zero")
             }
+            FaultKind::OutOfFuel => f.write_str("the workgroup ran out of fuel"),
         }
     }
 }

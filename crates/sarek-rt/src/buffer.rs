@@ -544,10 +544,7 @@ impl<T: Element> Buffer<T> {
             return Ok(());
         }
         self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
-        self.device.write_bytes(
-            self.raw.gpu(),
-            self.raw.offset,
-            bytemuck::cast_slice(&gpu),
-        )
+        self.device
+            .write_bytes(self.raw.gpu(), self.raw.offset, bytemuck::cast_slice(&gpu))
     }
 }

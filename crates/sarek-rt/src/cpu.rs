@@ -60,6 +60,8 @@ impl CpuInner {
             message,
         })?;
         let program = Arc::new(program);
+        // Where a GPU would create the pipeline.
+        crate::launch::dump(source);
         programs.insert(key, program.clone());
         Ok(program)
     }
@@ -134,8 +136,7 @@ impl Device {
         // the per-dimension limit (a GPU folds it), up to 32-bit thread indices.
         let limit = cpu.limits.max_compute_workgroups_per_dimension;
         let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
-        if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX))
-        {
+        if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
             return Err(Error::GridTooLarge {
                 groups,
                 limit,

@@ -444,7 +444,7 @@ impl IntoFuture for Launch {
 }
 
 /// `SAREK_DUMP_WGSL=<dir>`: writes the kernel's WGSL and ABI there when its pipeline is made.
-fn dump(source: &KernelSource) {
+pub(crate) fn dump(source: &KernelSource) {
     let Some(dir) = std::env::var_os("SAREK_DUMP_WGSL") else {
         return;
     };
@@ -457,7 +457,11 @@ fn dump(source: &KernelSource) {
     let abi = source.abi.to_json();
     let written = std::fs::create_dir_all(&dir)
         .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
-        .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi));
+        .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi))
+        .and_then(|()| match source.ir {
+            "" => Ok(()),
+            ir => std::fs::write(dir.join(format!("{name}.ir.json")), ir),
+        });
     if let Err(e) = written {
         log::warn!("sarek: could not dump `{name}` to {}: {e}", dir.display());
     }

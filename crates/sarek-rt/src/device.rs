@@ -184,11 +184,12 @@ impl Device {
     /// backends as in wgpu. The choice is logged at `info` level.
     ///
     /// ```
-    /// # fn main() -> sarek_rt::Result<()> {
     /// // `SAREK_ADAPTER=llvmpipe` would pick Mesa's software Vulkan driver, where installed.
-    /// let dev = sarek_rt::Device::gpu()?;
-    /// println!("{} ({:?})", dev.name(), dev.backend());
-    /// # Ok(()) }
+    /// match sarek_rt::Device::gpu() {
+    ///     Ok(dev) => println!("{} ({:?})", dev.name(), dev.backend()),
+    ///     // `Device::new` would fall back to the CPU backend.
+    ///     Err(e) => println!("no GPU: {e}"),
+    /// }
     /// ```
     pub fn gpu() -> Result<Device> {
         crate::logging::init();

@@ -36,7 +36,7 @@
 //! let launch = Launch::new(&uniform, [2, 1, 1]).buffer(1, &out);
 //! program.run(&launch).unwrap();
 //! // The second workgroup's writes past the end were dropped, as WebGPU drops them.
-//! assert!(out.iter().all(|w| w.into_inner() == 7));
+//! assert!(out.iter().all(|w| w.load(std::sync::atomic::Ordering::Relaxed) == 7));
 //! ```
 
 mod exec;

@@ -342,7 +342,9 @@ fn big_shared(out: &mut [f32]) {
 
 #[test]
 fn a_device_with_less_workgroup_memory_refuses_before_dispatch() {
-    let Some(_) = common::gpu_device() else { return };
+    let Some(_) = common::gpu_device() else {
+        return;
+    };
     assert_eq!(big_shared::ABI.workgroup_memory, 32768);
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());

@@ -81,14 +81,18 @@ fn unchecked_the_cpu_gives_webgpus_defined_results() {
     let a = dev.upload(&[7, -7, i32::MIN, 5]).unwrap();
     let b = dev.upload(&[0, 0, -1, 2]).unwrap();
     let (mut q, mut r) = (dev.zeros::<i32>(4).unwrap(), dev.zeros::<i32>(4).unwrap());
-    divide.launch(&dev, Grid::cover(4), &a, &b, &mut q, &mut r).unwrap();
+    divide
+        .launch(&dev, Grid::cover(4), &a, &b, &mut q, &mut r)
+        .unwrap();
     assert_eq!(q.read().unwrap(), [7, -7, i32::MIN, 2]);
     assert_eq!(r.read().unwrap(), [0, 0, 0, 1]);
     // Reads past the end of a buffer give 0, as under WebGPU's robust access.
     let idx = dev.upload(&[0u32, 1, 99]).unwrap();
     let src = dev.upload(&[1.5f32, 2.5]).unwrap();
     let mut out = dev.upload(&[9.0f32; 3]).unwrap();
-    gather.launch(&dev, Grid::cover(3), &idx, &src, &mut out).unwrap();
+    gather
+        .launch(&dev, Grid::cover(3), &idx, &src, &mut out)
+        .unwrap();
     assert_eq!(out.read().unwrap(), [1.5, 2.5, 0.0]);
 }
 
@@ -96,7 +100,9 @@ fn unchecked_the_cpu_gives_webgpus_defined_results() {
 fn checks_report_an_out_of_bounds_read_with_kernel_invocation_and_line() {
     let dev = Device::cpu();
     assert!(dev.set_checks(true));
-    let idx: Vec<u32> = (0..100).map(|i| if i == 70 { 1000 } else { i % 10 }).collect();
+    let idx: Vec<u32> = (0..100)
+        .map(|i| if i == 70 { 1000 } else { i % 10 })
+        .collect();
     let idx = dev.upload(&idx).unwrap();
     let src = dev.upload(&[1.0f32; 10]).unwrap();
     let mut out = dev.zeros::<f32>(100).unwrap();
@@ -161,7 +167,10 @@ fn checks_report_a_division_by_zero_and_a_local_array_overrun() {
         }) => {
             assert_eq!(location, format!("{}:34:20", file!()));
             assert_eq!(thread, [3, 0, 0]);
-            assert_eq!(message, "index out of bounds: the len is 4 but the index is 4");
+            assert_eq!(
+                message,
+                "index out of bounds: the len is 4 but the index is 4"
+            );
         }
         other => panic!("expected KernelFault, got {other:?}"),
     }
@@ -189,7 +198,9 @@ fn batches_run_in_order_and_wgpu_only_calls_are_errors() {
             Err(Error::BadBuffer(m)) => assert!(m.contains("CPU backend"), "{m}"),
             other => panic!("expected BadBuffer, got {other:?}"),
         }
-        let mut encoder = gpu.wgpu_device().create_command_encoder(&Default::default());
+        let mut encoder = gpu
+            .wgpu_device()
+            .create_command_encoder(&Default::default());
         let mut v = dev.zeros::<u32>(1).unwrap();
         match block_sum.record(&dev, &mut encoder, Grid::cover(1), &x, &mut v) {
             Err(e @ Error::NotOnCpu(_)) => assert!(e.to_string().contains("needs a GPU")),

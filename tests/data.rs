@@ -250,7 +250,9 @@ fn enums_in_buffers_match_exhaustively() {
 #[test]
 fn an_invalid_enum_tag_is_an_error_not_a_panic() {
     use options::Maybe;
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     let mut tags = dev.upload(&[0u32, 0, 9, 0]).unwrap();
     // Reinterpret the bytes through a user-owned buffer view of the same memory.
     let raw = tags.wgpu_buffer().clone();

@@ -219,7 +219,9 @@ fn same_block_shadowing_and_parameter_shadowing() {
 
 #[test]
 fn device_from_wgpu_runs_kernels_on_a_user_device() {
-    let Some(_) = common::gpu_device() else { return };
+    let Some(_) = common::gpu_device() else {
+        return;
+    };
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter =
@@ -296,7 +298,9 @@ fn the_same_buffer_twice_with_one_write_is_refused() {
 
 #[test]
 fn a_lost_device_is_an_error_and_a_new_device_works() {
-    let Some(_) = common::gpu_device() else { return };
+    let Some(_) = common::gpu_device() else {
+        return;
+    };
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter =

@@ -24,7 +24,9 @@ fn sarek_log_reports_adapter_pipeline_and_launches() {
         assert_eq!(v.read().unwrap(), vec![1; 8]);
         return;
     }
-    let Some(_) = common::gpu_device() else { return };
+    let Some(_) = common::gpu_device() else {
+        return;
+    };
     let output = std::process::Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",

@@ -38,7 +38,9 @@ fn tight_device() -> Option<Device> {
 #[ignore = "needs a driver with VK_EXT_memory_budget (not lavapipe)"]
 fn out_of_memory_is_an_error_and_the_device_recovers() {
     // The GPU suite needs a device at all; the tight one is built the same way.
-    let Some(_) = common::gpu_device() else { return };
+    let Some(_) = common::gpu_device() else {
+        return;
+    };
     let dev = tight_device().expect("a device with a memory budget threshold");
     let mut held = Vec::new();
     let mut error = None;
@@ -64,7 +66,9 @@ fn out_of_memory_is_an_error_and_the_device_recovers() {
 
 #[test]
 fn device_loss_is_an_error_and_a_new_device_works() {
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     works(&dev);
     dev.wgpu_device().destroy();
     let _ = dev.synchronize();

@@ -82,7 +82,9 @@ fn launch_handles_can_be_waited_for_and_polled() {
 
 #[test]
 fn staging_buffers_are_reused() {
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     let buf = dev.upload(&[7u32; 100]).unwrap();
     for _ in 0..20 {
         assert_eq!(buf.read().unwrap()[99], 7);
@@ -96,7 +98,9 @@ fn staging_buffers_are_reused() {
 
 #[test]
 fn a_user_wgpu_buffer_with_an_offset_is_a_kernel_argument() {
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     let align = dev.limits().min_storage_buffer_offset_alignment as u64;
     let words = (align / 4) as usize;
     let usage =
@@ -151,7 +155,9 @@ fn a_user_wgpu_buffer_with_an_offset_is_a_kernel_argument() {
 
 #[test]
 fn a_launch_recorded_into_a_user_encoder_runs_in_order_with_the_users_passes() {
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     let mut v = dev.upload(&[10u32; 64]).unwrap();
     let staging = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
         label: Some("user readback"),
@@ -267,7 +273,9 @@ fn a_hundred_thousand_launches_keep_memory_flat() {
 
 #[test]
 fn profiled_launches_report_a_positive_gpu_time() {
-    let Some(dev) = common::gpu_device() else { return };
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
     if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") {
         assert!(
             dev.can_profile(),

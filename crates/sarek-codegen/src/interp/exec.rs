@@ -57,11 +57,7 @@ enum Target {
     /// A local, and the path of field / element / component indices into it.
     Local(Handle<Local>, Vec<usize>),
     /// Words of a buffer (`Some(param)`) or a workgroup array (`None`, with the array).
-    Memory {
-        mem: Mem,
-        at: usize,
-        ty: Type,
-    },
+    Memory { mem: Mem, at: usize, ty: Type },
     /// Out of bounds: a write is dropped, a read gives zero.
     Nowhere(Type),
 }
@@ -138,16 +134,20 @@ impl<'p> Workgroup<'p> {
             }
         }
         let kernel = &self.program.kernel;
-        let locals = vec![Value::U32(0); kernel.locals.len()];
         let mut lanes = std::mem::take(&mut self.lanes);
         for lane in &mut lanes {
             lane.status = Status::Running;
-            lane.frames.clear();
-            lane.frames.push(Frame {
-                locals: locals.clone(),
-                args: Vec::new(),
-                result: None,
-            });
+            // The kernel's frame is reused from the previous workgroup: a local is always
+            // declared (and so set) before it is read.
+            lane.frames.truncate(1);
+            match lane.frames.first_mut() {
+                Some(frame) => frame.result = None,
+                None => lane.frames.push(Frame {
+                    locals: vec![Value::U32(0); kernel.locals.len()],
+                    args: Vec::new(),
+                    result: None,
+                }),
+            }
         }
         let code = Code {
             locals: &kernel.locals,
@@ -331,7 +331,10 @@ impl<'p> Workgroup<'p> {
                     return;
                 };
                 for &l in active {
-                    let args = args.iter().map(|a| self.eval(code, &lanes[l], *a)).collect();
+                    let args = args
+                        .iter()
+                        .map(|a| self.eval(code, &lanes[l], *a))
+                        .collect();
                     lanes[l].frames.push(Frame {
                         locals: vec![Value::U32(0); f.locals.len()],
                         args,
@@ -688,7 +691,9 @@ impl<'p> Workgroup<'p> {
             Expr::Cast { expr, to } => value::cast(&self.eval(code, lane, *expr), *to),
             Expr::SharedIndex { var, indices } => {
                 let (v, at, ty) = self.shared_at(code, lane, *var, indices, node.span);
-                self.program.layouts.load(ty, self.memory(Mem::Shared(v)), at)
+                self.program
+                    .layouts
+                    .load(ty, self.memory(Mem::Shared(v)), at)
             }
             Expr::Builtin(b) => Value::U32(self.builtin(lane, *b)),
             Expr::Math { fun, args } => {

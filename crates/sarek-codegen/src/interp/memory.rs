@@ -38,7 +38,10 @@ impl Layouts {
 
     /// The element stride of `[T]` in words.
     pub(super) fn stride(&self, elem: Type) -> usize {
-        (layout::of(&self.types, elem).stride() as usize / 4).max(1)
+        match elem {
+            Type::Scalar(_) => 1,
+            _ => (layout::of(&self.types, elem).stride() as usize / 4).max(1),
+        }
     }
 
     /// The word offset of field `field` of struct type `ty` (or component of a vector).

@@ -131,7 +131,10 @@ impl std::fmt::Display for FaultKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FaultKind::IndexOutOfBounds { index, len } => {
-                write!(f, "index out of bounds: the len is {len} but the index is {index}")
+                write!(
+                    f,
+                    "index out of bounds: the len is {len} but the index is {index}"
+                )
             }
             FaultKind::DivisionByZero => f.write_str("attempt to divide by zero"),
             FaultKind::RemainderByZero => {
@@ -325,19 +328,24 @@ impl Program {
         if ty.buffer().is_none() {
             return 0;
         }
-        let field = self
-            .abi
-            .uniform
-            .fields
-            .iter()
-            .find(|f| f.source == FieldSource::Length { param: param as u32 });
+        let field = self.abi.uniform.fields.iter().find(|f| {
+            f.source
+                == FieldSource::Length {
+                    param: param as u32,
+                }
+        });
         match field {
             Some(f) => launch
                 .uniform
                 .get(f.offset as usize / 4)
                 .map_or(0, |w| w.load(Ordering::Relaxed)),
             None => {
-                let words = launch.buffers.get(param).copied().flatten().map_or(0, <[_]>::len);
+                let words = launch
+                    .buffers
+                    .get(param)
+                    .copied()
+                    .flatten()
+                    .map_or(0, <[_]>::len);
                 let stride = ty.buffer().map_or(1, |(t, _)| self.layouts.stride(t));
                 (words / stride) as u32
             }

@@ -291,7 +291,8 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
     match fun {
         MathFun::Dot => {
             let n = a.width().unwrap_or(1);
-            let products = (0..n).map(|i| scalar_binary(BinaryOp::Mul, &a.component(i), &b.component(i)));
+            let products =
+                (0..n).map(|i| scalar_binary(BinaryOp::Mul, &a.component(i), &b.component(i)));
             products
                 .reduce(|x, y| scalar_binary(BinaryOp::Add, &x, &y))
                 .unwrap_or(Value::F32(0.0))
@@ -327,9 +328,7 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
         }
         _ => {
             let out = match fun {
-                MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros => {
-                    Scalar::U32
-                }
+                MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros => Scalar::U32,
                 _ => a.scalar_type(),
             };
             // A scalar argument next to a vector one is its own every component.

@@ -12,7 +12,9 @@ pub use display::{type_name, vector_name};
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Span(pub u32);
 
 /// The scalar types a kernel computes with. Rust's `usize` is [`Scalar::U32`] on the GPU.
@@ -70,7 +72,9 @@ impl Type {
 }
 
 /// Index of a compound type in [`Kernel::types`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TypeId(pub u32);
 
 /// A compound type.

@@ -350,7 +350,8 @@ impl Gen<'_> {
                 5 => self.element(b, ty),
                 _ => {
                     let v = self.expr(b, ty);
-                    let op = if s == Scalar::I32 && self.rng.chance(50) {
+                    // `Neg` on `u32` is `wrapping_neg`.
+                    let op = if self.rng.chance(50) {
                         UnaryOp::Neg
                     } else {
                         UnaryOp::Not

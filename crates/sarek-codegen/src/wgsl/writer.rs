@@ -151,6 +151,14 @@ impl<'a> Writer<'a> {
         self.exprs[h].ty.scalar().unwrap_or(Scalar::U32)
     }
 
+    /// The scalar of a scalar or vector expression.
+    fn element_of(&self, h: Handle<Expression>) -> Scalar {
+        match self.exprs[h].ty {
+            Type::Scalar(s) | Type::Vector(_, s) => s,
+            _ => Scalar::U32,
+        }
+    }
+
     /// Switches to writing `function`'s body.
     fn enter(&mut self, locals: &'a Arena<Local>, exprs: &'a Arena<Expression>) {
         self.locals = locals;
@@ -832,8 +840,19 @@ impl<'a> Writer<'a> {
                 format!("{}[{i}]", escape(&kernel.param(*slice).name))
             }
             Expr::Unary { op, expr } => {
-                let e = self.expr(*expr);
-                match (op, self.scalar_of(*expr)) {
+                let mut e = self.expr(*expr);
+                match (op, self.element_of(*expr)) {
+                    // WGSL has no `-` on unsigned integers: `wrapping_neg` is `0 - x` (kept
+                    // out of constant evaluation, which refuses the wrap).
+                    (UnaryOp::Neg, Scalar::U32) => {
+                        if self.is_const(*expr) {
+                            e = self.opaque_any(self.exprs[*expr].ty, e);
+                        }
+                        match self.exprs[*expr].ty {
+                            Type::Vector(n, _) => format!("(vec{n}<u32>() - {e})"),
+                            _ => format!("(0u - {e})"),
+                        }
+                    }
                     // A space: `--x` would be a decrement to the WGSL parser.
                     (UnaryOp::Neg, _) => format!("(- {e})"),
                     (UnaryOp::Not, Scalar::Bool) => format!("(!{e})"),
@@ -851,6 +870,11 @@ impl<'a> Writer<'a> {
                 }
                 match op {
                     BinaryOp::Eq => format!("all({l} == {r})"),
+                    // naga's SPIR-V writes float `!=` as an ordered comparison, false for NaN;
+                    // Rust's `!=` is true for NaN: negate `==` instead.
+                    BinaryOp::Ne if self.element_of(*left) == Scalar::F32 => {
+                        format!("(!all({l} == {r}))")
+                    }
                     BinaryOp::Ne => format!("any({l} != {r})"),
                     _ => format!("({l} {} {r})", binary_token(*op)),
                 }
@@ -1234,6 +1258,8 @@ impl<'a> Writer<'a> {
                 format!("({left} {} {amount})", binary_token(op))
             }
             (BinaryOp::BitXor, Scalar::Bool) => format!("({left} != {r})"),
+            // As for vectors: `NaN != x` must be true, which naga's SPIR-V `!=` is not.
+            (BinaryOp::Ne, Scalar::F32) => format!("(!({left} == {r}))"),
             _ => format!("({left} {} {r})", binary_token(op)),
         }
     }

@@ -525,7 +525,9 @@ proptest! {
             "saxpy",
             &outputs,
             Some((BODY, &expected)),
-            |k, g, e| same_f32(*g, *e) || same_f32(*g, a.mul_add(x[k], y[k])),
+            // Each backend gives `a * x + y` rounded once or twice (a GPU may fuse it), whatever
+            // the other side of the comparison gave.
+            |k, g, _| same_f32(*g, a * x[k] + y[k]) || same_f32(*g, a.mul_add(x[k], y[k])),
             |k| format!("y[{k}] with a = {a:?}, x = {:?}, y = {:?}", x[k], y[k]),
         )?;
     }
@@ -1109,12 +1111,22 @@ fn float_method_ulps(m: usize, a: f32) -> u32 {
         13 => 3,
         14 => {
             if a.abs() < 0.25 {
-                3
+                4
             } else {
                 exp_allowance(6.0, 4.0)
             }
         }
-        15..=17 => 4,
+        15 => 4,
+        // acosh: magnified near 1 (README.md).
+        16 => (4.0 + 2.0 / (a * a - 1.0).max(1e-12).sqrt()).min(1e9) as u32,
+        // atanh: the device's `ln` beyond |x| = 1/3, magnified near ±1 (README.md).
+        17 => {
+            if a.abs() <= 1.0 / 3.0 {
+                4
+            } else {
+                (6.0 + 2.0 / (1.0 - a.abs()).max(1e-12)).min(1e9) as u32
+            }
+        }
         // copysign, signum, rem_euclid, clamp: exact.
         _ => 0,
     }

@@ -53,12 +53,21 @@ fn sarek_hypot(x: f32, y: f32) -> f32 {
     if bitcast<u32>(a) > inf_bits || bitcast<u32>(b) > inf_bits {
         return a + b;
     }
-    let m = max(a, b);
+    var m = max(a, b);
     if m == 0.0f {
         return 0.0f;
     }
-    let n = min(a, b) / m;
-    return m * sqrt(1.0f + n * n);
+    // GPUs divide through the reciprocal, which flushes to zero past 2^126 (an H200 gave
+    // hypot(f32::MAX, f32::MAX) = f32::MAX): scale huge operands by 2^-64 and back, exactly.
+    var lo = min(a, b);
+    var scale = 1.0f;
+    if m > 1.0e30f {
+        m = m * bitcast<f32>(0x1f800000u);
+        lo = lo * bitcast<f32>(0x1f800000u);
+        scale = bitcast<f32>(0x5f800000u);
+    }
+    let n = lo / m;
+    return (m * sqrt(1.0f + n * n)) * scale;
 }
 ";
 
@@ -133,6 +142,10 @@ fn sarek_rem_euclid_i32(x: i32, y: i32) -> i32 {
 /// `f32::clamp`: as Rust writes it, so a NaN stays NaN.
 pub const CLAMP_F32: &str = "\
 fn sarek_clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
+    // On the bits: an H200's compiler turned the comparisons below into a NaN-dropping `max`.
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return x;
+    }
     var r = x;
     if r < lo {
         r = lo;
@@ -214,8 +227,9 @@ fn sarek_asinh(x: f32) -> f32 {
 ";
 
 /// `acosh`: Rust's formula, `ln(x + sqrt(x - 1) · sqrt(x + 1))`, with the logarithm taken
-/// accurately near 1 (so it rounds the argument where Rust does); NaN below 1. Within 4 ULP of
-/// Rust.
+/// accurately near 1 (so it rounds the argument where Rust does); NaN below 1. Within
+/// `4 + 2 / sqrt(x² - 1)` ULP of Rust: near 1 the formula magnifies the device's `sqrt`
+/// rounding (7 ULP on an H200 at 1.0169).
 pub const ACOSH: &str = "\
 fn sarek_acosh(x: f32) -> f32 {
     if !(x >= 1.0f) {
@@ -229,13 +243,24 @@ fn sarek_acosh(x: f32) -> f32 {
 }
 ";
 
-/// `atanh`: Rust's formula, `0.5 · ln_1p(2x / (1 - x))`; NaN beyond ±1. Within 4 ULP.
+/// `atanh`: Rust's formula, `0.5 · ln_1p(2x / (1 - x))`; NaN beyond ±1. Near ±1 the formula
+/// multiplies the error of the division by up to 1 / (1 - |x|), and a GPU's division may be
+/// 2.5 ULP off (13 ULP of `atanh` on an H200 at -0.958), so the quotient gets one correction
+/// step with an exact `fma` residual, as Rust's correctly rounded division would give it.
+/// Within 4 ULP of Rust for |x| ≤ 1/3; beyond, `6 + 2 / (1 - |x|)` ULP: the device's `ln`
+/// and division, magnified near ±1 as in Rust's own result (18 ULP on an H200 at -0.986).
 pub const ATANH: &str = "\
 fn sarek_atanh(x: f32) -> f32 {
     if abs(x) > 1.0f {
         return sarek_f32_from_bits(0x7fc00000u);
     }
-    return 0.5f * sarek_ln_1p((2.0f * x) / (1.0f - x));
+    let n = 2.0f * x;
+    let d = 1.0f - x;
+    var q = n / d;
+    if d != 0.0f {
+        q = q + fma(-q, d, n) / d;
+    }
+    return 0.5f * sarek_ln_1p(q);
 }
 ";
 
@@ -253,6 +278,11 @@ fn sarek_log2(x: f32) -> f32 {
 /// summed to `s^17`. Within 2 ULP.
 pub const LN_1P_NEAR_0: &str = "\
 fn sarek_ln_1p_near_0(x: f32) -> f32 {
+    // Below 2^-24, ln(1 + x) rounds to x; and x / 2 could be subnormal, which GPUs such as
+    // an H200 flush to zero.
+    if abs(x) < 5.9604645e-8f {
+        return x;
+    }
     let s = x / (2.0f + x);
     let z = s * s;
     let p = 0.33333333f + z * (0.2f + z * (0.14285714f + z * (0.11111111f + z * (0.09090909f
@@ -303,7 +333,21 @@ fn sarek_atan2(y: f32, x: f32) -> f32 {
     } else if ay == 0x7f800000u || ax == 0u {
         r = 1.5707964f;
     } else {
-        let t = sarek_atan(abs(y / x));
+        // GPUs divide through the reciprocal, which flushes to zero past 2^126 (an H200 gave
+        // atan2(4.7, 3.4e38) = 0): scale huge operands down together, exactly.
+        var sy = abs(y);
+        var sx = abs(x);
+        if sx > 1.0e30f || sy > 1.0e30f {
+            sx = sx * bitcast<f32>(0x1f800000u);
+            sy = sy * bitcast<f32>(0x1f800000u);
+        }
+        // One correction step with an exact `fma` residual: a GPU's division may be 2.5 ULP
+        // off (an H200's gave atan2 4 ULP from Rust's).
+        var q = sy / sx;
+        if bitcast<u32>(q) < 0x7f800000u {
+            q = q + fma(-q, sx, sy) / sx;
+        }
+        let t = sarek_atan(q);
         r = select(t, pi - t, nx);
     }
     return select(r, -r, ny);

@@ -1102,13 +1102,13 @@ fn float_method_ulps(m: usize, a: f32) -> u32 {
         }
         5 => {
             if (-0.5..=1.0).contains(&a) {
-                2
+                3
             } else {
                 4
             }
         }
         7..=9 => 1,
-        13 => 3,
+        13 => 4,
         14 => {
             if a.abs() < 0.25 {
                 4

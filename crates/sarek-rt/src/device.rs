@@ -178,10 +178,12 @@ impl Device {
         }
     }
 
-    /// The best wgpu adapter: a discrete GPU first, then integrated, virtual, and software
-    /// ones (such as Mesa's lavapipe). `SAREK_ADAPTER=<substring>` picks the first adapter
-    /// whose name contains the substring (case-insensitive); `WGPU_BACKEND` restricts the
-    /// backends as in wgpu. The choice is logged at `info` level.
+    /// The best wgpu adapter of a primary backend (Vulkan, Metal, DX12): a discrete GPU
+    /// first, then integrated, virtual, and software ones (such as Mesa's lavapipe).
+    /// `SAREK_ADAPTER=<substring>` picks the first adapter whose name contains the substring
+    /// (case-insensitive); `WGPU_BACKEND` chooses the backends as in wgpu, and is the only way
+    /// to get wgpu's GL backend, whose shaders do not keep Sarek's integer semantics. The
+    /// choice is logged at `info` level.
     ///
     /// ```
     /// // `SAREK_ADAPTER=llvmpipe` would pick Mesa's software Vulkan driver, where installed.
@@ -200,7 +202,16 @@ impl Device {
         let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        let mut adapters = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
+        // integer division and `%` of negative numbers undefined (wgpu's GL backend on
+        // llvmpipe gave -1 % 2 == 1), so GL would break Sarek's semantics; without a primary
+        // backend, `Device::new` runs the CPU backend instead.
+        let backends = if std::env::var_os("WGPU_BACKEND").is_some() {
+            wgpu::Backends::all()
+        } else {
+            wgpu::Backends::PRIMARY
+        };
+        let mut adapters = pollster::block_on(instance.enumerate_adapters(backends));
         if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
             let wanted = wanted.to_lowercase();
             adapters.retain(|a| a.get_info().name.to_lowercase().contains(&wanted));

@@ -11,6 +11,10 @@ struct sarek_Params {
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
+fn sarek_rem_u32(a: u32, b: u32) -> u32 {
+    return a % select(b, 1u, b == 0u);
+}
+
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
@@ -20,22 +24,22 @@ fn sarek_main(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        a[0u] = xs[((i + 0u) % sarek_params.sarek_len1)];
-        a[1u] = xs[((i + 1u) % sarek_params.sarek_len1)];
-        a[2u] = xs[((i + 2u) % sarek_params.sarek_len1)];
-        a[3u] = xs[((i + 3u) % sarek_params.sarek_len1)];
-        a[4u] = xs[((i + 4u) % sarek_params.sarek_len1)];
-        a[5u] = xs[((i + 5u) % sarek_params.sarek_len1)];
-        a[6u] = xs[((i + 6u) % sarek_params.sarek_len1)];
-        a[7u] = xs[((i + 7u) % sarek_params.sarek_len1)];
-        a[8u] = xs[((i + 8u) % sarek_params.sarek_len1)];
-        a[9u] = xs[((i + 9u) % sarek_params.sarek_len1)];
-        a[10u] = xs[((i + 10u) % sarek_params.sarek_len1)];
-        a[11u] = xs[((i + 11u) % sarek_params.sarek_len1)];
-        a[12u] = xs[((i + 12u) % sarek_params.sarek_len1)];
-        a[13u] = xs[((i + 13u) % sarek_params.sarek_len1)];
-        a[14u] = xs[((i + 14u) % sarek_params.sarek_len1)];
-        a[15u] = xs[((i + 15u) % sarek_params.sarek_len1)];
+        a[0u] = xs[sarek_rem_u32((i + 0u), sarek_params.sarek_len1)];
+        a[1u] = xs[sarek_rem_u32((i + 1u), sarek_params.sarek_len1)];
+        a[2u] = xs[sarek_rem_u32((i + 2u), sarek_params.sarek_len1)];
+        a[3u] = xs[sarek_rem_u32((i + 3u), sarek_params.sarek_len1)];
+        a[4u] = xs[sarek_rem_u32((i + 4u), sarek_params.sarek_len1)];
+        a[5u] = xs[sarek_rem_u32((i + 5u), sarek_params.sarek_len1)];
+        a[6u] = xs[sarek_rem_u32((i + 6u), sarek_params.sarek_len1)];
+        a[7u] = xs[sarek_rem_u32((i + 7u), sarek_params.sarek_len1)];
+        a[8u] = xs[sarek_rem_u32((i + 8u), sarek_params.sarek_len1)];
+        a[9u] = xs[sarek_rem_u32((i + 9u), sarek_params.sarek_len1)];
+        a[10u] = xs[sarek_rem_u32((i + 10u), sarek_params.sarek_len1)];
+        a[11u] = xs[sarek_rem_u32((i + 11u), sarek_params.sarek_len1)];
+        a[12u] = xs[sarek_rem_u32((i + 12u), sarek_params.sarek_len1)];
+        a[13u] = xs[sarek_rem_u32((i + 13u), sarek_params.sarek_len1)];
+        a[14u] = xs[sarek_rem_u32((i + 14u), sarek_params.sarek_len1)];
+        a[15u] = xs[sarek_rem_u32((i + 15u), sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;
@@ -74,22 +78,22 @@ fn sarek_main_folded(
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        a[0u] = xs[((i + 0u) % sarek_params.sarek_len1)];
-        a[1u] = xs[((i + 1u) % sarek_params.sarek_len1)];
-        a[2u] = xs[((i + 2u) % sarek_params.sarek_len1)];
-        a[3u] = xs[((i + 3u) % sarek_params.sarek_len1)];
-        a[4u] = xs[((i + 4u) % sarek_params.sarek_len1)];
-        a[5u] = xs[((i + 5u) % sarek_params.sarek_len1)];
-        a[6u] = xs[((i + 6u) % sarek_params.sarek_len1)];
-        a[7u] = xs[((i + 7u) % sarek_params.sarek_len1)];
-        a[8u] = xs[((i + 8u) % sarek_params.sarek_len1)];
-        a[9u] = xs[((i + 9u) % sarek_params.sarek_len1)];
-        a[10u] = xs[((i + 10u) % sarek_params.sarek_len1)];
-        a[11u] = xs[((i + 11u) % sarek_params.sarek_len1)];
-        a[12u] = xs[((i + 12u) % sarek_params.sarek_len1)];
-        a[13u] = xs[((i + 13u) % sarek_params.sarek_len1)];
-        a[14u] = xs[((i + 14u) % sarek_params.sarek_len1)];
-        a[15u] = xs[((i + 15u) % sarek_params.sarek_len1)];
+        a[0u] = xs[sarek_rem_u32((i + 0u), sarek_params.sarek_len1)];
+        a[1u] = xs[sarek_rem_u32((i + 1u), sarek_params.sarek_len1)];
+        a[2u] = xs[sarek_rem_u32((i + 2u), sarek_params.sarek_len1)];
+        a[3u] = xs[sarek_rem_u32((i + 3u), sarek_params.sarek_len1)];
+        a[4u] = xs[sarek_rem_u32((i + 4u), sarek_params.sarek_len1)];
+        a[5u] = xs[sarek_rem_u32((i + 5u), sarek_params.sarek_len1)];
+        a[6u] = xs[sarek_rem_u32((i + 6u), sarek_params.sarek_len1)];
+        a[7u] = xs[sarek_rem_u32((i + 7u), sarek_params.sarek_len1)];
+        a[8u] = xs[sarek_rem_u32((i + 8u), sarek_params.sarek_len1)];
+        a[9u] = xs[sarek_rem_u32((i + 9u), sarek_params.sarek_len1)];
+        a[10u] = xs[sarek_rem_u32((i + 10u), sarek_params.sarek_len1)];
+        a[11u] = xs[sarek_rem_u32((i + 11u), sarek_params.sarek_len1)];
+        a[12u] = xs[sarek_rem_u32((i + 12u), sarek_params.sarek_len1)];
+        a[13u] = xs[sarek_rem_u32((i + 13u), sarek_params.sarek_len1)];
+        a[14u] = xs[sarek_rem_u32((i + 14u), sarek_params.sarek_len1)];
+        a[15u] = xs[sarek_rem_u32((i + 15u), sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;

@@ -63,6 +63,15 @@ pub enum Helper {
     Ln1pNear0,
     /// `f32::atan2`
     Atan2,
+    /// `i32 / i32` with WGSL's defined results (`x / 0 == x`, `i32::MIN / -1 == i32::MIN`),
+    /// which naga's GLSL back end does not give: the divisor is made safe first.
+    DivI32,
+    /// `i32 % i32` with WGSL's defined results (`x % 0 == 0`, `i32::MIN % -1 == 0`).
+    RemI32,
+    /// `u32 / u32` with `x / 0 == x`.
+    DivU32,
+    /// `u32 % u32` with `x % 0 == 0`.
+    RemU32,
 }
 
 impl Helper {
@@ -96,6 +105,10 @@ impl Helper {
             Helper::Log2 => polyfills::LOG2,
             Helper::Ln1pNear0 => polyfills::LN_1P_NEAR_0,
             Helper::Atan2 => polyfills::ATAN2,
+            Helper::DivI32 => DIV_I32,
+            Helper::RemI32 => REM_I32,
+            Helper::DivU32 => DIV_U32,
+            Helper::RemU32 => REM_U32,
         }
     }
 
@@ -105,6 +118,7 @@ impl Helper {
             Helper::Fmod => &[Helper::FromBits],
             Helper::Acosh => &[Helper::Ln1pNear0, Helper::FromBits],
             Helper::RemEuclidF32 => &[Helper::Fmod],
+            Helper::RemEuclidI32 => &[Helper::RemI32],
             Helper::Tanh => &[Helper::ExpM1],
             Helper::Asinh => &[Helper::Ln1p, Helper::Hypot],
             Helper::Atanh => &[Helper::Ln1p, Helper::FromBits],
@@ -143,6 +157,10 @@ impl Helper {
             Helper::Log2 => "sarek_log2",
             Helper::Ln1pNear0 => "sarek_ln_1p_near_0",
             Helper::Atan2 => "sarek_atan2",
+            Helper::DivI32 => "sarek_div_i32",
+            Helper::RemI32 => "sarek_rem_i32",
+            Helper::DivU32 => "sarek_div_u32",
+            Helper::RemU32 => "sarek_rem_u32",
         }
     }
 }
@@ -218,5 +236,33 @@ fn sarek_f32_to_u32(x: f32) -> u32 {
 const FROM_BITS: &str = "\
 fn sarek_f32_from_bits(bits: u32) -> f32 {
     return bitcast<f32>(bits);
+}
+";
+
+// Integer division with a divisor made safe: where WGSL defines the result (`x / 0 == x`,
+// `x % 0 == 0`, `i32::MIN / -1 == i32::MIN`, `i32::MIN % -1 == 0`), dividing by 1 gives it.
+// naga's SPIR-V back end guards these itself; its GLSL one does not (wgpu's GL backend gave
+// 7 / 0 == 0 on llvmpipe).
+const DIV_I32: &str = "\
+fn sarek_div_i32(a: i32, b: i32) -> i32 {
+    return a / select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
+}
+";
+
+const REM_I32: &str = "\
+fn sarek_rem_i32(a: i32, b: i32) -> i32 {
+    return a % select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
+}
+";
+
+const DIV_U32: &str = "\
+fn sarek_div_u32(a: u32, b: u32) -> u32 {
+    return a / select(b, 1u, b == 0u);
+}
+";
+
+const REM_U32: &str = "\
+fn sarek_rem_u32(a: u32, b: u32) -> u32 {
+    return a % select(b, 1u, b == 0u);
 }
 ";

@@ -128,7 +128,7 @@ fn sarek_rem_euclid_f32(x: f32, y: f32) -> f32 {
 /// overflows in Rust, is 0; a zero divisor gives WGSL's `x % 0`).
 pub const REM_EUCLID_I32: &str = "\
 fn sarek_rem_euclid_i32(x: i32, y: i32) -> i32 {
-    let r = x % y;
+    let r = sarek_rem_i32(x, y);
     if r < 0i {
         if y < 0i {
             return r - y;

@@ -868,6 +868,10 @@ impl<'a> Writer<'a> {
                     // As for scalars: naga refuses a constant that overflows.
                     l = self.opaque_any(self.exprs[*left].ty, l);
                 }
+                let element = self.element_of(*left);
+                if matches!(op, BinaryOp::Div | BinaryOp::Rem) && element.is_integer() {
+                    return self.vector_division(*op, element, *left, *right, l, r);
+                }
                 match op {
                     BinaryOp::Eq => format!("all({l} == {r})"),
                     // naga's SPIR-V writes float `!=` as an ordered comparison, false for NaN;
@@ -886,15 +890,12 @@ impl<'a> Writer<'a> {
             Expr::Binary { op, left, right } => {
                 let ty = self.scalar_of(*left);
                 let mut l = self.expr(*left);
-                let may_overflow = matches!(
-                    op,
-                    BinaryOp::Add
-                        | BinaryOp::Sub
-                        | BinaryOp::Mul
-                        | BinaryOp::Div
-                        | BinaryOp::Rem
-                        | BinaryOp::Shl
-                );
+                // (An integer `/` or `%` goes through a helper call, never a constant.)
+                let may_overflow = match op {
+                    BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Shl => true,
+                    BinaryOp::Div | BinaryOp::Rem => !ty.is_integer(),
+                    _ => false,
+                };
                 if may_overflow && self.is_const(*left) && self.is_const(*right) {
                     l = self.opaque(ty, l);
                 }
@@ -1053,7 +1054,7 @@ impl<'a> Writer<'a> {
             (MathFun::Atanh, _) => call(self.use_helper(Helper::Atanh)),
             (MathFun::RemEuclid, Scalar::F32) => call(self.use_helper(Helper::RemEuclidF32)),
             (MathFun::RemEuclid, Scalar::I32) => call(self.use_helper(Helper::RemEuclidI32)),
-            (MathFun::RemEuclid, _) => format!("({} % {})", args[0], args[1]),
+            (MathFun::RemEuclid, _) => call(self.use_helper(Helper::RemU32)),
             (MathFun::Clamp, Scalar::F32) => call(self.use_helper(Helper::ClampF32)),
             (MathFun::Clamp, _) => call("clamp"),
             (MathFun::Pow, Scalar::I32) => call(self.use_helper(Helper::PowI32)),
@@ -1222,6 +1223,40 @@ impl<'a> Writer<'a> {
         format!("{}({text})", helper.name())
     }
 
+    /// Integer `l / r` or `l % r` on vectors (or a vector and a scalar), with the divisor made
+    /// safe per component as in [`Helper::DivI32`].
+    fn vector_division(
+        &self,
+        op: BinaryOp,
+        element: Scalar,
+        left: Handle<Expression>,
+        right: Handle<Expression>,
+        l: String,
+        r: String,
+    ) -> String {
+        let n = match (self.exprs[left].ty, self.exprs[right].ty) {
+            (Type::Vector(n, _), _) | (_, Type::Vector(n, _)) => n,
+            _ => 1,
+        };
+        let t = format!("vec{n}<{}>", scalar_name(element));
+        let splat = |h: Handle<Expression>, text: &str| match self.exprs[h].ty {
+            Type::Vector(..) => text.to_owned(),
+            _ => format!("{t}({text})"),
+        };
+        let (l, r) = (splat(left, &l), splat(right, &r));
+        let unsafe_divisor = match element {
+            Scalar::I32 => {
+                format!("(({r} == {t}()) | (({l} == {t}(i32(-2147483648))) & ({r} == {t}(-1i))))")
+            }
+            _ => format!("({r} == {t}())"),
+        };
+        let one = if element == Scalar::I32 { "1i" } else { "1u" };
+        format!(
+            "({l} {} select({r}, {t}({one}), {unsafe_divisor}))",
+            binary_token(op)
+        )
+    }
+
     /// `left op right`, where `left` is already printed and has type `ty`.
     fn binary_text(
         &mut self,
@@ -1231,19 +1266,21 @@ impl<'a> Writer<'a> {
         right: Handle<Expression>,
     ) -> String {
         let right_ty = self.scalar_of(right);
-        let mut r = self.expr(right);
+        let r = self.expr(right);
         let safe_divisor = matches!(
             self.exprs[right].kind,
             Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
         ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0);
-        if matches!(op, BinaryOp::Div | BinaryOp::Rem)
-            && ty.is_integer()
-            && !safe_divisor
-            && self.is_const(right)
-        {
-            // A divisor WGSL knows at shader creation may be zero: naga refuses that, while
-            // at run time WGSL defines it (the result Sarek documents).
-            r = self.opaque(right_ty, r);
+        if matches!(op, BinaryOp::Div | BinaryOp::Rem) && ty.is_integer() && !safe_divisor {
+            // WGSL's defined results on every wgpu backend (a function call is also never a
+            // constant expression, which naga would refuse for a zero divisor).
+            let helper = match (op, ty) {
+                (BinaryOp::Div, Scalar::I32) => Helper::DivI32,
+                (BinaryOp::Rem, Scalar::I32) => Helper::RemI32,
+                (BinaryOp::Div, _) => Helper::DivU32,
+                _ => Helper::RemU32,
+            };
+            return format!("{}({left}, {r})", self.use_helper(helper));
         }
         match (op, ty) {
             (BinaryOp::Rem, Scalar::F32) => {

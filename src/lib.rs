@@ -86,6 +86,38 @@
 //! assert_eq!(Shape::from_gpu(gpu), Some(Shape::Box { w: 2.0, h: 3.0 }));
 //! ```
 //!
+//! # Without a GPU: the CPU backend
+//!
+//! [`Device::cpu`] runs the same kernels in an interpreter of their IR (which each kernel
+//! embeds), with the same results; [`Device::new`] falls back to it when there is no GPU, and
+//! `SAREK_DEVICE=cpu` forces it. It can also check what a GPU silently defines:
+//!
+//! ```
+//! use sarek::prelude::*;
+//!
+//! #[sarek::kernel(workgroup_size = [64])]
+//! fn gather(idx: &[u32], src: &[f32], out: &mut [f32]) {
+//!     let i = global_thread_id();
+//!     if i < out.len() {
+//!         out[i] = src[idx[i] as usize];
+//!     }
+//! }
+//!
+//! # fn main() -> sarek::Result<()> {
+//! let dev = Device::cpu();
+//! let (idx, src) = (dev.upload(&[0u32, 7])?, dev.upload(&[1.5f32, 2.5])?);
+//! let mut out = dev.zeros::<f32>(2)?;
+//! // Unchecked, index 7 reads 0.0, as WebGPU's robust access would.
+//! gather.launch(&dev, Grid::cover(2), &idx, &src, &mut out)?;
+//! assert_eq!(out.read()?, [1.5, 0.0]);
+//! // Checked, the launch reports where and in which invocation.
+//! dev.set_checks(true);
+//! let err = gather.launch(&dev, Grid::cover(2), &idx, &src, &mut out).unwrap_err();
+//! assert!(err.to_string().contains("index out of bounds: the len is 2 but the index is 7"));
+//! assert!(matches!(err, sarek::Error::KernelFault { thread: [1, 0, 0], .. }));
+//! # Ok(()) }
+//! ```
+//!
 //! # Semantics
 //!
 //! A kernel means what the same Rust code means, with the choices a GPU forces documented:

@@ -262,3 +262,60 @@ fn without_an_adapter_device_new_falls_back_to_the_cpu_and_says_so() {
         "{stderr}"
     );
 }
+
+#[sarek::kernel(workgroup_size = [8])]
+fn shared_overrun(k: u32, hits: &[std::sync::atomic::AtomicU32], out: &mut [u32]) {
+    let tile = shared::<[u32; 8]>();
+    let t = thread_idx_x();
+    tile[t] = t as u32;
+    block_barrier();
+    hits[(k + t as u32) as usize].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    out[t] = tile[(t as u32 + k) as usize % 9];
+}
+
+#[test]
+fn checks_cover_workgroup_arrays_and_atomics() {
+    let dev = Device::cpu();
+    let hits = dev.zeros::<u32>(16).unwrap();
+    let mut out = dev.zeros::<u32>(8).unwrap();
+    // Unchecked: index 8 of the 8-element tile clamps to the last element, as naga's
+    // `Restrict` policy does on a GPU.
+    shared_overrun
+        .launch(&dev, Grid::cover(8), 1, &hits, &mut out)
+        .unwrap();
+    assert_eq!(out.read().unwrap(), [1, 2, 3, 4, 5, 6, 7, 7]);
+    dev.set_checks(true);
+    match shared_overrun.launch(&dev, Grid::cover(8), 1, &hits, &mut out) {
+        Err(Error::KernelFault {
+            location,
+            thread,
+            message,
+            ..
+        }) => {
+            assert_eq!(location, format!("{}:273:19", file!()));
+            assert_eq!(thread, [7, 0, 0]);
+            assert_eq!(
+                message,
+                "index out of bounds: the len is 8 but the index is 8"
+            );
+        }
+        other => panic!("expected KernelFault, got {other:?}"),
+    }
+    match shared_overrun.launch(&dev, Grid::cover(8), 9, &hits, &mut out) {
+        Err(Error::KernelFault {
+            location,
+            thread,
+            message,
+            ..
+        }) => {
+            // Thread 7's atomic on `hits[16]` comes first.
+            assert_eq!(location, format!("{}:272:10", file!()));
+            assert_eq!(thread, [7, 0, 0]);
+            assert_eq!(
+                message,
+                "index out of bounds: the len is 16 but the index is 16"
+            );
+        }
+        other => panic!("expected KernelFault, got {other:?}"),
+    }
+}

@@ -365,7 +365,7 @@ impl<'p> Workgroup<'p> {
             } => {
                 for &l in active {
                     let operand = value.map_or(0, |v| self.eval(code, &lanes[l], v).bits());
-                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target, span) else {
+                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target) else {
                         continue;
                     };
                     let old = atomic_op(*fun, word, scalar, operand);
@@ -384,7 +384,7 @@ impl<'p> Workgroup<'p> {
                 for &l in active {
                     let c = self.eval(code, &lanes[l], *compare).bits();
                     let v = self.eval(code, &lanes[l], *value).bits();
-                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target, span) else {
+                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target) else {
                         continue;
                     };
                     let r = word.compare_exchange(c, v, Ordering::Relaxed, Ordering::Relaxed);
@@ -425,7 +425,6 @@ impl<'p> Workgroup<'p> {
         lane: &Lane,
         var: SharedId,
         indices: &[Handle<Expression>],
-        span: Span,
     ) -> (usize, usize, Type) {
         let kernel = &self.program.kernel;
         let v = kernel.shared_var(var);
@@ -433,6 +432,7 @@ impl<'p> Workgroup<'p> {
         let mut flat = 0usize;
         for (dim, index) in v.dims.iter().zip(indices) {
             let i = self.eval(code, lane, *index).as_u32();
+            let span = code.exprs[*index].span;
             flat = flat * (*dim as usize) + self.clamp(lane, i, *dim, span);
         }
         (var.0 as usize, flat * stride, v.elem)
@@ -444,7 +444,6 @@ impl<'p> Workgroup<'p> {
         code: Code<'p>,
         lane: &Lane,
         target: &AtomicTarget,
-        span: Span,
     ) -> Option<(&AtomicU32, Scalar)> {
         match target {
             AtomicTarget::Buffer { slice, index } => {
@@ -456,6 +455,7 @@ impl<'p> Workgroup<'p> {
                 let i = self.eval(code, lane, *index).as_u32();
                 let len = self.lens[p];
                 if i >= len {
+                    let span = code.exprs[*index].span;
                     self.report(lane, FaultKind::IndexOutOfBounds { index: i, len }, span);
                     return None;
                 }
@@ -463,7 +463,7 @@ impl<'p> Workgroup<'p> {
                 words.get(i as usize).map(|w| (w, scalar))
             }
             AtomicTarget::Shared { var, indices } => {
-                let (v, at, ty) = self.shared_at(code, lane, *var, indices, span);
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices);
                 let scalar = ty.scalar().unwrap_or(Scalar::U32);
                 self.shared.get(v)?.get(at).map(|w| (w, scalar))
             }
@@ -504,8 +504,7 @@ impl<'p> Workgroup<'p> {
                 }
             }
             Place::Shared { var, indices } => {
-                let span = indices.first().map_or(Span(0), |i| code.exprs[*i].span);
-                let (v, at, ty) = self.shared_at(code, lane, *var, indices, span);
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices);
                 Target::Memory {
                     mem: Mem::Shared(v),
                     at,
@@ -690,7 +689,7 @@ impl<'p> Workgroup<'p> {
             }
             Expr::Cast { expr, to } => value::cast(&self.eval(code, lane, *expr), *to),
             Expr::SharedIndex { var, indices } => {
-                let (v, at, ty) = self.shared_at(code, lane, *var, indices, node.span);
+                let (v, at, ty) = self.shared_at(code, lane, *var, indices);
                 self.program
                     .layouts
                     .load(ty, self.memory(Mem::Shared(v)), at)

@@ -74,6 +74,8 @@ pub(super) struct Workgroup<'p> {
     launch: &'p Launch<'p>,
     params: &'p [Value],
     lens: &'p [u32],
+    /// Per parameter: a buffer's element type and stride in words.
+    elements: Vec<(Type, usize)>,
     block: [u32; 3],
     shared: Vec<Vec<AtomicU32>>,
     lanes: Vec<Lane>,
@@ -111,11 +113,20 @@ impl<'p> Workgroup<'p> {
                 (0..words).map(|_| AtomicU32::new(0)).collect()
             })
             .collect();
+        let elements = kernel
+            .params
+            .iter()
+            .map(|p| {
+                let elem = p.ty.buffer().map_or(Type::Scalar(Scalar::U32), |b| b.0);
+                (elem, program.layouts.stride(elem))
+            })
+            .collect();
         Workgroup {
             program,
             launch,
             params,
             lens,
+            elements,
             block: [0; 3],
             shared,
             lanes,
@@ -203,7 +214,18 @@ impl<'p> Workgroup<'p> {
                 }
             }
             self.statement(code, statement, lanes, &active);
-            active.retain(|&l| lanes[l].status == Status::Running);
+            let may_leave = matches!(
+                statement.kind,
+                Stmt::If { .. }
+                    | Stmt::Loop { .. }
+                    | Stmt::Switch { .. }
+                    | Stmt::Break
+                    | Stmt::Continue
+                    | Stmt::Return(_)
+            );
+            if may_leave {
+                active.retain(|&l| lanes[l].status == Status::Running);
+            }
         }
     }
 
@@ -398,7 +420,8 @@ impl<'p> Workgroup<'p> {
 
     /// `left op right`, reporting a division by zero when checks are on.
     fn binary(&self, lane: &Lane, op: BinaryOp, left: &Value, right: &Value, span: Span) -> Value {
-        if let Some(trap) = value::trap(op, left, right) {
+        let checked = self.launch.checks && matches!(op, BinaryOp::Div | BinaryOp::Rem);
+        if let Some(trap) = checked.then(|| value::trap(op, left, right)).flatten() {
             let kind = match trap {
                 Trap::DivisionByZero => FaultKind::DivisionByZero,
                 Trap::RemainderByZero => FaultKind::RemainderByZero,
@@ -645,15 +668,16 @@ impl<'p> Workgroup<'p> {
             Expr::Local(l) => lane.frame().locals[l.index()].clone(),
             Expr::Len(p) => Value::U32(self.lens[p.0 as usize]),
             Expr::Index { slice, index } => {
-                let target = self.place(
-                    code,
-                    lane,
-                    &Place::Index {
-                        slice: *slice,
-                        index: *index,
-                    },
-                );
-                self.read(lane, &target)
+                let (p, i) = (slice.0 as usize, self.eval(code, lane, *index).as_u32());
+                let (elem, stride) = self.elements[p];
+                let len = self.lens[p];
+                if i >= len {
+                    let span = code.exprs[*index].span;
+                    self.report(lane, FaultKind::IndexOutOfBounds { index: i, len }, span);
+                    return self.program.layouts.zero(elem);
+                }
+                let words = self.memory(Mem::Buffer(p));
+                self.program.layouts.load(elem, words, i as usize * stride)
             }
             Expr::Unary { op, expr } => value::unary(*op, &self.eval(code, lane, *expr)),
             // Short-circuit like Rust, so that a checked run does not report an access the

@@ -14,7 +14,6 @@
 // Clippy reads the integer literals of the kernels' expansion (`#[sarek::kernel]` keeps their
 // spans) as zero-prefixed octal-looking ones: 44 false positives here, as in every test file
 // with kernels.
-#![allow(clippy::zero_prefixed_literal)]
 
 mod common;
 

@@ -193,6 +193,9 @@ pub fn expand_kernel_in(
 
             /// The kernel's WGSL, ABI and source location, as the runtime takes them.
             pub const SOURCE: &'static ::sarek::KernelSource = {
+                // `line!()` spanned at the kernel's tokens expands to literals that clippy would
+                // read as the user's own.
+                #[allow(clippy::all)]
                 static SOURCE: ::sarek::KernelSource = ::sarek::KernelSource {
                     wgsl: #name::WGSL,
                     abi: #name::ABI,

@@ -146,8 +146,8 @@ pub fn binary(op: BinaryOp, left: &Value, right: &Value) -> Value {
             let n = l.or(r).unwrap_or(1);
             let parts = (0..n).map(|i| scalar_binary(op, &left.component(i), &right.component(i)));
             match op {
-                BinaryOp::Eq => Value::Bool(parts.map(|p| p.is_true()).all(|b| b)),
-                BinaryOp::Ne => Value::Bool(parts.map(|p| p.is_true()).any(|b| b)),
+                BinaryOp::Eq => Value::Bool(parts.into_iter().all(|p| p.is_true())),
+                BinaryOp::Ne => Value::Bool(parts.into_iter().any(|p| p.is_true())),
                 _ => {
                     let s = if op.is_comparison() {
                         Scalar::Bool

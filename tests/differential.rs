@@ -11,10 +11,6 @@
 //! would panic (an integer division by zero, an index out of bounds) there is no body to run:
 //! the backends are compared with each other and with the documented result instead.
 
-// Clippy reads the integer literals of the kernels' expansion (`#[sarek::kernel]` keeps their
-// spans) as zero-prefixed octal-looking ones: 44 false positives here, as in every test file
-// with kernels.
-
 mod common;
 
 use std::fmt::Debug;

@@ -9,7 +9,7 @@ use sarek::wgpu;
 
 /// Sarek's part: scale every element.
 #[sarek::kernel]
-fn scale(factor: f32, v: &mut [f32]) {
+pub fn scale(factor: f32, v: &mut [f32]) {
     let i = global_thread_id();
     if i < v.len() {
         v[i] *= factor;
@@ -17,7 +17,7 @@ fn scale(factor: f32, v: &mut [f32]) {
 }
 
 /// The application's own pass, in hand-written WGSL: add 1 to every element.
-const ADD_ONE: &str = "
+pub const ADD_ONE: &str = "
 @group(0) @binding(0) var<storage, read_write> data: array<f32>;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {

@@ -7,7 +7,7 @@ use std::time::Instant;
 use sarek::prelude::*;
 
 #[sarek::kernel(workgroup_size = [16, 16])]
-fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+pub fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     const TILE: usize = 16;
     let ta = shared::<[[f32; TILE]; TILE]>();
     let tb = shared::<[[f32; TILE]; TILE]>();

@@ -4,7 +4,7 @@
 //! Run with `cargo run --release --example particles`.
 
 #[sarek::module]
-mod physics {
+pub mod physics {
     use sarek::prelude::*;
 
     /// A point in the plane.
@@ -31,6 +31,7 @@ mod physics {
     }
 
     /// The simulation's constants, passed by value.
+    #[derive(Debug)]
     pub struct Params {
         pub dt: f32,
         pub gravity: f32,

@@ -9,7 +9,7 @@ use sarek::prelude::*;
 
 /// Each workgroup sums 256 elements of `x` (in a tree, in workgroup memory) into `sums`.
 #[sarek::kernel]
-fn block_sum(x: &[f32], sums: &mut [f32]) {
+pub fn block_sum(x: &[f32], sums: &mut [f32]) {
     let tile = shared::<[f32; 256]>();
     let t = thread_idx_x();
     let i = global_idx_x();

@@ -7,7 +7,7 @@ use std::time::Instant;
 use sarek::prelude::*;
 
 #[sarek::kernel]
-fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     let i = global_thread_id();
     if i < y.len() {
         y[i] = a * x[i] + y[i];

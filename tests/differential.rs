@@ -6,9 +6,9 @@
 //! to a small input and printed with it, naming the output, its inputs and the backend that
 //! disagreed.
 //!
-//! The example kernels (examples/*.rs) are copied here with the same bodies, and every
-//! semantic rule of README.md ("Rust's meaning on the GPU") has a case of its own. Where Rust
-//! would panic (an integer division by zero, an index out of bounds) there is no body to run:
+//! The example programs (examples/*.rs) are included as modules, so their kernels run here as
+//! they are, and every semantic rule of README.md ("Rust's meaning on the GPU") has a case of
+//! its own. Where Rust would panic (an integer division by zero, an index out of bounds) there is no body to run:
 //! the backends are compared with each other and with the documented result instead.
 
 mod common;
@@ -21,6 +21,8 @@ use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 use sarek::gpu::{with_invocation, Invocation};
 use sarek::prelude::*;
+
+use common::polyfills::{self, float_methods};
 
 // ---------------------------------------------------------------------------------------------
 // The harness.
@@ -218,157 +220,29 @@ fn config(cases: u32) -> ProptestConfig {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The example kernels, with the same bodies as in examples/.
+// The example programs themselves, as modules: their kernels run here exactly as written there.
 
-/// examples/saxpy.rs.
-#[sarek::kernel]
-fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
-    let i = global_thread_id();
-    if i < y.len() {
-        y[i] = a * x[i] + y[i];
-    }
-}
+#[allow(dead_code)]
+#[path = "../examples/interop.rs"]
+mod interop_example;
+#[allow(dead_code)]
+#[path = "../examples/matmul.rs"]
+mod matmul_example;
+#[allow(dead_code)]
+#[path = "../examples/particles.rs"]
+mod particles_example;
+#[allow(dead_code)]
+#[path = "../examples/reduce.rs"]
+mod reduce_example;
+#[allow(dead_code)]
+#[path = "../examples/saxpy.rs"]
+mod saxpy_example;
 
-/// examples/interop.rs: Sarek's part, recorded into the application's encoder there.
-#[sarek::kernel]
-fn scale(factor: f32, v: &mut [f32]) {
-    let i = global_thread_id();
-    if i < v.len() {
-        v[i] *= factor;
-    }
-}
-
-/// examples/reduce.rs.
-#[sarek::kernel]
-fn block_sum(x: &[f32], sums: &mut [f32]) {
-    let tile = shared::<[f32; 256]>();
-    let t = thread_idx_x();
-    let i = global_idx_x();
-    tile[t] = if i < x.len() { x[i] } else { 0.0 };
-    block_barrier();
-    let mut stride = block_dim_x() / 2;
-    while stride > 0 {
-        if t < stride {
-            tile[t] += tile[t + stride];
-        }
-        // Every thread reaches this barrier: the loop bounds are uniform.
-        block_barrier();
-        stride /= 2;
-    }
-    if t == 0 {
-        sums[block_idx_x()] = tile[0];
-    }
-}
-
-/// examples/matmul.rs.
-#[sarek::kernel(workgroup_size = [16, 16])]
-fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
-    const TILE: usize = 16;
-    let ta = shared::<[[f32; TILE]; TILE]>();
-    let tb = shared::<[[f32; TILE]; TILE]>();
-    let tx = thread_idx_x();
-    let ty = thread_idx_y();
-    let row = global_idx_y();
-    let col = global_idx_x();
-    let mut acc = 0.0f32;
-    for t in 0..(n + TILE - 1) / TILE {
-        let ac = t * TILE + tx;
-        ta[ty][tx] = if row < n && ac < n {
-            a[row * n + ac]
-        } else {
-            0.0
-        };
-        let br = t * TILE + ty;
-        tb[ty][tx] = if br < n && col < n {
-            b[br * n + col]
-        } else {
-            0.0
-        };
-        block_barrier();
-        for k in 0..TILE {
-            acc += ta[ty][k] * tb[k][tx];
-        }
-        block_barrier();
-    }
-    if row < n && col < n {
-        c[row * n + col] = acc;
-    }
-}
-
-/// examples/particles.rs: the whole module.
-#[sarek::module]
-mod physics {
-    use sarek::prelude::*;
-
-    /// A point in the plane.
-    #[derive(Debug, PartialEq)]
-    pub struct Vec2 {
-        pub x: f32,
-        pub y: f32,
-    }
-
-    /// A particle: position, velocity, and whether it is still inside the box.
-    #[derive(Debug, PartialEq)]
-    pub struct Particle {
-        pub pos: Vec2,
-        pub vel: Vec2,
-        pub alive: bool,
-    }
-
-    /// The obstacle a particle is tested against.
-    #[derive(Debug, PartialEq)]
-    pub enum Shape {
-        Circle { center: Vec2, radius: f32 },
-        Rect(Vec2, Vec2),
-        Nothing,
-    }
-
-    /// The simulation's constants, passed by value. (`Debug` added here, for the failure
-    /// messages.)
-    #[derive(Debug)]
-    pub struct Params {
-        pub dt: f32,
-        pub gravity: f32,
-    }
-
-    /// `a + b * s`.
-    pub fn add(a: Vec2, b: Vec2, s: f32) -> Vec2 {
-        Vec2 {
-            x: a.x + b.x * s,
-            y: a.y + b.y * s,
-        }
-    }
-
-    /// Whether `p` is inside `shape`.
-    pub fn inside(shape: Shape, p: Vec2) -> bool {
-        match shape {
-            Shape::Circle { center, radius } => {
-                let dx = p.x - center.x;
-                let dy = p.y - center.y;
-                dx * dx + dy * dy <= radius * radius
-            }
-            Shape::Rect(lo, hi) => p.x >= lo.x && p.x <= hi.x && p.y >= lo.y && p.y <= hi.y,
-            Shape::Nothing => false,
-        }
-    }
-
-    /// Moves every live particle one step and kills those that hit their obstacle.
-    #[sarek::kernel]
-    pub fn step(params: Params, particles: &mut [Particle], obstacles: &[Shape]) {
-        let i = global_thread_id();
-        if i < particles.len() {
-            let mut p = particles[i];
-            if p.alive {
-                p.vel.y -= params.gravity * params.dt;
-                p.pos = add(p.pos, p.vel, params.dt);
-                if inside(obstacles[i], p.pos) {
-                    p.alive = false;
-                }
-            }
-            particles[i] = p;
-        }
-    }
-}
+use interop_example::{scale, ADD_ONE};
+use matmul_example::matmul;
+use particles_example::physics;
+use reduce_example::block_sum;
+use saxpy_example::saxpy;
 
 use physics::{Params, Particle, Shape};
 
@@ -397,17 +271,6 @@ fn shape() -> impl Strategy<Value = Shape> {
         Just(Shape::Nothing),
     ]
 }
-
-/// The interop example's own pass, in hand-written WGSL: add 1 to every element.
-const ADD_ONE: &str = "
-@group(0) @binding(0) var<storage, read_write> data: array<f32>;
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < arrayLength(&data) {
-        data[id.x] = data[id.x] + 1.0;
-    }
-}
-";
 
 /// examples/interop.rs on a GPU device: the application's buffer and pass, then `scale`
 /// recorded into the application's encoder, then the pass again; `(x + 1) · factor + 1`.
@@ -1020,113 +883,6 @@ fn ranges(lo: &[i32], hi: &[i32], step: &[u32], ulo: &[u32], uhi: &[u32], out: &
     }
 }
 
-/// The `f32` methods WGSL lacks or defines differently, polyfilled (as in tests/semantics.rs).
-#[sarek::kernel(workgroup_size = [64])]
-fn float_methods(x: &[f32], y: &[f32], out: &mut [f32]) {
-    let i = global_thread_id();
-    if i < x.len() {
-        let a = x[i];
-        let b = y[i];
-        let o = i * 18;
-        out[o] = a.log10();
-        out[o + 1] = a.log2();
-        out[o + 2] = a.cbrt();
-        out[o + 3] = a.hypot(b);
-        out[o + 4] = a.exp_m1();
-        out[o + 5] = a.ln_1p();
-        out[o + 6] = a.copysign(b);
-        out[o + 7] = a.recip();
-        out[o + 8] = a.to_degrees();
-        out[o + 9] = a.to_radians();
-        out[o + 10] = a.signum();
-        out[o + 11] = a.rem_euclid(b);
-        out[o + 12] = a.clamp(-2.5, 3.5);
-        out[o + 13] = a.atan2(b);
-        out[o + 14] = a.tanh();
-        out[o + 15] = a.asinh();
-        out[o + 16] = a.acosh();
-        out[o + 17] = a.atanh();
-    }
-}
-
-const FLOAT_METHODS: [&str; 18] = [
-    "log10",
-    "log2",
-    "cbrt",
-    "hypot",
-    "exp_m1",
-    "ln_1p",
-    "copysign",
-    "recip",
-    "to_degrees",
-    "to_radians",
-    "signum",
-    "rem_euclid",
-    "clamp(-2.5, 3.5)",
-    "atan2",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-];
-
-/// The documented bound in ULP of method `m` of [`FLOAT_METHODS`] at `a` (README.md's table,
-/// as tests/semantics.rs applies it): a few ULP where Sarek computes the value itself, plus
-/// WGSL's own allowance where it relies on the device's `exp` (`3 + 2·|x|` ULP) or
-/// `log2`/`ln` (away from 1).
-fn float_method_ulps(m: usize, a: f32) -> u32 {
-    let exp_allowance = |base: f32, per: f32| (base + per * a.abs().ceil()).min(1e9) as u32;
-    match m {
-        // README.md: 4 ULP for `log10`; 3 for `log2` in [0.5, 2] and 4 elsewhere (found
-        // here: the table said 2 near 1, which lavapipe exceeds at a few arguments).
-        0 => 4,
-        1 => {
-            if (0.5..=2.0).contains(&a) {
-                3
-            } else {
-                4
-            }
-        }
-        2 | 3 => 2,
-        4 => {
-            if a.abs() < 0.5 {
-                2
-            } else {
-                exp_allowance(4.0, 2.0)
-            }
-        }
-        5 => {
-            if (-0.5..=1.0).contains(&a) {
-                3
-            } else {
-                4
-            }
-        }
-        7..=9 => 1,
-        13 => 4,
-        14 => {
-            if a.abs() < 0.25 {
-                4
-            } else {
-                exp_allowance(6.0, 4.0)
-            }
-        }
-        15 => 4,
-        // acosh: magnified near 1 (README.md).
-        16 => (4.0 + 2.0 / (a * a - 1.0).max(1e-12).sqrt()).min(1e9) as u32,
-        // atanh: the device's `ln` beyond |x| = 1/3, magnified near ±1 (README.md).
-        17 => {
-            if a.abs() <= 1.0 / 3.0 {
-                4
-            } else {
-                (6.0 + 2.0 / (1.0 - a.abs()).max(1e-12)).min(1e9) as u32
-            }
-        }
-        // copysign, signum, rem_euclid, clamp: exact.
-        _ => 0,
-    }
-}
-
 /// Arguments of the polyfills: tests/semantics.rs's domain (normal values of magnitude
 /// 1e-30 to 1e30, kept away from subnormal results that a device may flush), edge values
 /// (NaN, infinities and zeros included: the polyfills give Rust's result there too), and
@@ -1569,12 +1325,12 @@ proptest! {
             &outputs,
             Some((BODY, &expected)),
             |k, g, e| {
-                let bound = float_method_ulps(k % 18, x[k / 18]);
+                let bound = polyfills::ulps(k % 18, x[k / 18]);
                 if bound == 0 { same_f32(*g, *e) } else { near_f32(*g, *e, bound) }
             },
             |k| {
-                let (e, name) = nth(&FLOAT_METHODS, k);
-                let bound = float_method_ulps(k % 18, x[e]);
+                let (e, name) = nth(&polyfills::NAMES, k);
+                let bound = polyfills::ulps(k % 18, x[e]);
                 format!("{name}({:?}, {:?}) (bound {bound} ULP)", x[e], y[e])
             },
         )?;

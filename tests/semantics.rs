@@ -4,6 +4,8 @@ mod common;
 
 use sarek::prelude::*;
 
+use common::polyfills::{self, float_methods};
+
 #[sarek::kernel]
 fn remainders(x: &[f32], y: &[f32], out: &mut [f32]) {
     let i = global_thread_id();
@@ -531,35 +533,6 @@ fn rev_and_step_by_iterate_like_rust() {
     }
 }
 
-/// The `f32` methods WGSL lacks or defines differently, polyfilled.
-#[sarek::kernel]
-fn float_methods(x: &[f32], y: &[f32], out: &mut [f32]) {
-    let i = global_thread_id();
-    if i < x.len() {
-        let a = x[i];
-        let b = y[i];
-        let o = i * 18;
-        out[o] = a.log10();
-        out[o + 1] = a.log2();
-        out[o + 2] = a.cbrt();
-        out[o + 3] = a.hypot(b);
-        out[o + 4] = a.exp_m1();
-        out[o + 5] = a.ln_1p();
-        out[o + 6] = a.copysign(b);
-        out[o + 7] = a.recip();
-        out[o + 8] = a.to_degrees();
-        out[o + 9] = a.to_radians();
-        out[o + 10] = a.signum();
-        out[o + 11] = a.rem_euclid(b);
-        out[o + 12] = a.clamp(-2.5, 3.5);
-        out[o + 13] = a.atan2(b);
-        out[o + 14] = a.tanh();
-        out[o + 15] = a.asinh();
-        out[o + 16] = a.acosh();
-        out[o + 17] = a.atanh();
-    }
-}
-
 #[test]
 fn float_polyfills_match_rust_within_their_documented_ulps() {
     let Some(dev) = common::device() else { return };
@@ -599,83 +572,36 @@ fn float_polyfills_match_rust_within_their_documented_ulps() {
         .launch(&dev, Grid::cover(n), &xb, &yb, &mut out)
         .unwrap();
     let got = out.read().unwrap();
-    // (name, bound in ULP for these arguments, Rust). The bounds are the documented ones
-    // (`crates/sarek-codegen/src/wgsl/polyfills.rs`): a few ULP where Sarek computes the value
-    // itself, plus WGSL's own allowance where it relies on the device's `exp` (3 + 2·|x| ULP)
-    // or `log2`/`log` (3 ULP away from 1).
-    type Check = (&'static str, fn(f32, f32) -> u32, fn(f32, f32) -> f32);
-    let near_one = |a: f32| (0.5..=2.0).contains(&a);
-    let checks: [Check; 18] = [
-        ("log10", |_, _| 4, |a, _| a.log10()),
-        (
-            "log2",
-            |a, _| if (0.5..=2.0).contains(&a) { 3 } else { 4 },
-            |a, _| a.log2(),
-        ),
-        ("cbrt", |_, _| 2, |a, _| a.cbrt()),
-        ("hypot", |_, _| 2, |a, b| a.hypot(b)),
-        (
-            "exp_m1",
-            |a, _| {
-                if a.abs() < 0.5 {
-                    2
-                } else {
-                    (4.0 + 2.0 * a.abs().ceil()).min(1e9) as u32
-                }
-            },
-            |a, _| a.exp_m1(),
-        ),
-        (
-            "ln_1p",
-            |a, _| if (-0.5..=1.0).contains(&a) { 3 } else { 4 },
-            |a, _| a.ln_1p(),
-        ),
-        ("copysign", |_, _| 0, |a, b| a.copysign(b)),
-        ("recip", |_, _| 1, |a, _| a.recip()),
-        ("to_degrees", |_, _| 1, |a, _| a.to_degrees()),
-        ("to_radians", |_, _| 1, |a, _| a.to_radians()),
-        ("signum", |_, _| 0, |a, _| a.signum()),
-        ("rem_euclid", |_, _| 0, |a, b| a.rem_euclid(b)),
-        ("clamp", |_, _| 0, |a, _| a.clamp(-2.5, 3.5)),
-        ("atan2", |_, _| 4, |a, b| a.atan2(b)),
-        (
-            "tanh",
-            |a, _| {
-                if a.abs() < 0.25 {
-                    4
-                } else {
-                    (6.0 + 4.0 * a.abs().ceil()).min(1e9) as u32
-                }
-            },
-            |a, _| a.tanh(),
-        ),
-        ("asinh", |_, _| 4, |a, _| a.asinh()),
-        (
-            "acosh",
-            |a, _| (4.0 + 2.0 / (a * a - 1.0).max(1e-12).sqrt()).min(1e9) as u32,
-            |a, _| a.acosh(),
-        ),
-        (
-            "atanh",
-            |a, _| {
-                if a.abs() <= 1.0 / 3.0 {
-                    4
-                } else {
-                    (6.0 + 2.0 / (1.0 - a.abs()).max(1e-12)).min(1e9) as u32
-                }
-            },
-            |a, _| a.atanh(),
-        ),
+    // Rust's value of each method, in the kernel's output order; the bounds are the documented
+    // ones (`common::polyfills::ulps`).
+    let rust: [fn(f32, f32) -> f32; 18] = [
+        |a, _| a.log10(),
+        |a, _| a.log2(),
+        |a, _| a.cbrt(),
+        |a, b| a.hypot(b),
+        |a, _| a.exp_m1(),
+        |a, _| a.ln_1p(),
+        |a, b| a.copysign(b),
+        |a, _| a.recip(),
+        |a, _| a.to_degrees(),
+        |a, _| a.to_radians(),
+        |a, _| a.signum(),
+        |a, b| a.rem_euclid(b),
+        |a, _| a.clamp(-2.5, 3.5),
+        |a, b| a.atan2(b),
+        |a, _| a.tanh(),
+        |a, _| a.asinh(),
+        |a, _| a.acosh(),
+        |a, _| a.atanh(),
     ];
-    let _ = near_one;
     let mut failures = Vec::new();
     for i in 0..n {
-        for (k, (name, bound, rust)) in checks.iter().enumerate() {
+        for (k, (name, rust)) in polyfills::NAMES.iter().zip(rust).enumerate() {
             let want = rust(xs[i], ys[i]);
             let have = got[i * 18 + k];
             // Results below f32's normal range may be flushed to zero on the GPU.
             let tiny = want.abs() < f32::MIN_POSITIVE && have.abs() < f32::MIN_POSITIVE;
-            if common::ulps(have, want) > bound(xs[i], ys[i]) && !tiny {
+            if common::ulps(have, want) > polyfills::ulps(k, xs[i]) && !tiny {
                 failures.push(format!(
                     "{name}({}, {}): GPU {have:e}, Rust {want:e}",
                     xs[i], ys[i]

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod polyfills;
+
 use sarek::Device;
 
 /// The test device: `SAREK_DEVICE=cpu` runs the tests on the CPU backend; otherwise the GPU,

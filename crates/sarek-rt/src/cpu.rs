@@ -124,32 +124,10 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
-        let limit = cpu.limits.max_compute_workgroup_storage_size;
-        if abi.workgroup_memory > limit {
-            return Err(Error::WorkgroupMemory {
-                kernel: abi.kernel.to_string(),
-                needed: abi.workgroup_memory,
-                limit,
-            });
-        }
-        // The GPU's rules, so that a launch that runs here runs there: a 1-D grid may exceed
-        // the per-dimension limit (a GPU folds it), up to 32-bit thread indices.
-        let limit = cpu.limits.max_compute_workgroups_per_dimension;
-        let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
-        if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
-            return Err(Error::GridTooLarge {
-                groups,
-                limit,
-                hint: "; thread indices are 32-bit on the GPU",
-            });
-        }
-        if (groups[1] > 1 || groups[2] > 1) && groups.iter().any(|&g| g > u64::from(limit)) {
-            return Err(Error::GridTooLarge {
-                groups,
-                limit,
-                hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
-            });
-        }
+        self.check_workgroup_memory(abi)?;
+        // The GPU's rules, so that a launch that runs here runs there (the CPU needs no
+        // folding of the dispatch it computes).
+        self.dispatch_size(abi, groups)?;
         self.check_args(abi, args)?;
         let program = cpu.program(source)?;
         // Packed as the IR's own ABI lays it out, which a hand-written source's ABI need not

@@ -594,14 +594,7 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
-        let limit = self.inner().limits.max_compute_workgroup_storage_size;
-        if abi.workgroup_memory > limit {
-            return Err(Error::WorkgroupMemory {
-                kernel: abi.kernel.to_string(),
-                needed: abi.workgroup_memory,
-                limit,
-            });
-        }
+        self.check_workgroup_memory(abi)?;
         // A large 1-D grid of an element-wise kernel runs coarsened: a quarter of the threads,
         // each doing the work of four (see `sarek_codegen::check::coarsen`).
         let coarse = abi.coarsened
@@ -915,8 +908,8 @@ impl Device {
 
     /// The physical dispatch for a logical grid: a 1-D grid over the per-dimension limit is
     /// folded into x·y workgroups (the kernel's preamble unfolds it).
-    fn dispatch_size(&self, abi: &Abi, groups: [u64; 3]) -> Result<[u32; 3]> {
-        let limit = u64::from(self.inner().limits.max_compute_workgroups_per_dimension);
+    pub(crate) fn dispatch_size(&self, abi: &Abi, groups: [u64; 3]) -> Result<[u32; 3]> {
+        let limit = u64::from(self.limits().max_compute_workgroups_per_dimension);
         let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
         if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
             return Err(Error::GridTooLarge {
@@ -940,6 +933,19 @@ impl Device {
             limit: limit as u32,
             hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
         })
+    }
+
+    /// Checks that the kernel's workgroup memory fits the device.
+    pub(crate) fn check_workgroup_memory(&self, abi: &Abi) -> Result<()> {
+        let limit = self.limits().max_compute_workgroup_storage_size;
+        if abi.workgroup_memory > limit {
+            return Err(Error::WorkgroupMemory {
+                kernel: abi.kernel.to_string(),
+                needed: abi.workgroup_memory,
+                limit,
+            });
+        }
+        Ok(())
     }
 
     /// Checks the arguments against the ABI; returns the buffers in binding order.

@@ -72,6 +72,8 @@ pub enum Helper {
     DivU32,
     /// `u32 % u32` with `x % 0 == 0`.
     RemU32,
+    /// `f32 / f32` refined towards the correctly rounded quotient, for the polyfills.
+    DivRefined,
 }
 
 impl Helper {
@@ -109,6 +111,7 @@ impl Helper {
             Helper::RemI32 => REM_I32,
             Helper::DivU32 => DIV_U32,
             Helper::RemU32 => REM_U32,
+            Helper::DivRefined => polyfills::DIV_REFINED,
         }
     }
 
@@ -121,7 +124,8 @@ impl Helper {
             Helper::RemEuclidI32 => &[Helper::RemI32],
             Helper::Tanh => &[Helper::ExpM1],
             Helper::Asinh => &[Helper::Ln1p, Helper::Hypot],
-            Helper::Atanh => &[Helper::Ln1p, Helper::FromBits],
+            Helper::Atanh => &[Helper::Ln1p, Helper::FromBits, Helper::DivRefined],
+            Helper::Atan2 | Helper::Ln1pNear0 => &[Helper::DivRefined],
             Helper::Ln1p | Helper::Log2 | Helper::Log10 => &[Helper::Ln1pNear0],
             _ => &[],
         }
@@ -161,6 +165,7 @@ impl Helper {
             Helper::RemI32 => "sarek_rem_i32",
             Helper::DivU32 => "sarek_div_u32",
             Helper::RemU32 => "sarek_rem_u32",
+            Helper::DivRefined => "sarek_div_refined",
         }
     }
 }

@@ -254,13 +254,7 @@ fn sarek_atanh(x: f32) -> f32 {
     if abs(x) > 1.0f {
         return sarek_f32_from_bits(0x7fc00000u);
     }
-    let n = 2.0f * x;
-    let d = 1.0f - x;
-    var q = n / d;
-    if d != 0.0f && abs(q) > 1.0e-30f {
-        q = q + fma(-q, d, n) / d;
-    }
-    return 0.5f * sarek_ln_1p(q);
+    return 0.5f * sarek_ln_1p(sarek_div_refined(2.0f * x, 1.0f - x));
 }
 ";
 
@@ -283,11 +277,8 @@ fn sarek_ln_1p_near_0(x: f32) -> f32 {
     if abs(x) < 5.9604645e-8f {
         return x;
     }
-    // The quotient with one correction step (exact `fma` residual): a GPU's division may be
-    // 2.5 ULP off, which an H200's left in the result (3 ULP from Rust's `ln_1p`).
-    let d = 2.0f + x;
-    var s = x / d;
-    s = s + fma(-s, d, x) / d;
+    // A GPU's division left 3 ULP from Rust's `ln_1p` on an H200.
+    let s = sarek_div_refined(x, 2.0f + x);
     let z = s * s;
     let p = 0.33333333f + z * (0.2f + z * (0.14285714f + z * (0.11111111f + z * (0.09090909f
         + z * (0.07692308f + z * (0.06666667f + z * 0.05882353f))))));
@@ -345,17 +336,25 @@ fn sarek_atan2(y: f32, x: f32) -> f32 {
             sx = sx * bitcast<f32>(0x1f800000u);
             sy = sy * bitcast<f32>(0x1f800000u);
         }
-        // One correction step with an exact `fma` residual: a GPU's division may be 2.5 ULP
-        // off (an H200's gave atan2 4 ULP from Rust's).
-        // (Not for a tiny or infinite quotient: the residual of a quotient near the subnormal
-        // range is itself flushed, and an H200 then doubled the result.)
-        var q = sy / sx;
-        if q > 1.0e-30f && bitcast<u32>(q) < 0x7f800000u {
-            q = q + fma(-q, sx, sy) / sx;
-        }
-        let t = sarek_atan(q);
+        // A GPU's division gave atan2 4 ULP from Rust's on an H200.
+        let t = sarek_atan(sarek_div_refined(sy, sx));
         r = select(t, pi - t, nx);
     }
     return select(r, -r, ny);
+}
+";
+
+/// `n / d` with one correction step from the exact `fma` residual, close to the correctly
+/// rounded quotient Rust computes: a GPU's division may be 2.5 ULP off, which `atan2`,
+/// `atanh` and the `ln_1p` series would pass on (magnified, near ±1 for `atanh`). Not for a
+/// tiny or non-finite quotient: near the subnormal range the residual is itself flushed (an
+/// H200 then doubled the result).
+pub const DIV_REFINED: &str = "\
+fn sarek_div_refined(n: f32, d: f32) -> f32 {
+    var q = n / d;
+    if abs(q) > 1.0e-30f && (bitcast<u32>(q) & 0x7fffffffu) < 0x7f800000u {
+        q = q + fma(-q, d, n) / d;
+    }
+    return q;
 }
 ";

@@ -1,5 +1,5 @@
-//! The polyfilled `f32` methods and their documented accuracy, shared by tests/semantics.rs
-//! (the GPU against Rust on chosen and random arguments) and tests/differential.rs (every
+//! The polyfilled `f32` methods and their documented accuracy, shared by tests/it/semantics.rs
+//! (the GPU against Rust on chosen and random arguments) and tests/it/differential.rs (every
 //! backend, with proptest).
 
 /// The `f32` methods WGSL lacks or defines differently, polyfilled: output `18·i + m` is method

@@ -1,6 +1,6 @@
 //! Rust's meaning on the GPU: each kernel is compared with the same computation on the host.
 
-mod common;
+use crate::common;
 
 use sarek::prelude::*;
 

@@ -1,7 +1,7 @@
 //! Vector types in kernels: WGSL's `vecN<T>` with glam's names, methods and layout, on the
 //! host as `sarek::Vec3` and friends or as glam's own types.
 
-mod common;
+use crate::common;
 
 use sarek::{Element, Grid, IVec2, UVec4, Vec2, Vec3, Vec4};
 

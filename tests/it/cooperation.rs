@@ -2,7 +2,7 @@
 //! checked against a computation on the host at sizes that are not multiples of the
 //! workgroup.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 

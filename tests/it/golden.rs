@@ -1,7 +1,7 @@
 //! Golden WGSL: every kernel in `tests/golden/in/*.rs` is lowered and compiled, and its WGSL
 //! compared byte for byte with `tests/golden/out/<file>.<kernel>.wgsl`. Every output is also
 //! validated by naga. Each file is one module: its structs, enums, helpers and constants are
-//! visible to its kernels, as in a `#[sarek::module]`. Regenerate with `SAREK_BLESS=1 cargo test --test golden` and review the
+//! visible to its kernels, as in a `#[sarek::module]`. Regenerate with `SAREK_BLESS=1 cargo test --test it golden` and review the
 //! diff.
 
 use std::path::Path;

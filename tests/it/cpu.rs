@@ -3,7 +3,7 @@
 //! zero with the kernel, the invocation and the source position. (Every other test file also
 //! runs on the CPU backend under `SAREK_DEVICE=cpu`, as CI does.)
 
-mod common;
+use crate::common;
 
 use sarek::prelude::*;
 use sarek::Error;
@@ -214,8 +214,11 @@ const CHILD: &str = "SAREK_CPU_TEST_CHILD";
 /// `Device::new()` in a child process with `env` set; returns whether it chose the CPU, and
 /// the child's standard error.
 fn new_device_in_child(test: &str, env: &[(&str, &str)]) -> String {
+    // The test's name in the harness is its path below the test crate (`cpu::name`).
+    let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+    let name = format!("{module}::{test}");
     let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
-    cmd.args(["--exact", test, "--nocapture"]).env(CHILD, "1");
+    cmd.args(["--exact", &name, "--nocapture"]).env(CHILD, "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -292,7 +295,7 @@ fn checks_cover_workgroup_arrays_and_atomics() {
             message,
             ..
         }) => {
-            assert_eq!(location, format!("{}:273:19", file!()));
+            assert_eq!(location, format!("{}:276:19", file!()));
             assert_eq!(thread, [7, 0, 0]);
             assert_eq!(
                 message,
@@ -309,7 +312,7 @@ fn checks_cover_workgroup_arrays_and_atomics() {
             ..
         }) => {
             // Thread 7's atomic on `hits[16]` comes first.
-            assert_eq!(location, format!("{}:272:10", file!()));
+            assert_eq!(location, format!("{}:275:10", file!()));
             assert_eq!(thread, [7, 0, 0]);
             assert_eq!(
                 message,

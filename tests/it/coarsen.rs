@@ -1,7 +1,7 @@
 //! Thread coarsening of element-wise kernels: on large 1-D grids each invocation does the work
 //! of four, with the loads first; the results are those of the plain kernel.
 
-mod common;
+use crate::common;
 
 use sarek::prelude::*;
 

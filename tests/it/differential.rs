@@ -11,7 +11,7 @@
 //! its own. Where Rust would panic (an integer division by zero, an index out of bounds) there is no body to run:
 //! the backends are compared with each other and with the documented result instead.
 
-mod common;
+use crate::common;
 
 use std::fmt::Debug;
 use std::sync::OnceLock;
@@ -223,19 +223,19 @@ fn config(cases: u32) -> ProptestConfig {
 // The example programs themselves, as modules: their kernels run here exactly as written there.
 
 #[allow(dead_code)]
-#[path = "../examples/interop.rs"]
+#[path = "../../examples/interop.rs"]
 mod interop_example;
 #[allow(dead_code)]
-#[path = "../examples/matmul.rs"]
+#[path = "../../examples/matmul.rs"]
 mod matmul_example;
 #[allow(dead_code)]
-#[path = "../examples/particles.rs"]
+#[path = "../../examples/particles.rs"]
 mod particles_example;
 #[allow(dead_code)]
-#[path = "../examples/reduce.rs"]
+#[path = "../../examples/reduce.rs"]
 mod reduce_example;
 #[allow(dead_code)]
-#[path = "../examples/saxpy.rs"]
+#[path = "../../examples/saxpy.rs"]
 mod saxpy_example;
 
 use interop_example::{scale, ADD_ONE};
@@ -883,7 +883,7 @@ fn ranges(lo: &[i32], hi: &[i32], step: &[u32], ulo: &[u32], uhi: &[u32], out: &
     }
 }
 
-/// Arguments of the polyfills: tests/semantics.rs's domain (normal values of magnitude
+/// Arguments of the polyfills: tests/it/semantics.rs's domain (normal values of magnitude
 /// 1e-30 to 1e30, kept away from subnormal results that a device may flush), edge values
 /// (NaN, infinities and zeros included: the polyfills give Rust's result there too), and
 /// the domains of `acosh` and `atanh`. No subnormal arguments: the device's own `log2` and
@@ -904,7 +904,7 @@ fn polyfill_args() -> impl Strategy<Value = f32> {
     ]
 }
 
-/// The integer methods, exactly (as in tests/semantics.rs, with the body's panics avoided).
+/// The integer methods, exactly (as in tests/it/semantics.rs, with the body's panics avoided).
 #[sarek::kernel(workgroup_size = [64])]
 fn int_methods(x: &[i32], y: &[i32], out: &mut [i32], uout: &mut [u32]) {
     let i = global_thread_id();

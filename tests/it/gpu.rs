@@ -1,6 +1,6 @@
 //! End-to-end tests: kernels compiled by the macro, launched through wgpu, checked on the host.
 
-mod common;
+use crate::common;
 
 use sarek::gpu::{with_invocation, Invocation};
 use sarek::prelude::*;

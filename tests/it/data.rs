@@ -2,7 +2,7 @@
 //! helper functions (with slices, shadowing, tail recursion), local arrays, and the names
 //! that must not collide. Every result is checked against the same computation in plain Rust.
 
-mod common;
+use crate::common;
 
 use sarek::{Element, Grid};
 

@@ -1,7 +1,7 @@
 //! The runtime in real applications: async, interop with wgpu code, many threads, lifetime,
 //! profiling and dumps.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
@@ -300,7 +300,7 @@ fn profiled_launches_report_a_positive_gpu_time() {
 #[test]
 fn kernels_know_where_they_are_defined() {
     assert!(
-        saxpy::SOURCE.location.starts_with("tests/runtime.rs:"),
+        saxpy::SOURCE.location.starts_with("tests/it/runtime.rs:"),
         "{}",
         saxpy::SOURCE.location
     );

@@ -9,15 +9,15 @@ use crate::raw::{Ctx, Pass};
 /// The timing settings of one suite run, on its device.
 pub struct Timer<'a> {
     /// The device both sides run on.
-    pub ctx: &'a Ctx,
+    ctx: &'a Ctx,
     /// Timed runs per measurement; the median is reported.
-    pub runs: usize,
+    runs: usize,
     /// Untimed runs before them.
-    pub warmup: usize,
+    warmup: usize,
     /// Each comparison first runs its work for this long, so that the GPU's clocks settle on
     /// it (measured on an H200: a two-pass sum timed right after saxpy varied from 71 to
     /// 140 µs between runs without it).
-    pub warm_for: Duration,
+    warm_for: Duration,
 }
 
 impl<'a> Timer<'a> {

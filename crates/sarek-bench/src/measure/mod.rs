@@ -60,7 +60,7 @@ pub struct Measured {
 }
 
 /// The median of `runs` timings after `warmup` untimed ones.
-pub fn median(warmup: usize, runs: usize, mut once: impl FnMut() -> Duration) -> Duration {
+fn median(warmup: usize, runs: usize, mut once: impl FnMut() -> Duration) -> Duration {
     for _ in 0..warmup {
         once();
     }

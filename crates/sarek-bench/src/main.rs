@@ -3,12 +3,27 @@
 //! timed with GPU timestamp queries (wall time where the adapter has none, labelled so), the
 //! median of many runs after warm-up, on inputs whose results are checked.
 //!
-//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR]`
+//! It runs on the GPU only: it measures the WGSL Sarek generates against hand-written WGSL,
+//! which the CPU backend (an interpreter of the IR) does not run.
+//!
+//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]`
+//!
+//! - `benches/`: one function per benchmark, by family, and the table of them;
+//! - `measure/`: clocks, medians and the interleaved comparison of both sides;
+//! - `raw.rs`: the wgpu plumbing of the hand-written twins;
+//! - `report.rs`: the printed rows, `results.json`, `results.md` and `ratios.svg`;
+//! - `experiments.rs`: variants that isolate single differences (`--experiments`).
 
-mod harness;
+mod benches;
+mod experiments;
 mod kernels;
+mod measure;
+mod raw;
 mod report;
 mod suite;
+
+/// The command line's usage.
+const USAGE: &str = "usage: sarek-bench [--quick] [--runs N] [--out DIR] [--experiments]";
 
 fn main() {
     let mut options = suite::Options::default();
@@ -24,15 +39,8 @@ fn main() {
                     .unwrap_or(options.runs)
             }
             "--out" => options.out = args.next().map(Into::into).unwrap_or(options.out),
-            "--device" => match args.next().as_deref() {
-                Some("gpu") | None => {}
-                Some(other) => {
-                    eprintln!("--device {other}: only `gpu` is available (the CPU backend is not built yet)");
-                    std::process::exit(2);
-                }
-            },
             "-h" | "--help" => {
-                println!("usage: sarek-bench [--device gpu] [--quick] [--runs N] [--out DIR] [--experiments]");
+                println!("{USAGE}");
                 return;
             }
             other => {

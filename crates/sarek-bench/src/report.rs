@@ -1,9 +1,12 @@
 //! The results: printed, and written as JSON, Markdown and an SVG chart of the ratios.
 
 use std::path::Path;
+use std::time::Duration;
 
 use plotters::prelude::*;
 use serde::Serialize;
+
+use crate::measure::{Measured, Work};
 
 /// One kernel at one size.
 #[derive(Serialize)]
@@ -23,6 +26,48 @@ pub struct Row {
     pub fraction_of_copy: Option<f64>,
     pub verified: bool,
     pub first_launch_ms: f64,
+}
+
+impl Row {
+    /// The row of `kernel` for what was measured at one size; `copy_gbps` is the copy
+    /// kernel's bandwidth, which memory-bound kernels are compared with.
+    pub fn new(kernel: &str, m: &Measured, copy_gbps: f64) -> Row {
+        let us = |d: Duration| d.as_secs_f64() * 1e6;
+        Row {
+            kernel: kernel.into(),
+            size: m.size.clone(),
+            unit: m.work.unit().into(),
+            sarek_us: us(m.sarek),
+            wgsl_us: us(m.wgsl),
+            wgsl_vec4_us: m.wgsl_vec4.map(us),
+            sarek_rate: m.work.rate(m.sarek),
+            wgsl_rate: m.work.rate(m.wgsl),
+            wgsl_vec4_rate: m.wgsl_vec4.map(|d| m.work.rate(d)),
+            ratio: m.wgsl.as_secs_f64() / m.sarek.as_secs_f64(),
+            fraction_of_copy: matches!(m.work, Work::Bytes(_))
+                .then(|| m.work.rate(m.sarek) / copy_gbps),
+            verified: m.verified,
+            first_launch_ms: m.first_launch.as_secs_f64() * 1e3,
+        }
+    }
+
+    /// The row as the suite prints it while it runs.
+    pub fn print(&self) {
+        println!(
+            "{:<11} {:<14} sarek {:>10.1} µs {:>9.1} {}   wgsl {:>10.1} µs   ratio {:.3}{}{}",
+            self.kernel,
+            self.size,
+            self.sarek_us,
+            self.sarek_rate,
+            self.unit,
+            self.wgsl_us,
+            self.ratio,
+            self.wgsl_vec4_us
+                .map(|v| format!("   wgsl vec4 {v:.1} µs"))
+                .unwrap_or_default(),
+            if self.verified { "" } else { "   WRONG RESULT" },
+        );
+    }
 }
 
 /// CPU cost per launch.

@@ -1,0 +1,134 @@
+//! The matrix products, in GFLOP/s at several sizes: register-blocked 128×128 tiles (the fast
+//! one) and plain 16×16 tiles.
+
+use sarek::{Buffer, Grid, Vec4};
+
+use super::{Bench, Result};
+use crate::kernels;
+use crate::measure::{first_launch, Measured, Work};
+use crate::raw::{read, storage};
+
+/// The sizes of the square matrices.
+fn sizes(quick: bool) -> &'static [usize] {
+    if quick {
+        &[40]
+    } else {
+        &[1024, 2048, 4096]
+    }
+}
+
+/// The inputs `a` and `b`, row-major m×m: small integers, so that products and sums are
+/// exact in f32 whatever the order of the additions.
+fn inputs(m: usize) -> (Vec<f32>, Vec<f32>) {
+    let a = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+    let b = (0..m * m).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    (a, b)
+}
+
+/// Whether Sarek's product `got` equals the twin's `raw`, and both are right at a few
+/// elements (corners and one inside) computed on the host.
+fn verify(m: usize, a: &[f32], b: &[f32], got: &[f32], raw: &[f32]) -> bool {
+    let sample = [
+        (0, 0),
+        (1, m - 1),
+        (m / 2, m / 3),
+        (m - 1, 0),
+        (m - 1, m - 1),
+    ];
+    got == raw
+        && sample.iter().all(|&(r, col)| {
+            got[r * m + col] == (0..m).map(|k| a[r * m + k] * b[k * m + col]).sum::<f32>()
+        })
+}
+
+/// 2m³ floating-point operations per product.
+fn work(m: usize) -> Work {
+    Work::Flops(2.0 * (m as f64).powi(3))
+}
+
+/// The register-blocked product: a 16×16 workgroup per 128×128 tile of `c`, matrices passed
+/// as rows of `Vec4`.
+pub fn register_blocked(b: &Bench) -> Result<Vec<Measured>> {
+    let ctx = b.ctx;
+    let dev = &ctx.dev;
+    let mut rows = Vec::new();
+    for &m in sizes(b.quick) {
+        let (av, bv) = inputs(m);
+        let a = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&av))?;
+        let bm = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&bv))?;
+        let mut c = dev.zeros::<Vec4>(m * m / 4)?;
+        let tiles = m.div_ceil(128) as u32;
+        let grid = Grid::groups([tiles, tiles, 1]);
+        let launch = |c: &mut Buffer<Vec4>| {
+            kernels::matmul_rb
+                .launch(dev, grid, m, &a, &bm, c)
+                .expect("launch")
+        };
+        let first = first_launch(|| launch(&mut c));
+        let got: Vec<f32> = bytemuck::cast_slice(&c.read()?).to_vec();
+        let ra = storage(ctx, bytemuck::cast_slice(&av));
+        let rbm = storage(ctx, bytemuck::cast_slice(&bv));
+        let rc = storage(ctx, &vec![0u8; m * m * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
+        let p = ctx.pipeline(include_str!("../wgsl/matmul_rb.wgsl"));
+        let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
+        ctx.time_passes(&[(&p, &bg, [tiles, tiles, 1])]);
+        let raw: Vec<f32> = read(ctx, &rc);
+        let verified = verify(m, &av, &bv, &got, &raw);
+        let (sarek, wgsl) = b
+            .timer
+            .compare_one(|| vec![launch(&mut c)], &[(&p, &bg, [tiles, tiles, 1])]);
+        rows.push(Measured {
+            size: format!("{m}²"),
+            work: work(m),
+            sarek,
+            wgsl,
+            wgsl_vec4: None,
+            verified,
+            first_launch: first,
+        });
+    }
+    Ok(rows)
+}
+
+/// The plain tiled product: a 16×16 workgroup per 16×16 tile of `c`.
+pub fn tiled_16x16(b: &Bench) -> Result<Vec<Measured>> {
+    let ctx = b.ctx;
+    let dev = &ctx.dev;
+    let mut rows = Vec::new();
+    for &m in sizes(b.quick) {
+        let (av, bv) = inputs(m);
+        let (a, bm) = (dev.upload(&av)?, dev.upload(&bv)?);
+        let mut c = dev.zeros::<f32>(m * m)?;
+        let launch = |c: &mut Buffer<f32>| {
+            kernels::matmul
+                .launch(dev, Grid::cover_2d(m, m), m, &a, &bm, c)
+                .expect("launch")
+        };
+        let first = first_launch(|| launch(&mut c));
+        let got = c.read()?;
+        let ra = storage(ctx, bytemuck::cast_slice(&av));
+        let rbm = storage(ctx, bytemuck::cast_slice(&bv));
+        let rc = storage(ctx, &vec![0u8; m * m * 4]);
+        let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
+        let p = ctx.pipeline(include_str!("../wgsl/matmul.wgsl"));
+        let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
+        let g = m.div_ceil(16) as u32;
+        ctx.time_passes(&[(&p, &bg, [g, g, 1])]);
+        let raw: Vec<f32> = read(ctx, &rc);
+        let verified = verify(m, &av, &bv, &got, &raw);
+        let (sarek, wgsl) = b
+            .timer
+            .compare_one(|| vec![launch(&mut c)], &[(&p, &bg, [g, g, 1])]);
+        rows.push(Measured {
+            size: format!("{m}²"),
+            work: work(m),
+            sarek,
+            wgsl,
+            wgsl_vec4: None,
+            verified,
+            first_launch: first,
+        });
+    }
+    Ok(rows)
+}

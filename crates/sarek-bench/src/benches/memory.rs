@@ -1,0 +1,174 @@
+//! Memory-bound kernels, reported in GB/s against the copy kernel's bandwidth: saxpy (with a
+//! vec4 twin as well), a block scan, a histogram with atomics and a tiled transpose.
+
+use sarek::{Buffer, Grid};
+
+use super::{pow2, random_u32, Bench, Result};
+use crate::kernels;
+use crate::measure::{first_launch, Measured, Work};
+use crate::raw::{read, storage};
+
+/// `y = 2x + y` over `n` floats, against a scalar and a vec4 twin.
+pub fn saxpy(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let ys: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+    let x = dev.upload(&xs)?;
+    let mut y = dev.upload(&ys)?;
+    let launch = |y: &mut Buffer<f32>| {
+        kernels::saxpy
+            .launch(dev, Grid::cover(n), 2.0, &x, y)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut y));
+    let got = y.read()?;
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ry = storage(ctx, bytemuck::cast_slice(&ys));
+    let params = ctx.uniform(bytemuck::cast_slice(&[2.0f32.to_bits(), n as u32]));
+    let p = ctx.pipeline(include_str!("../wgsl/saxpy.wgsl"));
+    let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<f32> = read(ctx, &ry);
+    let verified = got == raw && (0..n).step_by(997).all(|i| got[i] == 2.0 * xs[i] + ys[i]);
+    let p4 = ctx.pipeline(include_str!("../wgsl/saxpy_vec4.wgsl"));
+    let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
+    let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+    let (sarek, raw) = b.timer.compare(
+        || vec![launch(&mut y)],
+        &[&[(&p, &bg, d)], &[(&p4, &bg4, d4)]],
+    );
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((3 * n * 4) as f64),
+        sarek,
+        wgsl: raw[0],
+        wgsl_vec4: Some(raw[1]),
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// An inclusive scan of each 256-element block of `n` words.
+pub fn scan(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let xs: Vec<u32> = random_u32(3, n).iter().map(|v| v % 100).collect();
+    let x = dev.upload(&xs)?;
+    let mut out = dev.zeros::<u32>(n)?;
+    let launch = |out: &mut Buffer<u32>| {
+        kernels::block_scan
+            .launch(dev, Grid::cover(n), &x, out)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut out));
+    let got = out.read()?;
+    let mut expect = vec![0u32; n];
+    for (c, e) in xs.chunks(256).zip(expect.chunks_mut(256)) {
+        let mut s = 0;
+        for (v, o) in c.iter().zip(e.iter_mut()) {
+            s += v;
+            *o = s;
+        }
+    }
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ro = storage(ctx, &vec![0u8; n * 4]);
+    let p = ctx.pipeline(include_str!("../wgsl/block_scan.wgsl"));
+    let bg = ctx.bind(&p, &[&rx, &ro]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<u32> = read(ctx, &ro);
+    let verified = got == expect && raw == expect;
+    let (sarek, wgsl) = b
+        .timer
+        .compare_one(|| vec![launch(&mut out)], &[(&p, &bg, d)]);
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((2 * n * 4) as f64),
+        sarek,
+        wgsl,
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// A 256-bin histogram of `n` words with atomic increments.
+pub fn histogram(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let data = random_u32(5, n);
+    let d_buf = dev.upload(&data)?;
+    let bins = dev.zeros::<u32>(256)?;
+    let launch = || {
+        kernels::histogram
+            .launch(dev, Grid::cover(n), &d_buf, &bins)
+            .expect("launch")
+    };
+    let first = first_launch(launch);
+    let got = bins.read()?;
+    let mut expect = vec![0u32; 256];
+    for v in &data {
+        expect[(v & 255) as usize] += 1;
+    }
+    let rd = storage(ctx, bytemuck::cast_slice(&data));
+    let rb = storage(ctx, &[0u8; 1024]);
+    let p = ctx.pipeline(include_str!("../wgsl/histogram.wgsl"));
+    let bg = ctx.bind(&p, &[&rd, &rb]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<u32> = read(ctx, &rb);
+    let verified = got == expect && raw == expect;
+    let (sarek, wgsl) = b.timer.compare_one(|| vec![launch()], &[(&p, &bg, d)]);
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((n * 4) as f64),
+        sarek,
+        wgsl,
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// A transpose of an m×m matrix through 16×16 tiles.
+pub fn transpose(b: &Bench) -> Result<Vec<Measured>> {
+    let ctx = b.ctx;
+    let dev = &ctx.dev;
+    let m: usize = if b.quick { 100 } else { 8192 };
+    let a: Vec<f32> = (0..m * m).map(|i| i as f32).collect();
+    let ab = dev.upload(&a)?;
+    let mut bb = dev.zeros::<f32>(m * m)?;
+    let launch = |bb: &mut Buffer<f32>| {
+        kernels::transpose
+            .launch(dev, Grid::cover_2d(m, m), m, &ab, bb)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut bb));
+    let got = bb.read()?;
+    let ra = storage(ctx, bytemuck::cast_slice(&a));
+    let rb = storage(ctx, &vec![0u8; m * m * 4]);
+    let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
+    let p = ctx.pipeline(include_str!("../wgsl/transpose.wgsl"));
+    let bg = ctx.bind(&p, &[&ra, &rb, &params]);
+    let g = m.div_ceil(16) as u32;
+    ctx.time_passes(&[(&p, &bg, [g, g, 1])]);
+    let raw: Vec<f32> = read(ctx, &rb);
+    let verified = got == raw
+        && (0..m)
+            .step_by(7)
+            .all(|r| (0..m).step_by(5).all(|c| got[r * m + c] == a[c * m + r]));
+    let (sarek, wgsl) = b
+        .timer
+        .compare_one(|| vec![launch(&mut bb)], &[(&p, &bg, [g, g, 1])]);
+    Ok(vec![Measured {
+        size: format!("{m}²"),
+        work: Work::Bytes((2 * m * m * 4) as f64),
+        sarek,
+        wgsl,
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}

@@ -21,7 +21,6 @@ use crate::poller::Completion;
 /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
 /// let dev = sarek_rt::Device::new()?;
 /// let mut x = dev.upload(&[1u32, 2, 3])?;
-/// // `add_one.launch(&dev, grid, &mut x)` of a `#[sarek::kernel]` returns the same handle.
 /// let launch = add_one.launch(&dev, Grid::cover(3), &mut x)?;
 /// launch.wait()?; // or `launch.await?` in async code
 /// assert_eq!(x.read()?, [2, 3, 4]);
@@ -48,6 +47,8 @@ impl std::fmt::Debug for Launch {
 }
 
 impl Launch {
+    /// The handle of a launch of `source` that submitted nothing (an empty grid, or a CPU
+    /// launch, which has already run).
     pub(crate) fn empty(device: &Device, source: &'static KernelSource) -> Launch {
         Launch::finished(device, kernel_name(source))
     }
@@ -63,6 +64,7 @@ impl Launch {
         }
     }
 
+    /// The handle of a launch of `source` submitted as `submission`, timed by `timer`.
     pub(super) fn submitted(
         device: &Device,
         source: &'static KernelSource,
@@ -74,6 +76,7 @@ impl Launch {
         launch
     }
 
+    /// Times the handle's work with `timer` (a batch's whole pass).
     pub(crate) fn set_timer(&mut self, timer: Option<Timer>) {
         self.timer = timer;
     }

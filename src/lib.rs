@@ -136,13 +136,20 @@ pub mod gpu;
 
 pub use sarek_macros::{kernel, module};
 
-/// Re-exported for the code `#[sarek::module]` generates (its host types implement
-/// [`bytemuck::Pod`]).
-pub use bytemuck;
 pub use sarek_rt::{
-    vector, wgpu, Arg, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3, IVec4,
-    KernelSource, Launch, RawBuffer, Result, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
+    vector, wgpu, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3, IVec4, Launch, Result,
+    UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
+
+/// What the code `#[sarek::kernel]` and `#[sarek::module]` generate refers to: the runtime's
+/// type-erased layer (`Arg`, `KernelSource`, `RawBuffer`, the raw `launch`, `enqueue` and
+/// `record`) and `bytemuck`, whose `Pod` the host types implement. Not a public API: it may
+/// change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use bytemuck;
+    pub use sarek_rt::raw::*;
+}
 
 /// The kernel ABI: the types behind every kernel's `ABI` constant.
 pub mod abi {

@@ -286,11 +286,11 @@ fn the_same_buffer_twice_with_one_write_is_refused() {
     // The typed API makes this a borrow error; the untyped one checks it at run time.
     let buf = dev.zeros::<f32>(4).unwrap();
     let args = [
-        sarek::Arg::f32(1.0),
-        sarek::Arg::Buffer(buf.raw(), sarek::abi::Access::Read),
-        sarek::Arg::Buffer(buf.raw(), sarek::abi::Access::ReadWrite),
+        sarek::__private::Arg::f32(1.0),
+        sarek::__private::Arg::Buffer(buf.raw(), sarek::abi::Access::Read),
+        sarek::__private::Arg::Buffer(buf.raw(), sarek::abi::Access::ReadWrite),
     ];
-    match dev.launch(saxpy::SOURCE, Grid::cover(4), &args) {
+    match sarek::__private::launch(&dev, saxpy::SOURCE, Grid::cover(4), &args) {
         Err(e @ Error::Aliasing { .. }) => assert!(e.to_string().contains("parameters 1 and 2")),
         other => panic!("expected Aliasing, got {other:?}"),
     }

@@ -15,6 +15,7 @@ use std::borrow::Cow;
 
 pub use crate::ir::{Access, Scalar};
 use crate::ir::{Kernel, ParamType, Type};
+#[cfg(feature = "wgsl")]
 use crate::wgsl::escape;
 
 /// A string that is borrowed in constants the macro embeds and owned when built at run time.
@@ -151,6 +152,7 @@ impl FieldSource {
 }
 
 /// The WGSL name of the uniform field holding the length of slice parameter `param`.
+#[cfg(feature = "wgsl")]
 pub fn length_field(param: usize) -> String {
     escape::internal(&format!("len{param}"))
 }
@@ -190,11 +192,49 @@ impl Abi {
     }
 }
 
-/// Lays out the ABI of `kernel`.
+/// Lays out the ABI of `kernel`, with the names its WGSL module declares.
+#[cfg(feature = "wgsl")]
 pub fn build(kernel: &Kernel) -> Abi {
+    lay_out(kernel, &|name| match name {
+        Name::Grid => escape::internal("grid"),
+        Name::Length(param) => length_field(param),
+        Name::Param(name) => escape::escape(name),
+        Name::Elem(elem, atomic) => {
+            let spelling = crate::wgsl::type_spelling(kernel, elem);
+            if atomic {
+                format!("atomic<{spelling}>")
+            } else {
+                spelling
+            }
+        }
+    })
+}
+
+/// The ABI of `kernel` with every WGSL name left empty: where its buffers bind and how its
+/// uniform block is laid out, which is all a runner of the IR needs. Equal to [`build`] but
+/// for the names, and available without the WGSL back end (feature `wgsl`).
+pub fn layout(kernel: &Kernel) -> Abi {
+    lay_out(kernel, &|_| String::new())
+}
+
+/// An item of the ABI that the WGSL module names.
+#[cfg_attr(not(feature = "wgsl"), allow(dead_code))]
+enum Name<'a> {
+    /// The uniform field of the grid.
+    Grid,
+    /// The uniform field of the length of slice parameter `.0`.
+    Length(usize),
+    /// A buffer or uniform field named after the parameter.
+    Param(&'a str),
+    /// A buffer's element type; `true` for an atomic slice.
+    Elem(Type, bool),
+}
+
+/// Lays out the ABI of `kernel`, naming its items with `name`.
+fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
     let mut buffers = Vec::new();
     let mut fields = vec![UniformField {
-        name: escape::internal("grid").into(),
+        name: name(Name::Grid).into(),
         offset: 0,
         source: FieldSource::Grid,
     }];
@@ -202,27 +242,24 @@ pub fn build(kernel: &Kernel) -> Abi {
     for (i, param) in kernel.params.iter().enumerate() {
         let index = i as u32;
         if let Some((elem, access)) = param.ty.buffer() {
-            let mut elem_name = crate::wgsl::type_spelling(kernel, elem);
-            if matches!(param.ty, ParamType::AtomicSlice { .. }) {
-                elem_name = format!("atomic<{elem_name}>");
-            }
+            let atomic = matches!(param.ty, ParamType::AtomicSlice { .. });
             buffers.push(BufferBinding {
                 binding: buffers.len() as u32,
                 param: index,
-                name: escape::escape(&param.name).into(),
-                elem: elem_name.into(),
+                name: name(Name::Param(&param.name)).into(),
+                elem: name(Name::Elem(elem, atomic)).into(),
                 stride: crate::layout::of(&kernel.types, elem).stride(),
                 access,
             });
             fields.push(UniformField {
-                name: length_field(i).into(),
+                name: name(Name::Length(i)).into(),
                 offset,
                 source: FieldSource::Length { param: index },
             });
             offset += 4;
         } else if let ParamType::Value(Type::Scalar(ty)) = param.ty {
             fields.push(UniformField {
-                name: escape::escape(&param.name).into(),
+                name: name(Name::Param(&param.name)).into(),
                 offset,
                 source: FieldSource::Scalar { param: index, ty },
             });
@@ -232,7 +269,7 @@ pub fn build(kernel: &Kernel) -> Abi {
             let size = crate::layout::of(&kernel.types, ty).stride();
             offset = crate::layout::round_up(offset, 16);
             fields.push(UniformField {
-                name: escape::escape(&param.name).into(),
+                name: name(Name::Param(&param.name)).into(),
                 offset,
                 source: FieldSource::Bytes { param: index, size },
             });

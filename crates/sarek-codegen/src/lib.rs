@@ -3,6 +3,10 @@
 //! proc-macro process; the Rust front end (`front`, behind the feature of the same name)
 //! lowers `syn` syntax trees into this IR.
 //!
+//! Features: `wgsl` (on by default) is the WGSL back end, naga validation and [`compile`];
+//! `front` (which enables `wgsl`) is the front end. Without them the crate is the IR, the
+//! ABI's layout and the interpreter: what the runtime needs, without naga.
+//!
 //! ```
 //! use sarek_codegen::ir::*;
 //! use sarek_codegen::arena::Arena;
@@ -55,10 +59,13 @@ pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod layout;
+#[cfg(feature = "wgsl")]
 pub mod valid;
+#[cfg(feature = "wgsl")]
 pub mod wgsl;
 
 /// A kernel compiled to WGSL, with its ABI.
+#[cfg(feature = "wgsl")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompiledKernel {
     /// The WGSL module.
@@ -68,6 +75,7 @@ pub struct CompiledKernel {
 }
 
 /// Why a kernel did not compile.
+#[cfg(feature = "wgsl")]
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompileError {
     /// The kernel breaks a WebGPU rule; each entry is a location and a message for the user.
@@ -81,6 +89,7 @@ pub enum CompileError {
     },
 }
 
+#[cfg(feature = "wgsl")]
 impl std::fmt::Display for CompileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -101,9 +110,11 @@ impl std::fmt::Display for CompileError {
     }
 }
 
+#[cfg(feature = "wgsl")]
 impl std::error::Error for CompileError {}
 
 /// Runs the back half of the pipeline on a lowered kernel: checks, ABI, WGSL, naga.
+#[cfg(feature = "wgsl")]
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
     if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));

@@ -9,7 +9,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///
 /// ```
 /// use std::borrow::Cow;
-/// use sarek_rt::KernelSource;
+/// use sarek_rt::raw::KernelSource;
 /// use sarek_codegen::abi::{Abi, Uniform, ENTRY_POINT};
 ///
 /// static NOOP: KernelSource = KernelSource {
@@ -48,7 +48,7 @@ pub struct KernelSource {
 /// One launch argument, as the typed `launch` of a kernel builds them.
 ///
 /// ```
-/// use sarek_rt::Arg;
+/// use sarek_rt::raw::Arg;
 /// assert!(matches!(Arg::f32(2.5), Arg::F32(v) if v == 2.5));
 /// assert!(matches!(Arg::usize(7), Arg::Usize(7)));
 /// ```
@@ -74,7 +74,7 @@ impl<'a> Arg<'a> {
     /// An `f32` parameter.
     ///
     /// ```
-    /// assert!(matches!(sarek_rt::Arg::f32(0.5), sarek_rt::Arg::F32(v) if v == 0.5));
+    /// assert!(matches!(sarek_rt::raw::Arg::f32(0.5), sarek_rt::raw::Arg::F32(v) if v == 0.5));
     /// ```
     pub fn f32(v: f32) -> Self {
         Arg::F32(v)
@@ -82,7 +82,7 @@ impl<'a> Arg<'a> {
     /// An `i32` parameter.
     ///
     /// ```
-    /// assert!(matches!(sarek_rt::Arg::i32(-3), sarek_rt::Arg::I32(-3)));
+    /// assert!(matches!(sarek_rt::raw::Arg::i32(-3), sarek_rt::raw::Arg::I32(-3)));
     /// ```
     pub fn i32(v: i32) -> Self {
         Arg::I32(v)
@@ -90,7 +90,7 @@ impl<'a> Arg<'a> {
     /// A `u32` parameter.
     ///
     /// ```
-    /// assert!(matches!(sarek_rt::Arg::u32(3), sarek_rt::Arg::U32(3)));
+    /// assert!(matches!(sarek_rt::raw::Arg::u32(3), sarek_rt::raw::Arg::U32(3)));
     /// ```
     pub fn u32(v: u32) -> Self {
         Arg::U32(v)
@@ -99,7 +99,7 @@ impl<'a> Arg<'a> {
     ///
     /// ```
     /// // Checked at launch: a value over `u32::MAX` is `Error::ScalarOutOfRange`.
-    /// assert!(matches!(sarek_rt::Arg::usize(1 << 20), sarek_rt::Arg::Usize(0x10_0000)));
+    /// assert!(matches!(sarek_rt::raw::Arg::usize(1 << 20), sarek_rt::raw::Arg::Usize(0x10_0000)));
     /// ```
     pub fn usize(v: usize) -> Self {
         Arg::Usize(v)
@@ -107,7 +107,7 @@ impl<'a> Arg<'a> {
     /// A `bool` parameter.
     ///
     /// ```
-    /// assert!(matches!(sarek_rt::Arg::bool(true), sarek_rt::Arg::Bool(true)));
+    /// assert!(matches!(sarek_rt::raw::Arg::bool(true), sarek_rt::raw::Arg::Bool(true)));
     /// ```
     pub fn bool(v: bool) -> Self {
         Arg::Bool(v)
@@ -116,7 +116,7 @@ impl<'a> Arg<'a> {
     ///
     /// ```
     /// let gpu = [1.0f32, 2.0];
-    /// assert!(matches!(sarek_rt::Arg::bytes(bytemuck::bytes_of(&gpu)), sarek_rt::Arg::Bytes(b) if b.len() == 8));
+    /// assert!(matches!(sarek_rt::raw::Arg::bytes(bytemuck::bytes_of(&gpu)), sarek_rt::raw::Arg::Bytes(b) if b.len() == 8));
     /// ```
     pub fn bytes(b: &'a [u8]) -> Self {
         Arg::Bytes(b)
@@ -125,7 +125,7 @@ impl<'a> Arg<'a> {
     ///
     /// ```
     /// use sarek_codegen::abi::Access;
-    /// use sarek_rt::Arg;
+    /// use sarek_rt::raw::Arg;
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;
     /// let x = dev.upload(&[1.0f32, 2.0])?;
@@ -139,30 +139,13 @@ impl<'a> Arg<'a> {
     /// atomics, as std's atomics change through a shared reference.
     ///
     /// ```
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static COUNT: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> hits: array<atomic<u32>>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main() { atomicAdd(&hits[0], 1u); }",
-    /// #     abi: Abi {
-    /// #         kernel: B("count"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("hits"), elem: B("atomic<u32>"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"count","params":[{"name":"hits","ty":{"AtomicSlice":{"elem":"u32"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"__v","ty":{"Scalar":"u32"},"mutable":false,"span":4},{"name":"__old","ty":{"Scalar":"u32"},"mutable":false,"span":7}],"exprs":[{"kind":{"Literal":{"U32":0}},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":3},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Local":1},"ty":{"Scalar":"u32"},"span":9}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":1}},"span":5},{"kind":{"Atomic":{"fun":"Add","target":{"Buffer":{"slice":0,"index":0}},"value":2,"result":1}},"span":8}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// use sarek_rt::raw::{self, Arg};
+    /// # use sarek_rt::fixture::count;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `COUNT` adds 1 to `hits[0]` with `atomicAdd` in every thread.
+    /// // `count`: `#[sarek::kernel] fn count(hits: &[AtomicU32])` adds 1 to `hits[0]` in every thread.
     /// let dev = sarek_rt::Device::new()?;
     /// let hits = dev.zeros::<u32>(1)?;
-    /// dev.launch(&COUNT, sarek_rt::Grid::cover(256), &[sarek_rt::Arg::atomic(&hits)])?;
+    /// raw::launch(&dev, count::SOURCE, sarek_rt::Grid::cover(256), &[Arg::atomic(&hits)])?;
     /// assert_eq!(hits.read()?, [256]);
     /// # Ok(()) }
     /// ```
@@ -172,32 +155,13 @@ impl<'a> Arg<'a> {
     /// A `&mut [T]` parameter.
     ///
     /// ```
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// use sarek_rt::raw::{self, Arg};
+    /// # use sarek_rt::fixture::add_one;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
     /// let dev = sarek_rt::Device::new()?;
     /// let mut x = dev.upload(&[1u32, 2, 3])?;
-    /// dev.launch(&ADD_ONE, sarek_rt::Grid::cover(3), &[sarek_rt::Arg::write(&mut x)])?;
+    /// raw::launch(&dev, add_one::SOURCE, sarek_rt::Grid::cover(3), &[Arg::write(&mut x)])?;
     /// assert_eq!(x.read()?, [2, 3, 4]);
     /// # Ok(()) }
     /// ```

@@ -9,7 +9,7 @@ use crate::arg::{Arg, KernelSource};
 use crate::device::Device;
 use crate::error::Result;
 use crate::grid::Grid;
-use crate::launch::{bind_entries, Launch, Pipeline};
+use crate::launch::{bind_entries, pass, Dispatch, Launch, Pipeline, Timer};
 
 /// A buffer range a batched launch binds.
 struct Bound {
@@ -34,36 +34,16 @@ struct Command {
 /// when it is added, exactly as `launch` checks it; they run in the order they were added.
 ///
 /// ```
-/// use sarek_rt::{Arg, Grid};
-/// # use std::borrow::Cow::Borrowed as B;
-/// # use sarek_codegen::abi::*;
-/// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-/// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-/// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-/// #         @group(0) @binding(1) var<uniform> p: P;
-/// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-/// #             if i.x < p.len { x[i.x] += 1u; }
-/// #         }",
-/// #     abi: Abi {
-/// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-/// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-/// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-/// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-/// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-/// #         ]) },
-/// #         workgroup_memory: 0, coarsened: false,
-/// #     },
-/// #     location: "",
-/// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-/// # };
+/// use sarek_rt::Grid;
+/// # use sarek_rt::fixture::add_one;
 /// # fn main() -> sarek_rt::Result<()> {
-/// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+/// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
 /// let dev = sarek_rt::Device::new()?;
 /// let mut x = dev.zeros::<u32>(256)?;
 /// let mut batch = dev.batch();
 /// for _ in 0..100 {
 ///     // `add_one.enqueue(&mut batch, grid, &mut x)` does this with typed arguments.
-///     batch.add(&ADD_ONE, Grid::cover(256), &[Arg::write(&mut x)])?;
+///     add_one.enqueue(&mut batch, Grid::cover(256), &mut x)?;
 /// }
 /// batch.submit()?.wait()?;
 /// assert_eq!(x.read()?, [100; 256]);
@@ -112,35 +92,15 @@ impl Batch {
     /// Number of launches added.
     ///
     /// ```
-    /// use sarek_rt::{Arg, Grid};
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// use sarek_rt::Grid;
+    /// # use sarek_rt::fixture::add_one;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
     /// let dev = sarek_rt::Device::new()?;
     /// let mut x = dev.upload(&[1u32, 2, 3])?;
     /// let mut batch = dev.batch();
-    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
-    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    /// add_one.enqueue(&mut batch, Grid::cover(3), &mut x)?;
+    /// add_one.enqueue(&mut batch, Grid::cover(3), &mut x)?;
     /// assert_eq!(batch.len(), 2);
     /// # Ok(()) }
     /// ```
@@ -151,36 +111,16 @@ impl Batch {
     /// Whether no launch was added.
     ///
     /// ```
-    /// use sarek_rt::{Arg, Grid};
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// use sarek_rt::Grid;
+    /// # use sarek_rt::fixture::add_one;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
     /// let dev = sarek_rt::Device::new()?;
     /// let mut x = dev.upload(&[1u32, 2, 3])?;
     /// let mut batch = dev.batch();
     /// assert!(batch.is_empty());
     /// // An empty grid adds nothing.
-    /// batch.add(&ADD_ONE, Grid::cover(0), &[Arg::write(&mut x)])?;
+    /// add_one.enqueue(&mut batch, Grid::cover(0), &mut x)?;
     /// assert!(batch.is_empty());
     /// # Ok(()) }
     /// ```
@@ -188,45 +128,8 @@ impl Batch {
         self.commands.is_empty() && self.cpu.is_empty()
     }
 
-    /// Adds a launch with type-erased arguments; the typed `enqueue` method of every kernel
-    /// calls this. An empty grid adds nothing.
-    ///
-    /// ```
-    /// use sarek_rt::{Arg, Grid};
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
-    /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
-    /// let dev = sarek_rt::Device::new()?;
-    /// let mut x = dev.upload(&[1u32, 2, 3])?;
-    /// let mut batch = dev.batch();
-    /// batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
-    /// // Checked like `Device::launch`: a missing argument is an error.
-    /// assert!(batch.add(&ADD_ONE, Grid::cover(3), &[]).is_err());
-    /// batch.submit()?.wait()?;
-    /// assert_eq!(x.read()?, [2, 3, 4]);
-    /// # Ok(()) }
-    /// ```
-    pub fn add(
+    /// Adds a launch with type-erased arguments ([`crate::raw::enqueue`]).
+    pub(crate) fn add(
         &mut self,
         source: &'static KernelSource,
         grid: Grid,
@@ -278,35 +181,15 @@ impl Batch {
     /// Submits every launch added, in order, in one compute pass.
     ///
     /// ```
-    /// use sarek_rt::{Arg, Grid};
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// use sarek_rt::Grid;
+    /// # use sarek_rt::fixture::add_one;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
     /// let dev = sarek_rt::Device::new()?;
     /// let mut x = dev.upload(&[1u32, 2, 3])?;
     /// let mut batch = dev.batch();
     /// for _ in 0..2 {
-    ///     batch.add(&ADD_ONE, Grid::cover(3), &[Arg::write(&mut x)])?;
+    ///     add_one.enqueue(&mut batch, Grid::cover(3), &mut x)?;
     /// }
     /// let launch = batch.submit()?;
     /// launch.wait()?;
@@ -374,7 +257,6 @@ impl Batch {
                             &refs,
                             &uniform,
                             u64::from(c.uniform_offset),
-                            u64::from(c.source.abi.uniform.size),
                         ),
                     })
                 })
@@ -385,26 +267,17 @@ impl Batch {
             label: Some("sarek batch"),
         });
         // With profiling on, the whole batch (one pass) is timed.
-        let timer = device
-            .profiling()
-            .then(|| crate::launch::Timer::new(wgpu_device));
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("sarek batch"),
-                timestamp_writes: timer.as_ref().map(|t| t.writes()),
+        let timer = device.profiling().then(|| Timer::new(wgpu_device));
+        let dispatches = self
+            .commands
+            .iter()
+            .zip(&groups)
+            .map(|(c, group)| Dispatch {
+                pipeline: &c.pipeline,
+                bind_group: group,
+                workgroups: c.dispatch,
             });
-            let mut current: Option<*const Pipeline> = None;
-            for (c, group) in self.commands.iter().zip(&groups) {
-                let ptr = Arc::as_ptr(&c.pipeline);
-                if current != Some(ptr) {
-                    pass.set_pipeline(&c.pipeline.pipeline);
-                    current = Some(ptr);
-                }
-                pass.set_bind_group(0, group, &[]);
-                let [x, y, z] = c.dispatch;
-                pass.dispatch_workgroups(x, y, z);
-            }
-        }
+        pass(&mut encoder, "sarek batch", timer.as_ref(), dispatches);
         if let Some(t) = &timer {
             t.resolve(&mut encoder);
         }

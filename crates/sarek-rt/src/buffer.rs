@@ -120,7 +120,7 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 /// # fn main() -> sarek_rt::Result<()> {
 /// let dev = sarek_rt::Device::new()?;
 /// let buf = dev.upload(&[1.0f32, 2.0, 3.0])?;
-/// let raw: &sarek_rt::RawBuffer = buf.raw();
+/// let raw: &sarek_rt::raw::RawBuffer = buf.raw();
 /// assert_eq!(raw.len(), 3);
 /// # Ok(()) }
 /// ```
@@ -438,7 +438,8 @@ impl<T: Element> Buffer<T> {
         self.raw.offset
     }
 
-    /// The untyped view used by launches.
+    /// The untyped view used by launches ([`crate::raw::RawBuffer`]). Hidden, like the rest
+    /// of the type-erased layer, from the `sarek` crate's documented API.
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -447,6 +448,7 @@ impl<T: Element> Buffer<T> {
     /// assert_eq!(buf.raw().len(), buf.len());
     /// # Ok(()) }
     /// ```
+    #[doc(hidden)]
     pub fn raw(&self) -> &RawBuffer {
         &self.raw
     }

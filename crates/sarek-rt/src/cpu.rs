@@ -45,7 +45,7 @@ impl CpuInner {
 
     fn program(&self, source: &'static KernelSource) -> Result<Arc<Program>> {
         let key = source as *const KernelSource as usize;
-        let mut programs = self.programs.lock().unwrap_or_else(|e| e.into_inner());
+        let mut programs = crate::sync::lock(&self.programs);
         if let Some(p) = programs.get(&key) {
             return Ok(p.clone());
         }
@@ -110,7 +110,7 @@ pub(crate) fn write_words(words: &[AtomicU32], bytes: &[u8]) {
 }
 
 impl Device {
-    /// Checks a launch on the CPU backend as [`Device::launch`] checks one on a GPU; `None`
+    /// Checks a launch on the CPU backend as [`crate::raw::launch`] checks one on a GPU; `None`
     /// for an empty grid.
     pub(crate) fn cpu_work(
         &self,
@@ -124,11 +124,11 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
-        self.check_workgroup_memory(abi)?;
+        crate::launch::workgroup_memory(self.limits(), abi)?;
         // The GPU's rules, so that a launch that runs here runs there (the CPU needs no
         // folding of the dispatch it computes).
-        self.dispatch_size(abi, groups)?;
-        self.check_args(abi, args)?;
+        crate::launch::dispatch_size(self.limits(), abi, groups)?;
+        crate::launch::buffers(abi, args, self.id())?;
         let program = cpu.program(source)?;
         // Packed as the IR's own ABI lays it out, which a hand-written source's ABI need not
         // match.
@@ -183,7 +183,7 @@ impl Device {
         }
     }
 
-    /// [`Device::launch`] on the CPU backend: runs before returning.
+    /// [`crate::raw::launch`] on the CPU backend: runs before returning.
     pub(crate) fn launch_cpu(
         &self,
         cpu: &CpuInner,

@@ -199,7 +199,7 @@ impl Device {
         // test threads each making a device) and crashes on Windows (wgpu issue 10234) when
         // devices are created concurrently.
         static CREATING: Mutex<()> = Mutex::new(());
-        let _one_at_a_time = CREATING.lock().unwrap_or_else(|e| e.into_inner());
+        let _one_at_a_time = crate::sync::lock(&CREATING);
         let instance =
             wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
@@ -275,8 +275,7 @@ impl Device {
             let (lost, flag) = (lost.clone(), lost_flag.clone());
             device.set_device_lost_callback(move |reason, message| {
                 log::warn!("sarek: device lost: {reason:?} {message}");
-                *lost.lock().unwrap_or_else(|e| e.into_inner()) =
-                    Some(format!("{reason:?}: {message}"));
+                *crate::sync::lock(&lost) = Some(format!("{reason:?}: {message}"));
                 flag.store(true, Ordering::SeqCst);
             });
         }
@@ -503,11 +502,7 @@ impl Device {
         if self.is_cpu() {
             return;
         }
-        let pipelines = self
-            .inner()
-            .pipelines
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
+        let pipelines = crate::sync::lock(&self.inner().pipelines);
         for p in pipelines.values() {
             p.forget(id);
         }
@@ -518,11 +513,7 @@ impl Device {
             return Ok(());
         }
         if self.inner().lost_flag.load(Ordering::SeqCst) {
-            let why = self
-                .inner()
-                .lost
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
+            let why = crate::sync::lock(&self.inner().lost)
                 .clone()
                 .unwrap_or_default();
             return Err(Error::DeviceLost(why));
@@ -593,33 +584,13 @@ impl Device {
     /// Waits until every submitted launch has finished.
     ///
     /// ```
-    /// # use std::borrow::Cow::Borrowed as B;
-    /// # use sarek_codegen::abi::*;
-    /// # static ADD_ONE: sarek_rt::KernelSource = sarek_rt::KernelSource {
-    /// #     wgsl: "struct P { grid: vec3<u32>, len: u32 }
-    /// #         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-    /// #         @group(0) @binding(1) var<uniform> p: P;
-    /// #         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
-    /// #             if i.x < p.len { x[i.x] += 1u; }
-    /// #         }",
-    /// #     abi: Abi {
-    /// #         kernel: B("add_one"), entry_point: B(ENTRY_POINT), workgroup_size: [64, 1, 1],
-    /// #         buffers: B(&[BufferBinding { binding: 0, param: 0, name: B("x"), elem: B("u32"), stride: 4, access: Access::ReadWrite }]),
-    /// #         uniform: Uniform { binding: 1, size: 16, fields: B(&[
-    /// #             UniformField { name: B("sarek_grid"), offset: 0, source: FieldSource::Grid },
-    /// #             UniformField { name: B("sarek_len0"), offset: 12, source: FieldSource::Length { param: 0 } },
-    /// #         ]) },
-    /// #         workgroup_memory: 0, coarsened: false,
-    /// #     },
-    /// #     location: "",
-    /// #     ir: r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#, spans: &[],
-    /// # };
+    /// # use sarek_rt::fixture::add_one;
     /// # fn main() -> sarek_rt::Result<()> {
-    /// // `ADD_ONE`: a kernel that adds 1 to each element of a `&mut [u32]`.
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
     /// let dev = sarek_rt::Device::new()?;
     /// let mut x = dev.upload(&[0u32; 4])?;
     /// for _ in 0..3 {
-    ///     dev.launch(&ADD_ONE, sarek_rt::Grid::cover(4), &[sarek_rt::Arg::write(&mut x)])?;
+    ///     add_one.launch(&dev, sarek_rt::Grid::cover(4), &mut x)?;
     /// }
     /// dev.synchronize()?; // all three launches have run
     /// assert_eq!(x.read()?, [3; 4]);

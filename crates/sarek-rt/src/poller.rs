@@ -24,7 +24,7 @@ impl Completion {
     /// Marks the work done and wakes the waiting future.
     pub(crate) fn complete(&self) {
         let waker = {
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = crate::sync::lock(&self.state);
             state.0 = true;
             state.1.take()
         };
@@ -34,7 +34,7 @@ impl Completion {
     }
 
     pub(crate) fn is_done(&self) -> bool {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).0
+        crate::sync::lock(&self.state).0
     }
 }
 
@@ -57,7 +57,7 @@ pub(crate) struct Poller {
 impl Poller {
     fn begin(&self, device: &wgpu::Device) {
         let (lock, cvar) = &*self.shared;
-        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = crate::sync::lock(lock);
         state.waiting += 1;
         if !state.running {
             state.running = true;
@@ -83,7 +83,7 @@ impl Poller {
 
     fn end(&self) {
         let (lock, _) = &*self.shared;
-        let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = crate::sync::lock(lock);
         state.waiting = state.waiting.saturating_sub(1);
     }
 
@@ -91,7 +91,7 @@ impl Poller {
     pub(crate) fn shutdown(&self) {
         let (lock, cvar) = &*self.shared;
         let handle = {
-            let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = crate::sync::lock(lock);
             state.shutdown = true;
             state.thread.take()
         };
@@ -118,9 +118,9 @@ fn poll_loop(shared: &(Mutex<State>, Condvar), device: &wgpu::Device) {
     let (lock, cvar) = shared;
     loop {
         {
-            let mut state = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = crate::sync::lock(lock);
             while state.waiting == 0 && !state.shutdown {
-                state = cvar.wait(state).unwrap_or_else(|e| e.into_inner());
+                state = crate::sync::wait(cvar, state);
             }
             if state.shutdown {
                 state.running = false;
@@ -152,11 +152,7 @@ impl Future for Wait {
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         {
-            let mut state = self
-                .completion
-                .state
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
+            let mut state = crate::sync::lock(&self.completion.state);
             if state.0 {
                 drop(state);
                 self.unregister();

@@ -17,7 +17,7 @@ const POOL_LIMIT: usize = 8;
 
 impl StagingPool {
     fn take(&self, device: &wgpu::Device, size: u64) -> wgpu::Buffer {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let mut free = crate::sync::lock(&self.free);
         // Reuse a buffer that fits without wasting more than half of it.
         if let Some(i) = free
             .iter()
@@ -35,7 +35,7 @@ impl StagingPool {
     }
 
     fn give_back(&self, buffer: wgpu::Buffer) {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        let mut free = crate::sync::lock(&self.free);
         if free.len() < POOL_LIMIT {
             free.push(buffer);
         }
@@ -43,7 +43,7 @@ impl StagingPool {
 
     /// Number of idle staging buffers.
     pub(crate) fn idle(&self) -> usize {
-        self.free.lock().unwrap_or_else(|e| e.into_inner()).len()
+        crate::sync::lock(&self.free).len()
     }
 }
 
@@ -84,7 +84,7 @@ impl Device {
             staging
                 .slice(..size)
                 .map_async(wgpu::MapMode::Read, move |r| {
-                    *result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+                    *crate::sync::lock(&result) = Some(r);
                     completion.complete();
                 });
         }
@@ -162,7 +162,7 @@ impl PendingRead {
             .staging
             .take()
             .ok_or_else(|| Error::Map("read finished twice".into()))?;
-        let outcome = self.result.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let outcome = crate::sync::lock(&self.result).take();
         match outcome {
             Some(Ok(())) => {}
             Some(Err(e)) => {

@@ -496,25 +496,6 @@ pub trait Components3: Copy {
     fn from_array3(a: [Self::Scalar; 3]) -> Self;
 }
 
-/// `v`'s components (used by the code `#[sarek::module]` generates).
-///
-/// ```
-/// assert_eq!(sarek_rt::vector::to_array3(sarek_rt::UVec3::new(1, 2, 3)), [1, 2, 3]);
-/// ```
-pub fn to_array3<V: Components3>(v: V) -> [V::Scalar; 3] {
-    v.to_array3()
-}
-
-/// The vector with components `a` (used by the code `#[sarek::module]` generates).
-///
-/// ```
-/// let v: sarek_rt::IVec3 = sarek_rt::vector::from_array3([1, 2, 3]);
-/// assert_eq!(v, sarek_rt::IVec3::new(1, 2, 3));
-/// ```
-pub fn from_array3<V: Components3>(a: [V::Scalar; 3]) -> V {
-    V::from_array3(a)
-}
-
 macro_rules! vec3_element {
     ($name:ty, $t:ty) => {
         impl Components3 for $name {

@@ -111,18 +111,18 @@ pub fn expand_kernel_in(
                 let ctor = format_ident!("{}", s.name());
                 (
                     quote_spanned!(span=> #t),
-                    quote_spanned!(span=> ::sarek::Arg::#ctor(#ident)),
+                    quote_spanned!(span=> ::sarek::__private::Arg::#ctor(#ident)),
                 )
             }
             HostParam::Value(t) => (
                 quote_spanned!(span=> #t),
-                quote_spanned!(span=> ::sarek::Arg::bytes(::sarek::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
+                quote_spanned!(span=> ::sarek::__private::Arg::bytes(::sarek::__private::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
             ),
             HostParam::AtomicSlice { elem } => {
                 let t = scalar_type(*elem);
                 (
                     quote_spanned!(span=> &::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::Arg::atomic(#ident)),
+                    quote_spanned!(span=> ::sarek::__private::Arg::atomic(#ident)),
                 )
             }
             HostParam::Slice {
@@ -132,7 +132,7 @@ pub fn expand_kernel_in(
                 let t = elem_type(elem);
                 (
                     quote_spanned!(span=> &::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::Arg::read(#ident)),
+                    quote_spanned!(span=> ::sarek::__private::Arg::read(#ident)),
                 )
             }
             HostParam::Slice {
@@ -142,7 +142,7 @@ pub fn expand_kernel_in(
                 let t = elem_type(elem);
                 (
                     quote_spanned!(span=> &mut ::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::Arg::write(#ident)),
+                    quote_spanned!(span=> ::sarek::__private::Arg::write(#ident)),
                 )
             }
         };
@@ -192,11 +192,11 @@ pub fn expand_kernel_in(
             pub const ABI: ::sarek::abi::Abi = #abi;
 
             /// The kernel's WGSL, ABI and source location, as the runtime takes them.
-            pub const SOURCE: &'static ::sarek::KernelSource = {
+            pub const SOURCE: &'static ::sarek::__private::KernelSource = {
                 // `line!()` spanned at the kernel's tokens expands to literals that clippy would
                 // read as the user's own.
                 #[allow(clippy::all)]
-                static SOURCE: ::sarek::KernelSource = ::sarek::KernelSource {
+                static SOURCE: ::sarek::__private::KernelSource = ::sarek::__private::KernelSource {
                     wgsl: #name::WGSL,
                     abi: #name::ABI,
                     location: #location,
@@ -209,19 +209,19 @@ pub fn expand_kernel_in(
             #[doc = #launch_doc]
             #[allow(clippy::too_many_arguments)]
             #vis fn launch(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<::sarek::Launch> {
-                #device.launch(Self::SOURCE, #grid, &[#(#launch_args),*])
+                ::sarek::__private::launch(#device, Self::SOURCE, #grid, &[#(#launch_args),*])
             }
 
             #[doc = #enqueue_doc]
             #[allow(clippy::too_many_arguments)]
             #vis fn enqueue(&self, #batch: &mut ::sarek::Batch, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
-                #batch.add(Self::SOURCE, #grid, &[#(#launch_args),*])
+                ::sarek::__private::enqueue(#batch, Self::SOURCE, #grid, &[#(#launch_args),*])
             }
 
             #[doc = #record_doc]
             #[allow(clippy::too_many_arguments)]
             #vis fn record(&self, #device: &::sarek::Device, #encoder: &mut ::sarek::wgpu::CommandEncoder, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> {
-                #device.record(Self::SOURCE, #encoder, #grid, &[#(#launch_args),*])
+                ::sarek::__private::record(#device, Self::SOURCE, #encoder, #grid, &[#(#launch_args),*])
             }
 
             #[doc = #body_doc]

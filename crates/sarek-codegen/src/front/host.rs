@@ -71,7 +71,7 @@ fn to_gpu(ty: Type, value: TokenStream) -> TokenStream {
     match ty {
         Type::Scalar(Scalar::Bool) => quote!(u32::from(#value)),
         Type::Scalar(_) => value,
-        Type::Vector(3, _) => quote!(::sarek::vector::to_array3(#value)),
+        Type::Vector(3, _) => quote!(::sarek::__private::to_array3(#value)),
         _ => quote!(::sarek::Element::to_gpu(#value)),
     }
 }
@@ -80,7 +80,7 @@ fn from_gpu(ty: Type, value: TokenStream) -> TokenStream {
     match ty {
         Type::Scalar(Scalar::Bool) => quote!((#value != 0)),
         Type::Scalar(_) => value,
-        Type::Vector(3, _) => quote!(::sarek::vector::from_array3(#value)),
+        Type::Vector(3, _) => quote!(::sarek::__private::from_array3(#value)),
         _ => quote!(::sarek::Element::from_gpu(#value)?),
     }
 }
@@ -163,14 +163,14 @@ fn layout_checks(
             #(#offset_checks)*
         };
         const _: fn() = || {
-            fn pod<T: ::sarek::bytemuck::Pod>() {}
+            fn pod<T: ::sarek::__private::bytemuck::Pod>() {}
             #(pod::<#field_tys>();)*
         };
         // SAFETY: `#[repr(C)]`, every field is `Pod` (checked just above) and the fields fill
         // the struct without implicit padding (its size is WGSL's, every field sits at WGSL's
         // offset, and the gaps are explicit byte arrays).
-        unsafe impl ::sarek::bytemuck::Zeroable for #name {}
-        unsafe impl ::sarek::bytemuck::Pod for #name {}
+        unsafe impl ::sarek::__private::bytemuck::Zeroable for #name {}
+        unsafe impl ::sarek::__private::bytemuck::Pod for #name {}
     }
 }
 
@@ -205,7 +205,7 @@ pub fn struct_impls(
                 fn slice_to_gpu(values: &[Self]) -> ::std::borrow::Cow<'_, [Self]> { ::std::borrow::Cow::Borrowed(values) }
             }
             impl ::sarek::gpu::SharedMemory for #name {
-                fn zeroed() -> Self { ::sarek::bytemuck::Zeroable::zeroed() }
+                fn zeroed() -> Self { ::sarek::__private::bytemuck::Zeroable::zeroed() }
             }
         };
     }
@@ -232,7 +232,7 @@ pub fn struct_impls(
         impl ::sarek::Element for #name {
             type Gpu = #twin;
             fn to_gpu(self) -> #twin {
-                let mut gpu: #twin = ::sarek::bytemuck::Zeroable::zeroed();
+                let mut gpu: #twin = ::sarek::__private::bytemuck::Zeroable::zeroed();
                 #(gpu.#to;)*
                 gpu
             }
@@ -297,7 +297,7 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
         };
         to_arms.push(quote! {
             #pattern => {
-                let mut gpu: #twin = ::sarek::bytemuck::Zeroable::zeroed();
+                let mut gpu: #twin = ::sarek::__private::bytemuck::Zeroable::zeroed();
                 gpu.tag = #tag;
                 #(#sets)*
                 gpu
@@ -332,7 +332,7 @@ fn shared_memory(name: &syn::Ident) -> TokenStream {
     quote! {
         impl ::sarek::gpu::SharedMemory for #name {
             fn zeroed() -> Self {
-                match ::sarek::Element::from_gpu(::sarek::bytemuck::Zeroable::zeroed()) {
+                match ::sarek::Element::from_gpu(::sarek::__private::bytemuck::Zeroable::zeroed()) {
                     ::core::option::Option::Some(v) => v,
                     ::core::option::Option::None => ::core::unreachable!("all-zero bytes are a valid value"),
                 }

@@ -162,7 +162,7 @@ pub struct Fault {
 impl Program {
     /// Prepares `kernel` to run.
     pub fn new(kernel: Kernel) -> Program {
-        let abi = abi::build(&kernel);
+        let abi = abi::layout(&kernel);
         let layouts = Layouts::new(&kernel.types);
         Program {
             kernel,
@@ -188,7 +188,8 @@ impl Program {
         &self.kernel
     }
 
-    /// The kernel's ABI (the uniform block's layout is the one [`Launch::uniform`] follows).
+    /// The kernel's ABI without its WGSL names ([`abi::layout`]): the uniform block's layout is
+    /// the one [`Launch::uniform`] follows.
     pub fn abi(&self) -> &Abi {
         &self.abi
     }

@@ -1,0 +1,468 @@
+//! Checking a launch against its kernel's ABI and the device's limits, and packing the
+//! uniform block: free functions of the ABI, the limits and the arguments, so the GPU and CPU
+//! paths share every rule and each is testable without a device.
+
+use sarek_codegen::abi::{Abi, Access, FieldSource, Scalar, COARSEN_FACTOR};
+
+use super::pipeline::Entry;
+use crate::arg::Arg;
+use crate::buffer::RawBuffer;
+use crate::error::{Error, Result};
+
+/// Grids of at least this many workgroups run coarsened when the kernel allows it: below,
+/// a quarter of the threads may not fill a large GPU (an H200 holds 132 × 2048 threads).
+const COARSEN_MIN_GROUPS: u64 = 8192;
+
+/// The physical dispatch for a logical grid of `groups` workgroups: a 1-D grid over the
+/// per-dimension limit is folded into x·y workgroups (the kernel's preamble unfolds it).
+pub(crate) fn dispatch_size(
+    limits: &wgpu::Limits,
+    abi: &Abi,
+    groups: [u64; 3],
+) -> Result<[u32; 3]> {
+    let limit = u64::from(limits.max_compute_workgroups_per_dimension);
+    let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
+    if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
+        return Err(Error::GridTooLarge {
+            groups,
+            limit: limit as u32,
+            hint: "; thread indices are 32-bit on the GPU",
+        });
+    }
+    if groups.iter().all(|&g| g <= limit) {
+        return Ok(groups.map(|g| g as u32));
+    }
+    if groups[1] == 1 && groups[2] == 1 {
+        let rows = groups[0].div_ceil(limit);
+        let cols = groups[0].div_ceil(rows);
+        if rows <= limit {
+            return Ok([cols as u32, rows as u32, 1]);
+        }
+    }
+    Err(Error::GridTooLarge {
+        groups,
+        limit: limit as u32,
+        hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
+    })
+}
+
+/// The entry point a grid of `groups` workgroups runs through, and its physical dispatch. A
+/// large 1-D grid of an element-wise kernel runs coarsened (when `coarsening` allows it): a
+/// quarter of the threads, each doing the work of four (see `sarek_codegen::check::coarsen`).
+pub(crate) fn entry(
+    limits: &wgpu::Limits,
+    abi: &Abi,
+    groups: [u64; 3],
+    coarsening: bool,
+) -> Result<(Entry, [u32; 3])> {
+    let coarse = abi.coarsened
+        && groups[1] == 1
+        && groups[2] == 1
+        && groups[0] >= COARSEN_MIN_GROUPS
+        && coarsening;
+    let physical = if coarse {
+        [groups[0].div_ceil(u64::from(COARSEN_FACTOR)), 1, 1]
+    } else {
+        groups
+    };
+    let dispatch = dispatch_size(limits, abi, physical)?;
+    let folded = dispatch
+        .iter()
+        .zip(physical)
+        .any(|(&d, g)| u64::from(d) != g);
+    let entry = match (coarse, folded) {
+        (true, _) => Entry::Coarse,
+        (false, true) => Entry::Folded,
+        (false, false) => Entry::Direct,
+    };
+    Ok((entry, dispatch))
+}
+
+/// Checks that the kernel's workgroup memory fits the device.
+pub(crate) fn workgroup_memory(limits: &wgpu::Limits, abi: &Abi) -> Result<()> {
+    let limit = limits.max_compute_workgroup_storage_size;
+    if abi.workgroup_memory > limit {
+        return Err(Error::WorkgroupMemory {
+            kernel: abi.kernel.to_string(),
+            needed: abi.workgroup_memory,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// Checks the arguments against the ABI (count, element size, access, the device they live
+/// on, a written buffer bound twice); returns the buffers in binding order.
+pub(crate) fn buffers<'a>(
+    abi: &Abi,
+    args: &[Arg<'a>],
+    device_id: u64,
+) -> Result<Vec<&'a RawBuffer>> {
+    let bad = |message: String| Error::BadArguments {
+        kernel: abi.kernel.to_string(),
+        message,
+    };
+    let expected = abi.buffers.len()
+        + abi
+            .uniform
+            .fields
+            .iter()
+            .filter(|f| f.source.value_param().is_some())
+            .count();
+    if args.len() != expected {
+        return Err(bad(format!(
+            "expected {expected} arguments, got {}",
+            args.len()
+        )));
+    }
+    let mut buffers = Vec::with_capacity(abi.buffers.len());
+    for b in abi.buffers.iter() {
+        let Some(Arg::Buffer(raw, access)) = args.get(b.param as usize) else {
+            return Err(bad(format!("parameter {} must be a buffer", b.param)));
+        };
+        if raw.elem_size != u64::from(b.stride) {
+            return Err(bad(format!(
+                "buffer {} holds elements of {} bytes, but the kernel reads `{}` of {} bytes",
+                b.param, raw.elem_size, b.elem, b.stride
+            )));
+        }
+        if *access != b.access {
+            return Err(bad(format!(
+                "parameter {} must be passed as {:?}",
+                b.param, b.access
+            )));
+        }
+        if raw.device_id != device_id {
+            return Err(Error::WrongDevice {
+                kernel: abi.kernel.to_string(),
+                param: b.param as usize,
+            });
+        }
+        buffers.push(*raw);
+        for other in abi.buffers.iter().filter(|o| o.param > b.param) {
+            if let Some(Arg::Buffer(o, _)) = args.get(other.param as usize) {
+                if o.id == raw.id
+                    && (b.access == Access::ReadWrite || other.access == Access::ReadWrite)
+                {
+                    return Err(Error::Aliasing {
+                        kernel: abi.kernel.to_string(),
+                        first: b.param as usize,
+                        second: other.param as usize,
+                    });
+                }
+            }
+        }
+    }
+    Ok(buffers)
+}
+
+/// Fills the uniform block as the ABI lays it out, for a grid of `groups` workgroups.
+pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Result<Vec<u8>> {
+    let mut bytes = vec![0u8; abi.uniform.size as usize];
+    let put = |bytes: &mut Vec<u8>, offset: u32, word: u32| {
+        let o = offset as usize;
+        bytes[o..o + 4].copy_from_slice(&word.to_ne_bytes());
+    };
+    let bad = |message: String| Error::BadArguments {
+        kernel: abi.kernel.to_string(),
+        message,
+    };
+    for field in abi.uniform.fields.iter() {
+        match field.source {
+            FieldSource::Grid => {
+                for (i, g) in groups.iter().enumerate() {
+                    put(&mut bytes, field.offset + 4 * i as u32, *g as u32);
+                }
+            }
+            FieldSource::Length { param } => match args.get(param as usize) {
+                Some(Arg::Buffer(raw, _)) => {
+                    let len = u32::try_from(raw.len())
+                        .map_err(|_| bad(format!("buffer {param} has more than 2^32 elements")))?;
+                    put(&mut bytes, field.offset, len);
+                }
+                _ => return Err(bad(format!("parameter {param} must be a buffer"))),
+            },
+            FieldSource::Scalar { param, ty } => {
+                let word = match (args.get(param as usize), ty) {
+                    (Some(Arg::F32(v)), Scalar::F32) => v.to_bits(),
+                    (Some(Arg::I32(v)), Scalar::I32) => *v as u32,
+                    (Some(Arg::U32(v)), Scalar::U32) => *v,
+                    (Some(Arg::Usize(v)), Scalar::U32) => {
+                        u32::try_from(*v).map_err(|_| Error::ScalarOutOfRange {
+                            kernel: abi.kernel.to_string(),
+                            param: param as usize,
+                            value: *v as u64,
+                        })?
+                    }
+                    (Some(Arg::Bool(v)), Scalar::Bool) => u32::from(*v),
+                    (other, ty) => {
+                        return Err(bad(format!(
+                            "parameter {param} must be a `{}`, got {other:?}",
+                            ty.rust_name()
+                        )))
+                    }
+                };
+                put(&mut bytes, field.offset, word);
+            }
+            FieldSource::Bytes { param, size } => match args.get(param as usize) {
+                Some(Arg::Bytes(b)) if b.len() == size as usize => {
+                    let o = field.offset as usize;
+                    bytes[o..o + b.len()].copy_from_slice(b);
+                }
+                other => {
+                    return Err(bad(format!(
+                        "parameter {param} must be a value of {size} bytes, got {other:?}"
+                    )))
+                }
+            },
+        }
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::borrow::Cow::Borrowed as B;
+    use std::sync::atomic::AtomicU32;
+
+    use sarek_codegen::abi::{BufferBinding, Uniform, UniformField, ENTRY_POINT};
+
+    use super::*;
+    use crate::buffer::Storage;
+
+    /// `fn k(a: f32, x: &[f32], y: &mut [f32])`, laid out as the macro lays it out.
+    fn saxpy() -> Abi {
+        Abi {
+            kernel: B("saxpy"),
+            entry_point: B(ENTRY_POINT),
+            workgroup_size: [64, 1, 1],
+            buffers: B(&[
+                BufferBinding {
+                    binding: 0,
+                    param: 1,
+                    name: B("x"),
+                    elem: B("f32"),
+                    stride: 4,
+                    access: Access::Read,
+                },
+                BufferBinding {
+                    binding: 1,
+                    param: 2,
+                    name: B("y"),
+                    elem: B("f32"),
+                    stride: 4,
+                    access: Access::ReadWrite,
+                },
+            ]),
+            uniform: Uniform {
+                binding: 2,
+                size: 32,
+                fields: B(&[
+                    UniformField {
+                        name: B("sarek_grid"),
+                        offset: 0,
+                        source: FieldSource::Grid,
+                    },
+                    UniformField {
+                        name: B("a"),
+                        offset: 12,
+                        source: FieldSource::Scalar {
+                            param: 0,
+                            ty: Scalar::F32,
+                        },
+                    },
+                    UniformField {
+                        name: B("sarek_len1"),
+                        offset: 16,
+                        source: FieldSource::Length { param: 1 },
+                    },
+                    UniformField {
+                        name: B("sarek_len2"),
+                        offset: 20,
+                        source: FieldSource::Length { param: 2 },
+                    },
+                ]),
+            },
+            workgroup_memory: 0,
+            coarsened: true,
+        }
+    }
+
+    /// A host buffer of `len` `f32`s on device `device_id`, with identity `id`.
+    fn buffer(len: usize, device_id: u64, id: u64) -> RawBuffer {
+        RawBuffer {
+            storage: Storage::Cpu((0..len).map(|_| AtomicU32::new(0)).collect()),
+            offset: 0,
+            len,
+            elem_size: 4,
+            device_id,
+            id,
+        }
+    }
+
+    fn limits() -> wgpu::Limits {
+        wgpu::Limits::default()
+    }
+
+    #[test]
+    fn a_small_grid_is_dispatched_as_it_is() {
+        assert_eq!(
+            dispatch_size(&limits(), &saxpy(), [4, 2, 1]).unwrap(),
+            [4, 2, 1]
+        );
+    }
+
+    #[test]
+    fn a_long_1d_grid_is_folded_into_two_dimensions() {
+        let [x, y, z] = dispatch_size(&limits(), &saxpy(), [100_000, 1, 1]).unwrap();
+        assert_eq!((y, z), (2, 1));
+        assert!(u64::from(x) * u64::from(y) >= 100_000 && x <= 65_535);
+    }
+
+    #[test]
+    fn a_long_2d_grid_and_a_grid_past_32_bit_indices_are_refused() {
+        assert!(matches!(
+            dispatch_size(&limits(), &saxpy(), [100_000, 2, 1]),
+            Err(Error::GridTooLarge { .. })
+        ));
+        let err = dispatch_size(&limits(), &saxpy(), [1 << 27, 1, 1]).unwrap_err();
+        assert!(err.to_string().contains("32-bit"), "{err}");
+    }
+
+    #[test]
+    fn the_entry_point_follows_the_grid() {
+        let abi = saxpy();
+        let direct = entry(&limits(), &abi, [4, 1, 1], true).unwrap();
+        assert_eq!(direct, (Entry::Direct, [4, 1, 1]));
+        let coarse = entry(&limits(), &abi, [8192, 1, 1], true).unwrap();
+        assert_eq!(coarse, (Entry::Coarse, [2048, 1, 1]));
+        // `SAREK_COARSEN=0`, or a kernel that is not element-wise, keeps every thread.
+        assert_eq!(
+            entry(&limits(), &abi, [8192, 1, 1], false).unwrap().0,
+            Entry::Direct
+        );
+        let folded = entry(&limits(), &abi, [100_000, 1, 1], false).unwrap();
+        assert_eq!(folded.0, Entry::Folded);
+    }
+
+    #[test]
+    fn workgroup_memory_over_the_limit_is_refused() {
+        let mut abi = saxpy();
+        abi.workgroup_memory = limits().max_compute_workgroup_storage_size;
+        assert!(workgroup_memory(&limits(), &abi).is_ok());
+        abi.workgroup_memory += 1;
+        assert!(matches!(
+            workgroup_memory(&limits(), &abi),
+            Err(Error::WorkgroupMemory { .. })
+        ));
+    }
+
+    #[test]
+    fn matching_arguments_give_the_buffers_in_binding_order() {
+        let (x, y) = (buffer(3, 1, 10), buffer(3, 1, 11));
+        let args = [
+            Arg::F32(2.0),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        let bound = buffers(&saxpy(), &args, 1).unwrap();
+        assert_eq!(bound.iter().map(|b| b.id).collect::<Vec<_>>(), [10, 11]);
+    }
+
+    #[test]
+    fn mismatched_arguments_are_refused() {
+        let (x, y) = (buffer(3, 1, 10), buffer(3, 1, 11));
+        let abi = saxpy();
+        let bad = |args: &[Arg<'_>]| buffers(&abi, args, 1).unwrap_err();
+        let count = bad(&[Arg::F32(2.0)]);
+        assert!(
+            count.to_string().contains("expected 3 arguments, got 1"),
+            "{count}"
+        );
+        let access = bad(&[
+            Arg::F32(2.0),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::Read),
+        ]);
+        assert!(
+            access.to_string().contains("must be passed as ReadWrite"),
+            "{access}"
+        );
+        let wrong = buffers(
+            &abi,
+            &[
+                Arg::F32(2.0),
+                Arg::Buffer(&x, Access::Read),
+                Arg::Buffer(&y, Access::ReadWrite),
+            ],
+            2,
+        );
+        assert!(matches!(wrong, Err(Error::WrongDevice { param: 1, .. })));
+        let twice = bad(&[
+            Arg::F32(2.0),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&x, Access::ReadWrite),
+        ]);
+        assert!(matches!(
+            twice,
+            Error::Aliasing {
+                first: 1,
+                second: 2,
+                ..
+            }
+        ));
+        let mut wide = buffer(3, 1, 12);
+        wide.elem_size = 8;
+        let elem = bad(&[
+            Arg::F32(2.0),
+            Arg::Buffer(&wide, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ]);
+        assert!(elem.to_string().contains("elements of 8 bytes"), "{elem}");
+    }
+
+    #[test]
+    fn the_uniform_block_holds_the_grid_the_scalars_and_the_lengths() {
+        let (x, y) = (buffer(3, 1, 10), buffer(5, 1, 11));
+        let args = [
+            Arg::F32(2.5),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        let bytes = pack_uniform(&saxpy(), [7, 1, 1], &args).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks(4)
+            .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(words, [7, 1, 1, 2.5f32.to_bits(), 3, 5, 0, 0]);
+    }
+
+    #[test]
+    fn a_scalar_of_the_wrong_type_or_range_is_refused() {
+        let (x, y) = (buffer(3, 1, 10), buffer(3, 1, 11));
+        let abi = saxpy();
+        let args = [
+            Arg::U32(2),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        let err = pack_uniform(&abi, [1, 1, 1], &args).unwrap_err();
+        assert!(err.to_string().contains("must be a `f32`"), "{err}");
+        let mut index = saxpy();
+        index.uniform.fields.to_mut()[1].source = FieldSource::Scalar {
+            param: 0,
+            ty: Scalar::U32,
+        };
+        let args = [
+            Arg::Usize(usize::MAX),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        if usize::BITS > 32 {
+            assert!(matches!(
+                pack_uniform(&index, [1, 1, 1], &args),
+                Err(Error::ScalarOutOfRange { param: 0, .. })
+            ));
+        }
+    }
+}

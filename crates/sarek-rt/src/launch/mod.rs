@@ -1,0 +1,130 @@
+//! Launches, by job: checking a launch against the ABI and the limits (`args`), pipelines
+//! (`pipeline`), bind groups and uniform blocks (`bind`), encoding a compute pass (`encode`),
+//! timestamps (`timer`) and the handle of a submitted launch (`handle`). This module puts
+//! them in order for `launch` and `record`; a [`Batch`](crate::Batch) uses the same steps.
+
+mod args;
+mod bind;
+mod encode;
+mod handle;
+mod pipeline;
+mod timer;
+
+use std::sync::Arc;
+
+pub(crate) use args::{buffers, dispatch_size, pack_uniform, workgroup_memory};
+pub(crate) use bind::{bind_entries, UniformRing};
+pub(crate) use encode::{pass, Dispatch};
+pub use handle::Launch;
+pub(crate) use pipeline::{dump, Pipeline};
+pub(crate) use timer::Timer;
+
+use crate::arg::{Arg, KernelSource};
+use crate::buffer::RawBuffer;
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::grid::Grid;
+use bind::Submission;
+
+/// A launch whose arguments passed the checks.
+pub(crate) struct Checked<'a> {
+    pub(crate) dispatch: [u32; 3],
+    pub(crate) buffers: Vec<&'a RawBuffer>,
+    pub(crate) uniform: Vec<u8>,
+    pub(crate) pipeline: Arc<Pipeline>,
+}
+
+impl Device {
+    /// Checks a launch: the grid, the workgroup memory, the arguments; packs the uniform block
+    /// and finds the pipeline of the entry point the grid needs. `None` for an empty grid.
+    pub(crate) fn check_launch<'a>(
+        &self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'a>],
+    ) -> Result<Option<Checked<'a>>> {
+        self.check_lost()?;
+        let abi = &source.abi;
+        let groups = grid.workgroups_u64(abi.workgroup_size);
+        if groups.contains(&0) {
+            return Ok(None);
+        }
+        let limits = self.limits();
+        workgroup_memory(limits, abi)?;
+        let (entry, dispatch) = args::entry(limits, abi, groups, pipeline::coarsening_enabled())?;
+        let buffers = buffers(abi, args, self.id())?;
+        let uniform = pack_uniform(abi, groups, args)?;
+        if entry != pipeline::Entry::Direct {
+            log::debug!(
+                "sarek: `{}` runs through its {entry:?} entry point ({dispatch:?} workgroups)",
+                abi.kernel
+            );
+        }
+        let pipeline = self.pipeline(source, entry)?;
+        Ok(Some(Checked {
+            dispatch,
+            buffers,
+            uniform,
+            pipeline,
+        }))
+    }
+
+    /// Launches `source` with type-erased arguments and submits it ([`crate::raw::launch`]).
+    pub(crate) fn launch_raw(
+        &self,
+        source: &'static KernelSource,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<Launch> {
+        if let Some(cpu) = self.as_cpu() {
+            return self.launch_cpu(cpu, source, grid, args);
+        }
+        let started = std::time::Instant::now();
+        let Some(checked) = self.check_launch(source, grid, args)? else {
+            return Ok(Launch::empty(self, source));
+        };
+        let bound = self.bind(&source.abi, checked, Submission::Now);
+        let device = &self.inner().device;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some(&source.abi.kernel),
+        });
+        let timer = self.profiling().then(|| Timer::new(device));
+        pass(
+            &mut encoder,
+            &source.abi.kernel,
+            timer.as_ref(),
+            [bound.dispatch()],
+        );
+        if let Some(t) = &timer {
+            t.resolve(&mut encoder);
+        }
+        let submission = self.inner().queue.submit([encoder.finish()]);
+        log::debug!(
+            "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
+            source.abi.kernel,
+            bound.checked.dispatch,
+            started.elapsed()
+        );
+        // The ring slot, if any, is released only now that the launch is submitted.
+        drop(bound);
+        Ok(Launch::submitted(self, source, submission, timer))
+    }
+
+    /// Records a launch of `source` into `encoder` ([`crate::raw::record`]).
+    pub(crate) fn record_raw(
+        &self,
+        source: &'static KernelSource,
+        encoder: &mut wgpu::CommandEncoder,
+        grid: Grid,
+        args: &[Arg<'_>],
+    ) -> Result<()> {
+        if self.is_cpu() {
+            return Err(Error::NotOnCpu("recording into a wgpu command encoder"));
+        }
+        if let Some(checked) = self.check_launch(source, grid, args)? {
+            let bound = self.bind(&source.abi, checked, Submission::Later);
+            pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
+        }
+        Ok(())
+    }
+}

@@ -785,14 +785,11 @@ pub struct Kernel {
     pub params: Vec<Param>,
     /// The workgroup size; `block_dim_*()` returns it.
     pub workgroup_size: [u32; 3],
-    /// Every local of the body.
-    pub locals: Arena<Local>,
-    /// Every expression of the body.
-    pub exprs: Arena<Expression>,
     /// Workgroup arrays, in declaration order ([`SharedId`] indexes this).
     pub shared: Vec<SharedVar>,
-    /// The body.
-    pub body: Block,
+    /// The kernel's body: a [`Function`] with no arguments and no result, named and located
+    /// like the kernel, so that every pass walks kernels and helpers as one type.
+    pub entry: Function,
     /// The function's location.
     pub span: Span,
     /// Compound types ([`TypeId`] indexes this); a type's fields come before it.
@@ -801,16 +798,17 @@ pub struct Kernel {
     pub functions: Vec<Function>,
 }
 
-/// A helper function: a `fn` of the kernel's module, specialised to the buffers it is called
-/// with (WGSL cannot pass a storage buffer to a function, so each buffer a helper takes is
-/// fixed to the kernel parameter it was given).
+/// A function body: a kernel's [`Kernel::entry`], or a helper function (a `fn` of the
+/// kernel's module, specialised to the buffers it is called with: WGSL cannot pass a storage
+/// buffer to a function, so each buffer a helper takes is fixed to the kernel parameter it
+/// was given).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     /// The Rust name.
     pub name: String,
-    /// The types of its value arguments (read with [`Expr::Argument`]).
+    /// The types of its value arguments (read with [`Expr::Argument`]); none for a kernel.
     pub args: Vec<Type>,
-    /// What it returns.
+    /// What it returns; nothing for a kernel.
     pub result: Option<Type>,
     /// Its locals.
     pub locals: Arena<Local>,
@@ -822,7 +820,28 @@ pub struct Function {
     pub span: Span,
 }
 
+impl Function {
+    /// An empty function with no arguments and no result: a kernel's entry before its body
+    /// is filled in.
+    pub fn new(name: impl Into<String>, span: Span) -> Function {
+        Function {
+            name: name.into(),
+            args: Vec::new(),
+            result: None,
+            locals: Arena::new(),
+            exprs: Arena::new(),
+            body: Vec::new(),
+            span,
+        }
+    }
+}
+
 impl Kernel {
+    /// Every function body of the kernel: its entry, then its helpers.
+    pub fn all_functions(&self) -> impl Iterator<Item = &Function> {
+        std::iter::once(&self.entry).chain(&self.functions)
+    }
+
     /// The parameter with this id.
     pub fn param(&self, id: ParamId) -> &Param {
         &self.params[id.0 as usize]

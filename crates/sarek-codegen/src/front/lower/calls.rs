@@ -434,13 +434,13 @@ impl Lowerer {
         match (value, result) {
             _ if earlier_errors => {}
             (Ok(Value::Expr(h)), Some(want)) => {
-                let at = sub.spans[sub.kernel.exprs[h].span.0 as usize];
+                let at = sub.spans[sub.kernel.entry.exprs[h].span.0 as usize];
                 if let Ok(h) = sub.returned(h, want, at) {
                     sub.push(Stmt::Return(Some(h)), at);
                 }
             }
             (Ok(Value::Expr(h)), None) => {
-                let at = sub.spans[sub.kernel.exprs[h].span.0 as usize];
+                let at = sub.spans[sub.kernel.entry.exprs[h].span.0 as usize];
                 sub.error(at, "this function returns nothing; end the body with a statement (add `;`) or declare `-> T`");
             }
             (Ok(Value::Unit), Some(_)) => {
@@ -489,7 +489,7 @@ impl Lowerer {
         }
         let mut full = prologue;
         full.extend(body);
-        sub.kernel.body = full;
+        sub.kernel.entry.body = full;
         sub.finish();
         // Hand the shared state back.
         self.spans = std::mem::take(&mut sub.spans);
@@ -503,16 +503,13 @@ impl Lowerer {
         if failed {
             return Err(Reported);
         }
-        let span = sub.kernel.span;
-        self.kernel.functions.push(Function {
-            name,
-            args: arg_tys,
-            result,
-            locals: std::mem::take(&mut sub.kernel.locals),
-            exprs: std::mem::take(&mut sub.kernel.exprs),
-            body: std::mem::take(&mut sub.kernel.body),
-            span,
-        });
+        let mut function =
+            std::mem::replace(&mut sub.kernel.entry, Function::new("", crate::ir::Span(0)));
+        function.name = name;
+        function.args = arg_tys;
+        function.result = result;
+        function.span = sub.kernel.span;
+        self.kernel.functions.push(function);
         let id = FunctionId(self.kernel.functions.len() as u32 - 1);
         self.calls.memo.insert(key, id);
         Ok(id)

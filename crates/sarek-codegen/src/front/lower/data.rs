@@ -95,7 +95,7 @@ impl Lowerer {
     /// Whether WGSL sees `h` as a memory reference (a variable, a parameter, a buffer element
     /// or a part of one), which it can index at run time.
     fn is_reference(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.exprs[h].kind {
+        match &self.kernel.entry.exprs[h].kind {
             Expr::Local(_) | Expr::Param(_) | Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Field { base, .. } | Expr::Access { base, .. } => self.is_reference(*base),
             _ => false,
@@ -477,11 +477,11 @@ impl Lowerer {
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) if f.base10_parse::<f32>().is_ok_and(|x| x == 0.0 && x.is_sign_positive())
         ) || matches!(&*r.expr, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if !b.value)
-            || matches!(self.kernel.exprs[v].kind, Expr::Zero(_));
+            || matches!(self.kernel.entry.exprs[v].kind, Expr::Zero(_));
         if is_zero {
             return Ok(self.expr(Expr::Zero(array), Ty::of(array), span));
         }
-        if !self.is_stable(v) || !matches!(self.kernel.exprs[v].kind, Expr::Literal(_)) {
+        if !self.is_stable(v) || !matches!(self.kernel.entry.exprs[v].kind, Expr::Literal(_)) {
             v = self.spill(v, None);
         }
         if len <= MAX_INLINE_REPEAT {

@@ -150,14 +150,12 @@ impl Lowerer {
     pub fn new(name: String, workgroup_size: [u32; 3], span: Span) -> Self {
         let mut lowerer = Lowerer {
             kernel: Kernel {
-                name,
+                name: name.clone(),
                 params: Vec::new(),
                 workgroup_size,
-                locals: Default::default(),
-                exprs: Default::default(),
                 shared: Vec::new(),
-                body: Vec::new(),
-                span: Span(0),
+                entry: Function::new(name, crate::ir::Span(0)),
+                span: crate::ir::Span(0),
                 types: Vec::new(),
                 functions: Vec::new(),
             },
@@ -179,6 +177,7 @@ impl Lowerer {
             unroll_copies: 1,
         };
         lowerer.kernel.span = lowerer.span(span);
+        lowerer.kernel.entry.span = lowerer.kernel.span;
         lowerer
     }
 
@@ -304,7 +303,7 @@ impl Lowerer {
     fn expr(&mut self, kind: Expr, ty: Ty, span: Span) -> Handle<Expression> {
         let span = self.span(span);
         self.expr_tys.push(ty);
-        self.kernel.exprs.append(Expression {
+        self.kernel.entry.exprs.append(Expression {
             kind,
             ty: Type::Scalar(Scalar::I32), // replaced in `finish`
             span,
@@ -326,7 +325,7 @@ impl Lowerer {
         let ir_span = self.span(span);
         self.local_tys.push(ty);
         self.local_stable.push(stable);
-        self.kernel.locals.append(Local {
+        self.kernel.entry.locals.append(Local {
             name: name.to_owned(),
             ty: Type::Scalar(Scalar::I32), // replaced in `finish`
             mutable,
@@ -337,7 +336,7 @@ impl Lowerer {
     /// A `let` of a compiler temporary holding `value`, inserted at `at` (or appended).
     fn temp(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Local> {
         let ty = self.ty(value);
-        let span = self.spans[self.kernel.exprs[value].span.0 as usize];
+        let span = self.spans[self.kernel.entry.exprs[value].span.0 as usize];
         let local = self.new_local("__v", ty, false, true, span);
         let ir_span = self.span(span);
         let stmt = Statement {
@@ -358,14 +357,14 @@ impl Lowerer {
     /// Like [`Self::temp`], returning a read of the temporary.
     fn spill(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Expression> {
         let ty = self.ty(value);
-        let span = self.spans[self.kernel.exprs[value].span.0 as usize];
+        let span = self.spans[self.kernel.entry.exprs[value].span.0 as usize];
         let local = self.temp(value, at);
         self.expr(Expr::Local(local), ty, span)
     }
 
     /// Whether no statement can change the value of `h`.
     fn is_stable(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.exprs[h].kind {
+        match &self.kernel.entry.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Builtin(_) => true,
             Expr::Local(l) => self.local_stable[l.index()],
             Expr::Index { .. } | Expr::SharedIndex { .. } => false,
@@ -469,7 +468,7 @@ impl Lowerer {
         self.blocks.push(Vec::new());
         match self.block_contents(block) {
             Ok(Value::Expr(h)) => {
-                let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+                let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
                 self.error(
                     span,
                     "a kernel returns nothing; end the body with a statement (add `;`)",
@@ -477,7 +476,7 @@ impl Lowerer {
             }
             Ok(_) | Err(Reported) => {}
         }
-        self.kernel.body = self.blocks.pop().expect("pushed above");
+        self.kernel.entry.body = self.blocks.pop().expect("pushed above");
     }
 
     fn block_contents(&mut self, block: &syn::Block) -> R<Value> {
@@ -1507,7 +1506,7 @@ impl Lowerer {
                 let ident = p.path.get_ident().expect("checked");
                 match self.lookup(&ident_name(ident)) {
                     Some(Binding::Local(l)) => {
-                        self.kernel.locals[l].mutable = true;
+                        self.kernel.entry.locals[l].mutable = true;
                         self.local_stable[l.index()] = false;
                         Ok((Place::Local(l), self.local_tys[l.index()]))
                     }
@@ -2464,7 +2463,7 @@ impl Lowerer {
     /// that Rust would make `f64`.
     pub fn finish(&mut self) {
         for (h, value) in std::mem::take(&mut self.int_literals) {
-            let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+            let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
             let ty = self.expr_tys[h.index()];
             let literal = match self.infer.resolve(ty) {
                 Some(Scalar::I32) => i32::try_from(value).ok().map(Literal::I32),
@@ -2473,7 +2472,7 @@ impl Lowerer {
                 _ => None,
             };
             match literal {
-                Some(l) => self.kernel.exprs[h].kind = Expr::Literal(l),
+                Some(l) => self.kernel.entry.exprs[h].kind = Expr::Literal(l),
                 None => {
                     let t = self.describe(ty);
                     self.error(span, format!("literal out of range for `{t}`"));
@@ -2483,22 +2482,23 @@ impl Lowerer {
         // An earlier error can leave a literal without its context; don't pile on.
         let earlier_errors = !self.errors.is_empty();
         for (h, value) in std::mem::take(&mut self.float_literals) {
-            self.kernel.exprs[h].kind = Expr::Literal(Literal::F32(value));
+            self.kernel.entry.exprs[h].kind = Expr::Literal(Literal::F32(value));
             let ty = self.expr_tys[h.index()];
             if self.infer.resolve(ty).is_none() && !earlier_errors {
-                let span = self.spans[self.kernel.exprs[h].span.0 as usize];
+                let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
                 self.error(span, "nothing fixes the type of this float literal, so Rust would make it `f64`, which WebGPU lacks; write it with a suffix (`1.0f32`) or annotate the binding (`let x: f32 = ..`)");
             }
         }
-        let handles: Vec<Handle<Expression>> = self.kernel.exprs.iter().map(|(h, _)| h).collect();
+        let handles: Vec<Handle<Expression>> =
+            self.kernel.entry.exprs.iter().map(|(h, _)| h).collect();
         for h in handles {
             let ty = self.expr_tys[h.index()];
-            self.kernel.exprs[h].ty = self.final_type(ty);
+            self.kernel.entry.exprs[h].ty = self.final_type(ty);
         }
-        let locals: Vec<Handle<Local>> = self.kernel.locals.iter().map(|(h, _)| h).collect();
+        let locals: Vec<Handle<Local>> = self.kernel.entry.locals.iter().map(|(h, _)| h).collect();
         for h in locals {
             let ty = self.local_tys[h.index()];
-            self.kernel.locals[h].ty = self.final_type(ty);
+            self.kernel.entry.locals[h].ty = self.final_type(ty);
         }
     }
 

@@ -247,13 +247,13 @@ impl Lowerer {
             let mut ty = self.ty(first);
             for &(_, h) in &results[1..] {
                 let t = self.ty(h);
-                let at = self.spans[self.kernel.exprs[h].span.0 as usize];
+                let at = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
                 ty = self.unify(ty, t, at)?;
             }
             let local = self.new_local("__match", ty, true, false, span);
             self.push(Stmt::Let { local, init: None }, span);
             for &(b, h) in &results {
-                let ir_span = self.kernel.exprs[h].span;
+                let ir_span = self.kernel.entry.exprs[h].span;
                 blocks[b].push(Statement {
                     kind: Stmt::Assign {
                         place: Place::Local(local),
@@ -490,7 +490,7 @@ impl Lowerer {
             }
         }
         for (field, sub) in subs {
-            let fty = match self.kernel.exprs[value].ty {
+            let fty = match self.kernel.entry.exprs[value].ty {
                 _ => {
                     let Type::Struct(id) = ty else {
                         return Err(Reported);

@@ -95,9 +95,11 @@ pub fn lower_kernel(
         );
     }
 
-    let mut lowerer =
-        lower::Lowerer::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
-    lowerer.declare_module(module);
+    let mut cx =
+        lower::ModuleContext::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
+    let entry_span = cx.kernel.span;
+    let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
+    lowerer.cx.declare_module(module);
     let mut host_params = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for input in &sig.inputs {
@@ -129,7 +131,7 @@ pub fn lower_kernel(
             continue;
         }
         match types::param(&typed.ty) {
-            Ok(param) => match lowerer.param_type(&param) {
+            Ok(param) => match lowerer.cx.param_type(&param) {
                 Ok(ty) => {
                     lowerer.add_param(&ident, ty);
                     host_params.push((ident, param));
@@ -143,14 +145,14 @@ pub fn lower_kernel(
         }
     }
     lowerer.body(&item.block);
-    lowerer.finish();
-    errors.append(&mut lowerer.errors);
+    cx.kernel.entry = lowerer.finish();
+    errors.append(&mut cx.errors);
     if let Some(error) = combine(errors) {
         return Err(error);
     }
     Ok(LoweredKernel {
-        kernel: lowerer.kernel,
-        spans: lowerer.spans,
+        kernel: cx.kernel,
+        spans: cx.spans,
         host_params,
     })
 }

@@ -13,11 +13,11 @@ use crate::ir::*;
 /// Repeat expressions up to this length are written as a constructor; longer ones as a loop.
 const MAX_INLINE_REPEAT: u32 = 16;
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// The struct definition behind `ty`, or an error naming what was found.
     fn struct_of(&mut self, ty: Ty, span: Span) -> R<(TypeId, StructDef)> {
         if let Ty::Compound(Type::Struct(id)) = self.infer.shallow(ty) {
-            if let Some(def) = self.kernel.struct_def(id) {
+            if let Some(def) = self.cx.kernel.struct_def(id) {
                 return Ok((id, def.clone()));
             }
         }
@@ -84,7 +84,7 @@ impl Lowerer {
     /// The element type of an array type.
     pub(super) fn array_elem(&mut self, ty: Ty, span: Span) -> R<Type> {
         if let Ty::Compound(Type::Array(id)) = self.infer.shallow(ty) {
-            if let Some((elem, _)) = array_def(&self.kernel.types, id) {
+            if let Some((elem, _)) = array_def(&self.cx.kernel.types, id) {
                 return Ok(elem);
             }
         }
@@ -95,7 +95,7 @@ impl Lowerer {
     /// Whether WGSL sees `h` as a memory reference (a variable, a parameter, a buffer element
     /// or a part of one), which it can index at run time.
     fn is_reference(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.entry.exprs[h].kind {
+        match &self.function.exprs[h].kind {
             Expr::Local(_) | Expr::Param(_) | Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Field { base, .. } | Expr::Access { base, .. } => self.is_reference(*base),
             _ => false,
@@ -142,12 +142,12 @@ impl Lowerer {
         }
         let segments: Vec<&syn::PathSegment> = s.path.segments.iter().collect();
         if let [enum_seg, variant] = segments.as_slice() {
-            if let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) {
-                let ty = self.enum_type(&e)?;
+            if let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) {
+                let ty = self.cx.enum_type(&e)?;
                 return self.variant_value(ty, &variant.ident, VariantArgs::Named(s), span);
             }
         }
-        let item = local_path_name(&s.path).and_then(|n| self.items.lookup(&n));
+        let item = local_path_name(&s.path).and_then(|n| self.cx.items.lookup(&n));
         let Some(Item::Struct(item)) = item else {
             let name = s
                 .path
@@ -157,11 +157,11 @@ impl Lowerer {
                 .unwrap_or_default();
             return Err(self.error(s.path.span(), format!("cannot find struct `{name}` here: a kernel sees only the structs declared in its `#[sarek::module]` or its own body; move `{name}` into the module")));
         };
-        let ty = self.struct_type(&item)?;
+        let ty = self.cx.struct_type(&item)?;
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         // Rust evaluates the fields in the order written, then the base.
         let mut exprs: Vec<&syn::Expr> = s.fields.iter().map(|f| &f.expr).collect();
         if let Some(rest) = &s.rest {
@@ -248,11 +248,11 @@ impl Lowerer {
         let [enum_seg, variant] = segments.as_slice() else {
             return None;
         };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+        let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) else {
             return None;
         };
         Some(
-            self.enum_type(&e).and_then(|ty| {
+            self.cx.enum_type(&e).and_then(|ty| {
                 self.variant_value(ty, &variant.ident, VariantArgs::None, path.span())
             }),
         )
@@ -268,11 +268,11 @@ impl Lowerer {
         let [enum_seg, variant] = segments.as_slice() else {
             return None;
         };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+        let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) else {
             return None;
         };
         Some(
-            self.enum_type(&e).and_then(|ty| {
+            self.cx.enum_type(&e).and_then(|ty| {
                 self.variant_value(ty, &variant.ident, VariantArgs::Tuple(c), c.span())
             }),
         )
@@ -287,7 +287,7 @@ impl Lowerer {
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let name = ident_name(variant);
         let Some(index) = def
             .variants
@@ -324,7 +324,7 @@ impl Lowerer {
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let given: Vec<(u32, &syn::Expr)> = match args {
             VariantArgs::None => Vec::new(),
             VariantArgs::Tuple(c) => {
@@ -419,7 +419,7 @@ impl Lowerer {
             ty = self.unify(ty, t, e.span())?;
         }
         let elem = self.settle(ty, span)?;
-        let array = self.array_type(elem, values.len() as u32);
+        let array = self.cx.array_type(elem, values.len() as u32);
         Ok(self.expr(
             Expr::Compose {
                 ty: array,
@@ -432,7 +432,7 @@ impl Lowerer {
 
     fn expected_elem(&self, expect: Option<Type>) -> Option<Type> {
         match expect? {
-            Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.0),
+            Type::Array(id) => array_def(&self.cx.kernel.types, id).map(|a| a.0),
             _ => None,
         }
     }
@@ -461,7 +461,7 @@ impl Lowerer {
         expect: Option<Type>,
     ) -> R<Handle<Expression>> {
         let span = r.span();
-        let len = self.constant_length(&r.len, "a local array")?;
+        let len = self.cx.constant_length(&r.len, "a local array")?;
         let want = self.expected_elem(expect);
         let mut v = self.value_expecting(&r.expr, want)?;
         let mut ty = self.ty(v);
@@ -469,7 +469,7 @@ impl Lowerer {
             ty = self.unify(Ty::of(w), ty, r.expr.span())?;
         }
         let elem = self.settle(ty, r.expr.span())?;
-        let array = self.array_type(elem, len);
+        let array = self.cx.array_type(elem, len);
         let is_zero = matches!(
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "0"
@@ -477,11 +477,11 @@ impl Lowerer {
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) if f.base10_parse::<f32>().is_ok_and(|x| x == 0.0 && x.is_sign_positive())
         ) || matches!(&*r.expr, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if !b.value)
-            || matches!(self.kernel.entry.exprs[v].kind, Expr::Zero(_));
+            || matches!(self.function.exprs[v].kind, Expr::Zero(_));
         if is_zero {
             return Ok(self.expr(Expr::Zero(array), Ty::of(array), span));
         }
-        if !self.is_stable(v) || !matches!(self.kernel.entry.exprs[v].kind, Expr::Literal(_)) {
+        if !self.is_stable(v) || !matches!(self.function.exprs[v].kind, Expr::Literal(_)) {
             v = self.spill(v, None);
         }
         if len <= MAX_INLINE_REPEAT {

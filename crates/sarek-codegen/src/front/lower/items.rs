@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use syn::spanned::Spanned;
 
-use super::{ident_name, Lowerer, Reported, R};
+use super::{ident_name, Binding, Lowerer, ModuleContext, Reported, R};
 use crate::front::types;
 use crate::ir::*;
 
@@ -100,7 +100,7 @@ pub fn local_path_name(path: &syn::Path) -> Option<String> {
     }
 }
 
-impl Lowerer {
+impl ModuleContext {
     /// Declares the items of a block (or a module) so that every statement of it sees them,
     /// whatever their order; refuses the kinds of item a kernel cannot use.
     pub(super) fn declare_items<'a>(&mut self, items: impl IntoIterator<Item = &'a syn::Item>) {
@@ -209,32 +209,11 @@ impl Lowerer {
     }
 
     fn const_u32(&mut self, len: &syn::Expr) -> Option<u32> {
-        u32::try_from(self.const_int(len, false)?).ok()
-    }
-
-    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
-    /// loop's counter), through parentheses and one-expression blocks.
-    pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
-        match e {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(i),
-                ..
-            }) => i.base10_parse::<i64>().ok(),
-            syn::Expr::Path(p) => {
-                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                    Some(super::Binding::Const(Literal::U32(v))) => Some(i64::from(v)),
-                    Some(super::Binding::Const(Literal::I32(v))) => Some(i64::from(v)),
-                    Some(super::Binding::Counter(v, _)) if counters => Some(v),
-                    _ => None,
-                }
-            }
-            syn::Expr::Paren(p) => self.const_int(&p.expr, counters),
-            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Expr(e, None) => self.const_int(e, counters),
-                _ => None,
-            },
+        let value = const_int(len, &mut |name| match self.items.lookup(name) {
+            Some(Item::Const(literal)) => const_literal_int(literal),
             _ => None,
-        }
+        })?;
+        u32::try_from(value).ok()
     }
 
     /// The type of a field of a host-shareable struct; refuses what the host cannot share.
@@ -432,6 +411,45 @@ impl Lowerer {
                 }
             }
             _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
+        })
+    }
+}
+
+/// The value of an integer literal or of a name `value_of` knows, through parentheses and
+/// one-expression blocks.
+fn const_int(e: &syn::Expr, value_of: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i64>().ok(),
+        syn::Expr::Path(p) => p.path.get_ident().and_then(|i| value_of(&ident_name(i))),
+        syn::Expr::Paren(p) => const_int(&p.expr, value_of),
+        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(e, None) => const_int(e, value_of),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value of an integer constant.
+fn const_literal_int(literal: Literal) -> Option<i64> {
+    match literal {
+        Literal::U32(v) => Some(i64::from(v)),
+        Literal::I32(v) => Some(i64::from(v)),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
+    /// loop's counter), through parentheses and one-expression blocks.
+    pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
+        const_int(e, &mut |name| match self.lookup(name) {
+            Some(Binding::Const(literal)) => const_literal_int(literal),
+            Some(Binding::Counter(v, _)) if counters => Some(v),
+            _ => None,
         })
     }
 }

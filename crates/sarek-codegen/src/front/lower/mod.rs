@@ -17,6 +17,7 @@ use super::infer::{Infer, Ty, VarKind};
 use super::types;
 
 mod calls;
+pub mod context;
 mod data;
 pub mod items;
 mod patterns;
@@ -24,7 +25,8 @@ mod ranges;
 mod unroll;
 mod vectors;
 
-pub use items::{Item, ItemScopes};
+pub use context::ModuleContext;
+pub use items::Item;
 
 /// Marker for an error already recorded.
 #[derive(Debug)]
@@ -77,10 +79,13 @@ struct LoopFrame {
     has_break: bool,
 }
 
-pub struct Lowerer {
-    pub kernel: Kernel,
-    pub spans: Vec<Span>,
-    pub errors: Vec<syn::Error>,
+/// The lowerer of one function body: the state that lives while one function is lowered
+/// (its IR, inference, scopes, blocks and loops), with the module's context borrowed.
+pub struct Lowerer<'m> {
+    /// The module-wide state, lent for the whole function.
+    pub cx: &'m mut ModuleContext,
+    /// The function being built.
+    function: Function,
     infer: Infer,
     expr_tys: Vec<Ty>,
     local_tys: Vec<Ty>,
@@ -93,17 +98,16 @@ pub struct Lowerer {
     scopes: Vec<HashMap<String, Binding>>,
     blocks: Vec<Block>,
     loops: Vec<LoopFrame>,
-    /// Structs, enums, helpers and constants in scope (the module's, then each block's).
-    pub items: ItemScopes,
     /// Set while lowering a helper function rather than the kernel.
     helper: Option<calls::HelperFrame>,
-    /// Helpers lowered so far (shared with the lowerers of helpers).
-    pub calls: calls::CallState,
     /// The type the context wants from the expression being lowered (fixes the element type
     /// of `[0.0; 4]` in `let a: [f32; 4] = [0.0; 4]`).
     expect: Option<Type>,
     /// How many copies of the current statement the unrolled loops around it make.
     unroll_copies: i64,
+    /// How many errors the module had when this function's lowering began: checks that stay
+    /// quiet after an earlier error look only at this function's.
+    first_error: usize,
 }
 
 /// The names a pattern binds.
@@ -146,21 +150,12 @@ fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
     })
 }
 
-impl Lowerer {
-    pub fn new(name: String, workgroup_size: [u32; 3], span: Span) -> Self {
-        let mut lowerer = Lowerer {
-            kernel: Kernel {
-                name: name.clone(),
-                params: Vec::new(),
-                workgroup_size,
-                shared: Vec::new(),
-                entry: Function::new(name, crate::ir::Span(0)),
-                span: crate::ir::Span(0),
-                types: Vec::new(),
-                functions: Vec::new(),
-            },
-            spans: Vec::new(),
-            errors: Vec::new(),
+impl<'m> Lowerer<'m> {
+    /// The lowerer of one function body (the kernel's entry or a helper, named `name` and
+    /// declared at `span`), borrowing the module's context.
+    pub fn new(cx: &'m mut ModuleContext, name: String, span: crate::ir::Span) -> Self {
+        Lowerer {
+            function: Function::new(name, span),
             infer: Infer::default(),
             expr_tys: Vec::new(),
             local_tys: Vec::new(),
@@ -170,96 +165,30 @@ impl Lowerer {
             scopes: vec![HashMap::new()],
             blocks: Vec::new(),
             loops: Vec::new(),
-            items: ItemScopes::default(),
             helper: None,
-            calls: calls::CallState::default(),
             expect: None,
             unroll_copies: 1,
-        };
-        lowerer.kernel.span = lowerer.span(span);
-        lowerer.kernel.entry.span = lowerer.kernel.span;
-        lowerer
+            first_error: cx.errors.len(),
+            cx,
+        }
     }
 
-    pub fn span(&mut self, span: Span) -> crate::ir::Span {
-        self.spans.push(span);
-        crate::ir::Span(self.spans.len() as u32 - 1)
+    /// Whether an error was found since this function's lowering began.
+    fn has_errors(&self) -> bool {
+        self.cx.errors.len() > self.first_error
+    }
+
+    fn span(&mut self, span: Span) -> crate::ir::Span {
+        self.cx.span(span)
     }
 
     fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
-        self.errors.push(syn::Error::new(span, message));
-        Reported
+        self.cx.error(span, message)
     }
 
-    /// Declares the items of the kernel's module (scope 0 of every lookup).
-    pub fn declare_module(&mut self, module: &[syn::Item]) {
-        self.items.open();
-        let items: Vec<&syn::Item> = module
-            .iter()
-            .filter(|i| {
-                !matches!(
-                    i,
-                    syn::Item::Use(_)
-                        | syn::Item::Impl(_)
-                        | syn::Item::Trait(_)
-                        | syn::Item::Macro(_)
-                        | syn::Item::Mod(_)
-                        | syn::Item::Static(_)
-                        | syn::Item::Type(_)
-                )
-            })
-            .collect();
-        self.declare_items(items);
-    }
-
-    /// The IR type of a kernel parameter.
-    pub fn param_type(&mut self, param: &types::HostParam) -> R<ParamType> {
-        use types::{HostElem, HostParam};
-        Ok(match param {
-            HostParam::Scalar(s) => ParamType::Value(Type::Scalar(s.scalar())),
-            HostParam::AtomicSlice { elem } => ParamType::AtomicSlice {
-                elem: elem.scalar(),
-            },
-            HostParam::Slice {
-                elem: HostElem::Scalar(s),
-                access,
-            } => ParamType::Slice {
-                elem: Type::Scalar(s.scalar()),
-                access: *access,
-            },
-            HostParam::Slice {
-                elem: HostElem::Named(t),
-                access,
-            } => {
-                let elem = self.resolve_type(t)?;
-                if let Some(e) = self.host_shareable(elem) {
-                    return Err(self.error(t.span(), e));
-                }
-                ParamType::Slice {
-                    elem,
-                    access: *access,
-                }
-            }
-            HostParam::Value(t) => {
-                let ty = self.resolve_type(t)?;
-                if let Type::Array(_) = ty {
-                    return Err(self.error(t.span(), "an array cannot be passed by value (WebGPU's uniform block needs 16-byte array strides); pass it in a buffer, `&[T]`"));
-                }
-                if let Some(problem) = crate::layout::uniform_problem(&self.kernel.types, ty) {
-                    return Err(self.error(t.span(), format!("this struct cannot be passed by value: by-value parameters live in WebGPU's uniform block, and {problem}; pass it as a one-element buffer, `&[T]`, instead")));
-                }
-                ParamType::Value(ty)
-            }
-        })
-    }
-
-    /// Why values of `ty` cannot be stored in a buffer, if they cannot.
-    fn host_shareable(&self, ty: Type) -> Option<&'static str> {
-        match ty {
-            Type::Scalar(Scalar::Bool) => Some("WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1"),
-            Type::Array(id) => array_def(&self.kernel.types, id).and_then(|(e, _)| self.host_shareable(e)),
-            _ => None,
-        }
+    /// The Rust span of expression `h`.
+    fn expr_span(&self, h: Handle<Expression>) -> Span {
+        self.cx.rust_span(self.function.exprs[h].span)
     }
 
     /// Declares a parameter whose type was refused, so that its uses stay quiet.
@@ -269,8 +198,8 @@ impl Lowerer {
 
     pub fn add_param(&mut self, ident: &syn::Ident, ty: ParamType) {
         let span = self.span(ident.span());
-        let id = ParamId(self.kernel.params.len() as u32);
-        self.kernel.params.push(Param {
+        let id = ParamId(self.cx.kernel.params.len() as u32);
+        self.cx.kernel.params.push(Param {
             name: ident_name(ident),
             ty,
             span,
@@ -303,7 +232,7 @@ impl Lowerer {
     fn expr(&mut self, kind: Expr, ty: Ty, span: Span) -> Handle<Expression> {
         let span = self.span(span);
         self.expr_tys.push(ty);
-        self.kernel.entry.exprs.append(Expression {
+        self.function.exprs.append(Expression {
             kind,
             ty: Type::Scalar(Scalar::I32), // replaced in `finish`
             span,
@@ -325,7 +254,7 @@ impl Lowerer {
         let ir_span = self.span(span);
         self.local_tys.push(ty);
         self.local_stable.push(stable);
-        self.kernel.entry.locals.append(Local {
+        self.function.locals.append(Local {
             name: name.to_owned(),
             ty: Type::Scalar(Scalar::I32), // replaced in `finish`
             mutable,
@@ -336,7 +265,7 @@ impl Lowerer {
     /// A `let` of a compiler temporary holding `value`, inserted at `at` (or appended).
     fn temp(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Local> {
         let ty = self.ty(value);
-        let span = self.spans[self.kernel.entry.exprs[value].span.0 as usize];
+        let span = self.expr_span(value);
         let local = self.new_local("__v", ty, false, true, span);
         let ir_span = self.span(span);
         let stmt = Statement {
@@ -357,14 +286,14 @@ impl Lowerer {
     /// Like [`Self::temp`], returning a read of the temporary.
     fn spill(&mut self, value: Handle<Expression>, at: Option<usize>) -> Handle<Expression> {
         let ty = self.ty(value);
-        let span = self.spans[self.kernel.entry.exprs[value].span.0 as usize];
+        let span = self.expr_span(value);
         let local = self.temp(value, at);
         self.expr(Expr::Local(local), ty, span)
     }
 
     /// Whether no statement can change the value of `h`.
     fn is_stable(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.entry.exprs[h].kind {
+        match &self.function.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Builtin(_) => true,
             Expr::Local(l) => self.local_stable[l.index()],
             Expr::Index { .. } | Expr::SharedIndex { .. } => false,
@@ -429,7 +358,7 @@ impl Lowerer {
     /// How rustc would print `ty`.
     fn describe(&mut self, ty: Ty) -> String {
         match self.infer.shallow(ty) {
-            Ty::Compound(t) => type_name(&self.kernel.types, t),
+            Ty::Compound(t) => type_name(&self.cx.kernel.types, t),
             other => self.infer.describe(other),
         }
     }
@@ -468,7 +397,7 @@ impl Lowerer {
         self.blocks.push(Vec::new());
         match self.block_contents(block) {
             Ok(Value::Expr(h)) => {
-                let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
+                let span = self.expr_span(h);
                 self.error(
                     span,
                     "a kernel returns nothing; end the body with a statement (add `;`)",
@@ -476,11 +405,11 @@ impl Lowerer {
             }
             Ok(_) | Err(Reported) => {}
         }
-        self.kernel.entry.body = self.blocks.pop().expect("pushed above");
+        self.function.body = self.blocks.pop().expect("pushed above");
     }
 
     fn block_contents(&mut self, block: &syn::Block) -> R<Value> {
-        let outer = self.items.open();
+        let outer = self.cx.items.open();
         let items: Vec<&syn::Item> = block
             .stmts
             .iter()
@@ -489,9 +418,9 @@ impl Lowerer {
                 _ => None,
             })
             .collect();
-        self.declare_items(items);
+        self.cx.declare_items(items);
         let result = self.statements(block);
-        self.items.restore(outer);
+        self.cx.items.restore(outer);
         result
     }
 
@@ -573,7 +502,7 @@ impl Lowerer {
         match ty {
             syn::Type::Array(a) => {
                 let (elem, atomic, mut dims) = self.shared_type(&a.elem)?;
-                let len = self.constant_length(&a.len, "a workgroup array")?;
+                let len = self.cx.constant_length(&a.len, "a workgroup array")?;
                 dims.insert(0, len);
                 Ok((elem, atomic, dims))
             }
@@ -582,7 +511,7 @@ impl Lowerer {
                 match name.as_str() {
                     "AtomicU32" => Ok((Type::Scalar(Scalar::U32), true, Vec::new())),
                     "AtomicI32" => Ok((Type::Scalar(Scalar::I32), true, Vec::new())),
-                    _ => match self.resolve_type(ty)? {
+                    _ => match self.cx.resolve_type(ty)? {
                         Type::Scalar(Scalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
                         t => Ok((t, false, Vec::new())),
                     },
@@ -634,8 +563,8 @@ impl Lowerer {
         }
         let (elem, atomic, dims) = self.shared_type(ty)?;
         let span = self.span(ident.span());
-        let id = SharedId(self.kernel.shared.len() as u32);
-        self.kernel.shared.push(SharedVar {
+        let id = SharedId(self.cx.kernel.shared.len() as u32);
+        self.cx.kernel.shared.push(SharedVar {
             name: ident_name(ident),
             elem,
             atomic,
@@ -675,7 +604,7 @@ impl Lowerer {
             return self.tuple_let(local, tuple, annotation);
         }
         let declared = match annotation {
-            Some(ty) => Some(self.resolve_type(ty)?),
+            Some(ty) => Some(self.cx.resolve_type(ty)?),
             None => None,
         };
         if let Some(init) = &local.init {
@@ -749,7 +678,7 @@ impl Lowerer {
             Some(syn::Type::Tuple(t)) if t.elems.len() == tuple.elems.len() => {
                 let mut out = Vec::new();
                 for ty in &t.elems {
-                    out.push(Some(self.resolve_type(ty)?));
+                    out.push(Some(self.cx.resolve_type(ty)?));
                 }
                 out
             }
@@ -991,7 +920,7 @@ impl Lowerer {
             .iter()
             .rev()
             .find_map(|s| s.get(name).copied())
-            .or_else(|| match self.items.lookup(name) {
+            .or_else(|| match self.cx.items.lookup(name) {
                 Some(Item::Const(literal)) => Some(Binding::Const(literal)),
                 _ => None,
             })
@@ -1009,7 +938,7 @@ impl Lowerer {
                     let ty = self.local_tys[l.index()];
                     Ok(self.expr(Expr::Local(l), ty, span))
                 }
-                Some(Binding::Param(id)) => match self.kernel.param(id).ty {
+                Some(Binding::Param(id)) => match self.cx.kernel.param(id).ty {
                     ParamType::Value(t) => Ok(self.expr(Expr::Param(id), Ty::of(t), span)),
                     ParamType::Slice { .. } | ParamType::AtomicSlice { .. } => Err(self.error(
                         span,
@@ -1128,7 +1057,7 @@ impl Lowerer {
                 self.require_numeric(e, span)?;
                 if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
                     if !matches!(t, Type::Vector(_, Scalar::F32 | Scalar::I32)) {
-                        let name = type_name(&self.kernel.types, t);
+                        let name = type_name(&self.cx.kernel.types, t);
                         return Err(self.error(span, format!("cannot apply unary `-` to `{name}`")));
                     }
                 }
@@ -1154,7 +1083,7 @@ impl Lowerer {
                     return Err(self.error(span, "cannot apply `!` to `f32`"));
                 }
                 if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
-                    let name = type_name(&self.kernel.types, t);
+                    let name = type_name(&self.cx.kernel.types, t);
                     return Err(self.error(span, format!("cannot apply `!` to `{name}`")));
                 }
                 let ty = self.ty(e);
@@ -1225,7 +1154,7 @@ impl Lowerer {
         }
         for t in [lt, rt] {
             if let Ty::Compound(c) = self.infer.shallow(t) {
-                let name = type_name(&self.kernel.types, c);
+                let name = type_name(&self.cx.kernel.types, c);
                 let advice = match (c, op.is_comparison()) {
                     (Type::Array(_), true) => {
                         "WGSL has no `==` on arrays: compare the elements in a loop"
@@ -1363,7 +1292,7 @@ impl Lowerer {
         if let syn::Expr::Path(p) = e {
             if let Some(ident) = p.path.get_ident() {
                 if let Some(Binding::Param(id)) = self.lookup(&ident_name(ident)) {
-                    if self.kernel.param(id).ty.buffer().is_some() {
+                    if self.cx.kernel.param(id).ty.buffer().is_some() {
                         return Ok(id);
                     }
                 }
@@ -1402,8 +1331,8 @@ impl Lowerer {
             _ => None,
         };
         match binding {
-            Some(Binding::Param(id)) if self.kernel.param(id).ty.buffer().is_some() => {
-                let ty = self.kernel.param(id).ty;
+            Some(Binding::Param(id)) if self.cx.kernel.param(id).ty.buffer().is_some() => {
+                let ty = self.cx.kernel.param(id).ty;
                 let (elem, access) = ty
                     .buffer()
                     .unwrap_or((Type::Scalar(Scalar::U32), Access::Read));
@@ -1423,7 +1352,7 @@ impl Lowerer {
                 }))
             }
             Some(Binding::Shared(var)) => {
-                let v = self.kernel.shared_var(var);
+                let v = self.cx.kernel.shared_var(var);
                 let (elem, atomic, dims) = (v.elem, v.atomic, v.dims.len());
                 if index_exprs.len() > dims {
                     return Ok(None);
@@ -1506,7 +1435,7 @@ impl Lowerer {
                 let ident = p.path.get_ident().expect("checked");
                 match self.lookup(&ident_name(ident)) {
                     Some(Binding::Local(l)) => {
-                        self.kernel.entry.locals[l].mutable = true;
+                        self.function.locals[l].mutable = true;
                         self.local_stable[l.index()] = false;
                         Ok((Place::Local(l), self.local_tys[l.index()]))
                     }
@@ -1558,13 +1487,13 @@ impl Lowerer {
 
     fn cast(&mut self, c: &syn::ExprCast) -> R<Handle<Expression>> {
         let to = types::scalar(&c.ty).map_err(|e| {
-            self.errors.push(e);
+            self.cx.errors.push(e);
             Reported
         })?;
         let e = self.value(&c.expr)?;
         let from = self.ty(e);
         if let Ty::Compound(t) = self.infer.shallow(from) {
-            let name = type_name(&self.kernel.types, t);
+            let name = type_name(&self.cx.kernel.types, t);
             return Err(self.error(c.span(), format!("`as` converts numbers; `{name}` is not one (to number an enum's variants, `match` on it)")));
         }
         if let Ty::Known(Scalar::F32) | Ty::Var(_) = self.infer.shallow(from) {
@@ -2048,7 +1977,7 @@ impl Lowerer {
             ));
         };
         if let Some(Item::Fn(f, scope)) =
-            items::local_path_name(&p.path).and_then(|n| self.items.lookup(&n))
+            items::local_path_name(&p.path).and_then(|n| self.cx.items.lookup(&n))
         {
             return self.helper_call(c, &f, scope);
         }
@@ -2461,9 +2390,9 @@ impl Lowerer {
 
     /// Resolves every type and literal; reports what rustc would also refuse, and floats
     /// that Rust would make `f64`.
-    pub fn finish(&mut self) {
+    pub fn finish(mut self) -> Function {
         for (h, value) in std::mem::take(&mut self.int_literals) {
-            let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
+            let span = self.expr_span(h);
             let ty = self.expr_tys[h.index()];
             let literal = match self.infer.resolve(ty) {
                 Some(Scalar::I32) => i32::try_from(value).ok().map(Literal::I32),
@@ -2472,7 +2401,7 @@ impl Lowerer {
                 _ => None,
             };
             match literal {
-                Some(l) => self.kernel.entry.exprs[h].kind = Expr::Literal(l),
+                Some(l) => self.function.exprs[h].kind = Expr::Literal(l),
                 None => {
                     let t = self.describe(ty);
                     self.error(span, format!("literal out of range for `{t}`"));
@@ -2480,26 +2409,26 @@ impl Lowerer {
             }
         }
         // An earlier error can leave a literal without its context; don't pile on.
-        let earlier_errors = !self.errors.is_empty();
+        let earlier_errors = self.has_errors();
         for (h, value) in std::mem::take(&mut self.float_literals) {
-            self.kernel.entry.exprs[h].kind = Expr::Literal(Literal::F32(value));
+            self.function.exprs[h].kind = Expr::Literal(Literal::F32(value));
             let ty = self.expr_tys[h.index()];
             if self.infer.resolve(ty).is_none() && !earlier_errors {
-                let span = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
+                let span = self.expr_span(h);
                 self.error(span, "nothing fixes the type of this float literal, so Rust would make it `f64`, which WebGPU lacks; write it with a suffix (`1.0f32`) or annotate the binding (`let x: f32 = ..`)");
             }
         }
-        let handles: Vec<Handle<Expression>> =
-            self.kernel.entry.exprs.iter().map(|(h, _)| h).collect();
+        let handles: Vec<Handle<Expression>> = self.function.exprs.iter().map(|(h, _)| h).collect();
         for h in handles {
             let ty = self.expr_tys[h.index()];
-            self.kernel.entry.exprs[h].ty = self.final_type(ty);
+            self.function.exprs[h].ty = self.final_type(ty);
         }
-        let locals: Vec<Handle<Local>> = self.kernel.entry.locals.iter().map(|(h, _)| h).collect();
+        let locals: Vec<Handle<Local>> = self.function.locals.iter().map(|(h, _)| h).collect();
         for h in locals {
             let ty = self.local_tys[h.index()];
-            self.kernel.entry.locals[h].ty = self.final_type(ty);
+            self.function.locals[h].ty = self.final_type(ty);
         }
+        self.function
     }
 
     fn final_type(&mut self, ty: Ty) -> Type {
@@ -2513,8 +2442,8 @@ impl Lowerer {
 /// Resolves every struct and enum of a module: the type table, the type of each item (in
 /// order; `None` for other items) and the errors found.
 pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, Vec<syn::Error>) {
-    let mut lowerer = Lowerer::new(String::new(), [1, 1, 1], Span::call_site());
-    lowerer.declare_module(module);
+    let mut cx = ModuleContext::new(String::new(), [1, 1, 1], Span::call_site());
+    cx.declare_module(module);
     let mut out = Vec::new();
     for item in module {
         let name = match item {
@@ -2522,12 +2451,12 @@ pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, V
             syn::Item::Enum(e) => Some(ident_name(&e.ident)),
             _ => None,
         };
-        let ty = name.and_then(|n| match lowerer.items.lookup(&n) {
-            Some(Item::Struct(s)) => lowerer.struct_type(&s).ok(),
-            Some(Item::Enum(e)) => lowerer.enum_type(&e).ok(),
+        let ty = name.and_then(|n| match cx.items.lookup(&n) {
+            Some(Item::Struct(s)) => cx.struct_type(&s).ok(),
+            Some(Item::Enum(e)) => cx.enum_type(&e).ok(),
             _ => None,
         });
         out.push(ty);
     }
-    (lowerer.kernel.types, out, lowerer.errors)
+    (cx.kernel.types, out, cx.errors)
 }

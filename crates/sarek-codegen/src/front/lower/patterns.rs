@@ -40,7 +40,7 @@ enum Scrutinee {
     },
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn match_expr(&mut self, m: &syn::ExprMatch) -> R<Value> {
         let arms: Vec<(&syn::Pat, ArmBody<'_>, Option<Span>)> = m
             .arms
@@ -86,6 +86,7 @@ impl Lowerer {
         let (scrut, selector) = match self.infer.shallow(ty) {
             Ty::Compound(t @ Type::Struct(id))
                 if self
+                    .cx
                     .kernel
                     .struct_def(id)
                     .is_some_and(|d| d.variants.is_some()) =>
@@ -247,13 +248,13 @@ impl Lowerer {
             let mut ty = self.ty(first);
             for &(_, h) in &results[1..] {
                 let t = self.ty(h);
-                let at = self.spans[self.kernel.entry.exprs[h].span.0 as usize];
+                let at = self.expr_span(h);
                 ty = self.unify(ty, t, at)?;
             }
             let local = self.new_local("__match", ty, true, false, span);
             self.push(Stmt::Let { local, init: None }, span);
             for &(b, h) in &results {
-                let ir_span = self.kernel.entry.exprs[h].span;
+                let ir_span = self.function.exprs[h].span;
                 blocks[b].push(Statement {
                     kind: Stmt::Assign {
                         place: Place::Local(local),
@@ -376,7 +377,8 @@ impl Lowerer {
     fn is_variant_name(&self, ty: Type, ident: &syn::Ident) -> bool {
         let Type::Struct(id) = ty else { return false };
         let name = ident_name(ident);
-        self.kernel
+        self.cx
+            .kernel
             .struct_def(id)
             .and_then(|d| d.variants.as_ref())
             .is_some_and(|v| v.contains(&name))
@@ -428,10 +430,10 @@ impl Lowerer {
                 "write the variant with its enum, `Enum::Variant`",
             ));
         };
-        match self.items.lookup(&ident_name(&enum_seg.ident)) {
-            Some(Item::Enum(e)) if self.enum_type(&e)? == ty => {}
+        match self.cx.items.lookup(&ident_name(&enum_seg.ident)) {
+            Some(Item::Enum(e)) if self.cx.enum_type(&e)? == ty => {}
             _ => {
-                let name = type_name(&self.kernel.types, ty);
+                let name = type_name(&self.cx.kernel.types, ty);
                 return Err(self.error(enum_seg.span(), format!("expected a variant of `{name}`")));
             }
         }
@@ -490,12 +492,13 @@ impl Lowerer {
             }
         }
         for (field, sub) in subs {
-            let fty = match self.kernel.entry.exprs[value].ty {
+            let fty = match self.function.exprs[value].ty {
                 _ => {
                     let Type::Struct(id) = ty else {
                         return Err(Reported);
                     };
-                    self.kernel
+                    self.cx
+                        .kernel
                         .struct_def(id)
                         .and_then(|d| d.fields.get(field as usize))
                         .map(|f| f.ty)

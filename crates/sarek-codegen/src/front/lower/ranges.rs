@@ -39,7 +39,7 @@ pub(super) fn split(e: &syn::Expr) -> (&syn::Expr, Vec<Adapter<'_>>) {
     (e, adapters)
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     fn bin(
         &mut self,
         op: BinaryOp,

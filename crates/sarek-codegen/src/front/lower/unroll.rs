@@ -49,17 +49,17 @@ fn leaves_loop(tokens: proc_macro2::TokenStream) -> bool {
     false
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// Whether `body` indexes a local or workgroup array with an expression that mentions
     /// `name`.
     fn indexes_local_with(&self, body: &syn::Block, name: &str) -> bool {
-        struct Finder<'a> {
-            lowerer: &'a Lowerer,
+        struct Finder<'a, 'm> {
+            lowerer: &'a Lowerer<'m>,
             name: &'a str,
             locals: Vec<String>,
             found: bool,
         }
-        fn walk_expr(f: &mut Finder<'_>, e: &syn::Expr) {
+        fn walk_expr(f: &mut Finder<'_, '_>, e: &syn::Expr) {
             if f.found {
                 return;
             }
@@ -131,7 +131,7 @@ impl Lowerer {
                 _ => {}
             }
         }
-        fn walk_block(f: &mut Finder<'_>, b: &syn::Block) {
+        fn walk_block(f: &mut Finder<'_, '_>, b: &syn::Block) {
             for s in &b.stmts {
                 match s {
                     syn::Stmt::Local(l) => {

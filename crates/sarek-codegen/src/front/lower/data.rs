@@ -515,7 +515,7 @@ impl Lowerer<'_> {
             },
             span,
         );
-        let read_i = self.expr(Expr::Local(i), u32_ty, span);
+        let read_i = self.read(i, u32_ty, span);
         let end = self.expr(Expr::Literal(Literal::U32(len)), u32_ty, span);
         let cond = self.expr(
             Expr::Binary {
@@ -527,7 +527,7 @@ impl Lowerer<'_> {
             span,
         );
         let exit = self.exit_unless(cond, span);
-        let index = self.expr(Expr::Local(i), u32_ty, span);
+        let index = self.read(i, u32_ty, span);
         let store_span = self.span(span);
         let store = Statement {
             kind: Stmt::Assign {

@@ -92,7 +92,7 @@ impl Lowerer<'_> {
                     .is_some_and(|d| d.variants.is_some()) =>
             {
                 let local = self.temp(value, None);
-                let read = self.expr(Expr::Local(local), ty, span);
+                let read = self.read(local, ty, span);
                 let tag = self.expr(
                     Expr::Field {
                         base: read,
@@ -198,10 +198,7 @@ impl Lowerer<'_> {
                         },
                         *span,
                     );
-                    this.scopes
-                        .last_mut()
-                        .expect("a scope")
-                        .insert(name.clone(), Binding::Local(local));
+                    this.bind(name.clone(), Binding::Local(local));
                 }
                 match body {
                     ArmBody::Expr(e) => this.expression(e),
@@ -283,7 +280,7 @@ impl Lowerer<'_> {
             span,
         );
         Ok(match result_local {
-            Some((local, ty)) => Value::Expr(self.expr(Expr::Local(local), ty, span)),
+            Some((local, ty)) => Value::Expr(self.read(local, ty, span)),
             None if all_never => Value::Never,
             None => Value::Unit,
         })

@@ -9,7 +9,7 @@
 use proc_macro2::TokenTree;
 use syn::spanned::Spanned;
 
-use super::{ident_name, Binding, Lowerer, Value, R};
+use crate::front::lower::{ident_name, Binding, Lowerer, Value, R};
 
 /// Loops with at most this many iterations are unrolled.
 const MAX_TRIP: i64 = 16;
@@ -207,10 +207,7 @@ impl Lowerer<'_> {
         self.unroll_copies = outer * (hi - lo).max(1);
         for value in lo..hi {
             let (block, result) = self.with_block(|this| {
-                this.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name.to_owned(), Binding::Counter(value, ty));
+                this.bind(name.to_owned(), Binding::Counter(value, ty));
                 this.block_contents(&f.body)
             });
             if let Err(e) = result {

@@ -91,15 +91,18 @@ impl std::fmt::Display for CompileError {
                 }
                 Ok(())
             }
-            CompileError::Naga { message, wgsl } => write!(
-                f,
-                "this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}"
-            ),
+            CompileError::Naga { message, wgsl } => f.write_str(&naga_report(message, wgsl)),
         }
     }
 }
 
 impl std::error::Error for CompileError {}
+
+/// The text that reports naga's rejection of Sarek's WGSL (a bug in Sarek), here and in the
+/// front end's diagnostics.
+pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
+    format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
+}
 
 /// Runs the back half of the pipeline on a lowered kernel: checks, ABI, WGSL, naga.
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {

@@ -4,6 +4,7 @@
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -195,7 +196,7 @@ impl Lowerer<'_> {
                 Ok(Value::Unit)
             }
             syn::Pat::Wild(_) => Ok(Value::Unit),
-            other => Err(self.error(other.span(), "only plain names can be bound in a kernel (`let x = ..`); WGSL has no tuples or destructuring")),
+            other => Err(self.fail(other.span(), ErrorKind::unsupported("only plain names can be bound in a kernel (`let x = ..`); WGSL has no tuples or destructuring"))),
         }
     }
 
@@ -288,7 +289,10 @@ impl Lowerer<'_> {
     pub(super) fn path(&mut self, p: &syn::ExprPath) -> R<Handle<Expression>> {
         let span = p.span();
         if p.qself.is_some() {
-            return Err(self.error(span, "qualified paths are not supported in kernels"));
+            return Err(self.fail(
+                span,
+                ErrorKind::unsupported("qualified paths are not supported in kernels"),
+            ));
         }
         if let Some(ident) = p.path.get_ident() {
             let name = ident_name(ident);
@@ -317,10 +321,7 @@ impl Lowerer<'_> {
                 Some(Binding::Const(literal)) => {
                     Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
                 }
-                None => Err(self.error(
-                    span,
-                    format!("cannot find `{name}` in this kernel: a kernel sees its parameters, its own `let` bindings and Sarek's intrinsics"),
-                )),
+                None => Err(self.fail(span, ErrorKind::UnknownName(name))),
             };
         }
         if let Some(v) = self.variant_path(&p.path) {

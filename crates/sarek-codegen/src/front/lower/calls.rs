@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 
 use super::{ident_name, Binding, Lowerer, Reported, Value, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::front::types;
 use crate::ir::*;
@@ -282,7 +283,7 @@ impl Lowerer<'_> {
         if let Some((true, is_tail, locals)) = self_call {
             {
                 if !is_tail {
-                    return Err(self.error(span, "WGSL forbids recursion; this call is not the last thing its function does (not a tail call), so Sarek cannot turn it into a loop: rewrite the function with a loop, or make the call its final expression"));
+                    return Err(self.fail(span, ErrorKind::unsupported("WGSL forbids recursion; this call is not the last thing its function does (not a tail call), so Sarek cannot turn it into a loop: rewrite the function with a loop, or make the call its final expression")));
                 }
                 // A tail call: the arguments become the parameters, and the body starts over.
                 for a in args.iter_mut() {
@@ -306,7 +307,7 @@ impl Lowerer<'_> {
             }
         }
         if self.cx.calls.stack.contains(&key) {
-            return Err(self.error(span, "WGSL forbids recursion, and this call leads back to a function that is still running (mutual recursion); rewrite it as a loop"));
+            return Err(self.fail(span, ErrorKind::unsupported("WGSL forbids recursion, and this call leads back to a function that is still running (mutual recursion); rewrite it as a loop")));
         }
         let function = match self.cx.calls.memo.get(&key) {
             Some(id) => *id,
@@ -485,7 +486,7 @@ impl Lowerer<'_> {
         sub.function.body = full;
         let first_error = sub.first_error;
         let mut function = sub.finish();
-        let failed = self.cx.errors.len() > first_error;
+        let failed = self.cx.diagnostics.len() > first_error;
         self.cx.calls.stack.pop();
         self.cx.items.restore(here);
         if failed {

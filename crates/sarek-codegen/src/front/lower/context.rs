@@ -14,6 +14,7 @@ use syn::spanned::Spanned;
 use super::calls::CallState;
 use super::items::ItemScopes;
 use super::{Reported, R};
+use crate::front::diagnostic::{Diagnostics, ErrorKind};
 use crate::front::types;
 use crate::ir::*;
 
@@ -24,7 +25,7 @@ pub struct ModuleContext {
     /// Rust spans, indexed by [`crate::ir::Span`].
     pub spans: Vec<Span>,
     /// Every error found so far.
-    pub errors: Vec<syn::Error>,
+    pub diagnostics: Diagnostics,
     /// Structs, enums, helpers and constants in scope (the module's, then each block's).
     pub items: ItemScopes,
     /// Helpers lowered so far, and the chain of helpers being lowered.
@@ -46,7 +47,7 @@ impl ModuleContext {
                 functions: Vec::new(),
             },
             spans: Vec::new(),
-            errors: Vec::new(),
+            diagnostics: Diagnostics::new(),
             items: ItemScopes::default(),
             calls: CallState::default(),
         };
@@ -66,9 +67,15 @@ impl ModuleContext {
         self.spans[span.0 as usize]
     }
 
-    /// Records an error at `span`.
+    /// Records an error of kind `kind` at `span`.
+    pub fn fail(&mut self, span: Span, kind: ErrorKind) -> Reported {
+        self.diagnostics.push(span, kind);
+        Reported
+    }
+
+    /// Records an error at `span` with its own text ([`ErrorKind::Other`]).
     pub fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
-        self.errors.push(syn::Error::new(span, message));
+        self.diagnostics.error(span, message);
         Reported
     }
 

@@ -7,6 +7,7 @@ use syn::spanned::Spanned;
 use super::items::{local_path_name, Item};
 use super::{ident_name, Binding, Lowerer, Reported, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
@@ -57,9 +58,11 @@ impl Lowerer<'_> {
             ));
         }
         let syn::Member::Named(ident) = member else {
-            return Err(self.error(
+            return Err(self.fail(
                 span,
-                "kernel structs have named fields; tuple fields (`.0`) are not supported",
+                ErrorKind::unsupported(
+                    "kernel structs have named fields; tuple fields (`.0`) are not supported",
+                ),
             ));
         };
         let name = ident_name(ident);
@@ -138,7 +141,10 @@ impl Lowerer<'_> {
     pub(super) fn struct_literal(&mut self, s: &syn::ExprStruct) -> R<Handle<Expression>> {
         let span = s.span();
         if s.qself.is_some() {
-            return Err(self.error(span, "qualified paths are not supported in kernels"));
+            return Err(self.fail(
+                span,
+                ErrorKind::unsupported("qualified paths are not supported in kernels"),
+            ));
         }
         let segments: Vec<&syn::PathSegment> = s.path.segments.iter().collect();
         if let [enum_seg, variant] = segments.as_slice() {
@@ -155,7 +161,7 @@ impl Lowerer<'_> {
                 .last()
                 .map(|s| s.ident.to_string())
                 .unwrap_or_default();
-            return Err(self.error(s.path.span(), format!("cannot find struct `{name}` here: a kernel sees only the structs declared in its `#[sarek::module]` or its own body; move `{name}` into the module")));
+            return Err(self.fail(s.path.span(), ErrorKind::UnknownStruct(name)));
         };
         let ty = self.cx.struct_type(&item)?;
         let Type::Struct(id) = ty else {
@@ -338,9 +344,10 @@ impl Lowerer<'_> {
             }
             VariantArgs::Named(s) => {
                 if let Some(rest) = &s.rest {
-                    return Err(
-                        self.error(rest.span(), "`..base` is not supported for enum variants")
-                    );
+                    return Err(self.fail(
+                        rest.span(),
+                        ErrorKind::unsupported("`..base` is not supported for enum variants"),
+                    ));
                 }
                 let mut out = Vec::new();
                 for f in &s.fields {
@@ -408,7 +415,7 @@ impl Lowerer<'_> {
     ) -> R<Handle<Expression>> {
         let span = a.span();
         if a.elems.is_empty() {
-            return Err(self.error(span, "WGSL has no empty arrays"));
+            return Err(self.fail(span, ErrorKind::unsupported("WGSL has no empty arrays")));
         }
         let want = self.expected_elem(expect);
         let exprs: Vec<&syn::Expr> = a.elems.iter().collect();

@@ -6,6 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -106,9 +107,9 @@ impl Lowerer<'_> {
         let span = m.span();
         let name = m.method.to_string();
         if m.turbofish.is_some() {
-            return Err(self.error(
+            return Err(self.fail(
                 m.method.span(),
-                "turbofish arguments are not supported here",
+                ErrorKind::unsupported("turbofish arguments are not supported here"),
             ));
         }
         if name == "len" {

@@ -7,6 +7,7 @@ use std::rc::Rc;
 use syn::spanned::Spanned;
 
 use super::{ident_name, Binding, Lowerer, ModuleContext, Reported, R};
+use crate::front::diagnostic::ErrorKind;
 use crate::front::types;
 use crate::ir::*;
 
@@ -153,7 +154,7 @@ impl ModuleContext {
                     return Err(self.error(ty.span(), reason));
                 }
                 if p.path.segments.iter().any(|s| !s.arguments.is_empty()) {
-                    return Err(self.error(ty.span(), "generic types cannot be used on the GPU: WGSL needs concrete types"));
+                    return Err(self.fail(ty.span(), ErrorKind::unsupported("generic types cannot be used on the GPU: WGSL needs concrete types")));
                 }
                 let item = local_path_name(&p.path).and_then(|n| self.items.lookup(&n));
                 match item {
@@ -162,19 +163,16 @@ impl ModuleContext {
                     _ if super::vectors::vector_type(&last).is_some() => {
                         Ok(super::vectors::vector_type(&last).unwrap_or(Type::Scalar(Scalar::F32)))
                     }
-                    _ => Err(self.error(
-                        ty.span(),
-                        format!("cannot find type `{last}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{last}` into the module"),
-                    )),
+                    _ => Err(self.fail(ty.span(), ErrorKind::UnknownType(last))),
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => Err(self.error(ty.span(), "`()` is not a value type in a kernel")),
-            syn::Type::Tuple(_) => Err(self.error(ty.span(), "WGSL has no tuples; use a struct with named fields")),
+            syn::Type::Tuple(_) => Err(self.fail(ty.span(), ErrorKind::unsupported("WGSL has no tuples; use a struct with named fields"))),
             syn::Type::Reference(_) => Err(self.error(
                 ty.span(),
                 "references can only be parameters, as buffers (`&[T]`, `&mut [T]`); pass other values by copy",
             )),
-            other => Err(self.error(other.span(), "this type is not supported in a Sarek kernel")),
+            other => Err(self.fail(other.span(), ErrorKind::unsupported("this type is not supported in a Sarek kernel"))),
         }
     }
 
@@ -195,7 +193,7 @@ impl ModuleContext {
             Some(0) if shared => {
                 Err(self.error(len.span(), "a workgroup array needs at least one element"))
             }
-            Some(0) => Err(self.error(len.span(), "WGSL has no empty arrays; give the array at least one element")),
+            Some(0) => Err(self.fail(len.span(), ErrorKind::unsupported("WGSL has no empty arrays; give the array at least one element"))),
             Some(v) => Ok(v),
             None if shared => Err(self.error(
                 len.span(),
@@ -285,7 +283,7 @@ impl ModuleContext {
     fn struct_def(&mut self, s: &syn::ItemStruct) -> R<StructDef> {
         self.check_generics(&s.generics, "struct")?;
         let syn::Fields::Named(named) = &s.fields else {
-            return Err(self.error(s.ident.span(), "a kernel struct needs named fields (`struct P { x: f32 }`), which map to WGSL struct members; tuple and unit structs are not supported"));
+            return Err(self.fail(s.ident.span(), ErrorKind::unsupported("a kernel struct needs named fields (`struct P { x: f32 }`), which map to WGSL struct members; tuple and unit structs are not supported")));
         };
         let mut fields = Vec::new();
         let mut failed = false;
@@ -300,9 +298,9 @@ impl ModuleContext {
             }
         }
         if fields.is_empty() && !failed {
-            return Err(self.error(
+            return Err(self.fail(
                 s.ident.span(),
-                "WGSL has no empty structs; give the struct a field",
+                ErrorKind::unsupported("WGSL has no empty structs; give the struct a field"),
             ));
         }
         if failed {
@@ -341,7 +339,7 @@ impl ModuleContext {
         let mut failed = false;
         for (i, v) in e.variants.iter().enumerate() {
             if let Some((_, d)) = &v.discriminant {
-                self.error(d.span(), "explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)");
+                self.fail(d.span(), ErrorKind::unsupported("explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)"));
                 failed = true;
             }
             variants.push(ident_name(&v.ident));
@@ -371,8 +369,8 @@ impl ModuleContext {
 
     /// `const N: usize = 256;`: its value.
     pub(super) fn const_literal(&mut self, c: &syn::ItemConst) -> R<Literal> {
-        let ty = types::scalar(&c.ty).map_err(|e| {
-            self.errors.push(e);
+        let ty = types::scalar(&c.ty).map_err(|d| {
+            self.diagnostics.add(d);
             Reported
         })?;
         let (negative, lit) = match &*c.expr {
@@ -400,11 +398,11 @@ impl ModuleContext {
                 match t {
                     Scalar::I32 => Literal::I32(
                         i32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `i32`"))?,
+                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("i32".into())))?,
                     ),
                     Scalar::U32 => Literal::U32(
                         u32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `u32`"))?,
+                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("u32".into())))?,
                     ),
                     Scalar::F32 => Literal::F32(v as f32),
                     Scalar::Bool => return Err(self.error(span, "expected `bool`")),

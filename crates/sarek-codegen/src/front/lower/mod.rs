@@ -13,6 +13,7 @@ use syn::spanned::Spanned;
 use crate::arena::Handle;
 use crate::ir::*;
 
+use super::diagnostic::{Diagnostics, ErrorKind};
 use super::infer::{Infer, Ty};
 
 mod atomics;
@@ -159,14 +160,14 @@ impl<'m> Lowerer<'m> {
             helper: None,
             expect: None,
             unroll_copies: 1,
-            first_error: cx.errors.len(),
+            first_error: cx.diagnostics.len(),
             cx,
         }
     }
 
     /// Whether an error was found since this function's lowering began.
     fn has_errors(&self) -> bool {
-        self.cx.errors.len() > self.first_error
+        self.cx.diagnostics.len() > self.first_error
     }
 
     fn span(&mut self, span: Span) -> crate::ir::Span {
@@ -175,6 +176,10 @@ impl<'m> Lowerer<'m> {
 
     fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
         self.cx.error(span, message)
+    }
+
+    fn fail(&mut self, span: Span, kind: ErrorKind) -> Reported {
+        self.cx.fail(span, kind)
     }
 
     /// The Rust span of expression `h`.
@@ -240,10 +245,7 @@ impl<'m> Lowerer<'m> {
                 syn::Stmt::Local(local) => self.local(local),
                 // Declared on entry to the block; a helper is lowered where it is called.
                 syn::Stmt::Item(_) => Ok(Value::Unit),
-                syn::Stmt::Macro(m) => Err(self.error(
-                    m.mac.path.span(),
-                    "macros cannot run on the GPU: `println!`, `assert!` and friends have no WGSL equivalent; remove the call",
-                )),
+                syn::Stmt::Macro(m) => Err(self.fail(m.mac.path.span(), ErrorKind::unsupported("macros cannot run on the GPU: `println!`, `assert!` and friends have no WGSL equivalent; remove the call"))),
                 syn::Stmt::Expr(e, semi) => match self.expression(e) {
                     Ok(Value::Expr(h)) if last && semi.is_none() => {
                         value = Value::Expr(h);
@@ -294,7 +296,7 @@ impl<'m> Lowerer<'m> {
         let span = e.span();
         let expect = self.expect.take();
         if let Some(reason) = unsupported_expr(e) {
-            return Err(self.error(span, reason));
+            return Err(self.fail(span, ErrorKind::unsupported(reason)));
         }
         match e {
             syn::Expr::Field(f) => self.field(f).map(Value::Expr),
@@ -328,9 +330,11 @@ impl<'m> Lowerer<'m> {
             }
             syn::Expr::Block(b) => {
                 if let Some(label) = &b.label {
-                    return Err(self.error(
+                    return Err(self.fail(
                         label.span(),
-                        "WGSL has no labelled blocks; restructure with `if`/`else`",
+                        ErrorKind::unsupported(
+                            "WGSL has no labelled blocks; restructure with `if`/`else`",
+                        ),
                     ));
                 }
                 self.inline_block(&b.block)
@@ -341,13 +345,10 @@ impl<'m> Lowerer<'m> {
             syn::Expr::ForLoop(f) => self.for_loop(f),
             syn::Expr::Break(b) => {
                 if let Some(label) = &b.label {
-                    return Err(self.error(
-                        label.span(),
-                        "WGSL has no labelled `break`; use a flag variable to leave outer loops",
-                    ));
+                    return Err(self.fail(label.span(), ErrorKind::unsupported("WGSL has no labelled `break`; use a flag variable to leave outer loops")));
                 }
                 if let Some(v) = &b.expr {
-                    return Err(self.error(v.span(), "`break` with a value is not supported; assign to a `let mut` before `break`"));
+                    return Err(self.fail(v.span(), ErrorKind::unsupported("`break` with a value is not supported; assign to a `let mut` before `break`")));
                 }
                 match self.loops.last_mut() {
                     Some(frame) => frame.has_break = true,
@@ -358,9 +359,11 @@ impl<'m> Lowerer<'m> {
             }
             syn::Expr::Continue(c) => {
                 if let Some(label) = &c.label {
-                    return Err(self.error(
+                    return Err(self.fail(
                         label.span(),
-                        "WGSL has no labelled `continue`; use a flag variable",
+                        ErrorKind::unsupported(
+                            "WGSL has no labelled `continue`; use a flag variable",
+                        ),
                     ));
                 }
                 if self.loops.is_empty() {
@@ -370,7 +373,10 @@ impl<'m> Lowerer<'m> {
                 Ok(Value::Never)
             }
             syn::Expr::Return(r) => self.return_expr(r),
-            _ => Err(self.error(span, "this expression is not supported in a Sarek kernel")),
+            _ => Err(self.fail(
+                span,
+                ErrorKind::unsupported("this expression is not supported in a Sarek kernel"),
+            )),
         }
     }
 
@@ -384,7 +390,7 @@ impl<'m> Lowerer<'m> {
 
 /// Resolves every struct and enum of a module: the type table, the type of each item (in
 /// order; `None` for other items) and the errors found.
-pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, Vec<syn::Error>) {
+pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, Diagnostics) {
     let mut cx = ModuleContext::new(String::new(), [1, 1, 1], Span::call_site());
     cx.declare_module(module);
     let mut out = Vec::new();
@@ -401,5 +407,5 @@ pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, V
         });
         out.push(ty);
     }
-    (cx.kernel.types, out, cx.errors)
+    (cx.kernel.types, out, cx.diagnostics)
 }

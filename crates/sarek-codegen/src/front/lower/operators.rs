@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -71,7 +72,10 @@ impl Lowerer<'_> {
                 span,
                 "kernels have no references to dereference; use the value directly",
             )),
-            _ => Err(self.error(span, "this operator is not supported in kernels")),
+            _ => Err(self.fail(
+                span,
+                ErrorKind::unsupported("this operator is not supported in kernels"),
+            )),
         }
     }
 
@@ -262,8 +266,8 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn cast(&mut self, c: &syn::ExprCast) -> R<Handle<Expression>> {
-        let to = types::scalar(&c.ty).map_err(|e| {
-            self.cx.errors.push(e);
+        let to = types::scalar(&c.ty).map_err(|d| {
+            self.cx.diagnostics.add(d);
             Reported
         })?;
         let e = self.value(&c.expr)?;

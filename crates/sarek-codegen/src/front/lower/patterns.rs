@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use super::items::Item;
 use super::{ident_name, Binding, Lowerer, Reported, Value, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -164,7 +165,7 @@ impl Lowerer<'_> {
         let count = arms.len();
         for (n, (pat, body, guard)) in arms.into_iter().enumerate() {
             if let Some(g) = guard {
-                self.error(g, "match guards (`if` after a pattern) are not supported in kernels; test the condition inside the arm");
+                self.fail(g, ErrorKind::unsupported("match guards (`if` after a pattern) are not supported in kernels; test the condition inside the arm"));
                 failed = true;
                 continue;
             }
@@ -357,9 +358,11 @@ impl Lowerer<'_> {
                 self.variant_pattern(&t.path, &subs, None, scrut, t.span())
             }
             syn::Pat::Struct(s) => self.variant_pattern(&s.path, &[], Some(s), scrut, s.span()),
-            syn::Pat::Range(r) => Err(self.error(
+            syn::Pat::Range(r) => Err(self.fail(
                 r.span(),
-                "range patterns are not supported in kernels; use `if` with comparisons",
+                ErrorKind::unsupported(
+                    "range patterns are not supported in kernels; use `if` with comparisons",
+                ),
             )),
             other => {
                 // `-1` parses as an expression pattern in some positions.

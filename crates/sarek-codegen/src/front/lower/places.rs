@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
@@ -45,9 +46,11 @@ impl Lowerer<'_> {
         index_exprs.reverse();
         for ix in &index_exprs {
             if let syn::Expr::Range(r) = ix {
-                return Err(self.error(
+                return Err(self.fail(
                     r.span(),
-                    "sub-slices are not supported in kernels; index single elements",
+                    ErrorKind::unsupported(
+                        "sub-slices are not supported in kernels; index single elements",
+                    ),
                 ));
             }
         }

@@ -4,6 +4,7 @@
 use proc_macro2::Span;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -14,11 +15,8 @@ impl Lowerer<'_> {
         match self.infer.unify(a, b) {
             Ok(t) => Ok(t),
             Err((a, b)) => {
-                let (a, b) = (self.describe(a), self.describe(b));
-                Err(self.error(
-                    span,
-                    format!("mismatched types: expected `{a}`, found `{b}`"),
-                ))
+                let (expected, found) = (self.describe(a), self.describe(b));
+                Err(self.fail(span, ErrorKind::Mismatch { expected, found }))
             }
         }
     }
@@ -75,7 +73,7 @@ impl Lowerer<'_> {
                 Some(l) => self.function.exprs[h].kind = Expr::Literal(l),
                 None => {
                     let t = self.describe(ty);
-                    self.error(span, format!("literal out of range for `{t}`"));
+                    self.fail(span, ErrorKind::OutOfRange(t));
                 }
             }
         }

@@ -5,6 +5,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
@@ -147,9 +148,11 @@ impl Lowerer<'_> {
 
     pub(in crate::front::lower) fn check_label(&mut self, label: &Option<syn::Label>) -> R<()> {
         if let Some(label) = label {
-            return Err(self.error(
+            return Err(self.fail(
                 label.span(),
-                "WGSL has no loop labels; use a flag variable to leave outer loops",
+                ErrorKind::unsupported(
+                    "WGSL has no loop labels; use a flag variable to leave outer loops",
+                ),
             ));
         }
         Ok(())

@@ -330,8 +330,8 @@ impl Lowerer<'_> {
         if let Some(v) = self.vector_constant(&p.path) {
             return v;
         }
-        self.constant(&p.path).ok_or(()).or_else(|()| {
-            Err(self.error(span, "this path is not a constant Sarek knows; kernels can use `i32::MAX`, `f32::INFINITY`, `std::f32::consts::PI` and similar"))
+        self.constant(&p.path).ok_or(()).map_err(|()| {
+            self.error(span, "this path is not a constant Sarek knows; kernels can use `i32::MAX`, `f32::INFINITY`, `std::f32::consts::PI` and similar")
         })?
     }
 }

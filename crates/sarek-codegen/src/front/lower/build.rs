@@ -2,6 +2,8 @@
 //! declaring and reading locals, binding names in the innermost scope, pinning earlier operands
 //! into temporaries so that Rust's evaluation order survives.
 
+use std::collections::HashMap;
+
 use proc_macro2::Span;
 
 use crate::arena::Handle;
@@ -9,7 +11,6 @@ use crate::front::infer::Ty;
 use crate::ir::*;
 
 use super::{Binding, Lowerer, Reported, Value, R};
-use std::collections::HashMap;
 
 impl Lowerer<'_> {
     pub(super) fn push(&mut self, kind: Stmt, span: Span) {

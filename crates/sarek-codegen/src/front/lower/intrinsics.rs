@@ -8,10 +8,10 @@ use syn::spanned::Spanned;
 use crate::arena::Handle;
 use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
+use crate::front::types;
 use crate::ir::*;
 
 use super::{items, Item, Lowerer, Value, R};
-use crate::front::types;
 
 impl Lowerer<'_> {
     pub(super) fn math_fun(name: &str) -> Option<MathFun> {

@@ -5,10 +5,10 @@ use syn::spanned::Spanned;
 
 use crate::arena::Handle;
 use crate::front::infer::{Ty, VarKind};
+use crate::front::types;
 use crate::ir::*;
 
 use super::{Lowerer, R};
-use crate::front::types;
 
 impl Lowerer<'_> {
     pub(super) fn literal(&mut self, lit: &syn::Lit, negative: bool) -> R<Handle<Expression>> {

@@ -205,15 +205,12 @@ impl<'m> Lowerer<'m> {
 
     pub fn body(&mut self, block: &syn::Block) {
         self.blocks.push(Vec::new());
-        match self.block_contents(block) {
-            Ok(Value::Expr(h)) => {
-                let span = self.expr_span(h);
-                self.error(
-                    span,
-                    "a kernel returns nothing; end the body with a statement (add `;`)",
-                );
-            }
-            Ok(_) | Err(Reported) => {}
+        if let Ok(Value::Expr(h)) = self.block_contents(block) {
+            let span = self.expr_span(h);
+            self.error(
+                span,
+                "a kernel returns nothing; end the body with a statement (add `;`)",
+            );
         }
         self.function.body = self.blocks.pop().expect("pushed above");
     }

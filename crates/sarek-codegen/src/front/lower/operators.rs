@@ -7,10 +7,10 @@ use syn::spanned::Spanned;
 use crate::arena::Handle;
 use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
+use crate::front::types;
 use crate::ir::*;
 
 use super::{Lowerer, Reported, Value, R};
-use crate::front::types;
 
 impl Lowerer<'_> {
     pub(super) fn unary(&mut self, u: &syn::ExprUnary) -> R<Handle<Expression>> {

@@ -492,19 +492,16 @@ impl Lowerer<'_> {
             }
         }
         for (field, sub) in subs {
-            let fty = match self.function.exprs[value].ty {
-                _ => {
-                    let Type::Struct(id) = ty else {
-                        return Err(Reported);
-                    };
-                    self.cx
-                        .kernel
-                        .struct_def(id)
-                        .and_then(|d| d.fields.get(field as usize))
-                        .map(|f| f.ty)
-                        .ok_or(Reported)?
-                }
+            let Type::Struct(id) = ty else {
+                return Err(Reported);
             };
+            let fty = self
+                .cx
+                .kernel
+                .struct_def(id)
+                .and_then(|d| d.fields.get(field as usize))
+                .map(|f| f.ty)
+                .ok_or(Reported)?;
             let read = self.expr(Expr::Field { base: value, field }, Ty::of(fty), sub.span());
             self.bind_irrefutable(sub, read, fty, &mut bindings)?;
         }

@@ -7,8 +7,9 @@ use syn::spanned::Spanned;
 
 use crate::arena::Handle;
 use crate::front::infer::Ty;
-use crate::front::lower::{ident_name, Lowerer, Value, R};
 use crate::ir::*;
+
+use crate::front::lower::{ident_name, Lowerer, Value, R};
 
 /// An adapter applied to a range, innermost first.
 pub(super) enum Adapter<'a> {

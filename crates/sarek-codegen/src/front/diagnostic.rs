@@ -21,6 +21,14 @@ pub enum ErrorKind {
         /// The type found.
         found: String,
     },
+    /// A value of the wrong kind of type where an operator or intrinsic needs one kind
+    /// (rustc's "expected an integer, found `f32`").
+    Expected {
+        /// The kind wanted, with its article (`an integer`, `a number`).
+        what: &'static str,
+        /// The type found, as rustc prints it.
+        found: String,
+    },
     /// A type name that is not in scope.
     UnknownType(String),
     /// A struct name, in a struct expression or pattern, that is not in scope.
@@ -64,6 +72,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Mismatch { expected, found } => {
                 write!(f, "mismatched types: expected `{expected}`, found `{found}`")
             }
+            ErrorKind::Expected { what, found } => write!(f, "expected {what}, found `{found}`"),
             ErrorKind::UnknownType(name) => write!(
                 f,
                 "cannot find type `{name}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{name}` into the module"

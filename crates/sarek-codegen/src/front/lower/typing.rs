@@ -41,7 +41,13 @@ impl Lowerer<'_> {
             Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => Ok(()),
             other => {
                 let found = self.describe(other);
-                Err(self.error(span, format!("expected an integer, found `{found}`")))
+                Err(self.fail(
+                    span,
+                    ErrorKind::Expected {
+                        what: "an integer",
+                        found,
+                    },
+                ))
             }
         }
     }
@@ -51,7 +57,13 @@ impl Lowerer<'_> {
         match self.infer.shallow(t) {
             Ty::Known(Scalar::Bool) => {
                 let found = self.describe(t);
-                Err(self.error(span, format!("expected a number, found `{found}`")))
+                Err(self.fail(
+                    span,
+                    ErrorKind::Expected {
+                        what: "a number",
+                        found,
+                    },
+                ))
             }
             _ => Ok(()),
         }

@@ -1,5 +1,11 @@
 //! Lowering of a kernel's body from `syn` to the IR.
 //!
+//! This module is the dispatcher: the [`Lowerer`] of one function body, its statements and
+//! the `match` that sends each expression to the module named after what it lowers
+//! (`bindings`, `literals`, `operators`, `places`, `intrinsics`, `atomics`, `control`,
+//! `data`, `patterns`, `vectors`, `calls`). What outlives one function is in
+//! [`ModuleContext`]; the IR-building helpers every construct shares are in `build`.
+//!
 //! Every error is collected (the lowering goes on after one) and reported at the Rust token
 //! that caused it. Expressions with effects are turned into statements in Rust's evaluation
 //! order: when a later operand needs statements, earlier operands that those statements could
@@ -192,6 +198,7 @@ impl<'m> Lowerer<'m> {
         self.scopes[0].insert(ident_name(ident), Binding::Failed);
     }
 
+    /// Declares kernel parameter `ident` of type `ty` and binds its name in the body.
     pub fn add_param(&mut self, ident: &syn::Ident, ty: ParamType) {
         let span = self.span(ident.span());
         let id = ParamId(self.cx.kernel.params.len() as u32);

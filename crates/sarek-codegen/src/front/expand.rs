@@ -30,7 +30,7 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     };
     let attr = match attr::parse(attr) {
         Ok(attr) => attr,
-        Err(e) => return e.to_compile_error(),
+        Err(e) => return e.into_syn().to_compile_error(),
     };
     expand_kernel_in(&attr, &item, &[])
 }

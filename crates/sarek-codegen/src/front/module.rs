@@ -125,7 +125,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
                 match attr::parse(tokens) {
                     Ok(a) if types_ok => out_items.push(expand_kernel_in(&a, &f, &visible)),
                     Ok(_) => {}
-                    Err(e) => errors.syn(e),
+                    Err(e) => errors.add(e),
                 }
             }
             syn::Item::Struct(mut s) => {

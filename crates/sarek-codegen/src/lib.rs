@@ -9,7 +9,6 @@
 //!
 //! ```
 //! use sarek_codegen::ir::*;
-//! use sarek_codegen::arena::Arena;
 //!
 //! // fn fill(v: u32, out: &mut [u32]) { let i = global_thread_id(); if i < out.len() { out[i] = v; } }
 //! let mut kernel = Kernel {
@@ -19,28 +18,27 @@
 //!         Param { name: "out".into(), ty: ParamType::Slice { elem: Type::Scalar(Scalar::U32), access: Access::ReadWrite }, span: Span(0) },
 //!     ],
 //!     workgroup_size: [64, 1, 1],
-//!     locals: Arena::new(),
-//!     exprs: Arena::new(),
 //!     shared: Vec::new(),
-//!     body: Vec::new(),
+//!     entry: Function::new("fill", Span(0)),
 //!     span: Span(0),
 //!     types: Vec::new(),
 //!     functions: Vec::new(),
 //! };
 //! let u32_ty = Type::Scalar(Scalar::U32);
-//! let mut expr = |k: &mut Kernel, kind, ty| k.exprs.append(Expression { kind, ty, span: Span(0) });
-//! let i = kernel.locals.append(Local { name: "i".into(), ty: u32_ty, mutable: false, span: Span(0) });
-//! let gid = expr(&mut kernel, Expr::Builtin(Builtin::GlobalThreadId), u32_ty);
-//! let read_i = expr(&mut kernel, Expr::Local(i), u32_ty);
-//! let len = expr(&mut kernel, Expr::Len(ParamId(1)), u32_ty);
-//! let cond = expr(&mut kernel, Expr::Binary { op: BinaryOp::Lt, left: read_i, right: len }, Type::Scalar(Scalar::Bool));
-//! let index = expr(&mut kernel, Expr::Local(i), u32_ty);
-//! let v = expr(&mut kernel, Expr::Param(ParamId(0)), u32_ty);
+//! let mut expr = |f: &mut Function, kind, ty| f.exprs.append(Expression { kind, ty, span: Span(0) });
+//! let entry = &mut kernel.entry;
+//! let i = entry.locals.append(Local { name: "i".into(), ty: u32_ty, mutable: false, span: Span(0) });
+//! let gid = expr(entry, Expr::Builtin(Builtin::GlobalThreadId), u32_ty);
+//! let read_i = expr(entry, Expr::Local(i), u32_ty);
+//! let len = expr(entry, Expr::Len(ParamId(1)), u32_ty);
+//! let cond = expr(entry, Expr::Binary { op: BinaryOp::Lt, left: read_i, right: len }, Type::Scalar(Scalar::Bool));
+//! let index = expr(entry, Expr::Local(i), u32_ty);
+//! let v = expr(entry, Expr::Param(ParamId(0)), u32_ty);
 //! let store = Statement {
 //!     kind: Stmt::Assign { place: Place::Index { slice: ParamId(1), index }, op: None, value: v },
 //!     span: Span(0),
 //! };
-//! kernel.body = vec![
+//! entry.body = vec![
 //!     Statement { kind: Stmt::Let { local: i, init: Some(gid) }, span: Span(0) },
 //!     Statement { kind: Stmt::If { cond, accept: vec![store], reject: vec![] }, span: Span(0) },
 //! ];
@@ -102,16 +100,19 @@ impl std::fmt::Display for CompileError {
                 }
                 Ok(())
             }
-            CompileError::Naga { message, wgsl } => write!(
-                f,
-                "this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}"
-            ),
+            CompileError::Naga { message, wgsl } => f.write_str(&naga_report(message, wgsl)),
         }
     }
 }
 
 #[cfg(feature = "wgsl")]
 impl std::error::Error for CompileError {}
+
+/// The text that reports naga's rejection of Sarek's WGSL (a bug in Sarek), here and in the
+/// front end's diagnostics.
+pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
+    format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
+}
 
 /// Runs the back half of the pipeline on a lowered kernel: checks, ABI, WGSL, naga.
 #[cfg(feature = "wgsl")]

@@ -1,10 +1,9 @@
 //! The back half of the pipeline on hand-built IR.
 
-use sarek_codegen::arena::Arena;
 use sarek_codegen::ir::*;
 use sarek_codegen::CompileError;
 
-fn kernel(body: impl FnOnce(&mut Kernel) -> Block) -> Kernel {
+fn kernel(body: impl FnOnce(&mut Function) -> Block) -> Kernel {
     let mut k = Kernel {
         name: "k".into(),
         params: vec![Param {
@@ -16,19 +15,17 @@ fn kernel(body: impl FnOnce(&mut Kernel) -> Block) -> Kernel {
             span: Span(0),
         }],
         workgroup_size: [64, 1, 1],
-        locals: Arena::new(),
-        exprs: Arena::new(),
         shared: Vec::new(),
-        body: Vec::new(),
+        entry: Function::new("k", Span(0)),
         span: Span(0),
         types: Vec::new(),
         functions: Vec::new(),
     };
-    k.body = body(&mut k);
+    k.entry.body = body(&mut k.entry);
     k
 }
 
-fn lit(k: &mut Kernel, l: Literal) -> sarek_codegen::arena::Handle<Expression> {
+fn lit(k: &mut Function, l: Literal) -> sarek_codegen::arena::Handle<Expression> {
     k.exprs.append(Expression {
         kind: Expr::Literal(l),
         ty: Type::Scalar(l.scalar()),

@@ -48,7 +48,7 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
         read: Vec::new(),
         written: HashSet::new(),
     };
-    w.block(&kernel.body)?;
+    w.block(&kernel.entry.body)?;
     let mut preload = w.read;
     preload.sort_by_key(|p| p.0);
     Some(Plan { preload })
@@ -56,7 +56,7 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
 
 impl Walk<'_> {
     fn is_thread_index(&self, h: Handle<Expression>) -> bool {
-        match self.kernel.exprs[h].kind {
+        match self.kernel.entry.exprs[h].kind {
             Expr::Builtin(Builtin::GlobalThreadId) => true,
             Expr::Local(l) => self.thread_index.contains(&l),
             _ => false,
@@ -64,7 +64,7 @@ impl Walk<'_> {
     }
 
     fn expr(&mut self, h: Handle<Expression>) -> Option<()> {
-        match &self.kernel.exprs[h].kind {
+        match &self.kernel.entry.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Local(_) | Expr::Len(_) | Expr::Zero(_) => {
                 Some(())
             }
@@ -129,7 +129,7 @@ impl Walk<'_> {
             Stmt::Let { local, init } => {
                 if let Some(init) = init {
                     self.expr(*init)?;
-                    let l = &self.kernel.locals[*local];
+                    let l = &self.kernel.entry.locals[*local];
                     if !l.mutable && self.is_thread_index(*init) {
                         self.thread_index.insert(*local);
                     }

@@ -36,7 +36,7 @@ struct Analysis<'a> {
 /// Checks every barrier of `kernel`; returns one error at each divergent condition and one at
 /// each barrier it guards.
 pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
-    if !contains_barrier(&kernel.body) {
+    if !contains_barrier(&kernel.entry.body) {
         return Vec::new();
     }
     let mut a = Analysis {
@@ -49,10 +49,10 @@ pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
     };
     while a.changed {
         a.changed = false;
-        a.block(&kernel.body, None);
+        a.block(&kernel.entry.body, None);
     }
     a.report = true;
-    a.block(&kernel.body, None);
+    a.block(&kernel.entry.body, None);
     a.errors
 }
 
@@ -81,7 +81,7 @@ fn place_local(place: &Place) -> Option<Handle<Local>> {
 
 impl Analysis<'_> {
     fn expr_varying(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.exprs[h].kind {
+        match &self.kernel.entry.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
             Expr::Builtin(b) => matches!(
                 b,
@@ -117,7 +117,7 @@ impl Analysis<'_> {
     }
 
     fn cond_span(&self, cond: Handle<Expression>) -> Span {
-        self.kernel.exprs[cond].span
+        self.kernel.entry.exprs[cond].span
     }
 
     /// Walks a block under `cause`; returns the cause that holds after it (an early return

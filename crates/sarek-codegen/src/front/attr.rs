@@ -3,6 +3,8 @@
 use syn::parse::Parser;
 use syn::spanned::Spanned;
 
+use super::diagnostic::{Diagnostic, ErrorKind};
+
 /// Parsed `#[sarek::kernel]` arguments.
 #[derive(Clone, Debug)]
 pub struct KernelAttr {
@@ -21,18 +23,23 @@ impl Default for KernelAttr {
     }
 }
 
+/// An invalid-attribute error at `span`, as syn's attribute parser wants it.
+fn invalid(span: proc_macro2::Span, text: &'static str) -> syn::Error {
+    Diagnostic::new(span, ErrorKind::InvalidAttribute(text)).into_syn()
+}
+
 /// Parses the attribute's token stream.
-pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, syn::Error> {
+pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic> {
     let mut attr = KernelAttr::default();
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("workgroup_size") {
             let value: syn::Expr = meta.value()?.parse()?;
             attr.workgroup_size_span = value.span();
             let syn::Expr::Array(array) = &value else {
-                return Err(syn::Error::new(value.span(), "write the workgroup size as an array: `workgroup_size = [64]`, `[16, 16]` or `[8, 8, 4]`"));
+                return Err(invalid(value.span(), "write the workgroup size as an array: `workgroup_size = [64]`, `[16, 16]` or `[8, 8, 4]`"));
             };
             if array.elems.is_empty() || array.elems.len() > 3 {
-                return Err(syn::Error::new(
+                return Err(invalid(
                     array.span(),
                     "a workgroup size has one, two or three dimensions",
                 ));
@@ -44,19 +51,19 @@ pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, syn::Error>
                     ..
                 }) = elem
                 else {
-                    return Err(syn::Error::new(elem.span(), "each workgroup dimension must be an integer literal: the macro needs it at compile time"));
+                    return Err(invalid(elem.span(), "each workgroup dimension must be an integer literal: the macro needs it at compile time"));
                 };
                 *slot = int.base10_parse::<u32>()?;
             }
             if let Err(message) = crate::check::workgroup_size(size) {
-                return Err(syn::Error::new(array.span(), message));
+                return Err(Diagnostic::new(array.span(), ErrorKind::Rule(message)).into_syn());
             }
             attr.workgroup_size = size;
             Ok(())
         } else {
-            Err(meta.error(
+            Err(meta.error(ErrorKind::InvalidAttribute(
                 "unknown `sarek::kernel` argument; the only one is `workgroup_size = [x, y, z]`",
-            ))
+            )))
         }
     });
     parser.parse2(tokens)?;

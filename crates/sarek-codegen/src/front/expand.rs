@@ -8,8 +8,9 @@ use crate::abi::{Abi, FieldSource};
 use crate::ir::{Access, Scalar};
 use crate::CompileError;
 
+use super::diagnostic::{Diagnostic, Diagnostics, ErrorKind};
 use super::types::{HostElem, HostParam, HostScalar};
-use super::{attr, combine, lower_kernel};
+use super::{attr, lower_kernel};
 
 /// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
 /// `compile_error!` at the offending token.
@@ -17,16 +18,19 @@ pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item: syn::ItemFn = match syn::parse2(item) {
         Ok(item) => item,
         Err(e) => {
-            return syn::Error::new(
+            return Diagnostic::new(
                 e.span(),
-                "`#[sarek::kernel]` applies to a function: `fn name(params) { body }`",
+                ErrorKind::unsupported(
+                    "`#[sarek::kernel]` applies to a function: `fn name(params) { body }`",
+                ),
             )
+            .into_syn()
             .to_compile_error()
         }
     };
     let attr = match attr::parse(attr) {
         Ok(attr) => attr,
-        Err(e) => return e.to_compile_error(),
+        Err(e) => return e.into_syn().to_compile_error(),
     };
     expand_kernel_in(&attr, &item, &[])
 }
@@ -37,7 +41,7 @@ pub fn expand_kernel_in(
     item: &syn::ItemFn,
     module: &[syn::Item],
 ) -> TokenStream {
-    let mut errors = Vec::new();
+    let mut errors = Diagnostics::new();
     let mut passed_attrs = Vec::new();
     let mut docs = Vec::new();
     for a in &item.attrs {
@@ -50,37 +54,35 @@ pub fn expand_kernel_in(
         {
             passed_attrs.push(a.clone());
         } else {
-            errors.push(syn::Error::new(
+            errors.push(
                 path.span(),
-                "this attribute is not supported on a `#[sarek::kernel]` function",
-            ));
+                ErrorKind::InvalidAttribute(
+                    "this attribute is not supported on a `#[sarek::kernel]` function",
+                ),
+            );
         }
     }
     let lowered = match lower_kernel(attr, item, module) {
         Ok(lowered) => lowered,
         Err(e) => {
-            errors.push(e);
-            return combine(errors)
-                .map(|e| e.to_compile_error())
-                .unwrap_or_default();
+            errors.append(e);
+            return errors.into_compile_errors();
         }
     };
-    if let Some(e) = combine(errors) {
-        return e.to_compile_error();
+    if !errors.is_empty() {
+        return errors.into_compile_errors();
     }
     let compiled = match crate::compile(&lowered.kernel) {
         Ok(compiled) => compiled,
         Err(CompileError::Kernel(list)) => {
-            let errors = list
-                .into_iter()
-                .map(|(span, message)| syn::Error::new(lowered.span(span), message))
-                .collect();
-            return combine(errors)
-                .map(|e| e.to_compile_error())
-                .unwrap_or_default();
+            for (span, message) in list {
+                errors.push(lowered.span(span), ErrorKind::Rule(message));
+            }
+            return errors.into_compile_errors();
         }
-        Err(naga @ CompileError::Naga { .. }) => {
-            return syn::Error::new(item.sig.ident.span(), naga.to_string()).to_compile_error();
+        Err(CompileError::Naga { message, wgsl }) => {
+            errors.push(item.sig.ident.span(), ErrorKind::Naga { message, wgsl });
+            return errors.into_compile_errors();
         }
     };
 

@@ -3,6 +3,7 @@
 //! are unit-testable on `syn::parse_quote!` input.
 
 pub mod attr;
+pub mod diagnostic;
 mod expand;
 mod host;
 mod infer;
@@ -11,6 +12,7 @@ mod module;
 pub mod types;
 
 pub use attr::KernelAttr;
+pub use diagnostic::{Diagnostic, Diagnostics, ErrorKind};
 pub use expand::expand_kernel;
 pub use module::expand_module;
 pub use types::{HostElem, HostParam, HostScalar};
@@ -41,26 +43,18 @@ impl LoweredKernel {
     }
 }
 
-/// Combines errors into one, as syn does, so all of them are reported.
-pub fn combine(errors: Vec<syn::Error>) -> Option<syn::Error> {
-    let mut iter = errors.into_iter();
-    let mut first = iter.next()?;
-    for e in iter {
-        first.combine(e);
-    }
-    Some(first)
-}
-
 /// Lowers a `#[sarek::kernel]` function to the IR, collecting every error in it. `module` is
 /// what the kernel sees besides its body: the items of its `#[sarek::module]`.
 pub fn lower_kernel(
     attr: &KernelAttr,
     item: &syn::ItemFn,
     module: &[syn::Item],
-) -> Result<LoweredKernel, syn::Error> {
+) -> Result<LoweredKernel, Diagnostics> {
     let sig = &item.sig;
-    let mut errors = Vec::new();
-    let mut refuse = |span: Span, message: &str| errors.push(syn::Error::new(span, message));
+    // The signature's errors come first, then the body's (the lowering's own collector).
+    let mut errors = Diagnostics::new();
+    let mut refuse =
+        |span: Span, message: &'static str| errors.push(span, ErrorKind::unsupported(message));
     if let Some(t) = &sig.constness {
         refuse(t.span(), "a kernel cannot be a `const fn`");
     }
@@ -95,18 +89,20 @@ pub fn lower_kernel(
         );
     }
 
-    let mut lowerer =
-        lower::Lowerer::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
-    lowerer.declare_module(module);
+    let mut cx =
+        lower::ModuleContext::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
+    let entry_span = cx.kernel.span;
+    let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
+    lowerer.cx.declare_module(module);
     let mut host_params = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for input in &sig.inputs {
         let typed = match input {
             syn::FnArg::Receiver(r) => {
-                errors.push(syn::Error::new(
+                errors.push(
                     r.span(),
-                    "a kernel is a free function; it cannot take `self`",
-                ));
+                    ErrorKind::unsupported("a kernel is a free function; it cannot take `self`"),
+                );
                 continue;
             }
             syn::FnArg::Typed(t) => t,
@@ -114,22 +110,19 @@ pub fn lower_kernel(
         let ident = match &*typed.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => p.ident.clone(),
             other => {
-                errors.push(syn::Error::new(
+                errors.push(
                     other.span(),
-                    "kernel parameters must be plain names",
-                ));
+                    ErrorKind::unsupported("kernel parameters must be plain names"),
+                );
                 continue;
             }
         };
         if !seen.insert(lower::ident_name(&ident)) {
-            errors.push(syn::Error::new(
-                ident.span(),
-                "this parameter name is used twice",
-            ));
+            errors.error(ident.span(), "this parameter name is used twice");
             continue;
         }
         match types::param(&typed.ty) {
-            Ok(param) => match lowerer.param_type(&param) {
+            Ok(param) => match lowerer.cx.param_type(&param) {
                 Ok(ty) => {
                     lowerer.add_param(&ident, ty);
                     host_params.push((ident, param));
@@ -137,20 +130,20 @@ pub fn lower_kernel(
                 Err(_) => lowerer.add_failed_param(&ident),
             },
             Err(e) => {
-                errors.push(e);
+                errors.add(e);
                 lowerer.add_failed_param(&ident);
             }
         }
     }
     lowerer.body(&item.block);
-    lowerer.finish();
-    errors.append(&mut lowerer.errors);
-    if let Some(error) = combine(errors) {
-        return Err(error);
+    cx.kernel.entry = lowerer.finish();
+    errors.append(cx.diagnostics);
+    if !errors.is_empty() {
+        return Err(errors);
     }
     Ok(LoweredKernel {
-        kernel: lowerer.kernel,
-        spans: lowerer.spans,
+        kernel: cx.kernel,
+        spans: cx.spans,
         host_params,
     })
 }

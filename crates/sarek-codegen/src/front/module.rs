@@ -5,8 +5,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::spanned::Spanned;
 
+use super::diagnostic::{Diagnostic, Diagnostics, ErrorKind};
 use super::lower::module_types;
-use super::{attr, combine, expand::expand_kernel_in, host};
+use super::{attr, expand::expand_kernel_in, host};
 use crate::ir::Type;
 
 fn is_kernel_attr(a: &syn::Attribute) -> bool {
@@ -48,17 +49,17 @@ fn add_copy(attrs: &mut Vec<syn::Attribute>) {
 }
 
 /// Makes a struct `#[repr(C)]`, refusing other representations.
-fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Vec<syn::Error>) {
+fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Diagnostics) {
     let mut has_c = false;
     for a in s.attrs.iter().filter(|a| a.path().is_ident("repr")) {
         let _ = a.parse_nested_meta(|m| {
             if m.path.is_ident("C") {
                 has_c = true;
             } else {
-                errors.push(syn::Error::new(
+                errors.push(
                     m.path.span(),
-                    "a struct shared with the GPU has WGSL's layout, which `#[sarek::module]` gives it as `#[repr(C)]`; remove this `repr`",
-                ));
+                    ErrorKind::InvalidAttribute("a struct shared with the GPU has WGSL's layout, which `#[sarek::module]` gives it as `#[repr(C)]`; remove this `repr`"),
+                );
             }
             Ok(())
         });
@@ -72,24 +73,32 @@ fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Vec<syn::Error>) {
 /// `compile_error!` at the offending token.
 pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !attr.is_empty() {
-        return syn::Error::new(attr.span(), "`#[sarek::module]` takes no arguments")
-            .to_compile_error();
+        return Diagnostic::new(
+            attr.span(),
+            ErrorKind::InvalidAttribute("`#[sarek::module]` takes no arguments"),
+        )
+        .into_syn()
+        .to_compile_error();
     }
     let mut module: syn::ItemMod = match syn::parse2(item) {
         Ok(m) => m,
         Err(e) => {
-            return syn::Error::new(
+            return Diagnostic::new(
                 e.span(),
-                "`#[sarek::module]` applies to a module with a body: `mod name { .. }`",
+                ErrorKind::unsupported(
+                    "`#[sarek::module]` applies to a module with a body: `mod name { .. }`",
+                ),
             )
+            .into_syn()
             .to_compile_error()
         }
     };
     let Some((_, items)) = module.content.take() else {
-        return syn::Error::new(module.ident.span(), "`#[sarek::module]` needs the module's items inline (`mod name { .. }`), so that it can read them")
+        return Diagnostic::new(module.ident.span(), ErrorKind::unsupported("`#[sarek::module]` needs the module's items inline (`mod name { .. }`), so that it can read them"))
+            .into_syn()
             .to_compile_error();
     };
-    let mut errors = Vec::new();
+    let mut errors = Diagnostics::new();
     // What kernels see: everything but the kernels.
     let visible: Vec<syn::Item> = items
         .iter()
@@ -98,7 +107,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         .collect();
     let (types, item_types, type_errors) = module_types(&visible);
     let types_ok = type_errors.is_empty();
-    errors.extend(type_errors);
+    errors.append(type_errors);
 
     let mut out_items: Vec<TokenStream> = Vec::new();
     let mut generated: Vec<TokenStream> = Vec::new();
@@ -116,7 +125,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
                 match attr::parse(tokens) {
                     Ok(a) if types_ok => out_items.push(expand_kernel_in(&a, &f, &visible)),
                     Ok(_) => {}
-                    Err(e) => errors.push(e),
+                    Err(e) => errors.add(e),
                 }
             }
             syn::Item::Struct(mut s) => {
@@ -162,7 +171,7 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
             }
         }
     }
-    let errors = combine(errors).map(|e| e.to_compile_error());
+    let errors = errors.into_compile_errors();
     let attrs = &module.attrs;
     let vis = &module.vis;
     let name = &module.ident;

@@ -3,6 +3,7 @@
 use proc_macro2::Span;
 use syn::spanned::Spanned;
 
+use super::diagnostic::{Diagnostic, ErrorKind};
 use crate::ir::{Access, Scalar};
 
 /// A scalar type as the host sees it (`usize` and `u32` differ on the host, not on the GPU).
@@ -95,11 +96,11 @@ pub fn refusal(name: &str) -> Option<String> {
 }
 
 /// A scalar named by a path type, or an error at the type.
-pub fn scalar(ty: &syn::Type) -> Result<HostScalar, syn::Error> {
+pub fn scalar(ty: &syn::Type) -> Result<HostScalar, Diagnostic> {
     let unsupported = |span: Span| {
-        syn::Error::new(
+        Diagnostic::new(
             span,
-            "this type is not supported in a Sarek kernel; kernels compute with `f32`, `i32`, `u32`, `usize` and `bool`",
+            ErrorKind::unsupported("this type is not supported in a Sarek kernel; kernels compute with `f32`, `i32`, `u32`, `usize` and `bool`"),
         )
     };
     match ty {
@@ -107,7 +108,10 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, syn::Error> {
             let Some(ident) = p.path.get_ident() else {
                 if let Some(last) = p.path.segments.last() {
                     if let Some(reason) = refusal(&last.ident.to_string()) {
-                        return Err(syn::Error::new(last.ident.span(), reason));
+                        return Err(Diagnostic::new(
+                            last.ident.span(),
+                            ErrorKind::unsupported(reason),
+                        ));
                     }
                 }
                 return Err(unsupported(ty.span()));
@@ -120,7 +124,9 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, syn::Error> {
                 "bool" => HostScalar::Bool,
                 other => {
                     return Err(match refusal(other) {
-                        Some(reason) => syn::Error::new(ident.span(), reason),
+                        Some(reason) => {
+                            Diagnostic::new(ident.span(), ErrorKind::unsupported(reason))
+                        }
                         None => unsupported(ident.span()),
                     })
                 }
@@ -133,7 +139,7 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, syn::Error> {
 }
 
 /// The type of a kernel parameter.
-pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
+pub fn param(ty: &syn::Type) -> Result<HostParam, Diagnostic> {
     match ty {
         syn::Type::Reference(r) => {
             let access = if r.mutability.is_some() {
@@ -145,10 +151,7 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
                 syn::Type::Slice(s) => {
                     if let Some(elem) = atomic(&s.elem) {
                         if r.mutability.is_some() {
-                            return Err(syn::Error::new(
-                                r.mutability.span(),
-                                "atomics are changed through a shared reference: write `&[AtomicU32]`, not `&mut`",
-                            ));
+                            return Err(Diagnostic::new(r.mutability.span(), ErrorKind::unsupported("atomics are changed through a shared reference: write `&[AtomicU32]`, not `&mut`")));
                         }
                         return Ok(HostParam::AtomicSlice { elem });
                     }
@@ -156,27 +159,15 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, syn::Error> {
                         return Ok(HostParam::Slice { elem: HostElem::Named((*s.elem).clone()), access });
                     };
                     if elem == HostScalar::Bool {
-                        return Err(syn::Error::new(
-                            s.elem.span(),
-                            "WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1",
-                        ));
+                        return Err(Diagnostic::new(s.elem.span(), ErrorKind::unsupported("WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1")));
                     }
                     if elem == HostScalar::Usize {
-                        return Err(syn::Error::new(
-                            s.elem.span(),
-                            "`usize` is 64 bits on the host and 32 on the GPU, so a `[usize]` buffer would not match; use `[u32]`",
-                        ));
+                        return Err(Diagnostic::new(s.elem.span(), ErrorKind::unsupported("`usize` is 64 bits on the host and 32 on the GPU, so a `[usize]` buffer would not match; use `[u32]`")));
                     }
                     Ok(HostParam::Slice { elem: HostElem::Scalar(elem), access })
                 }
-                syn::Type::Array(_) => Err(syn::Error::new(
-                    r.elem.span(),
-                    "pass buffers as slices: write `&[T]` or `&mut [T]` instead of a reference to an array",
-                )),
-                other => Err(syn::Error::new(
-                    other.span(),
-                    "a reference parameter must be a slice, `&[T]` (read-only buffer) or `&mut [T]` (read-write buffer)",
-                )),
+                syn::Type::Array(_) => Err(Diagnostic::new(r.elem.span(), ErrorKind::unsupported("pass buffers as slices: write `&[T]` or `&mut [T]` instead of a reference to an array"))),
+                other => Err(Diagnostic::new(other.span(), ErrorKind::unsupported("a reference parameter must be a slice, `&[T]` (read-only buffer) or `&mut [T]` (read-write buffer)"))),
             }
         }
         other => Ok(match scalar(other) {

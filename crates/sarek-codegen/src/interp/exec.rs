@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::value::{self, Trap, Value};
 use super::{Fault, FaultKind, Launch, Program};
-use crate::arena::{Arena, Handle};
+use crate::arena::Handle;
 use crate::ir::{
-    AtomicFun, AtomicTarget, BinaryOp, Block, Builtin, Expr, Expression, Local, MathFun, Place,
-    Scalar, SharedId, Span, Stmt, Type,
+    AtomicFun, AtomicTarget, BinaryOp, Block, Builtin, Expr, Expression, Function, Local, MathFun,
+    Place, Scalar, SharedId, Span, Stmt, Type,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,12 +45,8 @@ impl Lane {
     }
 }
 
-/// The code being run: the kernel's body or a helper's.
-#[derive(Clone, Copy)]
-struct Code<'p> {
-    locals: &'p Arena<Local>,
-    exprs: &'p Arena<Expression>,
-}
+/// The code being run: the kernel's entry or a helper.
+type Code<'p> = &'p Function;
 
 /// Where a place is.
 enum Target {
@@ -154,18 +150,14 @@ impl<'p> Workgroup<'p> {
             match lane.frames.first_mut() {
                 Some(frame) => frame.result = None,
                 None => lane.frames.push(Frame {
-                    locals: vec![Value::U32(0); kernel.locals.len()],
+                    locals: vec![Value::U32(0); kernel.entry.locals.len()],
                     args: Vec::new(),
                     result: None,
                 }),
             }
         }
-        let code = Code {
-            locals: &kernel.locals,
-            exprs: &kernel.exprs,
-        };
         let active: Vec<usize> = (0..lanes.len()).collect();
-        self.block(code, &kernel.body, &mut lanes, active);
+        self.block(&kernel.entry, &kernel.entry.body, &mut lanes, active);
         self.lanes = lanes;
         match self.fault.borrow_mut().take() {
             Some(f) => Err(f),
@@ -363,11 +355,7 @@ impl<'p> Workgroup<'p> {
                         result: None,
                     });
                 }
-                let inner = Code {
-                    locals: &f.locals,
-                    exprs: &f.exprs,
-                };
-                self.block(inner, &f.body, lanes, active.to_vec());
+                self.block(f, &f.body, lanes, active.to_vec());
                 for &l in active {
                     let lane = &mut lanes[l];
                     let frame = lane.frames.pop();

@@ -15,20 +15,19 @@
 //! use std::sync::atomic::AtomicU32;
 //! use sarek_codegen::interp::{Launch, Program};
 //! # use sarek_codegen::ir::*;
-//! # use sarek_codegen::arena::Arena;
 //! # let mut kernel = Kernel {
 //! #     name: "fill".into(),
 //! #     params: vec![
 //! #         Param { name: "v".into(), ty: ParamType::Value(Type::Scalar(Scalar::U32)), span: Span(0) },
 //! #         Param { name: "out".into(), ty: ParamType::Slice { elem: Type::Scalar(Scalar::U32), access: Access::ReadWrite }, span: Span(0) },
 //! #     ],
-//! #     workgroup_size: [64, 1, 1], locals: Arena::new(), exprs: Arena::new(), shared: Vec::new(),
-//! #     body: Vec::new(), span: Span(0), types: Vec::new(), functions: Vec::new(),
+//! #     workgroup_size: [64, 1, 1], entry: Function::new("fill", Span(0)), shared: Vec::new(),
+//! #     span: Span(0), types: Vec::new(), functions: Vec::new(),
 //! # };
 //! # let u = Type::Scalar(Scalar::U32);
-//! # let gid = kernel.exprs.append(Expression { kind: Expr::Builtin(Builtin::GlobalThreadId), ty: u, span: Span(0) });
-//! # let v = kernel.exprs.append(Expression { kind: Expr::Param(ParamId(0)), ty: u, span: Span(0) });
-//! # kernel.body = vec![Statement { kind: Stmt::Assign { place: Place::Index { slice: ParamId(1), index: gid }, op: None, value: v }, span: Span(0) }];
+//! # let gid = kernel.entry.exprs.append(Expression { kind: Expr::Builtin(Builtin::GlobalThreadId), ty: u, span: Span(0) });
+//! # let v = kernel.entry.exprs.append(Expression { kind: Expr::Param(ParamId(0)), ty: u, span: Span(0) });
+//! # kernel.entry.body = vec![Statement { kind: Stmt::Assign { place: Place::Index { slice: ParamId(1), index: gid }, op: None, value: v }, span: Span(0) }];
 //! // `kernel`: fn fill(v: u32, out: &mut [u32]) { out[global_thread_id()] = v; }
 //! let program = Program::new(kernel);
 //! let out: Vec<AtomicU32> = (0..100).map(|_| AtomicU32::new(0)).collect();
@@ -209,7 +208,7 @@ impl Program {
                 _ => false,
             })
         }
-        any(&self.kernel.body) || self.kernel.functions.iter().any(|f| any(&f.body))
+        self.kernel.all_functions().any(|f| any(&f.body))
     }
 
     /// Packs a uniform block for tests and tools: `values` are `(param, bits)` of scalar

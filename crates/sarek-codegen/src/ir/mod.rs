@@ -8,7 +8,9 @@
 use crate::arena::{Arena, Handle};
 
 mod display;
+mod types;
 pub use display::{type_name, vector_name};
+pub use types::*;
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.
@@ -16,117 +18,6 @@ pub use display::{type_name, vector_name};
     Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
 )]
 pub struct Span(pub u32);
-
-/// The scalar types a kernel computes with. Rust's `usize` is [`Scalar::U32`] on the GPU.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Scalar {
-    /// `f32`
-    F32,
-    /// `i32`
-    I32,
-    /// `u32` (and `usize`)
-    U32,
-    /// `bool`
-    Bool,
-}
-
-impl Scalar {
-    /// The Rust spelling of the type (`usize` prints as `u32`).
-    pub fn rust_name(self) -> &'static str {
-        match self {
-            Scalar::F32 => "f32",
-            Scalar::I32 => "i32",
-            Scalar::U32 => "u32",
-            Scalar::Bool => "bool",
-        }
-    }
-
-    /// Whether the type is `i32` or `u32`.
-    pub fn is_integer(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::U32)
-    }
-}
-
-/// The type of a value in the IR.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Type {
-    /// A scalar.
-    Scalar(Scalar),
-    /// `Vec2`/`Vec3`/`Vec4` (`f32`), `IVec*` (`i32`), `UVec*` (`u32`): WGSL's `vecN<T>`.
-    Vector(u8, Scalar),
-    /// A fixed-size array, described by [`Kernel::types`].
-    Array(TypeId),
-    /// A struct (an enum is a struct with a tag), described by [`Kernel::types`].
-    Struct(TypeId),
-}
-
-impl Type {
-    /// The scalar, if the type is one.
-    pub fn scalar(self) -> Option<Scalar> {
-        match self {
-            Type::Scalar(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-/// Index of a compound type in [`Kernel::types`].
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
-)]
-pub struct TypeId(pub u32);
-
-/// A compound type.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum TypeDef {
-    /// `[elem; len]`
-    Array {
-        /// Element type.
-        elem: Type,
-        /// Number of elements.
-        len: u32,
-    },
-    /// A struct, or an enum stored as a tag plus the payload fields of every variant.
-    Struct(StructDef),
-}
-
-/// A struct type. In host-shareable memory a `bool` field is stored as a `u32` 0 or 1; the
-/// back end converts on every read and write, so the IR sees `bool`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct StructDef {
-    /// The Rust name.
-    pub name: String,
-    /// Fields in declaration order (an enum: the tag first, then each variant's payload).
-    pub fields: Vec<Field>,
-    /// For an enum, its variants' names, in tag order.
-    pub variants: Option<Vec<String>>,
-}
-
-/// A struct field.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Field {
-    /// What the field is.
-    pub name: FieldName,
-    /// Its type.
-    pub ty: Type,
-}
-
-/// The name of a struct field; the back end spells each kind without collisions.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub enum FieldName {
-    /// A named field of a struct (without `r#`).
-    Named(String),
-    /// The tag of an enum: the variant's index, a `u32`.
-    Tag,
-    /// Field `name` (`0`, `1`, ... for tuple variants) of variant number `variant`.
-    Payload {
-        /// The variant's index.
-        variant: u32,
-        /// The field's Rust name.
-        name: String,
-    },
-}
 
 /// A constant.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -785,14 +676,11 @@ pub struct Kernel {
     pub params: Vec<Param>,
     /// The workgroup size; `block_dim_*()` returns it.
     pub workgroup_size: [u32; 3],
-    /// Every local of the body.
-    pub locals: Arena<Local>,
-    /// Every expression of the body.
-    pub exprs: Arena<Expression>,
     /// Workgroup arrays, in declaration order ([`SharedId`] indexes this).
     pub shared: Vec<SharedVar>,
-    /// The body.
-    pub body: Block,
+    /// The kernel's body: a [`Function`] with no arguments and no result, named and located
+    /// like the kernel, so that every pass walks kernels and helpers as one type.
+    pub entry: Function,
     /// The function's location.
     pub span: Span,
     /// Compound types ([`TypeId`] indexes this); a type's fields come before it.
@@ -801,16 +689,17 @@ pub struct Kernel {
     pub functions: Vec<Function>,
 }
 
-/// A helper function: a `fn` of the kernel's module, specialised to the buffers it is called
-/// with (WGSL cannot pass a storage buffer to a function, so each buffer a helper takes is
-/// fixed to the kernel parameter it was given).
+/// A function body: a kernel's [`Kernel::entry`], or a helper function (a `fn` of the
+/// kernel's module, specialised to the buffers it is called with: WGSL cannot pass a storage
+/// buffer to a function, so each buffer a helper takes is fixed to the kernel parameter it
+/// was given).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Function {
     /// The Rust name.
     pub name: String,
-    /// The types of its value arguments (read with [`Expr::Argument`]).
+    /// The types of its value arguments (read with [`Expr::Argument`]); none for a kernel.
     pub args: Vec<Type>,
-    /// What it returns.
+    /// What it returns; nothing for a kernel.
     pub result: Option<Type>,
     /// Its locals.
     pub locals: Arena<Local>,
@@ -822,7 +711,28 @@ pub struct Function {
     pub span: Span,
 }
 
+impl Function {
+    /// An empty function with no arguments and no result: a kernel's entry before its body
+    /// is filled in.
+    pub fn new(name: impl Into<String>, span: Span) -> Function {
+        Function {
+            name: name.into(),
+            args: Vec::new(),
+            result: None,
+            locals: Arena::new(),
+            exprs: Arena::new(),
+            body: Vec::new(),
+            span,
+        }
+    }
+}
+
 impl Kernel {
+    /// Every function body of the kernel: its entry, then its helpers.
+    pub fn all_functions(&self) -> impl Iterator<Item = &Function> {
+        std::iter::once(&self.entry).chain(&self.functions)
+    }
+
     /// The parameter with this id.
     pub fn param(&self, id: ParamId) -> &Param {
         &self.params[id.0 as usize]
@@ -841,22 +751,6 @@ impl Kernel {
     /// The struct behind a struct type.
     pub fn struct_def(&self, ty: TypeId) -> Option<&StructDef> {
         struct_def(&self.types, ty)
-    }
-}
-
-/// The struct behind `ty` in a type table.
-pub fn struct_def(types: &[TypeDef], ty: TypeId) -> Option<&StructDef> {
-    match types.get(ty.0 as usize)? {
-        TypeDef::Struct(s) => Some(s),
-        TypeDef::Array { .. } => None,
-    }
-}
-
-/// The element type and length of the array `ty`.
-pub fn array_def(types: &[TypeDef], ty: TypeId) -> Option<(Type, u32)> {
-    match types.get(ty.0 as usize)? {
-        TypeDef::Array { elem, len } => Some((*elem, *len)),
-        TypeDef::Struct(_) => None,
     }
 }
 

@@ -122,10 +122,10 @@ impl<'a> Writer<'a> {
         Writer {
             kernel,
             abi,
-            local_names: names::locals(&kernel.locals, &names.taken),
+            local_names: names::locals(&kernel.entry.locals, &names.taken),
             names,
-            locals: &kernel.locals,
-            exprs: &kernel.exprs,
+            locals: &kernel.entry.locals,
+            exprs: &kernel.entry.exprs,
             const_locals: HashSet::new(),
             aliases: HashMap::new(),
             helpers: BTreeSet::new(),
@@ -159,11 +159,11 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Switches to writing `function`'s body.
-    fn enter(&mut self, locals: &'a Arena<Local>, exprs: &'a Arena<Expression>) {
-        self.locals = locals;
-        self.exprs = exprs;
-        self.local_names = names::locals(locals, &self.names.taken);
+    /// Switches to writing `function`'s body (a helper's or the kernel's entry).
+    fn enter(&mut self, function: &'a Function) {
+        self.locals = &function.locals;
+        self.exprs = &function.exprs;
+        self.local_names = names::locals(&function.locals, &self.names.taken);
         self.const_locals.clear();
         self.aliases.clear();
     }
@@ -172,7 +172,7 @@ impl<'a> Writer<'a> {
         let kernel = self.kernel;
         let mut functions = String::new();
         for (i, f) in kernel.functions.iter().enumerate() {
-            self.enter(&f.locals, &f.exprs);
+            self.enter(f);
             self.block(&f.body, 1);
             let body = std::mem::take(&mut self.body);
             let args: Vec<String> = f
@@ -192,8 +192,8 @@ impl<'a> Writer<'a> {
                 args.join(", ")
             );
         }
-        self.enter(&kernel.locals, &kernel.exprs);
-        self.block(&kernel.body, 1);
+        self.enter(&kernel.entry);
+        self.block(&kernel.entry.body, 1);
         let statements = std::mem::take(&mut self.body);
         let coarse = crate::check::coarsen::plan(kernel).map(|plan| {
             let mut text = String::new();
@@ -217,7 +217,7 @@ impl<'a> Writer<'a> {
             }
             for k in 0..crate::check::coarsen::FACTOR {
                 self.copy = Some(k);
-                self.block(&kernel.body, 1);
+                self.block(&kernel.entry.body, 1);
                 text.push_str(&std::mem::take(&mut self.body));
             }
             self.copy = None;

@@ -12,6 +12,7 @@ use syn::spanned::Spanned;
 
 use super::{ident_name, Binding, Lowerer, Reported, Value, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::front::types;
 use crate::ir::*;
@@ -85,7 +86,7 @@ fn tail_expr(e: &syn::Expr, out: &mut HashSet<usize>) {
     }
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// `return` / `return value`.
     pub(super) fn return_expr(&mut self, r: &syn::ExprReturn) -> R<Value> {
         let span = r.span();
@@ -169,12 +170,12 @@ impl Lowerer {
                         if let Some(a) = types::atomic(&s.elem) {
                             Ok(HelperParam::Slice(ParamType::AtomicSlice { elem: a.scalar() }))
                         } else {
-                            self.resolve_type(&s.elem).map(|elem| HelperParam::Slice(ParamType::Slice { elem, access }))
+                            self.cx.resolve_type(&s.elem).map(|elem| HelperParam::Slice(ParamType::Slice { elem, access }))
                         }
                     }
                     _ => Err(self.error(t.ty.span(), "a helper takes buffers as slices (`&[T]`, `&mut [T]`) and other values by copy")),
                 },
-                ty => self.resolve_type(ty).map(|t| HelperParam::Value(t, mutable)),
+                ty => self.cx.resolve_type(ty).map(|t| HelperParam::Value(t, mutable)),
             };
             match param {
                 Ok(p) => out.push((ident, p, t.span())),
@@ -205,12 +206,12 @@ impl Lowerer {
         }
         let id = match e {
             syn::Expr::Path(p) => match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                Some(Binding::Param(id)) if self.kernel.param(id).ty.buffer().is_some() => id,
+                Some(Binding::Param(id)) if self.cx.kernel.param(id).ty.buffer().is_some() => id,
                 _ => return Err(self.error(arg.span(), "pass a buffer parameter here (a helper's slice is always one of the kernel's buffers)")),
             },
             _ => return Err(self.error(arg.span(), "pass a buffer parameter here (a helper's slice is always one of the kernel's buffers)")),
         };
-        let have = self.kernel.param(id).ty;
+        let have = self.cx.kernel.param(id).ty;
         let ok = match (have, want) {
             (
                 ParamType::Slice {
@@ -239,14 +240,14 @@ impl Lowerer {
         scope: Option<usize>,
     ) -> R<Value> {
         let span = c.span();
-        let here = self.items.current();
-        self.items.restore(scope);
+        let here = self.cx.items.current();
+        self.cx.items.restore(scope);
         let params = self.helper_params(f);
         let result = match &f.sig.output {
             syn::ReturnType::Default => Ok(None),
-            syn::ReturnType::Type(_, ty) => self.resolve_type(ty).map(Some),
+            syn::ReturnType::Type(_, ty) => self.cx.resolve_type(ty).map(Some),
         };
-        self.items.restore(here);
+        self.cx.items.restore(here);
         let (params, result) = (params?, result?);
         if c.args.len() != params.len() {
             return Err(self.error(
@@ -282,7 +283,7 @@ impl Lowerer {
         if let Some((true, is_tail, locals)) = self_call {
             {
                 if !is_tail {
-                    return Err(self.error(span, "WGSL forbids recursion; this call is not the last thing its function does (not a tail call), so Sarek cannot turn it into a loop: rewrite the function with a loop, or make the call its final expression"));
+                    return Err(self.fail(span, ErrorKind::unsupported("WGSL forbids recursion; this call is not the last thing its function does (not a tail call), so Sarek cannot turn it into a loop: rewrite the function with a loop, or make the call its final expression")));
                 }
                 // A tail call: the arguments become the parameters, and the body starts over.
                 for a in args.iter_mut() {
@@ -305,10 +306,10 @@ impl Lowerer {
                 return Ok(Value::Never);
             }
         }
-        if self.calls.stack.contains(&key) {
-            return Err(self.error(span, "WGSL forbids recursion, and this call leads back to a function that is still running (mutual recursion); rewrite it as a loop"));
+        if self.cx.calls.stack.contains(&key) {
+            return Err(self.fail(span, ErrorKind::unsupported("WGSL forbids recursion, and this call leads back to a function that is still running (mutual recursion); rewrite it as a loop")));
         }
-        let function = match self.calls.memo.get(&key) {
+        let function = match self.cx.calls.memo.get(&key) {
             Some(id) => *id,
             None => self.lower_helper(f, scope, key, &params, result, &slices)?,
         };
@@ -364,20 +365,13 @@ impl Lowerer {
             );
             return Err(Reported);
         }
-        let mut sub = Lowerer::new(
-            ident_name(&sig.ident),
-            self.kernel.workgroup_size,
-            sig.ident.span(),
-        );
-        sub.spans = std::mem::take(&mut self.spans);
-        sub.kernel.span = sub.span(sig.ident.span());
-        sub.kernel.params = self.kernel.params.clone();
-        sub.kernel.types = std::mem::take(&mut self.kernel.types);
-        sub.kernel.functions = std::mem::take(&mut self.kernel.functions);
-        sub.items = std::mem::take(&mut self.items);
-        sub.items.restore(scope);
-        sub.calls = std::mem::take(&mut self.calls);
-        sub.calls.stack.push(key.clone());
+        // The helper is lowered by its own lowerer, borrowing the module's context; it sees
+        // the items of the scope it was declared in.
+        let here = self.cx.items.current();
+        self.cx.items.restore(scope);
+        self.cx.calls.stack.push(key.clone());
+        let span = self.cx.span(sig.ident.span());
+        let mut sub = Lowerer::new(self.cx, ident_name(&sig.ident), span);
         let mut tails = HashSet::new();
         tail_calls(&f.block, &mut tails);
         let loops_back = !tails.is_empty();
@@ -430,17 +424,17 @@ impl Lowerer {
         let prologue = sub.blocks.pop().unwrap_or_default();
         sub.blocks.push(Vec::new());
         let value = sub.block_contents(&f.block);
-        let earlier_errors = !sub.errors.is_empty();
+        let earlier_errors = sub.has_errors();
         match (value, result) {
             _ if earlier_errors => {}
             (Ok(Value::Expr(h)), Some(want)) => {
-                let at = sub.spans[sub.kernel.exprs[h].span.0 as usize];
+                let at = sub.expr_span(h);
                 if let Ok(h) = sub.returned(h, want, at) {
                     sub.push(Stmt::Return(Some(h)), at);
                 }
             }
             (Ok(Value::Expr(h)), None) => {
-                let at = sub.spans[sub.kernel.exprs[h].span.0 as usize];
+                let at = sub.expr_span(h);
                 sub.error(at, "this function returns nothing; end the body with a statement (add `;`) or declare `-> T`");
             }
             (Ok(Value::Unit), Some(_)) => {
@@ -489,32 +483,21 @@ impl Lowerer {
         }
         let mut full = prologue;
         full.extend(body);
-        sub.kernel.body = full;
-        sub.finish();
-        // Hand the shared state back.
-        self.spans = std::mem::take(&mut sub.spans);
-        self.kernel.types = std::mem::take(&mut sub.kernel.types);
-        self.kernel.functions = std::mem::take(&mut sub.kernel.functions);
-        self.items = std::mem::take(&mut sub.items);
-        self.calls = std::mem::take(&mut sub.calls);
-        self.calls.stack.pop();
-        let failed = !sub.errors.is_empty();
-        self.errors.append(&mut sub.errors);
+        sub.function.body = full;
+        let first_error = sub.first_error;
+        let mut function = sub.finish();
+        let failed = self.cx.diagnostics.len() > first_error;
+        self.cx.calls.stack.pop();
+        self.cx.items.restore(here);
         if failed {
             return Err(Reported);
         }
-        let span = sub.kernel.span;
-        self.kernel.functions.push(Function {
-            name,
-            args: arg_tys,
-            result,
-            locals: std::mem::take(&mut sub.kernel.locals),
-            exprs: std::mem::take(&mut sub.kernel.exprs),
-            body: std::mem::take(&mut sub.kernel.body),
-            span,
-        });
-        let id = FunctionId(self.kernel.functions.len() as u32 - 1);
-        self.calls.memo.insert(key, id);
+        function.name = name;
+        function.args = arg_tys;
+        function.result = result;
+        self.cx.kernel.functions.push(function);
+        let id = FunctionId(self.cx.kernel.functions.len() as u32 - 1);
+        self.cx.calls.memo.insert(key, id);
         Ok(id)
     }
 }

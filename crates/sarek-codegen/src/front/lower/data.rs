@@ -7,17 +7,18 @@ use syn::spanned::Spanned;
 use super::items::{local_path_name, Item};
 use super::{ident_name, Binding, Lowerer, Reported, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
 /// Repeat expressions up to this length are written as a constructor; longer ones as a loop.
 const MAX_INLINE_REPEAT: u32 = 16;
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// The struct definition behind `ty`, or an error naming what was found.
     fn struct_of(&mut self, ty: Ty, span: Span) -> R<(TypeId, StructDef)> {
         if let Ty::Compound(Type::Struct(id)) = self.infer.shallow(ty) {
-            if let Some(def) = self.kernel.struct_def(id) {
+            if let Some(def) = self.cx.kernel.struct_def(id) {
                 return Ok((id, def.clone()));
             }
         }
@@ -57,9 +58,11 @@ impl Lowerer {
             ));
         }
         let syn::Member::Named(ident) = member else {
-            return Err(self.error(
+            return Err(self.fail(
                 span,
-                "kernel structs have named fields; tuple fields (`.0`) are not supported",
+                ErrorKind::unsupported(
+                    "kernel structs have named fields; tuple fields (`.0`) are not supported",
+                ),
             ));
         };
         let name = ident_name(ident);
@@ -84,7 +87,7 @@ impl Lowerer {
     /// The element type of an array type.
     pub(super) fn array_elem(&mut self, ty: Ty, span: Span) -> R<Type> {
         if let Ty::Compound(Type::Array(id)) = self.infer.shallow(ty) {
-            if let Some((elem, _)) = array_def(&self.kernel.types, id) {
+            if let Some((elem, _)) = array_def(&self.cx.kernel.types, id) {
                 return Ok(elem);
             }
         }
@@ -95,7 +98,7 @@ impl Lowerer {
     /// Whether WGSL sees `h` as a memory reference (a variable, a parameter, a buffer element
     /// or a part of one), which it can index at run time.
     fn is_reference(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.exprs[h].kind {
+        match &self.function.exprs[h].kind {
             Expr::Local(_) | Expr::Param(_) | Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Field { base, .. } | Expr::Access { base, .. } => self.is_reference(*base),
             _ => false,
@@ -138,16 +141,19 @@ impl Lowerer {
     pub(super) fn struct_literal(&mut self, s: &syn::ExprStruct) -> R<Handle<Expression>> {
         let span = s.span();
         if s.qself.is_some() {
-            return Err(self.error(span, "qualified paths are not supported in kernels"));
+            return Err(self.fail(
+                span,
+                ErrorKind::unsupported("qualified paths are not supported in kernels"),
+            ));
         }
         let segments: Vec<&syn::PathSegment> = s.path.segments.iter().collect();
         if let [enum_seg, variant] = segments.as_slice() {
-            if let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) {
-                let ty = self.enum_type(&e)?;
+            if let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) {
+                let ty = self.cx.enum_type(&e)?;
                 return self.variant_value(ty, &variant.ident, VariantArgs::Named(s), span);
             }
         }
-        let item = local_path_name(&s.path).and_then(|n| self.items.lookup(&n));
+        let item = local_path_name(&s.path).and_then(|n| self.cx.items.lookup(&n));
         let Some(Item::Struct(item)) = item else {
             let name = s
                 .path
@@ -155,13 +161,13 @@ impl Lowerer {
                 .last()
                 .map(|s| s.ident.to_string())
                 .unwrap_or_default();
-            return Err(self.error(s.path.span(), format!("cannot find struct `{name}` here: a kernel sees only the structs declared in its `#[sarek::module]` or its own body; move `{name}` into the module")));
+            return Err(self.fail(s.path.span(), ErrorKind::UnknownStruct(name)));
         };
-        let ty = self.struct_type(&item)?;
+        let ty = self.cx.struct_type(&item)?;
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         // Rust evaluates the fields in the order written, then the base.
         let mut exprs: Vec<&syn::Expr> = s.fields.iter().map(|f| &f.expr).collect();
         if let Some(rest) = &s.rest {
@@ -248,11 +254,11 @@ impl Lowerer {
         let [enum_seg, variant] = segments.as_slice() else {
             return None;
         };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+        let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) else {
             return None;
         };
         Some(
-            self.enum_type(&e).and_then(|ty| {
+            self.cx.enum_type(&e).and_then(|ty| {
                 self.variant_value(ty, &variant.ident, VariantArgs::None, path.span())
             }),
         )
@@ -268,11 +274,11 @@ impl Lowerer {
         let [enum_seg, variant] = segments.as_slice() else {
             return None;
         };
-        let Some(Item::Enum(e)) = self.items.lookup(&ident_name(&enum_seg.ident)) else {
+        let Some(Item::Enum(e)) = self.cx.items.lookup(&ident_name(&enum_seg.ident)) else {
             return None;
         };
         Some(
-            self.enum_type(&e).and_then(|ty| {
+            self.cx.enum_type(&e).and_then(|ty| {
                 self.variant_value(ty, &variant.ident, VariantArgs::Tuple(c), c.span())
             }),
         )
@@ -287,7 +293,7 @@ impl Lowerer {
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let name = ident_name(variant);
         let Some(index) = def
             .variants
@@ -324,7 +330,7 @@ impl Lowerer {
         let Type::Struct(id) = ty else {
             return Err(Reported);
         };
-        let def = self.kernel.struct_def(id).cloned().ok_or(Reported)?;
+        let def = self.cx.kernel.struct_def(id).cloned().ok_or(Reported)?;
         let given: Vec<(u32, &syn::Expr)> = match args {
             VariantArgs::None => Vec::new(),
             VariantArgs::Tuple(c) => {
@@ -338,9 +344,10 @@ impl Lowerer {
             }
             VariantArgs::Named(s) => {
                 if let Some(rest) = &s.rest {
-                    return Err(
-                        self.error(rest.span(), "`..base` is not supported for enum variants")
-                    );
+                    return Err(self.fail(
+                        rest.span(),
+                        ErrorKind::unsupported("`..base` is not supported for enum variants"),
+                    ));
                 }
                 let mut out = Vec::new();
                 for f in &s.fields {
@@ -408,7 +415,7 @@ impl Lowerer {
     ) -> R<Handle<Expression>> {
         let span = a.span();
         if a.elems.is_empty() {
-            return Err(self.error(span, "WGSL has no empty arrays"));
+            return Err(self.fail(span, ErrorKind::unsupported("WGSL has no empty arrays")));
         }
         let want = self.expected_elem(expect);
         let exprs: Vec<&syn::Expr> = a.elems.iter().collect();
@@ -419,7 +426,7 @@ impl Lowerer {
             ty = self.unify(ty, t, e.span())?;
         }
         let elem = self.settle(ty, span)?;
-        let array = self.array_type(elem, values.len() as u32);
+        let array = self.cx.array_type(elem, values.len() as u32);
         Ok(self.expr(
             Expr::Compose {
                 ty: array,
@@ -432,7 +439,7 @@ impl Lowerer {
 
     fn expected_elem(&self, expect: Option<Type>) -> Option<Type> {
         match expect? {
-            Type::Array(id) => array_def(&self.kernel.types, id).map(|a| a.0),
+            Type::Array(id) => array_def(&self.cx.kernel.types, id).map(|a| a.0),
             _ => None,
         }
     }
@@ -461,7 +468,7 @@ impl Lowerer {
         expect: Option<Type>,
     ) -> R<Handle<Expression>> {
         let span = r.span();
-        let len = self.constant_length(&r.len, "a local array")?;
+        let len = self.cx.constant_length(&r.len, "a local array")?;
         let want = self.expected_elem(expect);
         let mut v = self.value_expecting(&r.expr, want)?;
         let mut ty = self.ty(v);
@@ -469,7 +476,7 @@ impl Lowerer {
             ty = self.unify(Ty::of(w), ty, r.expr.span())?;
         }
         let elem = self.settle(ty, r.expr.span())?;
-        let array = self.array_type(elem, len);
+        let array = self.cx.array_type(elem, len);
         let is_zero = matches!(
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Int(i), .. }) if i.base10_digits() == "0"
@@ -477,11 +484,11 @@ impl Lowerer {
             &*r.expr,
             syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Float(f), .. }) if f.base10_parse::<f32>().is_ok_and(|x| x == 0.0 && x.is_sign_positive())
         ) || matches!(&*r.expr, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Bool(b), .. }) if !b.value)
-            || matches!(self.kernel.exprs[v].kind, Expr::Zero(_));
+            || matches!(self.function.exprs[v].kind, Expr::Zero(_));
         if is_zero {
             return Ok(self.expr(Expr::Zero(array), Ty::of(array), span));
         }
-        if !self.is_stable(v) || !matches!(self.kernel.exprs[v].kind, Expr::Literal(_)) {
+        if !self.is_stable(v) || !matches!(self.function.exprs[v].kind, Expr::Literal(_)) {
             v = self.spill(v, None);
         }
         if len <= MAX_INLINE_REPEAT {
@@ -515,7 +522,7 @@ impl Lowerer {
             },
             span,
         );
-        let read_i = self.expr(Expr::Local(i), u32_ty, span);
+        let read_i = self.read(i, u32_ty, span);
         let end = self.expr(Expr::Literal(Literal::U32(len)), u32_ty, span);
         let cond = self.expr(
             Expr::Binary {
@@ -527,7 +534,7 @@ impl Lowerer {
             span,
         );
         let exit = self.exit_unless(cond, span);
-        let index = self.expr(Expr::Local(i), u32_ty, span);
+        let index = self.read(i, u32_ty, span);
         let store_span = self.span(span);
         let store = Statement {
             kind: Stmt::Assign {

@@ -6,7 +6,8 @@ use std::rc::Rc;
 
 use syn::spanned::Spanned;
 
-use super::{ident_name, Lowerer, Reported, R};
+use super::{ident_name, Binding, Lowerer, ModuleContext, Reported, R};
+use crate::front::diagnostic::ErrorKind;
 use crate::front::types;
 use crate::ir::*;
 
@@ -100,7 +101,7 @@ pub fn local_path_name(path: &syn::Path) -> Option<String> {
     }
 }
 
-impl Lowerer {
+impl ModuleContext {
     /// Declares the items of a block (or a module) so that every statement of it sees them,
     /// whatever their order; refuses the kinds of item a kernel cannot use.
     pub(super) fn declare_items<'a>(&mut self, items: impl IntoIterator<Item = &'a syn::Item>) {
@@ -153,7 +154,7 @@ impl Lowerer {
                     return Err(self.error(ty.span(), reason));
                 }
                 if p.path.segments.iter().any(|s| !s.arguments.is_empty()) {
-                    return Err(self.error(ty.span(), "generic types cannot be used on the GPU: WGSL needs concrete types"));
+                    return Err(self.fail(ty.span(), ErrorKind::unsupported("generic types cannot be used on the GPU: WGSL needs concrete types")));
                 }
                 let item = local_path_name(&p.path).and_then(|n| self.items.lookup(&n));
                 match item {
@@ -162,19 +163,16 @@ impl Lowerer {
                     _ if super::vectors::vector_type(&last).is_some() => {
                         Ok(super::vectors::vector_type(&last).unwrap_or(Type::Scalar(Scalar::F32)))
                     }
-                    _ => Err(self.error(
-                        ty.span(),
-                        format!("cannot find type `{last}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{last}` into the module"),
-                    )),
+                    _ => Err(self.fail(ty.span(), ErrorKind::UnknownType(last))),
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => Err(self.error(ty.span(), "`()` is not a value type in a kernel")),
-            syn::Type::Tuple(_) => Err(self.error(ty.span(), "WGSL has no tuples; use a struct with named fields")),
+            syn::Type::Tuple(_) => Err(self.fail(ty.span(), ErrorKind::unsupported("WGSL has no tuples; use a struct with named fields"))),
             syn::Type::Reference(_) => Err(self.error(
                 ty.span(),
                 "references can only be parameters, as buffers (`&[T]`, `&mut [T]`); pass other values by copy",
             )),
-            other => Err(self.error(other.span(), "this type is not supported in a Sarek kernel")),
+            other => Err(self.fail(other.span(), ErrorKind::unsupported("this type is not supported in a Sarek kernel"))),
         }
     }
 
@@ -195,7 +193,7 @@ impl Lowerer {
             Some(0) if shared => {
                 Err(self.error(len.span(), "a workgroup array needs at least one element"))
             }
-            Some(0) => Err(self.error(len.span(), "WGSL has no empty arrays; give the array at least one element")),
+            Some(0) => Err(self.fail(len.span(), ErrorKind::unsupported("WGSL has no empty arrays; give the array at least one element"))),
             Some(v) => Ok(v),
             None if shared => Err(self.error(
                 len.span(),
@@ -209,32 +207,11 @@ impl Lowerer {
     }
 
     fn const_u32(&mut self, len: &syn::Expr) -> Option<u32> {
-        u32::try_from(self.const_int(len, false)?).ok()
-    }
-
-    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
-    /// loop's counter), through parentheses and one-expression blocks.
-    pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
-        match e {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Int(i),
-                ..
-            }) => i.base10_parse::<i64>().ok(),
-            syn::Expr::Path(p) => {
-                match p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))) {
-                    Some(super::Binding::Const(Literal::U32(v))) => Some(i64::from(v)),
-                    Some(super::Binding::Const(Literal::I32(v))) => Some(i64::from(v)),
-                    Some(super::Binding::Counter(v, _)) if counters => Some(v),
-                    _ => None,
-                }
-            }
-            syn::Expr::Paren(p) => self.const_int(&p.expr, counters),
-            syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-                syn::Stmt::Expr(e, None) => self.const_int(e, counters),
-                _ => None,
-            },
+        let value = const_int(len, &mut |name| match self.items.lookup(name) {
+            Some(Item::Const(literal)) => const_literal_int(literal),
             _ => None,
-        }
+        })?;
+        u32::try_from(value).ok()
     }
 
     /// The type of a field of a host-shareable struct; refuses what the host cannot share.
@@ -306,7 +283,7 @@ impl Lowerer {
     fn struct_def(&mut self, s: &syn::ItemStruct) -> R<StructDef> {
         self.check_generics(&s.generics, "struct")?;
         let syn::Fields::Named(named) = &s.fields else {
-            return Err(self.error(s.ident.span(), "a kernel struct needs named fields (`struct P { x: f32 }`), which map to WGSL struct members; tuple and unit structs are not supported"));
+            return Err(self.fail(s.ident.span(), ErrorKind::unsupported("a kernel struct needs named fields (`struct P { x: f32 }`), which map to WGSL struct members; tuple and unit structs are not supported")));
         };
         let mut fields = Vec::new();
         let mut failed = false;
@@ -321,9 +298,9 @@ impl Lowerer {
             }
         }
         if fields.is_empty() && !failed {
-            return Err(self.error(
+            return Err(self.fail(
                 s.ident.span(),
-                "WGSL has no empty structs; give the struct a field",
+                ErrorKind::unsupported("WGSL has no empty structs; give the struct a field"),
             ));
         }
         if failed {
@@ -362,7 +339,7 @@ impl Lowerer {
         let mut failed = false;
         for (i, v) in e.variants.iter().enumerate() {
             if let Some((_, d)) = &v.discriminant {
-                self.error(d.span(), "explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)");
+                self.fail(d.span(), ErrorKind::unsupported("explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)"));
                 failed = true;
             }
             variants.push(ident_name(&v.ident));
@@ -392,8 +369,8 @@ impl Lowerer {
 
     /// `const N: usize = 256;`: its value.
     pub(super) fn const_literal(&mut self, c: &syn::ItemConst) -> R<Literal> {
-        let ty = types::scalar(&c.ty).map_err(|e| {
-            self.errors.push(e);
+        let ty = types::scalar(&c.ty).map_err(|d| {
+            self.diagnostics.add(d);
             Reported
         })?;
         let (negative, lit) = match &*c.expr {
@@ -421,17 +398,56 @@ impl Lowerer {
                 match t {
                     Scalar::I32 => Literal::I32(
                         i32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `i32`"))?,
+                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("i32".into())))?,
                     ),
                     Scalar::U32 => Literal::U32(
                         u32::try_from(v)
-                            .map_err(|_| self.error(span, "literal out of range for `u32`"))?,
+                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("u32".into())))?,
                     ),
                     Scalar::F32 => Literal::F32(v as f32),
                     Scalar::Bool => return Err(self.error(span, "expected `bool`")),
                 }
             }
             _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
+        })
+    }
+}
+
+/// The value of an integer literal or of a name `value_of` knows, through parentheses and
+/// one-expression blocks.
+fn const_int(e: &syn::Expr, value_of: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
+    match e {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(i),
+            ..
+        }) => i.base10_parse::<i64>().ok(),
+        syn::Expr::Path(p) => p.path.get_ident().and_then(|i| value_of(&ident_name(i))),
+        syn::Expr::Paren(p) => const_int(&p.expr, value_of),
+        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
+            syn::Stmt::Expr(e, None) => const_int(e, value_of),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value of an integer constant.
+fn const_literal_int(literal: Literal) -> Option<i64> {
+    match literal {
+        Literal::U32(v) => Some(i64::from(v)),
+        Literal::I32(v) => Some(i64::from(v)),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
+    /// loop's counter), through parentheses and one-expression blocks.
+    pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
+        const_int(e, &mut |name| match self.lookup(name) {
+            Some(Binding::Const(literal)) => const_literal_int(literal),
+            Some(Binding::Counter(v, _)) if counters => Some(v),
+            _ => None,
         })
     }
 }

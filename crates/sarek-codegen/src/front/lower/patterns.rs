@@ -10,6 +10,7 @@ use syn::spanned::Spanned;
 use super::items::Item;
 use super::{ident_name, Binding, Lowerer, Reported, Value, R};
 use crate::arena::Handle;
+use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
@@ -40,7 +41,7 @@ enum Scrutinee {
     },
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     pub(super) fn match_expr(&mut self, m: &syn::ExprMatch) -> R<Value> {
         let arms: Vec<(&syn::Pat, ArmBody<'_>, Option<Span>)> = m
             .arms
@@ -86,12 +87,13 @@ impl Lowerer {
         let (scrut, selector) = match self.infer.shallow(ty) {
             Ty::Compound(t @ Type::Struct(id))
                 if self
+                    .cx
                     .kernel
                     .struct_def(id)
                     .is_some_and(|d| d.variants.is_some()) =>
             {
                 let local = self.temp(value, None);
-                let read = self.expr(Expr::Local(local), ty, span);
+                let read = self.read(local, ty, span);
                 let tag = self.expr(
                     Expr::Field {
                         base: read,
@@ -163,7 +165,7 @@ impl Lowerer {
         let count = arms.len();
         for (n, (pat, body, guard)) in arms.into_iter().enumerate() {
             if let Some(g) = guard {
-                self.error(g, "match guards (`if` after a pattern) are not supported in kernels; test the condition inside the arm");
+                self.fail(g, ErrorKind::unsupported("match guards (`if` after a pattern) are not supported in kernels; test the condition inside the arm"));
                 failed = true;
                 continue;
             }
@@ -197,10 +199,7 @@ impl Lowerer {
                         },
                         *span,
                     );
-                    this.scopes
-                        .last_mut()
-                        .expect("a scope")
-                        .insert(name.clone(), Binding::Local(local));
+                    this.bind(name.clone(), Binding::Local(local));
                 }
                 match body {
                     ArmBody::Expr(e) => this.expression(e),
@@ -247,13 +246,13 @@ impl Lowerer {
             let mut ty = self.ty(first);
             for &(_, h) in &results[1..] {
                 let t = self.ty(h);
-                let at = self.spans[self.kernel.exprs[h].span.0 as usize];
+                let at = self.expr_span(h);
                 ty = self.unify(ty, t, at)?;
             }
             let local = self.new_local("__match", ty, true, false, span);
             self.push(Stmt::Let { local, init: None }, span);
             for &(b, h) in &results {
-                let ir_span = self.kernel.exprs[h].span;
+                let ir_span = self.function.exprs[h].span;
                 blocks[b].push(Statement {
                     kind: Stmt::Assign {
                         place: Place::Local(local),
@@ -282,7 +281,7 @@ impl Lowerer {
             span,
         );
         Ok(match result_local {
-            Some((local, ty)) => Value::Expr(self.expr(Expr::Local(local), ty, span)),
+            Some((local, ty)) => Value::Expr(self.read(local, ty, span)),
             None if all_never => Value::Never,
             None => Value::Unit,
         })
@@ -359,9 +358,11 @@ impl Lowerer {
                 self.variant_pattern(&t.path, &subs, None, scrut, t.span())
             }
             syn::Pat::Struct(s) => self.variant_pattern(&s.path, &[], Some(s), scrut, s.span()),
-            syn::Pat::Range(r) => Err(self.error(
+            syn::Pat::Range(r) => Err(self.fail(
                 r.span(),
-                "range patterns are not supported in kernels; use `if` with comparisons",
+                ErrorKind::unsupported(
+                    "range patterns are not supported in kernels; use `if` with comparisons",
+                ),
             )),
             other => {
                 // `-1` parses as an expression pattern in some positions.
@@ -376,7 +377,8 @@ impl Lowerer {
     fn is_variant_name(&self, ty: Type, ident: &syn::Ident) -> bool {
         let Type::Struct(id) = ty else { return false };
         let name = ident_name(ident);
-        self.kernel
+        self.cx
+            .kernel
             .struct_def(id)
             .and_then(|d| d.variants.as_ref())
             .is_some_and(|v| v.contains(&name))
@@ -428,10 +430,10 @@ impl Lowerer {
                 "write the variant with its enum, `Enum::Variant`",
             ));
         };
-        match self.items.lookup(&ident_name(&enum_seg.ident)) {
-            Some(Item::Enum(e)) if self.enum_type(&e)? == ty => {}
+        match self.cx.items.lookup(&ident_name(&enum_seg.ident)) {
+            Some(Item::Enum(e)) if self.cx.enum_type(&e)? == ty => {}
             _ => {
-                let name = type_name(&self.kernel.types, ty);
+                let name = type_name(&self.cx.kernel.types, ty);
                 return Err(self.error(enum_seg.span(), format!("expected a variant of `{name}`")));
             }
         }
@@ -490,18 +492,16 @@ impl Lowerer {
             }
         }
         for (field, sub) in subs {
-            let fty = match self.kernel.exprs[value].ty {
-                _ => {
-                    let Type::Struct(id) = ty else {
-                        return Err(Reported);
-                    };
-                    self.kernel
-                        .struct_def(id)
-                        .and_then(|d| d.fields.get(field as usize))
-                        .map(|f| f.ty)
-                        .ok_or(Reported)?
-                }
+            let Type::Struct(id) = ty else {
+                return Err(Reported);
             };
+            let fty = self
+                .cx
+                .kernel
+                .struct_def(id)
+                .and_then(|d| d.fields.get(field as usize))
+                .map(|f| f.ty)
+                .ok_or(Reported)?;
             let read = self.expr(Expr::Field { base: value, field }, Ty::of(fty), sub.span());
             self.bind_irrefutable(sub, read, fty, &mut bindings)?;
         }

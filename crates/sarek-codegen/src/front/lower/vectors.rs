@@ -44,7 +44,7 @@ pub(super) fn component(name: &str, n: u8) -> Option<u32> {
     (i < u32::from(n)).then_some(i)
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// `Vec3::new(..)`, `Vec3::splat(v)`, `vec3(..)`; `None` when the call is none of them.
     pub(super) fn vector_call(
         &mut self,
@@ -56,14 +56,14 @@ impl Lowerer {
         let (ty, splat) = match segments.as_slice() {
             [.., ty_seg, f] if f.ident == "new" || f.ident == "splat" => {
                 let name = ident_name(&ty_seg.ident);
-                if segments.len() == 2 && self.items.lookup(&name).is_some() {
+                if segments.len() == 2 && self.cx.items.lookup(&name).is_some() {
                     return None;
                 }
                 (vector_type(&name)?, f.ident == "splat")
             }
             [.., f] => {
                 let name = ident_name(&f.ident);
-                if self.items.lookup(&name).is_some() {
+                if self.cx.items.lookup(&name).is_some() {
                     return None;
                 }
                 (constructor_type(&name)?, false)
@@ -104,7 +104,7 @@ impl Lowerer {
         let name = ident_name(&ty_seg.ident);
         if segments.len() == 2
             && matches!(
-                self.items.lookup(&name),
+                self.cx.items.lookup(&name),
                 Some(Item::Struct(_) | Item::Enum(_))
             )
         {

@@ -9,7 +9,7 @@
 use proc_macro2::TokenTree;
 use syn::spanned::Spanned;
 
-use super::{ident_name, Binding, Lowerer, Value, R};
+use crate::front::lower::{ident_name, Binding, Lowerer, Value, R};
 
 /// Loops with at most this many iterations are unrolled.
 const MAX_TRIP: i64 = 16;
@@ -49,17 +49,17 @@ fn leaves_loop(tokens: proc_macro2::TokenStream) -> bool {
     false
 }
 
-impl Lowerer {
+impl Lowerer<'_> {
     /// Whether `body` indexes a local or workgroup array with an expression that mentions
     /// `name`.
     fn indexes_local_with(&self, body: &syn::Block, name: &str) -> bool {
-        struct Finder<'a> {
-            lowerer: &'a Lowerer,
+        struct Finder<'a, 'm> {
+            lowerer: &'a Lowerer<'m>,
             name: &'a str,
             locals: Vec<String>,
             found: bool,
         }
-        fn walk_expr(f: &mut Finder<'_>, e: &syn::Expr) {
+        fn walk_expr(f: &mut Finder<'_, '_>, e: &syn::Expr) {
             if f.found {
                 return;
             }
@@ -131,7 +131,7 @@ impl Lowerer {
                 _ => {}
             }
         }
-        fn walk_block(f: &mut Finder<'_>, b: &syn::Block) {
+        fn walk_block(f: &mut Finder<'_, '_>, b: &syn::Block) {
             for s in &b.stmts {
                 match s {
                     syn::Stmt::Local(l) => {
@@ -207,10 +207,7 @@ impl Lowerer {
         self.unroll_copies = outer * (hi - lo).max(1);
         for value in lo..hi {
             let (block, result) = self.with_block(|this| {
-                this.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name.to_owned(), Binding::Counter(value, ty));
+                this.bind(name.to_owned(), Binding::Counter(value, ty));
                 this.block_contents(&f.body)
             });
             if let Err(e) = result {

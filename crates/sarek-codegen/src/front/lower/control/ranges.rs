@@ -3,13 +3,13 @@
 //! once, the loop never overflows past its last value, and every iteration's value is
 //! Rust's. `step_by(0)`, which panics in Rust, runs no iteration.
 
-use proc_macro2::Span;
 use syn::spanned::Spanned;
 
-use super::{Lowerer, R};
 use crate::arena::Handle;
 use crate::front::infer::Ty;
 use crate::ir::*;
+
+use crate::front::lower::{ident_name, Lowerer, Value, R};
 
 /// An adapter applied to a range, innermost first.
 pub(super) enum Adapter<'a> {
@@ -39,20 +39,142 @@ pub(super) fn split(e: &syn::Expr) -> (&syn::Expr, Vec<Adapter<'_>>) {
     (e, adapters)
 }
 
-impl Lowerer {
-    fn bin(
-        &mut self,
-        op: BinaryOp,
-        left: Handle<Expression>,
-        right: Handle<Expression>,
-        ty: Ty,
-        span: Span,
-    ) -> Handle<Expression> {
-        self.expr(Expr::Binary { op, left, right }, ty, span)
-    }
+impl Lowerer<'_> {
+    /// `for i in a..b` / `a..=b`: bounds evaluated once, no overflow at the type's maximum.
+    pub(in crate::front::lower) fn for_loop(&mut self, f: &syn::ExprForLoop) -> R<Value> {
+        self.check_label(&f.label)?;
+        let span = f.span();
+        let (name, mutable) = match &*f.pat {
+            syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
+                (ident_name(&p.ident), p.mutability.is_some())
+            }
+            syn::Pat::Wild(_) => ("_".to_owned(), false),
+            other => {
+                return Err(self.error(
+                    other.span(),
+                    "bind the loop counter to a plain name: `for i in a..b`",
+                ))
+            }
+        };
+        let (range_expr, adapters) = split(&f.expr);
+        let syn::Expr::Range(range) = range_expr else {
+            return Err(self.error(f.expr.span(), "a kernel `for` loop iterates over a range: `a..b` or `a..=b`, optionally with `.rev()` and `.step_by(k)`; other iterators have no GPU form"));
+        };
+        if !adapters.is_empty() {
+            return self.adapted_for(f, &name, mutable, range, &adapters);
+        }
+        if let Some(v) = self.unrolled_for(f, &name, mutable, range) {
+            return v;
+        }
+        let (Some(start), Some(end)) = (&range.start, &range.end) else {
+            return Err(self.error(
+                range.span(),
+                "a `for` range needs both bounds: `a..b` or `a..=b`",
+            ));
+        };
+        let inclusive = matches!(range.limits, syn::RangeLimits::Closed(_));
+        let bounds = self.operands(&[start, end])?;
+        let ty = self.unify(self.ty(bounds[0]), self.ty(bounds[1]), range.span())?;
+        self.require_int(bounds[0], range.span())?;
+        let start_local = self.temp(bounds[0], None);
+        let end_local = self.temp(bounds[1], None);
+        let start = self.read(start_local, ty, span);
+        let end = self.read(end_local, ty, span);
+        let counter = self.loop_counter(start, ty, f.pat.span(), span);
 
-    fn read(&mut self, local: Handle<Local>, ty: Ty, span: Span) -> Handle<Expression> {
-        self.expr(Expr::Local(local), ty, span)
+        let pat_span = f.pat.span();
+        let (mut body, _, result) = self.loop_body(&f.body, |this| {
+            this.bind_counter(counter, &name, ty, mutable, pat_span);
+            Ok(())
+        });
+        result?;
+        let bool_ty = Ty::Known(Scalar::Bool);
+        let one = self.expr(Expr::Literal(Literal::I32(0)), ty, span);
+        self.int_literals.push((one, 1));
+        let counter_span = self.span(pat_span);
+        let increment = Statement {
+            kind: Stmt::Assign {
+                place: Place::Local(counter),
+                op: Some(BinaryOp::Add),
+                value: one,
+            },
+            span: counter_span,
+        };
+        let c = self.read(counter, ty, span);
+        if inclusive {
+            // Decide before incrementing so `..=MAX` ends instead of wrapping.
+            let is_last = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Eq,
+                    left: c,
+                    right: end,
+                },
+                bool_ty,
+                span,
+            );
+            let last = self.new_local("__last", bool_ty, false, true, span);
+            let read_last = self.read(last, bool_ty, span);
+            let last_span = self.span(span);
+            let continuing = vec![
+                Statement {
+                    kind: Stmt::Let {
+                        local: last,
+                        init: Some(is_last),
+                    },
+                    span: last_span,
+                },
+                increment,
+            ];
+            let s2 = self.read(start_local, ty, span);
+            let e2 = self.read(end_local, ty, span);
+            let nonempty = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Le,
+                    left: s2,
+                    right: e2,
+                },
+                bool_ty,
+                span,
+            );
+            let loop_span = self.span(span);
+            let lp = Statement {
+                kind: Stmt::Loop {
+                    body,
+                    continuing,
+                    break_if: Some(read_last),
+                },
+                span: loop_span,
+            };
+            self.push(
+                Stmt::If {
+                    cond: nonempty,
+                    accept: vec![lp],
+                    reject: Vec::new(),
+                },
+                span,
+            );
+        } else {
+            let in_range = self.expr(
+                Expr::Binary {
+                    op: BinaryOp::Lt,
+                    left: c,
+                    right: end,
+                },
+                bool_ty,
+                span,
+            );
+            let exit = self.exit_unless(in_range, span);
+            body.insert(0, exit);
+            self.push(
+                Stmt::Loop {
+                    body,
+                    continuing: vec![increment],
+                    break_if: None,
+                },
+                span,
+            );
+        }
+        Ok(Value::Unit)
     }
 
     /// A `for` loop over a range with adapters; `pattern` binds each value.
@@ -63,7 +185,7 @@ impl Lowerer {
         mutable: bool,
         range: &syn::ExprRange,
         adapters: &[Adapter<'_>],
-    ) -> R<super::Value> {
+    ) -> R<Value> {
         let span = f.span();
         let (rev_first, step, rev_after) =
             match adapters {
@@ -180,29 +302,10 @@ impl Lowerer {
             } else {
                 this.read(lo, ty, span)
             };
-            let counter = this.new_local("__i", ty, true, false, f.pat.span());
-            this.push(
-                Stmt::Let {
-                    local: counter,
-                    init: Some(first),
-                },
-                span,
-            );
+            let counter = this.loop_counter(first, ty, f.pat.span(), span);
             let pat_span = f.pat.span();
             let (body, _, result) = this.loop_body(&f.body, |this| {
-                let read = this.read(counter, ty, pat_span);
-                let var = this.new_local(name, ty, mutable, !mutable, pat_span);
-                this.push(
-                    Stmt::Let {
-                        local: var,
-                        init: Some(read),
-                    },
-                    pat_span,
-                );
-                this.scopes
-                    .last_mut()
-                    .expect("a scope")
-                    .insert(name.to_owned(), super::Binding::Local(var));
+                this.bind_counter(counter, name, ty, mutable, pat_span);
                 Ok(())
             });
             result?;
@@ -252,7 +355,7 @@ impl Lowerer {
                 },
                 span,
             );
-            Ok(super::Value::Unit)
+            Ok(Value::Unit)
         });
         self.push(
             Stmt::If {
@@ -262,6 +365,6 @@ impl Lowerer {
             },
             span,
         );
-        Ok(super::Value::Unit)
+        Ok(Value::Unit)
     }
 }

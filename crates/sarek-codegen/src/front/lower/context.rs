@@ -1,0 +1,152 @@
+//! Module-wide state of a kernel's lowering: one [`ModuleContext`] is owned for the whole
+//! kernel module and lent to the [`Lowerer`](super::Lowerer) of each function body (the
+//! kernel's entry and every helper it calls), so a helper is lowered by borrowing the context
+//! rather than by moving shared state out and back.
+//!
+//! What lives here is what outlives one function: the kernel being built (its parameters,
+//! workgroup arrays, type table and finished helpers), the Rust spans behind every IR span,
+//! the errors, the item scopes and the helpers lowered so far. Resolving a Rust type needs
+//! only this, so type resolution is a method of the context, usable without a function.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use super::calls::CallState;
+use super::items::ItemScopes;
+use super::{Reported, R};
+use crate::front::diagnostic::{Diagnostics, ErrorKind};
+use crate::front::types;
+use crate::ir::*;
+
+/// The state one kernel module's lowering shares across its functions.
+pub struct ModuleContext {
+    /// The kernel being built; its [`Kernel::entry`] is filled in last.
+    pub kernel: Kernel,
+    /// Rust spans, indexed by [`crate::ir::Span`].
+    pub spans: Vec<Span>,
+    /// Every error found so far.
+    pub diagnostics: Diagnostics,
+    /// Structs, enums, helpers and constants in scope (the module's, then each block's).
+    pub items: ItemScopes,
+    /// Helpers lowered so far, and the chain of helpers being lowered.
+    pub calls: CallState,
+}
+
+impl ModuleContext {
+    /// The context of kernel `name`, declared at `span`.
+    pub fn new(name: String, workgroup_size: [u32; 3], span: Span) -> Self {
+        let mut cx = ModuleContext {
+            kernel: Kernel {
+                name: name.clone(),
+                params: Vec::new(),
+                workgroup_size,
+                shared: Vec::new(),
+                entry: Function::new(name, crate::ir::Span(0)),
+                span: crate::ir::Span(0),
+                types: Vec::new(),
+                functions: Vec::new(),
+            },
+            spans: Vec::new(),
+            diagnostics: Diagnostics::new(),
+            items: ItemScopes::default(),
+            calls: CallState::default(),
+        };
+        cx.kernel.span = cx.span(span);
+        cx.kernel.entry.span = cx.kernel.span;
+        cx
+    }
+
+    /// Records a Rust span; the IR refers to it by the returned index.
+    pub fn span(&mut self, span: Span) -> crate::ir::Span {
+        self.spans.push(span);
+        crate::ir::Span(self.spans.len() as u32 - 1)
+    }
+
+    /// The Rust span behind an IR span.
+    pub fn rust_span(&self, span: crate::ir::Span) -> Span {
+        self.spans[span.0 as usize]
+    }
+
+    /// Records an error of kind `kind` at `span`.
+    pub fn fail(&mut self, span: Span, kind: ErrorKind) -> Reported {
+        self.diagnostics.push(span, kind);
+        Reported
+    }
+
+    /// Records an error at `span` with its own text ([`ErrorKind::Other`]).
+    pub fn error(&mut self, span: Span, message: impl std::fmt::Display) -> Reported {
+        self.diagnostics.error(span, message);
+        Reported
+    }
+
+    /// Declares the items of the kernel's module (scope 0 of every lookup).
+    pub fn declare_module(&mut self, module: &[syn::Item]) {
+        self.items.open();
+        let items: Vec<&syn::Item> = module
+            .iter()
+            .filter(|i| {
+                !matches!(
+                    i,
+                    syn::Item::Use(_)
+                        | syn::Item::Impl(_)
+                        | syn::Item::Trait(_)
+                        | syn::Item::Macro(_)
+                        | syn::Item::Mod(_)
+                        | syn::Item::Static(_)
+                        | syn::Item::Type(_)
+                )
+            })
+            .collect();
+        self.declare_items(items);
+    }
+
+    /// The IR type of a kernel parameter.
+    pub fn param_type(&mut self, param: &types::HostParam) -> R<ParamType> {
+        use types::{HostElem, HostParam};
+        Ok(match param {
+            HostParam::Scalar(s) => ParamType::Value(Type::Scalar(s.scalar())),
+            HostParam::AtomicSlice { elem } => ParamType::AtomicSlice {
+                elem: elem.scalar(),
+            },
+            HostParam::Slice {
+                elem: HostElem::Scalar(s),
+                access,
+            } => ParamType::Slice {
+                elem: Type::Scalar(s.scalar()),
+                access: *access,
+            },
+            HostParam::Slice {
+                elem: HostElem::Named(t),
+                access,
+            } => {
+                let elem = self.resolve_type(t)?;
+                if let Some(e) = self.host_shareable(elem) {
+                    return Err(self.error(t.span(), e));
+                }
+                ParamType::Slice {
+                    elem,
+                    access: *access,
+                }
+            }
+            HostParam::Value(t) => {
+                let ty = self.resolve_type(t)?;
+                if let Type::Array(_) = ty {
+                    return Err(self.error(t.span(), "an array cannot be passed by value (WebGPU's uniform block needs 16-byte array strides); pass it in a buffer, `&[T]`"));
+                }
+                if let Some(problem) = crate::layout::uniform_problem(&self.kernel.types, ty) {
+                    return Err(self.error(t.span(), format!("this struct cannot be passed by value: by-value parameters live in WebGPU's uniform block, and {problem}; pass it as a one-element buffer, `&[T]`, instead")));
+                }
+                ParamType::Value(ty)
+            }
+        })
+    }
+
+    /// Why values of `ty` cannot be stored in a buffer, if they cannot.
+    fn host_shareable(&self, ty: Type) -> Option<&'static str> {
+        match ty {
+            Type::Scalar(Scalar::Bool) => Some("WebGPU cannot store `bool` in a buffer (it is not host-shareable); use a `&[u32]` of 0 and 1"),
+            Type::Array(id) => array_def(&self.kernel.types, id).and_then(|(e, _)| self.host_shareable(e)),
+            _ => None,
+        }
+    }
+}

@@ -143,7 +143,26 @@ static COUNT: KernelSource = KernelSource {
 };
 
 #[rustfmt::skip]
-const ADD_ONE_IR: &str = r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0,"types":[],"functions":[]}"#;
+const ADD_ONE_IR: &str = r#"{"name":"add_one","params":[{"name":"x","ty":{"Slice":{"elem":{"Scalar":"u32"},"access":"read_write"}},"span":1}],"workgroup_size":[64,1,1],"entry":{"name":"add_one","args":[],"result":null,"locals":[{"name":"i","ty":{"Scalar":"u32"},"mutable":false,"span":3}],"exprs":[{"kind":{"Builtin":"GlobalThreadId"},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":5},{"kind":{"Len":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Binary":{"op":"Lt","left":1,"right":2}},"ty":{"Scalar":"bool"},"span":7},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":8},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":9},{"kind":{"Literal":{"Bool":false}},"ty":{"Scalar":"u32"},"span":10}],"body":[{"kind":{"Let":{"local":0,"init":0}},"span":4},{"kind":{"If":{"cond":3,"accept":[{"kind":{"Assign":{"place":{"Index":{"slice":0,"index":5}},"op":"Add","value":4}},"span":11}],"reject":[]}},"span":12}],"span":0},"shared":[],"span":0,"types":[],"functions":[]}"#;
 
 #[rustfmt::skip]
-const COUNT_IR: &str = r#"{"name":"count","params":[{"name":"hits","ty":{"AtomicSlice":{"elem":"u32"}},"span":1}],"workgroup_size":[64,1,1],"locals":[{"name":"__v","ty":{"Scalar":"u32"},"mutable":false,"span":4},{"name":"__old","ty":{"Scalar":"u32"},"mutable":false,"span":7}],"exprs":[{"kind":{"Literal":{"U32":0}},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":3},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Local":1},"ty":{"Scalar":"u32"},"span":9}],"shared":[],"body":[{"kind":{"Let":{"local":0,"init":1}},"span":5},{"kind":{"Atomic":{"fun":"Add","target":{"Buffer":{"slice":0,"index":0}},"value":2,"result":1}},"span":8}],"span":0,"types":[],"functions":[]}"#;
+const COUNT_IR: &str = r#"{"name":"count","params":[{"name":"hits","ty":{"AtomicSlice":{"elem":"u32"}},"span":1}],"workgroup_size":[64,1,1],"entry":{"name":"count","args":[],"result":null,"locals":[{"name":"__v","ty":{"Scalar":"u32"},"mutable":false,"span":4},{"name":"__old","ty":{"Scalar":"u32"},"mutable":false,"span":7}],"exprs":[{"kind":{"Literal":{"U32":0}},"ty":{"Scalar":"u32"},"span":2},{"kind":{"Literal":{"U32":1}},"ty":{"Scalar":"u32"},"span":3},{"kind":{"Local":0},"ty":{"Scalar":"u32"},"span":6},{"kind":{"Local":1},"ty":{"Scalar":"u32"},"span":9}],"body":[{"kind":{"Let":{"local":0,"init":1}},"span":5},{"kind":{"Atomic":{"fun":"Add","target":{"Buffer":{"slice":0,"index":0}},"value":2,"result":1}},"span":8}],"span":0},"shared":[],"span":0,"types":[],"functions":[]}"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fixture's hand-written IR must keep the shape the macro embeds: the CPU backend
+    /// parses it at the first launch, so a stale shape fails here rather than in a doc test
+    /// that happens to run on a GPU.
+    #[test]
+    fn the_fixture_kernels_run_on_the_cpu_backend() {
+        let dev = Device::cpu();
+        let mut x = dev.upload(&[1u32, 2, 3]).unwrap();
+        add_one.launch(&dev, Grid::cover(3), &mut x).unwrap();
+        assert_eq!(x.read().unwrap(), [2, 3, 4]);
+        let hits = dev.zeros::<u32>(1).unwrap();
+        count.launch(&dev, Grid::cover(100), &hits).unwrap();
+        assert_eq!(hits.read().unwrap(), [128]);
+    }
+}

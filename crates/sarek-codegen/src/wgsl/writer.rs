@@ -1,11 +1,13 @@
-//! Prints a kernel as a WGSL module.
+//! Prints a kernel, as the passes left it, as a WGSL module.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 
 use crate::abi::{Abi, FieldSource};
 use crate::arena::{Arena, Handle};
 use crate::ir::*;
+use crate::passes::coarsen::{self, Coarse, Role};
+use crate::passes::{Notes, Prepared};
 
 use super::escape::{escape, internal};
 use super::helpers::Helper;
@@ -14,25 +16,20 @@ use super::names::{self, ModuleNames};
 const INDENT: &str = "    ";
 
 pub(super) struct Writer<'a> {
+    prepared: &'a Prepared,
     kernel: &'a Kernel,
     abi: &'a Abi,
     names: ModuleNames,
-    /// The locals and expressions of the function being written (the kernel or a helper).
+    /// The function being written (the kernel's entry, its coarsened entry or a helper): its
+    /// locals and expressions, and what the passes did to it.
     locals: &'a Arena<Local>,
     exprs: &'a Arena<Expression>,
+    notes: &'a Notes,
     local_names: HashMap<Handle<Local>, String>,
-    /// Locals WGSL sees as constant: declared with `let` from a constant expression.
-    const_locals: HashSet<Handle<Local>>,
-    /// Immutable locals bound to an invocation id, a parameter or a length: printed as that
-    /// value at each use instead of being declared. Measured on an H200: binding
-    /// `let py = global_id.y` ahead of a loop made a Mandelbrot kernel 6% slower than reading
-    /// the built-in where it is used.
-    aliases: HashMap<Handle<Local>, Handle<Expression>>,
+    /// Whether each expression is a WGSL const-expression ([`super::constness`]).
+    constant: Vec<bool>,
     helpers: BTreeSet<Helper>,
     body: String,
-    /// While writing copy `k` of a coarsened body: its thread index is `sarek_id<k>`, its
-    /// locals are `sarek_c<k>_<name>` and its buffer reads are the preloaded `sarek_p<k>_<n>`.
-    copy: Option<u32>,
 }
 
 /// The WGSL spelling of a scalar type.
@@ -117,30 +114,27 @@ impl Builtins {
 }
 
 impl<'a> Writer<'a> {
-    pub(super) fn new(kernel: &'a Kernel, abi: &'a Abi) -> Self {
+    pub(super) fn new(prepared: &'a Prepared, abi: &'a Abi) -> Self {
+        let kernel = &prepared.kernel;
         let names = names::module(kernel);
         Writer {
+            prepared,
             kernel,
             abi,
-            local_names: names::locals(&kernel.entry.locals, &names.taken),
+            local_names: HashMap::new(),
             names,
             locals: &kernel.entry.locals,
             exprs: &kernel.entry.exprs,
-            const_locals: HashSet::new(),
-            aliases: HashMap::new(),
+            notes: &prepared.entry,
+            constant: Vec::new(),
             helpers: BTreeSet::new(),
             body: String::new(),
-            copy: None,
         }
     }
 
-    /// The WGSL name of a local (in a coarsened copy, that copy's own).
+    /// The WGSL name of a local.
     fn local_name(&self, local: Handle<Local>) -> String {
-        let name = &self.local_names[&local];
-        match self.copy {
-            Some(k) => internal(&format!("c{k}_{name}")),
-            None => name.clone(),
-        }
+        self.local_names[&local].clone()
     }
 
     fn type_name(&self, ty: Type) -> String {
@@ -159,20 +153,32 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// Switches to writing `function`'s body (a helper's or the kernel's entry).
-    fn enter(&mut self, function: &'a Function) {
+    /// Switches to writing `function`'s body, whose locals are named `local_names`.
+    fn enter(
+        &mut self,
+        function: &'a Function,
+        notes: &'a Notes,
+        local_names: HashMap<Handle<Local>, String>,
+    ) {
         self.locals = &function.locals;
         self.exprs = &function.exprs;
-        self.local_names = names::locals(&function.locals, &self.names.taken);
-        self.const_locals.clear();
-        self.aliases.clear();
+        self.notes = notes;
+        self.local_names = local_names;
+        self.constant = super::constness::of(function);
+    }
+
+    /// Switches to writing a helper's body or the kernel's entry.
+    fn enter_function(&mut self, function: &'a Function, notes: &'a Notes) {
+        let local_names = names::locals(&function.locals, &self.names.taken);
+        self.enter(function, notes, local_names);
     }
 
     pub(super) fn finish(mut self) -> String {
         let kernel = self.kernel;
+        let prepared = self.prepared;
         let mut functions = String::new();
         for (i, f) in kernel.functions.iter().enumerate() {
-            self.enter(f);
+            self.enter_function(f, &prepared.functions[i]);
             self.block(&f.body, 1);
             let body = std::mem::take(&mut self.body);
             let args: Vec<String> = f
@@ -192,37 +198,13 @@ impl<'a> Writer<'a> {
                 args.join(", ")
             );
         }
-        self.enter(&kernel.entry);
+        self.enter_function(&kernel.entry, &prepared.entry);
         self.block(&kernel.entry.body, 1);
         let statements = std::mem::take(&mut self.body);
-        let coarse = crate::check::coarsen::plan(kernel).map(|plan| {
-            let mut text = String::new();
-            for k in 0..crate::check::coarsen::FACTOR {
-                self.copy = Some(k);
-                for slice in &plan.preload {
-                    let param = kernel.param(*slice);
-                    let ty = param
-                        .ty
-                        .buffer()
-                        .map(|(t, _)| self.type_name(t))
-                        .unwrap_or_default();
-                    let _ = writeln!(
-                        text,
-                        "{INDENT}let {}: {ty} = {}[{}];",
-                        internal(&format!("p{k}_{}", slice.0)),
-                        escape(&param.name),
-                        internal(&format!("id{k}"))
-                    );
-                }
-            }
-            for k in 0..crate::check::coarsen::FACTOR {
-                self.copy = Some(k);
-                self.block(&kernel.entry.body, 1);
-                text.push_str(&std::mem::take(&mut self.body));
-            }
-            self.copy = None;
-            text
-        });
+        let coarse = prepared
+            .coarse
+            .as_ref()
+            .map(|(coarse, notes)| self.coarse_body(coarse, notes));
 
         let mut out = String::new();
         let k = self.kernel;
@@ -242,11 +224,49 @@ impl<'a> Writer<'a> {
         self.entry_point(&mut out, &statements, false);
         out.push('\n');
         self.entry_point(&mut out, &statements, true);
-        if let Some(coarse) = coarse {
+        if let Some((coarse, text)) = coarse {
             out.push('\n');
-            self.coarse_entry_point(&mut out, &coarse);
+            self.coarse_entry_point(&mut out, coarse, &text);
         }
         out
+    }
+
+    /// The coarsened body: its loads, then its copies. Copy `k`'s locals are
+    /// `sarek_c<k>_<name>` (after the entry's own names), its element index `sarek_id<k>` and
+    /// its loaded elements `sarek_p<k>_<param>`.
+    fn coarse_body(&mut self, coarse: &'a Coarse, notes: &'a Notes) -> (&'a Coarse, String) {
+        let entry_names = names::locals(&self.kernel.entry.locals, &self.names.taken);
+        let local_names = coarse
+            .function
+            .locals
+            .iter()
+            .map(|(h, _)| {
+                let name = match coarse.roles[h.index()] {
+                    Role::Copy { copy, of } => format!("c{copy}_{}", entry_names[&of]),
+                    Role::Thread { copy } => format!("id{copy}"),
+                    Role::Preload { copy, slice } => format!("p{copy}_{}", slice.0),
+                };
+                (h, internal(&name))
+            })
+            .collect();
+        self.enter(&coarse.function, notes, local_names);
+        let mut text = String::new();
+        for &load in &coarse.preloads {
+            let Role::Preload { copy, slice } = coarse.roles[load.index()] else {
+                continue;
+            };
+            let _ = writeln!(
+                text,
+                "{INDENT}let {}: {} = {}[{}];",
+                self.local_name(load),
+                self.type_name(self.locals[load].ty),
+                escape(&self.kernel.param(slice).name),
+                self.local_name(coarse.threads[copy as usize])
+            );
+        }
+        self.block(&coarse.function.body, 1);
+        text.push_str(&std::mem::take(&mut self.body));
+        (coarse, text)
     }
 
     /// One entry point around the body. The direct one takes the block and global ids from
@@ -316,11 +336,11 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The coarsened entry point (see [`crate::check::coarsen`]): invocation `t` of a quarter
-    /// of the grid (folded like any grid) handles `t + k·T`; its loads come first.
-    fn coarse_entry_point(&self, out: &mut String, statements: &str) {
+    /// The coarsened entry point (see [`crate::passes::coarsen`]): invocation `t` of a
+    /// quarter of the grid (folded like any grid) handles `t + k·T`; its loads come first.
+    fn coarse_entry_point(&self, out: &mut String, coarse: &Coarse, statements: &str) {
         let [x, _, _] = self.kernel.workgroup_size;
-        let factor = crate::check::coarsen::FACTOR;
+        let factor = coarsen::FACTOR;
         let (lid, wid, nwg, p) = (
             Builtins::LOCAL_ID,
             Builtins::GROUP_ID,
@@ -350,11 +370,11 @@ impl<'a> Writer<'a> {
             out,
             "{INDENT}if {t} >= {total} {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
         );
-        for k in 0..factor {
+        for (k, thread) in coarse.threads.iter().enumerate() {
             let _ = writeln!(
                 out,
                 "{INDENT}let {} = {t} + {k}u * {total};",
-                internal(&format!("id{k}"))
+                self.local_name(*thread)
             );
         }
         out.push_str(statements);
@@ -454,27 +474,13 @@ impl<'a> Writer<'a> {
 
     fn statement(&mut self, statement: &Statement, depth: usize) {
         match &statement.kind {
+            Stmt::Let { local, .. } if self.notes.forwarded.contains(local) => {}
             Stmt::Let { local, init } => {
                 let l = &self.locals[*local];
                 let name = self.local_name(*local);
                 let ty = self.type_name(l.ty);
                 // An array or struct lives in a `var`, so that it can be indexed at run time.
                 let mutable = l.mutable || matches!(l.ty, Type::Array(_) | Type::Struct(_));
-                if let (Some(init), false) = (init, mutable) {
-                    let alias = match self.exprs[*init].kind {
-                        // `global_thread_id()` is a formula: keep computing it once.
-                        Expr::Builtin(Builtin::GlobalThreadId) => false,
-                        Expr::Builtin(_) | Expr::Param(_) | Expr::Len(_) => true,
-                        _ => false,
-                    };
-                    if alias {
-                        self.aliases.insert(*local, *init);
-                        return;
-                    }
-                    if self.is_const(*init) {
-                        self.const_locals.insert(*local);
-                    }
-                }
                 let text = match (init, mutable) {
                     (Some(init), false) => format!("let {name}: {ty} = {};", self.expr(*init)),
                     (Some(init), true) => format!("var {name}: {ty} = {};", self.expr(*init)),
@@ -797,9 +803,6 @@ impl<'a> Writer<'a> {
             Builtin::BlockDim(a) => format!("{}u", self.kernel.workgroup_size[a.index()]),
             Builtin::GridDim(a) => format!("{p}.sarek_grid.{}", a.letter()),
             Builtin::GlobalIdx(a) => format!("{}.{}", Builtins::GLOBAL_ID, a.letter()),
-            Builtin::GlobalThreadId if self.copy.is_some() => {
-                internal(&format!("id{}", self.copy.unwrap_or(0)))
-            }
             Builtin::GlobalThreadId => {
                 let [wx, wy, _] = self.kernel.workgroup_size;
                 let gid = Builtins::GLOBAL_ID;
@@ -823,18 +826,12 @@ impl<'a> Writer<'a> {
                     _ => field,
                 }
             }
-            Expr::Local(local) => match self.aliases.get(local) {
-                Some(init) => self.expr(*init),
-                None => self.local_name(*local),
-            },
+            Expr::Local(local) => self.local_name(*local),
             Expr::Len(id) => format!(
                 "{}.{}",
                 Builtins::PARAMS,
                 crate::abi::length_field(id.0 as usize)
             ),
-            Expr::Index { slice, .. } if self.copy.is_some() => {
-                internal(&format!("p{}_{}", self.copy.unwrap_or(0), slice.0))
-            }
             Expr::Index { slice, index } => {
                 let i = self.index(*index, None);
                 format!("{}[{i}]", escape(&kernel.param(*slice).name))
@@ -882,10 +879,6 @@ impl<'a> Writer<'a> {
                     BinaryOp::Ne => format!("any({l} != {r})"),
                     _ => format!("({l} {} {r})", binary_token(*op)),
                 }
-            }
-            Expr::Binary { .. } if self.fold(handle).is_some() => {
-                let folded = self.fold(handle).unwrap_or(Literal::U32(0));
-                self.literal(folded)
             }
             Expr::Binary { op, left, right } => {
                 let ty = self.scalar_of(*left);
@@ -1083,85 +1076,9 @@ impl<'a> Writer<'a> {
         })
     }
 
-    /// Whether WGSL evaluates `h` at shader-creation time (and naga checks it for division by
-    /// zero and overflow). Erring towards `true` only costs an identity call.
+    /// Whether WGSL evaluates `h` at shader-creation time ([`super::constness`]).
     fn is_const(&self, h: Handle<Expression>) -> bool {
-        match &self.exprs[h].kind {
-            Expr::Literal(Literal::F32(v)) => v.is_finite(),
-            Expr::Literal(_) => true,
-            Expr::Local(l) => {
-                self.const_locals.contains(l)
-                    || self.aliases.get(l).is_some_and(|t| self.is_const(*t))
-            }
-            Expr::Unary { expr, .. } => self.is_const(*expr),
-            Expr::Binary { left, right, .. } => self.is_const(*left) && self.is_const(*right),
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => self.is_const(*cond) && self.is_const(*accept) && self.is_const(*reject),
-            // Float-to-integer casts go through a helper function, which is never constant.
-            Expr::Cast { expr, to } => {
-                !(self.scalar_of(*expr) == Scalar::F32 && to.is_integer()) && self.is_const(*expr)
-            }
-            Expr::Math { fun, args } => {
-                *fun != MathFun::Round && args.iter().all(|a| self.is_const(*a))
-            }
-            Expr::Field { base, .. } => self.is_const(*base),
-            Expr::Access { base, index } => self.is_const(*base) && self.is_const(*index),
-            Expr::Compose { components, .. } => components.iter().all(|c| self.is_const(*c)),
-            Expr::Zero(_) => true,
-            // Printed as the workgroup size, a literal.
-            Expr::Builtin(Builtin::BlockDim(_)) => true,
-            Expr::Param(_)
-            | Expr::Len(_)
-            | Expr::Index { .. }
-            | Expr::SharedIndex { .. }
-            | Expr::Argument(_)
-            | Expr::Builtin(_) => false,
-        }
-    }
-
-    /// The value of integer arithmetic on literals, when it is exact (no wrap, no division by
-    /// zero): printed as one literal, so that an index like `acc[0 * 2 + 1]` is a constant for
-    /// the GPU compiler. Inexact cases keep Rust's wrapping result through the run-time path.
-    fn fold(&self, h: Handle<Expression>) -> Option<Literal> {
-        match &self.exprs[h].kind {
-            Expr::Literal(l @ (Literal::I32(_) | Literal::U32(_))) => Some(*l),
-            Expr::Builtin(Builtin::BlockDim(a)) => {
-                Some(Literal::U32(self.kernel.workgroup_size[a.index()]))
-            }
-            Expr::Local(l) => self.aliases.get(l).and_then(|t| self.fold(*t)),
-            Expr::Binary { op, left, right } => {
-                let (l, r) = (self.fold(*left)?, self.fold(*right)?);
-                match (l, r) {
-                    (Literal::U32(a), Literal::U32(b)) => Some(Literal::U32(match op {
-                        BinaryOp::Add => a.checked_add(b)?,
-                        BinaryOp::Sub => a.checked_sub(b)?,
-                        BinaryOp::Mul => a.checked_mul(b)?,
-                        BinaryOp::Div => a.checked_div(b)?,
-                        BinaryOp::Rem => a.checked_rem(b)?,
-                        BinaryOp::BitAnd => a & b,
-                        BinaryOp::BitOr => a | b,
-                        BinaryOp::BitXor => a ^ b,
-                        _ => return None,
-                    })),
-                    (Literal::I32(a), Literal::I32(b)) => Some(Literal::I32(match op {
-                        BinaryOp::Add => a.checked_add(b)?,
-                        BinaryOp::Sub => a.checked_sub(b)?,
-                        BinaryOp::Mul => a.checked_mul(b)?,
-                        BinaryOp::Div => a.checked_div(b)?,
-                        BinaryOp::Rem => a.checked_rem(b)?,
-                        BinaryOp::BitAnd => a & b,
-                        BinaryOp::BitOr => a | b,
-                        BinaryOp::BitXor => a ^ b,
-                        _ => return None,
-                    })),
-                    _ => None,
-                }
-            }
-            _ => None,
-        }
+        self.constant.get(h.index()).copied().unwrap_or(false)
     }
 
     /// An index: a constant one outside the array (or, into a buffer, beyond `i32`), which
@@ -1172,7 +1089,11 @@ impl<'a> Writer<'a> {
         if !self.is_const(index) {
             return text;
         }
-        let in_range = match (self.fold(index), len) {
+        let value = match self.exprs[index].kind {
+            Expr::Literal(l) => Some(l),
+            _ => None,
+        };
+        let in_range = match (value, len) {
             (Some(Literal::U32(v)), Some(len)) => v < len,
             (Some(Literal::I32(v)), Some(len)) => v >= 0 && (v as u32) < len,
             (Some(Literal::U32(v)), None) => v <= i32::MAX as u32,
@@ -1267,10 +1188,12 @@ impl<'a> Writer<'a> {
     ) -> String {
         let right_ty = self.scalar_of(right);
         let r = self.expr(right);
-        let safe_divisor = matches!(
-            self.exprs[right].kind,
-            Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
-        ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0);
+        // (A divisor that constant evaluation computed stays guarded: see `Notes`.)
+        let safe_divisor = !self.notes.evaluated.contains(&right)
+            && (matches!(
+                self.exprs[right].kind,
+                Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
+            ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0));
         if matches!(op, BinaryOp::Div | BinaryOp::Rem) && ty.is_integer() && !safe_divisor {
             // WGSL's defined results on every wgpu backend (a function call is also never a
             // constant expression, which naga would refuse for a zero divisor).

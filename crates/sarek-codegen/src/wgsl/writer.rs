@@ -922,7 +922,7 @@ impl<'a> Writer<'a> {
                         args[0] = self.opaque_any(self.exprs[*first].ty, text);
                     }
                 }
-                // A constant divisor may be zero, which naga refuses to fold.
+                // A constant divisor may be zero, which naga refuses to evaluate.
                 if *fun == MathFun::RemEuclid && const_args.get(1) == Some(&true) {
                     if let (Some(d), Some(text)) = (handles.get(1), args.get(1).cloned()) {
                         args[1] = self.opaque_any(self.exprs[*d].ty, text);

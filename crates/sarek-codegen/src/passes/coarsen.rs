@@ -100,7 +100,7 @@ pub struct Coarse {
     pub preloads: Vec<Handle<Local>>,
 }
 
-/// The coarsened entry of `kernel`, which `plan` (from [`plan`]) found element-wise.
+/// The coarsened entry of `kernel`, which [`plan`] found element-wise (its answer is `plan`).
 pub fn apply(kernel: &Kernel, plan: &Plan) -> Coarse {
     let entry = &kernel.entry;
     let mut function = Function::new(entry.name.clone(), entry.span);
@@ -156,7 +156,8 @@ pub fn apply(kernel: &Kernel, plan: &Plan) -> Coarse {
     }
     let per_copy = plan.preload.len();
     for copy in 0..FACTOR as usize {
-        // Every expression first, then their operands: a handle may point forwards.
+        // Copy every expression, then point the copies' operands at the copies (so an
+        // operand that comes after its user would still be found).
         let exprs: Vec<Handle<Expression>> = entry
             .exprs
             .iter()

@@ -38,7 +38,7 @@ pub const FOLDED_ENTRY_POINT: &str = "sarek_main_folded";
 pub const COARSE_ENTRY_POINT: &str = "sarek_main_coarse";
 
 /// How many invocations the coarsened entry point merges into one.
-pub const COARSEN_FACTOR: u32 = crate::check::coarsen::FACTOR;
+pub const COARSEN_FACTOR: u32 = crate::passes::coarsen::FACTOR;
 
 /// Everything a runner needs to launch a kernel.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -287,6 +287,6 @@ fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
         },
         buffers: buffers.into(),
         workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
-        coarsened: crate::check::coarsen::plan(kernel).is_some(),
+        coarsened: crate::passes::coarsen::plan(kernel).is_some(),
     }
 }

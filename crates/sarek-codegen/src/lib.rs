@@ -1,5 +1,5 @@
-//! Sarek's compiler core: the IR of a kernel, the checks WebGPU imposes, the WGSL back end,
-//! the kernel ABI and naga validation. A normal library, so every stage is testable without a
+//! Sarek's compiler core: the IR of a kernel, the checks WebGPU imposes, the passes that
+//! transform the IR, the WGSL back end, the kernel ABI and naga validation. A normal library, so every stage is testable without a
 //! proc-macro process; the Rust front end (`front`, behind the feature of the same name)
 //! lowers `syn` syntax trees into this IR.
 //!
@@ -57,6 +57,7 @@ pub mod front;
 pub mod interp;
 pub mod ir;
 pub mod layout;
+pub mod passes;
 #[cfg(feature = "wgsl")]
 pub mod valid;
 #[cfg(feature = "wgsl")]
@@ -110,11 +111,12 @@ impl std::error::Error for CompileError {}
 
 /// The text that reports naga's rejection of Sarek's WGSL (a bug in Sarek), here and in the
 /// front end's diagnostics.
+#[cfg(feature = "wgsl")]
 pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
     format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
 }
 
-/// Runs the back half of the pipeline on a lowered kernel: checks, ABI, WGSL, naga.
+/// Runs the back half of the pipeline on a lowered kernel: checks, ABI, passes, WGSL, naga.
 #[cfg(feature = "wgsl")]
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
     if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
@@ -125,7 +127,9 @@ pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
         return Err(CompileError::Kernel(divergent));
     }
     let abi = abi::build(kernel);
-    let wgsl = wgsl::write(kernel, &abi);
+    let prepared = passes::run(kernel);
+    debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
+    let wgsl = wgsl::write(&prepared, &abi);
     valid::validate(&wgsl).map_err(|message| CompileError::Naga {
         message,
         wgsl: wgsl.clone(),

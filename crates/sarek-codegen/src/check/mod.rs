@@ -1,6 +1,5 @@
 //! Checks on a kernel that WebGPU imposes beyond Rust's own rules.
 
-pub mod coarsen;
 pub mod uniformity;
 
 /// WebGPU's default limits, which every adapter supports; a kernel within them runs anywhere.

@@ -2,7 +2,7 @@
 //! Rust. Accuracy is stated against Rust's `std` (itself within 1 ULP of the exact value) and
 //! checked by the test suite on random and edge-case inputs.
 
-// NaN and infinity are tested on the bits: drivers may fold `x != x` to false.
+// NaN and infinity are tested on the bits: drivers may simplify `x != x` to false.
 
 /// `log10`: near 1 (`x` in [0.5, 2], where WGSL's `log2` is only accurate to an absolute
 /// 2^-21), from the series of [`LN_1P`]; elsewhere `log2(x) · log10(2)`. Within 4 ULP near 1

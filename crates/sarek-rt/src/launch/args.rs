@@ -48,7 +48,7 @@ pub(crate) fn dispatch_size(
 
 /// The entry point a grid of `groups` workgroups runs through, and its physical dispatch. A
 /// large 1-D grid of an element-wise kernel runs coarsened (when `coarsening` allows it): a
-/// quarter of the threads, each doing the work of four (see `sarek_codegen::check::coarsen`).
+/// quarter of the threads, each doing the work of four (see `sarek_codegen::passes::coarsen`).
 pub(crate) fn entry(
     limits: &wgpu::Limits,
     abi: &Abi,

@@ -11,9 +11,14 @@
 //! Hoisting a read of element `i` of a buffer above the writes of the other elements is
 //! sound because the elements differ; hoisting it above a write of the same element is not,
 //! so a kernel that reads a buffer element after writing it is not coarsened.
+//!
+//! [`plan`] decides (the ABI reports its answer, and the runtime picks the coarsened entry
+//! point by it); [`apply`] builds the coarsened body as a [`Function`] of its own, which the
+//! WGSL writer prints inside the coarsened entry point's preamble.
 
 use std::collections::HashSet;
 
+use super::remap::Remap;
 use crate::arena::Handle;
 use crate::ir::*;
 
@@ -52,6 +57,141 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
     let mut preload = w.read;
     preload.sort_by_key(|p| p.0);
     Some(Plan { preload })
+}
+
+/// What a local of the coarsened body stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Copy `copy` of the entry's local `of`.
+    Copy {
+        /// Which of the [`FACTOR`] copies.
+        copy: u32,
+        /// The entry's local.
+        of: Handle<Local>,
+    },
+    /// The element index of copy `copy` (`t + copy·T`), declared by the entry point's
+    /// preamble: the copy's `global_thread_id()`.
+    Thread {
+        /// Which copy.
+        copy: u32,
+    },
+    /// Element `Thread { copy }` of buffer `slice`, loaded by the preamble before any copy
+    /// runs: the copy's reads of that buffer.
+    Preload {
+        /// Which copy.
+        copy: u32,
+        /// The buffer parameter.
+        slice: ParamId,
+    },
+}
+
+/// A coarsened entry: [`FACTOR`] copies of the kernel's body, one after the other, each with
+/// its own locals and element index, reading the elements loaded up front.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coarse {
+    /// The copies. Its locals without a declaring statement are the ones the preamble
+    /// declares: [`Role::Thread`] and [`Role::Preload`].
+    pub function: Function,
+    /// The role of each local of `function`, by handle index.
+    pub roles: Vec<Role>,
+    /// The element index of each copy, in copy order.
+    pub threads: Vec<Handle<Local>>,
+    /// The loads, in the order the preamble issues them: by copy, then by parameter.
+    pub preloads: Vec<Handle<Local>>,
+}
+
+/// The coarsened entry of `kernel`, which [`plan`] found element-wise (its answer is `plan`).
+pub fn apply(kernel: &Kernel, plan: &Plan) -> Coarse {
+    let entry = &kernel.entry;
+    let mut function = Function::new(entry.name.clone(), entry.span);
+    let mut roles = Vec::new();
+    let local = |function: &mut Function, roles: &mut Vec<Role>, l: Local, role| {
+        roles.push(role);
+        function.locals.append(l)
+    };
+    let mut copies = Vec::new();
+    for copy in 0..FACTOR {
+        let of: Vec<Handle<Local>> = entry
+            .locals
+            .iter()
+            .map(|(of, l)| {
+                local(
+                    &mut function,
+                    &mut roles,
+                    l.clone(),
+                    Role::Copy { copy, of },
+                )
+            })
+            .collect();
+        copies.push(of);
+    }
+    let threads: Vec<Handle<Local>> = (0..FACTOR)
+        .map(|copy| {
+            let l = Local {
+                name: "thread".into(),
+                ty: Type::Scalar(Scalar::U32),
+                mutable: false,
+                span: entry.span,
+            };
+            local(&mut function, &mut roles, l, Role::Thread { copy })
+        })
+        .collect();
+    let mut preloads = Vec::new();
+    for copy in 0..FACTOR {
+        for &slice in &plan.preload {
+            let param = kernel.param(slice);
+            let l = Local {
+                name: param.name.clone(),
+                ty: param.ty.buffer().map_or(Type::Scalar(Scalar::U32), |b| b.0),
+                mutable: false,
+                span: param.span,
+            };
+            preloads.push(local(
+                &mut function,
+                &mut roles,
+                l,
+                Role::Preload { copy, slice },
+            ));
+        }
+    }
+    let per_copy = plan.preload.len();
+    for copy in 0..FACTOR as usize {
+        // Copy every expression, then point the copies' operands at the copies (so an
+        // operand that comes after its user would still be found).
+        let exprs: Vec<Handle<Expression>> = entry
+            .exprs
+            .iter()
+            .map(|(_, e)| function.exprs.append(e.clone()))
+            .collect();
+        let remap = Remap {
+            expr: |h: Handle<Expression>| exprs[h.index()],
+            local: |l: Handle<Local>| copies[copy][l.index()],
+        };
+        for (h, e) in entry.exprs.iter() {
+            let kind = match &e.kind {
+                Expr::Builtin(Builtin::GlobalThreadId) => Expr::Local(threads[copy]),
+                Expr::Index { slice, index } => {
+                    match plan.preload.iter().position(|p| p == slice) {
+                        Some(n) => Expr::Local(preloads[copy * per_copy + n]),
+                        // Unreachable from the body: the plan saw every read of it.
+                        None => Expr::Index {
+                            slice: *slice,
+                            index: exprs[index.index()],
+                        },
+                    }
+                }
+                other => remap.expr_kind(other),
+            };
+            function.exprs[exprs[h.index()]].kind = kind;
+        }
+        function.body.extend(remap.block(&entry.body));
+    }
+    Coarse {
+        function,
+        roles,
+        threads,
+        preloads,
+    }
 }
 
 impl Walk<'_> {

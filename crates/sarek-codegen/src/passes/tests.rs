@@ -1,0 +1,339 @@
+//! The passes on hand-built IR: each test builds a kernel, runs a pass and looks at the IR it
+//! leaves.
+
+use super::*;
+use crate::ir::*;
+
+const U32: Type = Type::Scalar(Scalar::U32);
+const I32: Type = Type::Scalar(Scalar::I32);
+const F32: Type = Type::Scalar(Scalar::F32);
+
+fn expr(f: &mut Function, kind: Expr, ty: Type) -> Handle<Expression> {
+    f.exprs.append(Expression {
+        kind,
+        ty,
+        span: Span(0),
+    })
+}
+
+fn local(f: &mut Function, name: &str, ty: Type, mutable: bool) -> Handle<Local> {
+    f.locals.append(Local {
+        name: name.into(),
+        ty,
+        mutable,
+        span: Span(0),
+    })
+}
+
+fn stmt(kind: Stmt) -> Statement {
+    Statement {
+        kind,
+        span: Span(0),
+    }
+}
+
+fn binary(
+    f: &mut Function,
+    op: BinaryOp,
+    left: Handle<Expression>,
+    right: Handle<Expression>,
+) -> Handle<Expression> {
+    let ty = f.exprs[left].ty;
+    expr(f, Expr::Binary { op, left, right }, ty)
+}
+
+/// `fn k(a: f32, x: &[f32], y: &mut [f32])` with an empty body, workgroup 64.
+fn kernel() -> Kernel {
+    let slice = |access| ParamType::Slice { elem: F32, access };
+    let param = |name: &str, ty| Param {
+        name: name.into(),
+        ty,
+        span: Span(0),
+    };
+    Kernel {
+        name: "k".into(),
+        params: vec![
+            param("a", ParamType::Value(F32)),
+            param("x", slice(Access::Read)),
+            param("y", slice(Access::ReadWrite)),
+        ],
+        workgroup_size: [64, 1, 1],
+        shared: Vec::new(),
+        entry: Function::new("k", Span(0)),
+        span: Span(0),
+        types: Vec::new(),
+        functions: Vec::new(),
+    }
+}
+
+#[test]
+fn exact_integer_arithmetic_and_block_dim_become_literals() {
+    let mut f = Function::new("f", Span(0));
+    let two = expr(&mut f, Expr::Literal(Literal::U32(2)), U32);
+    let three = expr(&mut f, Expr::Literal(Literal::U32(3)), U32);
+    let product = binary(&mut f, BinaryOp::Mul, two, three);
+    let dim = expr(&mut f, Expr::Builtin(Builtin::BlockDim(Axis::X)), U32);
+    let sum = binary(&mut f, BinaryOp::Add, product, dim);
+    let evaluated = const_eval::run(&mut f, [64, 1, 1]);
+    assert_eq!(f.exprs[sum].kind, Expr::Literal(Literal::U32(70)));
+    assert_eq!(f.exprs[product].kind, Expr::Literal(Literal::U32(6)));
+    assert_eq!(f.exprs[dim].kind, Expr::Literal(Literal::U32(64)));
+    // What was written as a literal is not reported as evaluated.
+    assert_eq!(evaluated, HashSet::from([product, dim, sum]));
+}
+
+#[test]
+fn inexact_arithmetic_keeps_its_run_time_form() {
+    let mut f = Function::new("f", Span(0));
+    let max = expr(&mut f, Expr::Literal(Literal::I32(i32::MAX)), I32);
+    let one = expr(&mut f, Expr::Literal(Literal::I32(1)), I32);
+    let zero = expr(&mut f, Expr::Literal(Literal::I32(0)), I32);
+    let wraps = binary(&mut f, BinaryOp::Add, max, one);
+    let by_zero = binary(&mut f, BinaryOp::Div, one, zero);
+    let shift = binary(&mut f, BinaryOp::Shl, one, one);
+    let compare = expr(
+        &mut f,
+        Expr::Binary {
+            op: BinaryOp::Lt,
+            left: one,
+            right: zero,
+        },
+        Type::Scalar(Scalar::Bool),
+    );
+    let a = expr(&mut f, Expr::Param(ParamId(0)), I32);
+    let of_param = binary(&mut f, BinaryOp::Add, a, one);
+    let before = f.clone();
+    assert!(const_eval::run(&mut f, [64, 1, 1]).is_empty());
+    assert_eq!(f, before);
+    for h in [wraps, by_zero, shift, compare, of_param] {
+        assert!(matches!(f.exprs[h].kind, Expr::Binary { .. }));
+    }
+}
+
+#[test]
+fn constant_evaluation_is_linear_in_the_length_of_a_sum() {
+    // `1 + 1 + ... + 1`, a left-leaning tree 200,000 deep: a recursive walk from each node
+    // would take quadratic time (and overflow the stack).
+    let mut f = Function::new("f", Span(0));
+    let mut sum = expr(&mut f, Expr::Literal(Literal::U32(1)), U32);
+    for _ in 1..200_000 {
+        let one = expr(&mut f, Expr::Literal(Literal::U32(1)), U32);
+        sum = binary(&mut f, BinaryOp::Add, sum, one);
+    }
+    let evaluated = const_eval::run(&mut f, [64, 1, 1]);
+    assert_eq!(f.exprs[sum].kind, Expr::Literal(Literal::U32(200_000)));
+    assert_eq!(evaluated.len(), 199_999);
+}
+
+#[test]
+fn bindings_of_ids_parameters_and_lengths_are_forwarded() {
+    let mut f = Function::new("f", Span(0));
+    let n = local(&mut f, "n", U32, false);
+    let len = expr(&mut f, Expr::Len(ParamId(2)), U32);
+    let i = local(&mut f, "i", U32, false);
+    let gid = expr(&mut f, Expr::Builtin(Builtin::GlobalThreadId), U32);
+    let m = local(&mut f, "m", U32, true);
+    let dim = expr(&mut f, Expr::Builtin(Builtin::BlockDim(Axis::X)), U32);
+    let read_n = expr(&mut f, Expr::Local(n), U32);
+    let read_i = expr(&mut f, Expr::Local(i), U32);
+    let read_m = expr(&mut f, Expr::Local(m), U32);
+    let body = vec![
+        stmt(Stmt::Let {
+            local: n,
+            init: Some(len),
+        }),
+        stmt(Stmt::Let {
+            local: i,
+            init: Some(gid),
+        }),
+        stmt(Stmt::Let {
+            local: m,
+            init: Some(dim),
+        }),
+        stmt(Stmt::Assign {
+            place: Place::Local(m),
+            op: Some(BinaryOp::Add),
+            value: read_n,
+        }),
+    ];
+    f.body = body.clone();
+    let forwarded = forward::run(&mut f);
+    assert_eq!(forwarded, HashSet::from([n]));
+    assert_eq!(f.exprs[read_n].kind, Expr::Len(ParamId(2)));
+    // `global_thread_id()` is computed once; a mutable local is a variable.
+    assert_eq!(f.exprs[read_i].kind, Expr::Local(i));
+    assert_eq!(f.exprs[read_m].kind, Expr::Local(m));
+    // The statements keep their shape: the dead binding stays.
+    assert_eq!(f.body, body);
+}
+
+/// `let i = global_thread_id(); if i < y.len() { y[i] = a * x[i] + y[i]; }`
+fn element_wise(k: &mut Kernel) -> (Handle<Local>, Handle<Expression>) {
+    let f = &mut k.entry;
+    let i = local(f, "i", U32, false);
+    let gid = expr(f, Expr::Builtin(Builtin::GlobalThreadId), U32);
+    let read = |f: &mut Function| expr(f, Expr::Local(i), U32);
+    let (i1, i2, i3, i4) = (read(f), read(f), read(f), read(f));
+    let len = expr(f, Expr::Len(ParamId(2)), U32);
+    let cond = expr(
+        f,
+        Expr::Binary {
+            op: BinaryOp::Lt,
+            left: i1,
+            right: len,
+        },
+        Type::Scalar(Scalar::Bool),
+    );
+    let a = expr(f, Expr::Param(ParamId(0)), F32);
+    let x = expr(
+        f,
+        Expr::Index {
+            slice: ParamId(1),
+            index: i2,
+        },
+        F32,
+    );
+    let y = expr(
+        f,
+        Expr::Index {
+            slice: ParamId(2),
+            index: i3,
+        },
+        F32,
+    );
+    let ax = binary(f, BinaryOp::Mul, a, x);
+    let sum = binary(f, BinaryOp::Add, ax, y);
+    let store = stmt(Stmt::Assign {
+        place: Place::Index {
+            slice: ParamId(2),
+            index: i4,
+        },
+        op: None,
+        value: sum,
+    });
+    f.body = vec![
+        stmt(Stmt::Let {
+            local: i,
+            init: Some(gid),
+        }),
+        stmt(Stmt::If {
+            cond,
+            accept: vec![store],
+            reject: Vec::new(),
+        }),
+    ];
+    (i, x)
+}
+
+#[test]
+fn element_wise_kernels_are_coarsened_with_their_loads_first() {
+    let mut k = kernel();
+    let (i, x) = element_wise(&mut k);
+    let plan = coarsen::plan(&k).expect("element-wise");
+    assert_eq!(plan.preload, vec![ParamId(1), ParamId(2)]);
+    let c = coarsen::apply(&k, &plan);
+    let factor = coarsen::FACTOR as usize;
+    assert_eq!(c.threads.len(), factor);
+    assert_eq!(c.preloads.len(), 2 * factor);
+    assert_eq!(c.roles.len(), c.function.locals.len());
+    assert_eq!(c.function.body.len(), 2 * factor);
+    for copy in 0..factor {
+        // Copy `copy` binds its own `i` to its own element index...
+        let Stmt::Let {
+            local,
+            init: Some(init),
+        } = c.function.body[2 * copy].kind
+        else {
+            panic!("a binding first");
+        };
+        assert_eq!(
+            c.roles[local.index()],
+            coarsen::Role::Copy {
+                copy: copy as u32,
+                of: i
+            }
+        );
+        assert_eq!(c.function.exprs[init].kind, Expr::Local(c.threads[copy]));
+        // ... and reads `x[i]` from its load, issued before any copy runs.
+        let load = c.preloads[copy * 2];
+        assert_eq!(
+            c.roles[load.index()],
+            coarsen::Role::Preload {
+                copy: copy as u32,
+                slice: ParamId(1)
+            }
+        );
+        let copied_x = c.function.exprs.len() / factor * copy + x.index();
+        let (_, e) = c.function.exprs.iter().nth(copied_x).expect("copied");
+        assert_eq!(e.kind, Expr::Local(load));
+    }
+}
+
+#[test]
+fn kernels_that_are_not_element_wise_are_not_coarsened() {
+    // Reads a neighbour: `y[i] = x[i + 1]`.
+    let mut k = kernel();
+    let f = &mut k.entry;
+    let gid = expr(f, Expr::Builtin(Builtin::GlobalThreadId), U32);
+    let one = expr(f, Expr::Literal(Literal::U32(1)), U32);
+    let next = binary(f, BinaryOp::Add, gid, one);
+    let x = expr(
+        f,
+        Expr::Index {
+            slice: ParamId(1),
+            index: next,
+        },
+        F32,
+    );
+    f.body = vec![stmt(Stmt::Assign {
+        place: Place::Index {
+            slice: ParamId(2),
+            index: gid,
+        },
+        op: None,
+        value: x,
+    })];
+    assert_eq!(coarsen::plan(&k), None);
+    // A workgroup size that is not a multiple of the factor.
+    let mut k = kernel();
+    element_wise(&mut k);
+    k.workgroup_size = [66, 1, 1];
+    assert_eq!(coarsen::plan(&k), None);
+}
+
+#[test]
+fn run_simplifies_the_entry_and_the_coarsened_copies_alike() {
+    let mut k = kernel();
+    element_wise(&mut k);
+    let n = local(&mut k.entry, "n", U32, false);
+    let len = expr(&mut k.entry, Expr::Len(ParamId(2)), U32);
+    let read_n = expr(&mut k.entry, Expr::Local(n), U32);
+    let dim = expr(&mut k.entry, Expr::Builtin(Builtin::BlockDim(Axis::X)), U32);
+    let product = binary(&mut k.entry, BinaryOp::Mul, dim, dim);
+    let _ = (read_n, product);
+    k.entry.body.insert(
+        0,
+        stmt(Stmt::Let {
+            local: n,
+            init: Some(len),
+        }),
+    );
+    let prepared = run(&k);
+    assert_eq!(prepared.entry.forwarded, HashSet::from([n]));
+    assert_eq!(
+        prepared.kernel.entry.exprs[read_n].kind,
+        Expr::Len(ParamId(2))
+    );
+    assert_eq!(
+        prepared.kernel.entry.exprs[product].kind,
+        Expr::Literal(Literal::U32(64 * 64))
+    );
+    let (coarse, notes) = prepared.coarse.expect("coarsened");
+    assert_eq!(notes.forwarded.len(), coarsen::FACTOR as usize);
+    assert_eq!(notes.evaluated.len(), 2 * coarsen::FACTOR as usize);
+    assert!(coarse
+        .function
+        .exprs
+        .iter()
+        .all(|(_, e)| !matches!(e.kind, Expr::Builtin(_) | Expr::Index { .. })));
+}

@@ -1,0 +1,441 @@
+//! Prints a kernel, as the passes left it, as a WGSL module.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write as _;
+
+use crate::abi::{Abi, FieldSource};
+use crate::arena::{Arena, Handle};
+use crate::ir::*;
+use crate::passes::coarsen::{self, Coarse, Role};
+use crate::passes::{Notes, Prepared};
+
+mod expressions;
+mod statements;
+
+use super::escape::{escape, internal};
+use super::helpers::Helper;
+use super::names::{self, ModuleNames};
+
+const INDENT: &str = "    ";
+
+pub(super) struct Writer<'a> {
+    prepared: &'a Prepared,
+    kernel: &'a Kernel,
+    abi: &'a Abi,
+    names: ModuleNames,
+    /// The function being written (the kernel's entry, its coarsened entry or a helper): its
+    /// locals and expressions, and what the passes did to it.
+    locals: &'a Arena<Local>,
+    exprs: &'a Arena<Expression>,
+    notes: &'a Notes,
+    local_names: HashMap<Handle<Local>, String>,
+    /// Whether each expression is a WGSL const-expression ([`super::constness`]).
+    constant: Vec<bool>,
+    helpers: BTreeSet<Helper>,
+    body: String,
+}
+
+/// The WGSL spelling of a scalar type.
+fn scalar_name(s: Scalar) -> &'static str {
+    match s {
+        Scalar::F32 => "f32",
+        Scalar::I32 => "i32",
+        Scalar::U32 => "u32",
+        // `bool` never reaches host-shareable memory; a uniform holds a `u32`.
+        Scalar::Bool => "bool",
+    }
+}
+
+/// The type a scalar has in host-shareable memory.
+fn shareable_name(s: Scalar) -> &'static str {
+    match s {
+        Scalar::Bool => "u32",
+        other => scalar_name(other),
+    }
+}
+
+/// The WGSL spelling of `ty`; `shareable` spells a `bool` as the `u32` that stores it.
+pub(super) fn spell(kernel: &Kernel, names: &ModuleNames, ty: Type, shareable: bool) -> String {
+    match ty {
+        Type::Scalar(s) if shareable => shareable_name(s).to_owned(),
+        Type::Scalar(s) => scalar_name(s).to_owned(),
+        Type::Vector(n, s) => format!("vec{n}<{}>", scalar_name(s)),
+        Type::Struct(id) => names
+            .types
+            .get(&(id.0 as usize))
+            .cloned()
+            .unwrap_or_else(|| internal("unknown")),
+        Type::Array(id) => match array_def(&kernel.types, id) {
+            Some((elem, len)) => format!("array<{}, {len}>", spell(kernel, names, elem, shareable)),
+            None => internal("unknown"),
+        },
+    }
+}
+
+/// The WGSL name of a struct field.
+pub(super) fn field_name(name: &FieldName) -> String {
+    match name {
+        FieldName::Named(n) => escape(n),
+        FieldName::Tag => internal("tag"),
+        FieldName::Payload { variant, name } => internal(&format!("v{variant}_{name}")),
+    }
+}
+
+fn binary_token(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Rem => "%",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitOr => "|",
+        BinaryOp::BitXor => "^",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        BinaryOp::LogicalAnd => "&&",
+        BinaryOp::LogicalOr => "||",
+    }
+}
+
+/// Names of the entry point's built-in inputs and derived values.
+struct Builtins;
+impl Builtins {
+    const LOCAL_ID: &'static str = "sarek_lid";
+    const GROUP_ID: &'static str = "sarek_wid";
+    const NUM_GROUPS: &'static str = "sarek_nwg";
+    const BLOCK_ID: &'static str = "sarek_bid";
+    const GLOBAL_ID: &'static str = "sarek_gid";
+    const PARAMS: &'static str = "sarek_params";
+    const PARAMS_TYPE: &'static str = "sarek_Params";
+}
+
+impl<'a> Writer<'a> {
+    pub(super) fn new(prepared: &'a Prepared, abi: &'a Abi) -> Self {
+        let kernel = &prepared.kernel;
+        let names = names::module(kernel);
+        Writer {
+            prepared,
+            kernel,
+            abi,
+            local_names: HashMap::new(),
+            names,
+            locals: &kernel.entry.locals,
+            exprs: &kernel.entry.exprs,
+            notes: &prepared.entry,
+            constant: Vec::new(),
+            helpers: BTreeSet::new(),
+            body: String::new(),
+        }
+    }
+
+    /// The WGSL name of a local.
+    fn local_name(&self, local: Handle<Local>) -> String {
+        self.local_names[&local].clone()
+    }
+
+    fn type_name(&self, ty: Type) -> String {
+        spell(self.kernel, &self.names, ty, false)
+    }
+
+    fn scalar_of(&self, h: Handle<Expression>) -> Scalar {
+        self.exprs[h].ty.scalar().unwrap_or(Scalar::U32)
+    }
+
+    /// The scalar of a scalar or vector expression.
+    fn element_of(&self, h: Handle<Expression>) -> Scalar {
+        match self.exprs[h].ty {
+            Type::Scalar(s) | Type::Vector(_, s) => s,
+            _ => Scalar::U32,
+        }
+    }
+
+    /// Switches to writing `function`'s body, whose locals are named `local_names`.
+    fn enter(
+        &mut self,
+        function: &'a Function,
+        notes: &'a Notes,
+        local_names: HashMap<Handle<Local>, String>,
+    ) {
+        self.locals = &function.locals;
+        self.exprs = &function.exprs;
+        self.notes = notes;
+        self.local_names = local_names;
+        self.constant = super::constness::of(function);
+    }
+
+    /// Switches to writing a helper's body or the kernel's entry.
+    fn enter_function(&mut self, function: &'a Function, notes: &'a Notes) {
+        let local_names = names::locals(&function.locals, &self.names.taken);
+        self.enter(function, notes, local_names);
+    }
+
+    pub(super) fn finish(mut self) -> String {
+        let kernel = self.kernel;
+        let prepared = self.prepared;
+        let mut functions = String::new();
+        for (i, f) in kernel.functions.iter().enumerate() {
+            self.enter_function(f, &prepared.functions[i]);
+            self.block(&f.body, 1);
+            let body = std::mem::take(&mut self.body);
+            let args: Vec<String> = f
+                .args
+                .iter()
+                .enumerate()
+                .map(|(k, t)| format!("{}: {}", internal(&format!("a{k}")), self.type_name(*t)))
+                .collect();
+            let result = f
+                .result
+                .map(|t| format!(" -> {}", self.type_name(t)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                functions,
+                "fn {}({}){result} {{\n{body}}}\n",
+                self.names.functions[i],
+                args.join(", ")
+            );
+        }
+        self.enter_function(&kernel.entry, &prepared.entry);
+        self.block(&kernel.entry.body, 1);
+        let statements = std::mem::take(&mut self.body);
+        let coarse = prepared
+            .coarse
+            .as_ref()
+            .map(|(coarse, notes)| self.coarse_body(coarse, notes));
+
+        let mut out = String::new();
+        let k = self.kernel;
+        let _ = writeln!(
+            out,
+            "// Generated by Sarek from the Rust kernel `{}`. Do not edit.",
+            k.name
+        );
+        out.push('\n');
+        self.structs(&mut out);
+        self.declarations(&mut out);
+        for helper in &self.helpers {
+            out.push_str(helper.source());
+            out.push('\n');
+        }
+        out.push_str(&functions);
+        self.entry_point(&mut out, &statements, false);
+        out.push('\n');
+        self.entry_point(&mut out, &statements, true);
+        if let Some((coarse, text)) = coarse {
+            out.push('\n');
+            self.coarse_entry_point(&mut out, coarse, &text);
+        }
+        out
+    }
+
+    /// The coarsened body: its loads, then its copies. Copy `k`'s locals are
+    /// `sarek_c<k>_<name>` (after the entry's own names), its element index `sarek_id<k>` and
+    /// its loaded elements `sarek_p<k>_<param>`.
+    fn coarse_body(&mut self, coarse: &'a Coarse, notes: &'a Notes) -> (&'a Coarse, String) {
+        let entry_names = names::locals(&self.kernel.entry.locals, &self.names.taken);
+        let local_names = coarse
+            .function
+            .locals
+            .iter()
+            .map(|(h, _)| {
+                let name = match coarse.roles[h.index()] {
+                    Role::Copy { copy, of } => format!("c{copy}_{}", entry_names[&of]),
+                    Role::Thread { copy } => format!("id{copy}"),
+                    Role::Preload { copy, slice } => format!("p{copy}_{}", slice.0),
+                };
+                (h, internal(&name))
+            })
+            .collect();
+        self.enter(&coarse.function, notes, local_names);
+        let mut text = String::new();
+        for &load in &coarse.preloads {
+            let Role::Preload { copy, slice } = coarse.roles[load.index()] else {
+                continue;
+            };
+            let _ = writeln!(
+                text,
+                "{INDENT}let {}: {} = {}[{}];",
+                self.local_name(load),
+                self.type_name(self.locals[load].ty),
+                escape(&self.kernel.param(slice).name),
+                self.local_name(coarse.threads[copy as usize])
+            );
+        }
+        self.block(&coarse.function.body, 1);
+        text.push_str(&std::mem::take(&mut self.body));
+        (coarse, text)
+    }
+
+    /// One entry point around the body. The direct one takes the block and global ids from
+    /// WGSL's built-ins. The folded one serves 1-D grids longer than the per-dimension limit,
+    /// which the runtime dispatches as x·y workgroups: it linearises the workgroup id, and the
+    /// few surplus workgroups of the last row leave at once (the whole workgroup together, so
+    /// barriers stay uniform).
+    fn entry_point(&self, out: &mut String, statements: &str, folded: bool) {
+        let [x, y, z] = self.kernel.workgroup_size;
+        let (lid, wid, nwg, bid, gid, p) = (
+            Builtins::LOCAL_ID,
+            Builtins::GROUP_ID,
+            Builtins::NUM_GROUPS,
+            Builtins::BLOCK_ID,
+            Builtins::GLOBAL_ID,
+            Builtins::PARAMS,
+        );
+        let _ = writeln!(out, "@compute @workgroup_size({x}, {y}, {z})");
+        if folded {
+            let _ = writeln!(out, "fn {}(", crate::abi::FOLDED_ENTRY_POINT);
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+            );
+            let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
+            let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+            out.push_str(") {\n");
+            let _ = writeln!(
+                out,
+                "{INDENT}let {bid} = vec3<u32>({wid}.x + {wid}.y * {nwg}.x, 0u, 0u);"
+            );
+            let _ = writeln!(
+                out,
+                "{INDENT}if {bid}.x >= {p}.sarek_grid.x {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
+            );
+            let _ = writeln!(
+                out,
+                "{INDENT}let {gid} = {bid} * vec3<u32>({x}u, {y}u, {z}u) + {lid};"
+            );
+        } else {
+            let _ = writeln!(out, "fn {}(", self.abi.entry_point);
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+            );
+            let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {bid}: vec3<u32>,");
+            let _ = writeln!(
+                out,
+                "{INDENT}@builtin(global_invocation_id) {gid}: vec3<u32>,"
+            );
+            out.push_str(") {\n");
+        }
+        out.push_str(statements);
+        out.push_str("}\n");
+    }
+
+    /// The struct types (an enum's tag and payloads are fields too).
+    fn structs(&self, out: &mut String) {
+        for (i, def) in self.kernel.types.iter().enumerate() {
+            let TypeDef::Struct(s) = def else { continue };
+            let _ = writeln!(out, "struct {} {{", self.names.types[&i]);
+            for f in &s.fields {
+                let ty = spell(self.kernel, &self.names, f.ty, true);
+                let _ = writeln!(out, "{INDENT}{}: {ty},", field_name(&f.name));
+            }
+            out.push_str("}\n\n");
+        }
+    }
+
+    /// The coarsened entry point (see [`crate::passes::coarsen`]): invocation `t` of a
+    /// quarter of the grid (folded like any grid) handles `t + k·T`; its loads come first.
+    fn coarse_entry_point(&self, out: &mut String, coarse: &Coarse, statements: &str) {
+        let [x, _, _] = self.kernel.workgroup_size;
+        let factor = coarsen::FACTOR;
+        let (lid, wid, nwg, p) = (
+            Builtins::LOCAL_ID,
+            Builtins::GROUP_ID,
+            Builtins::NUM_GROUPS,
+            Builtins::PARAMS,
+        );
+        let _ = writeln!(out, "@compute @workgroup_size({x}, 1, 1)");
+        let _ = writeln!(out, "fn {}(", crate::abi::COARSE_ENTRY_POINT);
+        let _ = writeln!(
+            out,
+            "{INDENT}@builtin(local_invocation_id) {lid}: vec3<u32>,"
+        );
+        let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
+        let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+        out.push_str(") {\n");
+        let (t, total) = (internal("t"), internal("total"));
+        let _ = writeln!(
+            out,
+            "{INDENT}let {t} = ({wid}.x + {wid}.y * {nwg}.x) * {x}u + {lid}.x;"
+        );
+        let _ = writeln!(
+            out,
+            "{INDENT}let {total} = {p}.sarek_grid.x * {}u;",
+            x / factor
+        );
+        let _ = writeln!(
+            out,
+            "{INDENT}if {t} >= {total} {{\n{INDENT}{INDENT}return;\n{INDENT}}}"
+        );
+        for (k, thread) in coarse.threads.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{INDENT}let {} = {t} + {k}u * {total};",
+                self.local_name(*thread)
+            );
+        }
+        out.push_str(statements);
+        out.push_str("}\n");
+    }
+
+    /// The uniform block and the buffer bindings.
+    fn declarations(&self, out: &mut String) {
+        let _ = writeln!(out, "struct {} {{", Builtins::PARAMS_TYPE);
+        for field in self.abi.uniform.fields.iter() {
+            let (attrs, ty) = match field.source {
+                FieldSource::Grid => (String::new(), "vec3<u32>".to_owned()),
+                FieldSource::Length { .. } => (String::new(), "u32".to_owned()),
+                FieldSource::Scalar { ty, .. } => (String::new(), shareable_name(ty).to_owned()),
+                FieldSource::Bytes { param, size } => {
+                    let ty = match self.kernel.params[param as usize].ty {
+                        ParamType::Value(t) => self.type_name(t),
+                        _ => internal("unknown"),
+                    };
+                    // WGSL's uniform rules: a struct member starts and ends on 16 bytes.
+                    let slot = crate::layout::round_up(size, 16);
+                    (format!("@align(16) @size({slot}) "), ty)
+                }
+            };
+            let _ = writeln!(out, "{INDENT}{attrs}{}: {ty},", field.name);
+        }
+        out.push_str("}\n\n");
+        for buffer in self.abi.buffers.iter() {
+            let access = match buffer.access {
+                Access::Read => "read",
+                Access::ReadWrite => "read_write",
+            };
+            let elem = &buffer.elem;
+            let _ = writeln!(
+                out,
+                "@group(0) @binding({}) var<storage, {access}> {}: array<{elem}>;",
+                buffer.binding, buffer.name,
+            );
+        }
+        let _ = writeln!(
+            out,
+            "@group(0) @binding({}) var<uniform> {}: {};\n",
+            self.abi.uniform.binding,
+            Builtins::PARAMS,
+            Builtins::PARAMS_TYPE
+        );
+        for (var, name) in self.kernel.shared.iter().zip(&self.names.shared) {
+            let mut ty = self.type_name(var.elem);
+            if var.atomic {
+                ty = format!("atomic<{ty}>");
+            }
+            for d in var.dims.iter().rev() {
+                ty = format!("array<{ty}, {d}>");
+            }
+            let _ = writeln!(out, "var<workgroup> {name}: {ty};");
+        }
+        if !self.kernel.shared.is_empty() {
+            out.push('\n');
+        }
+    }
+}

@@ -18,7 +18,7 @@ pub enum Error {
     /// A buffer larger than the device allows in one binding or allocation.
     #[error("a buffer of {bytes} bytes exceeds this device's limit of {limit} bytes ({which}); split the data across launches")]
     BufferTooLarge {
-        /// The requested size.
+        /// The requested size (`u64::MAX` when the byte count overflows 64 bits).
         bytes: u64,
         /// The device limit.
         limit: u64,

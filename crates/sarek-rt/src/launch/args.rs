@@ -21,8 +21,9 @@ pub(crate) fn dispatch_size(
     groups: [u64; 3],
 ) -> Result<[u32; 3]> {
     let limit = u64::from(limits.max_compute_workgroups_per_dimension);
-    let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
-    if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
+    // In 128 bits: `Grid::cover(usize::MAX)` asks for 2^64 - 1 threads.
+    let threads_x = u128::from(groups[0]) * u128::from(abi.workgroup_size[0]);
+    if threads_x > u128::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
         return Err(Error::GridTooLarge {
             groups,
             limit: limit as u32,
@@ -168,6 +169,22 @@ pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Res
         message,
     };
     for field in abi.uniform.fields.iter() {
+        // The macro's ABI always fits; a hand-written one need not, and a field past the
+        // block would otherwise write out of `bytes`.
+        let size = match field.source {
+            FieldSource::Grid => 12,
+            FieldSource::Length { .. } | FieldSource::Scalar { .. } => 4,
+            FieldSource::Bytes { size, .. } => u64::from(size),
+        };
+        if u64::from(field.offset) + size > u64::from(abi.uniform.size) {
+            return Err(bad(format!(
+                "its ABI puts uniform field `{}` at bytes {}..{}, past the uniform block's {} bytes",
+                field.name,
+                field.offset,
+                u64::from(field.offset) + size,
+                abi.uniform.size
+            )));
+        }
         match field.source {
             FieldSource::Grid => {
                 for (i, g) in groups.iter().enumerate() {
@@ -435,6 +452,27 @@ mod tests {
             .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))
             .collect();
         assert_eq!(words, [7, 1, 1, 2.5f32.to_bits(), 3, 5, 0, 0]);
+    }
+
+    #[test]
+    fn a_uniform_field_past_the_block_is_refused() {
+        let (x, y) = (buffer(3, 1, 10), buffer(5, 1, 11));
+        let args = [
+            Arg::F32(2.5),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        let mut abi = saxpy();
+        abi.uniform.fields.to_mut()[3].offset = 30;
+        let err = pack_uniform(&abi, [7, 1, 1], &args).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "uniform field `sarek_len2` at bytes 30..34, past the uniform block's 32 bytes"
+            ),
+            "{err}"
+        );
+        abi.uniform.fields.to_mut()[3].offset = u32::MAX;
+        assert!(pack_uniform(&abi, [7, 1, 1], &args).is_err());
     }
 
     #[test]

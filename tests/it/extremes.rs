@@ -1,0 +1,175 @@
+//! Every public runtime call pushed to its extremes (issue 18): huge lengths and grids,
+//! zero-sized elements, hand-written sources that lie, views at the end of a buffer. Each is
+//! an `Error` with a readable message, never a panic, an abort or a wrong length.
+
+use std::borrow::Cow::Borrowed as B;
+
+use crate::common;
+
+use sarek::__private::{self as raw, Arg, KernelSource};
+use sarek::abi::{Abi, Access, BufferBinding, FieldSource, Uniform, UniformField, ENTRY_POINT};
+use sarek::prelude::*;
+use sarek::Error;
+
+#[sarek::kernel]
+fn fill(v: u32, out: &mut [u32]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = v;
+    }
+}
+
+#[test]
+fn a_length_whose_bytes_overflow_is_too_large() {
+    let dev = common::device().unwrap();
+    let err = dev.zeros::<[f32; 4]>(1 << 60).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::BufferTooLarge {
+                bytes: u64::MAX,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(
+        err.to_string().contains("exceeds this device's limit"),
+        "{err}"
+    );
+    let err = dev.zeros::<u32>(usize::MAX).unwrap_err();
+    assert!(matches!(err, Error::BufferTooLarge { .. }), "{err:?}");
+}
+
+#[test]
+fn zero_sized_elements_are_refused() {
+    let dev = common::device().unwrap();
+    let err = dev.zeros::<[f32; 0]>(4).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`[f32; 0]` takes no bytes; a buffer cannot hold zero-sized elements"),
+        "{err}"
+    );
+    assert!(matches!(
+        dev.upload::<[u32; 0]>(&[[], []]),
+        Err(Error::BadBuffer(_))
+    ));
+}
+
+#[test]
+fn grids_past_the_address_space_are_too_large() {
+    let dev = common::device().unwrap();
+    let mut out = dev.zeros::<u32>(4).unwrap();
+    for grid in [
+        Grid::cover(usize::MAX),
+        Grid::cover_2d(usize::MAX, 2),
+        Grid::cover_3d(2, 2, usize::MAX),
+    ] {
+        let err = fill.launch(&dev, grid, 1, &mut out).unwrap_err();
+        assert!(
+            matches!(err, Error::GridTooLarge { .. }),
+            "{grid:?}: {err:?}"
+        );
+        assert!(err.to_string().contains("workgroups"), "{err}");
+        let mut batch = dev.batch();
+        let err = fill.enqueue(&mut batch, grid, 1, &mut out).unwrap_err();
+        assert!(
+            matches!(err, Error::GridTooLarge { .. }),
+            "{grid:?}: {err:?}"
+        );
+    }
+    // The device still works.
+    fill.launch(&dev, Grid::cover(4), 3, &mut out).unwrap();
+    assert_eq!(out.read().unwrap(), [3; 4]);
+}
+
+/// A hand-written source (as `sarek::__private` allows) whose uniform field lies past the
+/// block it declares.
+static LYING: KernelSource = KernelSource {
+    wgsl: "struct U { grid: vec3<u32>, len: u32 }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> u: U;
+@compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < u.len { out[id.x] = 1u; }
+}",
+    abi: Abi {
+        kernel: B("lying"),
+        entry_point: B(ENTRY_POINT),
+        workgroup_size: [64, 1, 1],
+        buffers: B(&[BufferBinding {
+            binding: 0,
+            param: 0,
+            name: B("out"),
+            elem: B("u32"),
+            stride: 4,
+            access: Access::ReadWrite,
+        }]),
+        uniform: Uniform {
+            binding: 1,
+            size: 16,
+            fields: B(&[
+                UniformField {
+                    name: B("sarek_grid"),
+                    offset: 0,
+                    source: FieldSource::Grid,
+                },
+                UniformField {
+                    name: B("sarek_len0"),
+                    offset: 16,
+                    source: FieldSource::Length { param: 0 },
+                },
+            ]),
+        },
+        workgroup_memory: 0,
+        coarsened: false,
+    },
+    location: concat!(file!(), ":", line!()),
+    ir: "",
+    spans: &[],
+};
+
+#[test]
+fn a_hand_written_uniform_field_past_the_block_is_an_error() {
+    let dev = common::device().unwrap();
+    let mut out = dev.zeros::<u32>(4).unwrap();
+    let err = raw::launch(&dev, &LYING, Grid::cover(4), &[Arg::write(&mut out)]).unwrap_err();
+    if dev.is_cpu() {
+        // Without IR the CPU backend cannot run it at all.
+        assert!(matches!(err, Error::CpuBackend { .. }), "{err:?}");
+    } else {
+        assert!(
+            err.to_string().contains(
+                "kernel `lying`: its ABI puts uniform field `sarek_len0` at bytes 16..20, past the uniform block's 16 bytes"
+            ),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_wgpu_view_at_the_end_of_its_buffer_is_refused() {
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
+    let mine = dev
+        .wgpu_device()
+        .create_buffer(&sarek::wgpu::BufferDescriptor {
+            label: Some("mine"),
+            size: 256,
+            usage: sarek::wgpu::BufferUsages::STORAGE | sarek::wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+    let err = Buffer::<u32>::from_wgpu(&dev, mine.clone(), 256, 0).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("an empty view from offset 256 leaves no room"),
+        "{err}"
+    );
+    // An empty view with room for an element binds and launches.
+    let mut view = Buffer::<u32>::from_wgpu(&dev, mine, 0, 0).unwrap();
+    fill.launch(&dev, Grid::cover(4), 1, &mut view)
+        .unwrap()
+        .wait()
+        .unwrap();
+    assert!(view.read().unwrap().is_empty());
+}

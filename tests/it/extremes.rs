@@ -19,6 +19,43 @@ fn fill(v: u32, out: &mut [u32]) {
     }
 }
 
+#[sarek::kernel(workgroup_size = [16, 16])]
+fn fill_2d(v: u32, out: &mut [u32]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = v;
+    }
+}
+
+#[test]
+fn a_2d_grid_whose_thread_ids_would_wrap_is_too_large() {
+    let dev = common::device().unwrap();
+    let mut out = dev.zeros::<u32>(4).unwrap();
+    // 2^33 invocations: `global_thread_id()` (32-bit on the GPU) would reach thread 5 twice.
+    for grid in [
+        Grid::cover_2d(1 << 17, 1 << 16),
+        Grid::cover_3d(1 << 12, 1 << 12, 1 << 9),
+    ] {
+        let err = fill_2d.launch(&dev, grid, 1, &mut out).unwrap_err();
+        assert!(
+            matches!(err, Error::GridTooLarge { groups, .. } if groups == grid.workgroups_u64([16, 16, 1])),
+            "{grid:?}: {err:?}"
+        );
+        assert!(
+            err.to_string().contains("at most 2^32 invocations"),
+            "{err}"
+        );
+    }
+    // A 1-D grid that would run coarsened reports the grid asked for (of workgroups of 256,
+    // the default size).
+    let grid = Grid::cover((1 << 32) + 1024);
+    let err = fill.launch(&dev, grid, 1, &mut out).unwrap_err();
+    assert!(
+        matches!(err, Error::GridTooLarge { groups: [g, 1, 1], .. } if g == (1 << 24) + 4),
+        "{err:?}"
+    );
+}
+
 #[test]
 fn a_length_whose_bytes_overflow_is_too_large() {
     let dev = common::device().unwrap();

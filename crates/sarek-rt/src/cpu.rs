@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sarek_codegen::interp::{self, Program};
+use sarek_codegen::interp::{self, FaultKind, Program};
 
 use crate::arg::{Arg, KernelSource};
 use crate::device::Device;
@@ -19,6 +19,8 @@ pub(crate) struct CpuInner {
     pub(crate) id: u64,
     pub(crate) threads: usize,
     pub(crate) checks: AtomicBool,
+    /// The step limit of a workgroup ([`Device::set_step_limit`]); 0 for none.
+    steps: AtomicU64,
     pub(crate) limits: wgpu::Limits,
     /// Kernels read back from their embedded IR, by the address of their source.
     programs: Mutex<HashMap<usize, Arc<Program>>>,
@@ -38,6 +40,7 @@ impl CpuInner {
             id,
             threads,
             checks: AtomicBool::new(std::env::var("SAREK_CHECKS").as_deref() == Ok("1")),
+            steps: AtomicU64::new(step_limit_from_env().map_or(0, |l| l.get())),
             limits,
             programs: Mutex::new(HashMap::new()),
         }
@@ -64,6 +67,69 @@ impl CpuInner {
         crate::launch::dump(source);
         programs.insert(key, program.clone());
         Ok(program)
+    }
+}
+
+/// The step limit `SAREK_CPU_STEPS` asks for (`None` for `0`: no limit), or the default when
+/// it is unset or not a number (which is logged).
+fn step_limit_from_env() -> Option<std::num::NonZeroU64> {
+    let default = std::num::NonZeroU64::new(Device::DEFAULT_STEP_LIMIT);
+    match std::env::var("SAREK_CPU_STEPS") {
+        Err(_) => default,
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) => std::num::NonZeroU64::new(n),
+            Err(_) => {
+                log::warn!(
+                    "sarek: SAREK_CPU_STEPS={v:?} is not a number of steps; the default {} applies",
+                    Device::DEFAULT_STEP_LIMIT
+                );
+                default
+            }
+        },
+    }
+}
+
+impl Device {
+    /// The CPU backend's default step limit of a workgroup ([`Device::set_step_limit`]):
+    /// 2^32 steps, about 16 million statements for each invocation of a workgroup of 256. The
+    /// interpreter runs that many in tens of seconds, so the default stops a kernel that never
+    /// ends in about that time, while kernels that finish in reasonable time on a GPU stay well
+    /// within it.
+    pub const DEFAULT_STEP_LIMIT: u64 = 1 << 32;
+
+    /// On the CPU backend, bounds every workgroup of a launch to `limit` steps (a step is one
+    /// invocation running a statement or starting a loop iteration, so steps follow the work
+    /// done), or lifts the bound with `None`. A launch past it stops and fails with
+    /// [`Error::StepLimit`], which names the kernel, so a kernel that never terminates
+    /// (`loop {}`) is an error instead of a launch that never returns. The default is
+    /// [`Device::DEFAULT_STEP_LIMIT`], or `SAREK_CPU_STEPS` (`0` for none). Returns the limit
+    /// now in force (always `None` on a GPU, where Sarek sets no bound: the driver or the OS
+    /// may end a launch that runs too long, and lose the device).
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert_eq!(dev.set_step_limit(Some(1_000_000)), Some(1_000_000));
+    /// assert_eq!(dev.set_step_limit(None), None);
+    /// ```
+    pub fn set_step_limit(&self, limit: Option<u64>) -> Option<u64> {
+        let cpu = self.as_cpu()?;
+        let limit = limit.filter(|&l| l > 0);
+        cpu.steps.store(limit.unwrap_or(0), Ordering::Relaxed);
+        limit
+    }
+
+    /// The CPU backend's step limit now in force ([`Device::set_step_limit`]); `None` on a
+    /// GPU or without a limit.
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// # if std::env::var_os("SAREK_CPU_STEPS").is_none() {
+    /// assert_eq!(dev.step_limit(), Some(sarek_rt::Device::DEFAULT_STEP_LIMIT));
+    /// # }
+    /// ```
+    pub fn step_limit(&self) -> Option<u64> {
+        let steps = self.as_cpu()?.steps.load(Ordering::Relaxed);
+        (steps > 0).then_some(steps)
     }
 }
 
@@ -154,6 +220,8 @@ impl Device {
         let mut launch = interp::Launch::new(&work.uniform, work.groups);
         launch.threads = cpu.threads;
         launch.checks = cpu.checks.load(Ordering::Relaxed);
+        let limit = cpu.steps.load(Ordering::Relaxed);
+        launch.fuel = (limit > 0).then_some(limit);
         for (param, words) in work.buffers.iter().enumerate() {
             if let Some(words) = words {
                 launch = launch.buffer(param, words);
@@ -169,6 +237,12 @@ impl Device {
         );
         match outcome {
             Ok(Ok(())) => Ok(()),
+            Ok(Err(fault)) if fault.kind == FaultKind::OutOfFuel => Err(Error::StepLimit {
+                location: location(work.source, fault.span),
+                kernel,
+                limit,
+                block: fault.block,
+            }),
             Ok(Err(fault)) => Err(Error::KernelFault {
                 location: location(work.source, fault.span),
                 kernel,

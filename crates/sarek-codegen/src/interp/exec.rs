@@ -80,7 +80,7 @@ pub(super) struct Workgroup<'p> {
     shared: Vec<Vec<AtomicU32>>,
     lanes: Vec<Lane>,
     fault: RefCell<Option<Fault>>,
-    /// Statements run so far by this workgroup, against `Launch::fuel`.
+    /// Steps run so far by this workgroup, against `Launch::fuel`.
     steps: std::cell::Cell<u64>,
 }
 
@@ -194,24 +194,35 @@ impl<'p> Workgroup<'p> {
         true
     }
 
+    /// Spends [`Launch::fuel`] on a statement or a loop iteration run by `invocations`
+    /// invocations in lockstep, the first of which is `lane`: one step each, so that fuel
+    /// follows the work done. Records the fault and returns `false` once the fuel is spent.
+    fn burn(&self, span: Span, lane: &Lane, invocations: usize) -> bool {
+        let Some(fuel) = self.launch.fuel else {
+            return true;
+        };
+        let steps = self.steps.get().saturating_add(invocations as u64);
+        self.steps.set(steps);
+        if steps <= fuel {
+            return true;
+        }
+        *self.fault.borrow_mut() = Some(Fault {
+            kind: FaultKind::OutOfFuel,
+            span,
+            block: self.block,
+            thread: lane.thread,
+        });
+        false
+    }
+
     fn block(&self, code: Code<'p>, block: &'p Block, lanes: &mut [Lane], active: Vec<usize>) {
         let mut active = active;
         for statement in block {
             if active.is_empty() || self.failed() {
                 return;
             }
-            if let Some(fuel) = self.launch.fuel {
-                let steps = self.steps.get() + 1;
-                self.steps.set(steps);
-                if steps > fuel {
-                    *self.fault.borrow_mut() = Some(Fault {
-                        kind: FaultKind::OutOfFuel,
-                        span: statement.span,
-                        block: self.block,
-                        thread: lanes[active[0]].thread,
-                    });
-                    return;
-                }
+            if !self.burn(statement.span, &lanes[active[0]], active.len()) {
+                return;
             }
             self.statement(code, statement, lanes, &active);
             let may_leave = matches!(
@@ -284,6 +295,11 @@ impl<'p> Workgroup<'p> {
             } => {
                 let mut in_loop: Vec<usize> = active.to_vec();
                 while !in_loop.is_empty() && !self.failed() {
+                    // An iteration costs a step even with an empty body (`loop {}`), so
+                    // that fuel bounds every loop.
+                    if !self.burn(span, &lanes[in_loop[0]], in_loop.len()) {
+                        break;
+                    }
                     self.block(code, body, lanes, in_loop.clone());
                     in_loop.retain(|&l| {
                         let lane = &mut lanes[l];

@@ -80,8 +80,10 @@ pub struct Launch<'a> {
     pub checks: bool,
     /// How many threads run workgroups (at least 1).
     pub threads: usize,
-    /// Stop a workgroup after this many statements (for fuzzing kernels that may not
-    /// terminate); `None` runs to completion.
+    /// Stop a workgroup after this many steps, with [`FaultKind::OutOfFuel`], so that a
+    /// kernel that may not terminate cannot run forever; `None` runs to completion. A step is
+    /// one invocation running a statement or starting a loop iteration, so the steps of a
+    /// workgroup follow the work it does (and an empty `loop {}` spends fuel too).
     pub fuel: Option<u64>,
 }
 
@@ -123,7 +125,7 @@ pub enum FaultKind {
     DivisionByZero,
     /// An integer `%` (or `rem_euclid`) by zero.
     RemainderByZero,
-    /// The workgroup ran out of [`Launch::fuel`].
+    /// The workgroup ran out of [`Launch::fuel`] (reported whether or not checks are on).
     OutOfFuel,
 }
 

@@ -394,3 +394,47 @@ fn sarek_cpu_steps_sets_the_step_limit() {
         "{stderr}"
     );
 }
+
+#[sarek::kernel(workgroup_size = [64])]
+fn big_local(k: u32, out: &mut [u32]) {
+    let i = global_thread_id();
+    let mut a = [0u32; 4096];
+    a[(k as usize + i) % 4096] = 7;
+    if i < out.len() {
+        out[i] = a[k as usize % 4096];
+    }
+}
+
+#[test]
+fn locals_too_large_for_host_memory_are_an_error_not_an_abort() {
+    let dev = Device::cpu();
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    // 64 invocations of 4096 elements: about 12 MiB in the interpreter, 24 bytes an element
+    // and a temporary. (Unbounded, `[0u32; 67108864]` took some 190 GiB and aborted.)
+    assert_eq!(dev.set_launch_memory_limit(8 << 20), Some(8 << 20));
+    let err = big_local
+        .launch(&dev, Grid::cover(64), 0, &mut out)
+        .unwrap_err();
+    assert!(matches!(err, Error::CpuBackend { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "kernel `big_local` cannot run on the CPU backend: its local variables need about"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("over the limit of 8388608 bytes per launch"),
+        "{text}"
+    );
+    // Within the limit, as many workgroups run at once as fit.
+    dev.set_launch_memory_limit(32 << 20);
+    big_local
+        .launch(&dev, Grid::cover(64 * 40), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.read().unwrap()[..2], [7, 0]);
+    assert_eq!(
+        dev.set_launch_memory_limit(Device::DEFAULT_LAUNCH_MEMORY),
+        Some(1 << 30)
+    );
+}

@@ -76,6 +76,26 @@ impl Layouts {
         Some((elem, len, stride))
     }
 
+    /// The host bytes a [`Value`] of `ty` takes in the interpreter (an array or a struct is
+    /// a boxed slice of values), saturated at `u64::MAX`.
+    pub(super) fn value_bytes(&self, ty: Type) -> u64 {
+        let one = std::mem::size_of::<Value>() as u64;
+        match ty {
+            Type::Scalar(_) | Type::Vector(..) => one,
+            Type::Array(_) => {
+                let (elem, len, _) = self.array(ty).unwrap_or((ty, 0, 1));
+                one.saturating_add(u64::from(len).saturating_mul(self.value_bytes(elem)))
+            }
+            Type::Struct(id) => crate::ir::struct_def(&self.types, id)
+                .map_or(0, |s| {
+                    s.fields
+                        .iter()
+                        .fold(0u64, |n, f| n.saturating_add(self.value_bytes(f.ty)))
+                })
+                .saturating_add(one),
+        }
+    }
+
     /// The all-zero value of `ty`.
     pub(super) fn zero(&self, ty: Type) -> Value {
         match ty {

@@ -196,6 +196,24 @@ impl Program {
         &self.abi
     }
 
+    /// An estimate of the host memory one invocation needs in the interpreter, in bytes: its
+    /// locals, those of every helper, and as much again for the temporaries that build and
+    /// copy them (a local array `[0u32; n]` takes `n` values of `size_of::<Value>()` bytes,
+    /// not `4 * n`). A workgroup needs this times its invocations, so the runtime can refuse
+    /// a launch before it exhausts memory. Saturates at `u64::MAX`.
+    pub fn invocation_memory(&self) -> u64 {
+        let kernel = &self.kernel;
+        let locals = kernel.locals.iter().map(|(_, l)| l.ty).chain(
+            kernel
+                .functions
+                .iter()
+                .flat_map(|f| f.locals.iter().map(|(_, l)| l.ty)),
+        );
+        locals
+            .fold(0u64, |n, ty| n.saturating_add(self.layouts.value_bytes(ty)))
+            .saturating_mul(2)
+    }
+
     /// Whether the kernel has a barrier (its invocations cannot run one after another).
     pub fn has_barriers(&self) -> bool {
         fn any(block: &[crate::ir::Statement]) -> bool {

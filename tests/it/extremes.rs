@@ -210,3 +210,84 @@ fn a_wgpu_view_at_the_end_of_its_buffer_is_refused() {
         .unwrap();
     assert!(view.read().unwrap().is_empty());
 }
+
+#[sarek::module]
+mod flags {
+    use sarek::prelude::*;
+
+    /// A struct with a `bool`, stored on the GPU as a `u32` word.
+    pub struct Flagged {
+        pub on: bool,
+        pub v: u32,
+    }
+
+    /// The same layout with the word visible.
+    #[derive(Debug, PartialEq)]
+    pub struct Word {
+        pub on: u32,
+        pub v: u32,
+    }
+
+    #[sarek::kernel]
+    pub fn copy_flagged(inp: &[Flagged], out: &mut [Flagged]) {
+        let i = global_thread_id();
+        if i < out.len() {
+            out[i] = inp[i];
+        }
+    }
+
+    #[sarek::kernel]
+    pub fn bump_flagged(inp: &[Flagged], out: &mut [Flagged], seen: &mut [u32]) {
+        let i = global_thread_id();
+        if i < out.len() {
+            let mut s = inp[i];
+            s.v += 1;
+            out[i] = s;
+            seen[i] = if s.on { 1 } else { 0 };
+        }
+    }
+}
+
+/// A word other than 0 or 1 in a `bool` field (written by code other than Sarek's, here
+/// through a buffer of the same layout) is kept by a whole-struct copy and read as `true`, on
+/// the GPU and the CPU backend alike.
+#[test]
+fn bool_words_other_than_0_and_1_are_copied_as_they_are() {
+    use flags::{bump_flagged, copy_flagged, Word};
+    let dev = common::device().unwrap();
+    let words = [
+        Word { on: 2, v: 10 },
+        Word { on: 0, v: 20 },
+        Word {
+            on: 0x8000_0000,
+            v: 30,
+        },
+        Word { on: 1, v: 40 },
+    ];
+    let inp = dev.upload(&words).unwrap();
+    let mut out = dev.zeros::<Word>(4).unwrap();
+    let mut seen = dev.zeros::<u32>(4).unwrap();
+    let source = copy_flagged::SOURCE;
+    raw::launch(
+        &dev,
+        source,
+        Grid::cover(4),
+        &[Arg::read(&inp), Arg::write(&mut out)],
+    )
+    .unwrap()
+    .wait()
+    .unwrap();
+    assert_eq!(out.read().unwrap(), words);
+    raw::launch(
+        &dev,
+        bump_flagged::SOURCE,
+        Grid::cover(4),
+        &[Arg::read(&inp), Arg::write(&mut out), Arg::write(&mut seen)],
+    )
+    .unwrap()
+    .wait()
+    .unwrap();
+    let bumped: Vec<(u32, u32)> = out.read().unwrap().iter().map(|w| (w.on, w.v)).collect();
+    assert_eq!(bumped, [(2, 11), (0, 21), (0x8000_0000, 31), (1, 41)]);
+    assert_eq!(seen.read().unwrap(), [1, 0, 1, 1]);
+}

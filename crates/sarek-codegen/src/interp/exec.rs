@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::memory;
 use super::value::{self, Trap, Value};
 use super::{Fault, FaultKind, Launch, Program};
 use crate::arena::{Arena, Handle};
@@ -264,7 +265,7 @@ impl<'p> Workgroup<'p> {
                     let target = self.place(code, &lanes[l], place);
                     let v = match op {
                         Some(op) => {
-                            let current = self.read(&lanes[l], &target);
+                            let current = self.read(code, &lanes[l], &target);
                             self.binary(&lanes[l], *op, &current, &v, span)
                         }
                         None => v,
@@ -602,9 +603,12 @@ impl<'p> Workgroup<'p> {
         }
     }
 
-    fn read(&self, lane: &Lane, target: &Target) -> Value {
+    fn read(&self, code: Code<'p>, lane: &Lane, target: &Target) -> Value {
         match target {
             Target::Local(l, path) => {
+                let ty = path
+                    .iter()
+                    .fold(code.locals[*l].ty, |ty, &step| self.step_type(ty, step));
                 let mut v = &lane.frame().locals[l.index()];
                 for &step in path {
                     match v {
@@ -616,7 +620,7 @@ impl<'p> Workgroup<'p> {
                         _ => return v.clone(),
                     }
                 }
-                v.clone()
+                memory::stored_bool(v.clone(), ty)
             }
             Target::Memory { mem, at, ty } => {
                 self.program.layouts.load(*ty, self.memory(*mem), *at)
@@ -746,7 +750,9 @@ impl<'p> Workgroup<'p> {
                 }
                 value::math(*fun, &args)
             }
-            Expr::Field { .. } | Expr::Access { .. } => self.project(code, lane, h),
+            Expr::Field { .. } | Expr::Access { .. } => {
+                memory::stored_bool(self.project(code, lane, h), node.ty)
+            }
             Expr::Compose { components, .. } => {
                 let parts: Vec<Value> = components
                     .iter()

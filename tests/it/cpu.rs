@@ -322,3 +322,119 @@ fn checks_cover_workgroup_arrays_and_atomics() {
         other => panic!("expected KernelFault, got {other:?}"),
     }
 }
+
+#[sarek::kernel]
+fn spin(out: &mut [u32]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = 1;
+    }
+    loop {}
+}
+
+#[test]
+fn a_kernel_that_never_ends_stops_at_the_step_limit() {
+    let dev = Device::cpu();
+    if std::env::var_os("SAREK_CPU_STEPS").is_none() {
+        assert_eq!(dev.step_limit(), Some(Device::DEFAULT_STEP_LIMIT));
+    }
+    // The default stops `loop {}` too, only later; a test need not wait for it.
+    assert_eq!(dev.set_step_limit(Some(100_000)), Some(100_000));
+    let mut out = dev.zeros::<u32>(1000).unwrap();
+    let err = spin.launch(&dev, Grid::cover(1000), &mut out).unwrap_err();
+    match &err {
+        Error::StepLimit {
+            kernel,
+            limit,
+            location,
+            ..
+        } => {
+            assert_eq!((kernel.as_str(), *limit), ("spin", 100_000));
+            assert!(location.starts_with("tests/it/cpu.rs:"), "{location}");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(
+        err.to_string()
+            .contains("kernel `spin` ran more than 100000 steps"),
+        "{err}"
+    );
+    // In a batch too.
+    let mut batch = dev.batch();
+    spin.enqueue(&mut batch, Grid::cover(1000), &mut out)
+        .unwrap();
+    let err = batch.submit().map(|_| ()).unwrap_err();
+    assert!(matches!(err, Error::StepLimit { .. }), "{err:?}");
+    // The device is still usable, and a kernel that ends runs as before.
+    let x = dev.upload(&[5u32; 64]).unwrap();
+    let mut sums = dev.zeros::<u32>(1).unwrap();
+    block_sum
+        .launch(&dev, Grid::cover(64), &x, &mut sums)
+        .unwrap();
+    assert_eq!(sums.read().unwrap(), [320]);
+    assert_eq!(dev.set_step_limit(None), None);
+    assert_eq!(dev.step_limit(), None);
+}
+
+#[test]
+fn sarek_cpu_steps_sets_the_step_limit() {
+    if std::env::var_os(CHILD).is_some() {
+        let dev = Device::cpu();
+        let mut out = dev.zeros::<u32>(10).unwrap();
+        let err = spin.launch(&dev, Grid::cover(10), &mut out).unwrap_err();
+        eprintln!("limit: {:?}; {err}", dev.step_limit());
+        return;
+    }
+    let stderr = new_device_in_child(
+        "sarek_cpu_steps_sets_the_step_limit",
+        &[("SAREK_CPU_STEPS", "5000")],
+    );
+    assert!(
+        stderr.contains("limit: Some(5000); kernel `spin` ran more than 5000 steps"),
+        "{stderr}"
+    );
+}
+
+#[sarek::kernel(workgroup_size = [64])]
+fn big_local(k: u32, out: &mut [u32]) {
+    let i = global_thread_id();
+    let mut a = [0u32; 4096];
+    a[(k as usize + i) % 4096] = 7;
+    if i < out.len() {
+        out[i] = a[k as usize % 4096];
+    }
+}
+
+#[test]
+fn locals_too_large_for_host_memory_are_an_error_not_an_abort() {
+    let dev = Device::cpu();
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    // 64 invocations of 4096 elements: about 12 MiB in the interpreter, 24 bytes an element
+    // and a temporary. (Unbounded, `[0u32; 67108864]` took some 190 GiB and aborted.)
+    assert_eq!(dev.set_launch_memory_limit(8 << 20), Some(8 << 20));
+    let err = big_local
+        .launch(&dev, Grid::cover(64), 0, &mut out)
+        .unwrap_err();
+    assert!(matches!(err, Error::CpuBackend { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains(
+            "kernel `big_local` cannot run on the CPU backend: its local variables need about"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("over the limit of 8388608 bytes per launch"),
+        "{text}"
+    );
+    // Within the limit, as many workgroups run at once as fit.
+    dev.set_launch_memory_limit(32 << 20);
+    big_local
+        .launch(&dev, Grid::cover(64 * 40), 0, &mut out)
+        .unwrap();
+    assert_eq!(out.read().unwrap()[..2], [7, 0]);
+    assert_eq!(
+        dev.set_launch_memory_limit(Device::DEFAULT_LAUNCH_MEMORY),
+        Some(1 << 30)
+    );
+}

@@ -13,6 +13,7 @@ mod cooperation;
 mod cpu;
 mod data;
 mod differential;
+mod extremes;
 mod golden;
 mod gpu;
 mod runtime;

@@ -272,6 +272,41 @@ fn a_hundred_thousand_launches_keep_memory_flat() {
 }
 
 #[test]
+fn gpu_time_from_several_threads_at_once_reads_the_timestamps_once() {
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
+    if !dev.set_profiling(true) {
+        eprintln!("this adapter has no timestamp queries");
+        return;
+    }
+    let n = 1 << 16;
+    let x = dev.upload(&vec![1.0f32; n]).unwrap();
+    let mut y = dev.zeros::<f32>(n).unwrap();
+    for _ in 0..4 {
+        let launch = saxpy.launch(&dev, Grid::cover(n), 2.0, &x, &mut y).unwrap();
+        let barrier = std::sync::Barrier::new(8);
+        let times: Vec<_> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        launch.gpu_time()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let first = times[0].as_ref().unwrap().expect("profiling is on");
+        for t in &times {
+            assert_eq!(t.as_ref().unwrap(), &Some(first), "{times:?}");
+        }
+        assert_eq!(launch.gpu_time().unwrap(), Some(first));
+    }
+    dev.set_profiling(false);
+}
+
+#[test]
 fn profiled_launches_report_a_positive_gpu_time() {
     let Some(dev) = common::gpu_device() else {
         return;

@@ -1095,7 +1095,8 @@ fn random_kernels_round_trip_as_json_and_run_on_the_cpu_backend() {
         for checks in [false, true] {
             let mut launch = Launch::new(&uniform, [2, 1, 1]);
             launch.checks = checks;
-            launch.fuel = Some(2_000);
+            // 2,000 statements of each of the 64 invocations (fuel counts per invocation).
+            launch.fuel = Some(2_000 * 64);
             launch.threads = 1;
             for (i, b) in buffers.iter().enumerate() {
                 if k.params[i].ty.buffer().is_some() {

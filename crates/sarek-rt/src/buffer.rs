@@ -95,6 +95,24 @@ where
     }
 }
 
+/// The size of `T` on the GPU; an error for a zero-sized type, which no GPU buffer can hold
+/// (WGSL has no zero-sized types, and a length would not follow from a byte count).
+fn element_size<T: Element>() -> Result<u64> {
+    match std::mem::size_of::<T::Gpu>() {
+        0 => Err(Error::BadBuffer(format!(
+            "`{}` takes no bytes; a buffer cannot hold zero-sized elements",
+            std::any::type_name::<T>()
+        ))),
+        size => Ok(size as u64),
+    }
+}
+
+/// The bytes of `len` elements of `elem` bytes, saturated at `u64::MAX` (which no device
+/// allows, so an overflowing length is refused as too large rather than wrapping).
+fn byte_size(elem: u64, len: usize) -> u64 {
+    elem.saturating_mul(len as u64)
+}
+
 /// Decodes elements read back from the GPU.
 fn decode<T: Element>(bytes: &[u8]) -> Result<Vec<T>> {
     let gpu: Vec<T::Gpu> = bytemuck::pod_collect_to_vec(bytes);
@@ -248,8 +266,8 @@ impl<T: Element> Drop for Buffer<T> {
 
 impl<T: Element> Buffer<T> {
     pub(crate) fn new(device: &Device, contents: Option<&[T]>, len: usize) -> Result<Self> {
-        let elem = std::mem::size_of::<T::Gpu>() as u64;
-        let bytes = elem * len as u64;
+        let elem = element_size::<T>()?;
+        let bytes = byte_size(elem, len);
         device.check_buffer_size(bytes)?;
         if device.is_cpu() {
             let words: Arc<[AtomicU32]> = match contents {
@@ -263,8 +281,11 @@ impl<T: Element> Buffer<T> {
             };
             return Ok(Buffer::wrap_storage(device, Storage::Cpu(words), 0, len));
         }
-        // wgpu cannot bind an empty buffer; an empty `Buffer` keeps a few bytes.
-        let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        // wgpu cannot bind an empty buffer; an empty `Buffer` keeps room for one element.
+        let alloc = bytes
+            .max(elem)
+            .max(16)
+            .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let gpu = contents.map(T::slice_to_gpu);
         let buffer =
             device.create_storage_buffer(alloc, gpu.as_deref().map(bytemuck::cast_slice))?;
@@ -293,7 +314,8 @@ impl<T: Element> Buffer<T> {
     /// A view of `len` elements of a wgpu buffer the caller owns, starting `offset` bytes in,
     /// for passing to kernels. The buffer must have `STORAGE` usage (and `COPY_SRC` /
     /// `COPY_DST` for [`Buffer::read`] / [`Buffer::write`]), the offset must be a multiple of
-    /// the device's `min_storage_buffer_offset_alignment`, and the range must fit in the buffer.
+    /// the device's `min_storage_buffer_offset_alignment`, and the range must fit in the buffer
+    /// (an empty view too must leave room for the one element a kernel binds).
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -316,8 +338,8 @@ impl<T: Element> Buffer<T> {
         offset: u64,
         len: usize,
     ) -> Result<Self> {
-        let elem = std::mem::size_of::<T::Gpu>() as u64;
-        let bytes = len as u64 * elem;
+        let elem = element_size::<T>()?;
+        let bytes = byte_size(elem, len);
         let align = u64::from(device.limits().min_storage_buffer_offset_alignment);
         let bad = |message: String| Error::BadBuffer(message);
         if device.is_cpu() {
@@ -341,6 +363,18 @@ impl<T: Element> Buffer<T> {
         {
             return Err(bad(format!(
                 "{len} elements of {elem} bytes from offset {offset} do not fit in its {} bytes",
+                buffer.size()
+            )));
+        }
+        // A kernel's view binds at least one element (wgpu cannot bind an empty range, and
+        // a binding of size 0 would mean "the rest of the buffer").
+        let bound = bytes.max(elem.max(4));
+        if offset
+            .checked_add(bound)
+            .is_none_or(|end| end > buffer.size())
+        {
+            return Err(bad(format!(
+                "an empty view from offset {offset} leaves no room for the one element of {elem} bytes a kernel binds, in its {} bytes",
                 buffer.size()
             )));
         }

@@ -3,10 +3,10 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use sarek_codegen::interp::{self, Program};
+use sarek_codegen::interp::{self, FaultKind, Program};
 
 use crate::arg::{Arg, KernelSource};
 use crate::device::Device;
@@ -19,6 +19,10 @@ pub(crate) struct CpuInner {
     pub(crate) id: u64,
     pub(crate) threads: usize,
     pub(crate) checks: AtomicBool,
+    /// The step limit of a workgroup ([`Device::set_step_limit`]); 0 for none.
+    steps: AtomicU64,
+    /// The bound on the host memory of a launch's locals ([`Device::set_launch_memory_limit`]).
+    memory: AtomicU64,
     pub(crate) limits: wgpu::Limits,
     /// Kernels read back from their embedded IR, by the address of their source.
     programs: Mutex<HashMap<usize, Arc<Program>>>,
@@ -38,6 +42,8 @@ impl CpuInner {
             id,
             threads,
             checks: AtomicBool::new(std::env::var("SAREK_CHECKS").as_deref() == Ok("1")),
+            steps: AtomicU64::new(step_limit_from_env().map_or(0, |l| l.get())),
+            memory: AtomicU64::new(Device::DEFAULT_LAUNCH_MEMORY),
             limits,
             programs: Mutex::new(HashMap::new()),
         }
@@ -67,6 +73,91 @@ impl CpuInner {
     }
 }
 
+/// The step limit `SAREK_CPU_STEPS` asks for (`None` for `0`: no limit), or the default when
+/// it is unset or not a number (which is logged).
+fn step_limit_from_env() -> Option<std::num::NonZeroU64> {
+    let default = std::num::NonZeroU64::new(Device::DEFAULT_STEP_LIMIT);
+    match std::env::var("SAREK_CPU_STEPS") {
+        Err(_) => default,
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) => std::num::NonZeroU64::new(n),
+            Err(_) => {
+                log::warn!(
+                    "sarek: SAREK_CPU_STEPS={v:?} is not a number of steps; the default {} applies",
+                    Device::DEFAULT_STEP_LIMIT
+                );
+                default
+            }
+        },
+    }
+}
+
+impl Device {
+    /// The CPU backend's default step limit of a workgroup ([`Device::set_step_limit`]):
+    /// 2^32 steps, about 16 million statements for each invocation of a workgroup of 256. The
+    /// interpreter runs that many in tens of seconds, so the default stops a kernel that never
+    /// ends in about that time, while kernels that finish in reasonable time on a GPU stay well
+    /// within it.
+    pub const DEFAULT_STEP_LIMIT: u64 = 1 << 32;
+
+    /// The CPU backend's default bound on the host memory one launch's locals take, in bytes
+    /// (1 GiB; see [`Device::set_launch_memory_limit`]).
+    pub const DEFAULT_LAUNCH_MEMORY: u64 = 1 << 30;
+
+    /// On the CPU backend, bounds the host memory the locals of one launch take, in bytes.
+    /// The interpreter holds a value of 24 bytes per element of a local array, for every
+    /// invocation of every workgroup in flight, so a large local array could otherwise exhaust
+    /// memory and abort the process: a launch runs fewer workgroups at once to fit, and fails
+    /// with [`Error::CpuBackend`] when one workgroup alone does not. The default is
+    /// [`Device::DEFAULT_LAUNCH_MEMORY`]. Returns the bound now in force (`None` on a GPU,
+    /// where local arrays live in the GPU's own memory).
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert_eq!(dev.set_launch_memory_limit(64 << 20), Some(64 << 20));
+    /// ```
+    pub fn set_launch_memory_limit(&self, bytes: u64) -> Option<u64> {
+        let cpu = self.as_cpu()?;
+        cpu.memory.store(bytes, Ordering::Relaxed);
+        Some(bytes)
+    }
+
+    /// On the CPU backend, bounds every workgroup of a launch to `limit` steps (a step is one
+    /// invocation running a statement or starting a loop iteration, so steps follow the work
+    /// done), or lifts the bound with `None`. A launch past it stops and fails with
+    /// [`Error::StepLimit`], which names the kernel, so a kernel that never terminates
+    /// (`loop {}`) is an error instead of a launch that never returns. The default is
+    /// [`Device::DEFAULT_STEP_LIMIT`], or `SAREK_CPU_STEPS` (`0` for none). Returns the limit
+    /// now in force (always `None` on a GPU, where Sarek sets no bound: the driver or the OS
+    /// may end a launch that runs too long, and lose the device).
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert_eq!(dev.set_step_limit(Some(1_000_000)), Some(1_000_000));
+    /// assert_eq!(dev.set_step_limit(None), None);
+    /// ```
+    pub fn set_step_limit(&self, limit: Option<u64>) -> Option<u64> {
+        let cpu = self.as_cpu()?;
+        let limit = limit.filter(|&l| l > 0);
+        cpu.steps.store(limit.unwrap_or(0), Ordering::Relaxed);
+        limit
+    }
+
+    /// The CPU backend's step limit now in force ([`Device::set_step_limit`]); `None` on a
+    /// GPU or without a limit.
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu();
+    /// # if std::env::var_os("SAREK_CPU_STEPS").is_none() {
+    /// assert_eq!(dev.step_limit(), Some(sarek_rt::Device::DEFAULT_STEP_LIMIT));
+    /// # }
+    /// ```
+    pub fn step_limit(&self) -> Option<u64> {
+        let steps = self.as_cpu()?.steps.load(Ordering::Relaxed);
+        (steps > 0).then_some(steps)
+    }
+}
+
 /// A checked launch, holding what it needs to run later (a batch runs its launches at
 /// submission).
 pub(crate) struct Work {
@@ -76,6 +167,38 @@ pub(crate) struct Work {
     /// Per kernel parameter, the words of its buffer.
     buffers: Vec<Option<Arc<[AtomicU32]>>>,
     groups: [u32; 3],
+    /// How many workgroups run at once (fewer than the cores when their locals need it).
+    threads: usize,
+}
+
+/// How many of `threads` workgroups of `program` can run at once within `limit` bytes
+/// ([`Device::set_launch_memory_limit`]); an error when not even one can.
+fn threads_within_memory(
+    source: &KernelSource,
+    program: &Program,
+    threads: usize,
+    limit: u64,
+) -> Result<usize> {
+    let invocations: u64 = source
+        .abi
+        .workgroup_size
+        .iter()
+        .map(|&w| u64::from(w))
+        .product();
+    let per_invocation = program.invocation_memory();
+    let per_group = per_invocation.saturating_mul(invocations);
+    if per_group > limit {
+        return Err(Error::CpuBackend {
+            kernel: source.abi.kernel.to_string(),
+            message: format!(
+                "its local variables need about {per_group} bytes of host memory per workgroup ({per_invocation} per invocation, where the interpreter holds 24 bytes per array element), over the limit of {limit} bytes per launch (`Device::set_launch_memory_limit`); use smaller local arrays, or a buffer"
+            ),
+        });
+    }
+    let fit = limit.checked_div(per_group).unwrap_or(u64::MAX);
+    Ok(threads
+        .min(usize::try_from(fit).unwrap_or(usize::MAX))
+        .max(1))
 }
 
 /// The words holding `bytes` (zero-padded to a whole word).
@@ -130,6 +253,8 @@ impl Device {
         crate::launch::dispatch_size(self.limits(), abi, groups)?;
         crate::launch::buffers(abi, args, self.id())?;
         let program = cpu.program(source)?;
+        let limit = cpu.memory.load(Ordering::Relaxed);
+        let threads = threads_within_memory(source, &program, cpu.threads, limit)?;
         // Packed as the IR's own ABI lays it out, which a hand-written source's ABI need not
         // match.
         let uniform = crate::launch::pack_uniform(program.abi(), groups, args)?;
@@ -146,14 +271,17 @@ impl Device {
             uniform: words_of(&uniform),
             buffers,
             groups: groups.map(|g| g as u32),
+            threads,
         }))
     }
 
     /// Runs checked work to completion.
     pub(crate) fn run_cpu(&self, cpu: &CpuInner, work: &Work) -> Result<()> {
         let mut launch = interp::Launch::new(&work.uniform, work.groups);
-        launch.threads = cpu.threads;
+        launch.threads = work.threads;
         launch.checks = cpu.checks.load(Ordering::Relaxed);
+        let limit = cpu.steps.load(Ordering::Relaxed);
+        launch.fuel = (limit > 0).then_some(limit);
         for (param, words) in work.buffers.iter().enumerate() {
             if let Some(words) = words {
                 launch = launch.buffer(param, words);
@@ -169,6 +297,12 @@ impl Device {
         );
         match outcome {
             Ok(Ok(())) => Ok(()),
+            Ok(Err(fault)) if fault.kind == FaultKind::OutOfFuel => Err(Error::StepLimit {
+                location: location(work.source, fault.span),
+                kernel,
+                limit,
+                block: fault.block,
+            }),
             Ok(Err(fault)) => Err(Error::KernelFault {
                 location: location(work.source, fault.span),
                 kernel,

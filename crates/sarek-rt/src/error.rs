@@ -18,7 +18,7 @@ pub enum Error {
     /// A buffer larger than the device allows in one binding or allocation.
     #[error("a buffer of {bytes} bytes exceeds this device's limit of {limit} bytes ({which}); split the data across launches")]
     BufferTooLarge {
-        /// The requested size.
+        /// The requested size (`u64::MAX` when the byte count overflows 64 bits).
         bytes: u64,
         /// The device limit.
         limit: u64,
@@ -123,6 +123,20 @@ pub enum Error {
         thread: [u32; 3],
         /// What went wrong, in Rust's words (`index out of bounds: ...`).
         message: String,
+    },
+    /// A launch on the CPU backend that ran past its step limit
+    /// ([`crate::Device::set_step_limit`]): most likely a loop that never ends.
+    #[error("kernel `{kernel}` ran more than {limit} steps in workgroup {block:?} on the CPU backend (stopped at {location}); it may never terminate. If it is only long, raise the limit with `Device::set_step_limit` or `SAREK_CPU_STEPS`")]
+    StepLimit {
+        /// The kernel.
+        kernel: String,
+        /// The limit, in steps (an invocation running a statement or starting a loop
+        /// iteration) per workgroup.
+        limit: u64,
+        /// `file:line:column` of the statement or loop it stopped at.
+        location: String,
+        /// `block_idx` of the workgroup that ran out.
+        block: [u32; 3],
     },
     /// The CPU backend cannot run a kernel.
     #[error("kernel `{kernel}` cannot run on the CPU backend: {message}")]

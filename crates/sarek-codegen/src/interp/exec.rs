@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use super::memory;
 use super::value::{self, Trap, Value};
 use super::{Fault, FaultKind, Launch, Program};
 use crate::arena::Handle;
@@ -76,7 +77,7 @@ pub(super) struct Workgroup<'p> {
     shared: Vec<Vec<AtomicU32>>,
     lanes: Vec<Lane>,
     fault: RefCell<Option<Fault>>,
-    /// Statements run so far by this workgroup, against `Launch::fuel`.
+    /// Steps run so far by this workgroup, against `Launch::fuel`.
     steps: std::cell::Cell<u64>,
 }
 
@@ -186,24 +187,35 @@ impl<'p> Workgroup<'p> {
         true
     }
 
+    /// Spends [`Launch::fuel`] on a statement or a loop iteration run by `invocations`
+    /// invocations in lockstep, the first of which is `lane`: one step each, so that fuel
+    /// follows the work done. Records the fault and returns `false` once the fuel is spent.
+    fn burn(&self, span: Span, lane: &Lane, invocations: usize) -> bool {
+        let Some(fuel) = self.launch.fuel else {
+            return true;
+        };
+        let steps = self.steps.get().saturating_add(invocations as u64);
+        self.steps.set(steps);
+        if steps <= fuel {
+            return true;
+        }
+        *self.fault.borrow_mut() = Some(Fault {
+            kind: FaultKind::OutOfFuel,
+            span,
+            block: self.block,
+            thread: lane.thread,
+        });
+        false
+    }
+
     fn block(&self, code: Code<'p>, block: &'p Block, lanes: &mut [Lane], active: Vec<usize>) {
         let mut active = active;
         for statement in block {
             if active.is_empty() || self.failed() {
                 return;
             }
-            if let Some(fuel) = self.launch.fuel {
-                let steps = self.steps.get() + 1;
-                self.steps.set(steps);
-                if steps > fuel {
-                    *self.fault.borrow_mut() = Some(Fault {
-                        kind: FaultKind::OutOfFuel,
-                        span: statement.span,
-                        block: self.block,
-                        thread: lanes[active[0]].thread,
-                    });
-                    return;
-                }
+            if !self.burn(statement.span, &lanes[active[0]], active.len()) {
+                return;
             }
             self.statement(code, statement, lanes, &active);
             let may_leave = matches!(
@@ -245,7 +257,7 @@ impl<'p> Workgroup<'p> {
                     let target = self.place(code, &lanes[l], place);
                     let v = match op {
                         Some(op) => {
-                            let current = self.read(&lanes[l], &target);
+                            let current = self.read(code, &lanes[l], &target);
                             self.binary(&lanes[l], *op, &current, &v, span)
                         }
                         None => v,
@@ -276,6 +288,11 @@ impl<'p> Workgroup<'p> {
             } => {
                 let mut in_loop: Vec<usize> = active.to_vec();
                 while !in_loop.is_empty() && !self.failed() {
+                    // An iteration costs a step even with an empty body (`loop {}`), so
+                    // that fuel bounds every loop.
+                    if !self.burn(span, &lanes[in_loop[0]], in_loop.len()) {
+                        break;
+                    }
                     self.block(code, body, lanes, in_loop.clone());
                     in_loop.retain(|&l| {
                         let lane = &mut lanes[l];
@@ -574,9 +591,12 @@ impl<'p> Workgroup<'p> {
         }
     }
 
-    fn read(&self, lane: &Lane, target: &Target) -> Value {
+    fn read(&self, code: Code<'p>, lane: &Lane, target: &Target) -> Value {
         match target {
             Target::Local(l, path) => {
+                let ty = path
+                    .iter()
+                    .fold(code.locals[*l].ty, |ty, &step| self.step_type(ty, step));
                 let mut v = &lane.frame().locals[l.index()];
                 for &step in path {
                     match v {
@@ -588,7 +608,7 @@ impl<'p> Workgroup<'p> {
                         _ => return v.clone(),
                     }
                 }
-                v.clone()
+                memory::stored_bool(v.clone(), ty)
             }
             Target::Memory { mem, at, ty } => {
                 self.program.layouts.load(*ty, self.memory(*mem), *at)
@@ -718,7 +738,9 @@ impl<'p> Workgroup<'p> {
                 }
                 value::math(*fun, &args)
             }
-            Expr::Field { .. } | Expr::Access { .. } => self.project(code, lane, h),
+            Expr::Field { .. } | Expr::Access { .. } => {
+                memory::stored_bool(self.project(code, lane, h), node.ty)
+            }
             Expr::Compose { components, .. } => {
                 let parts: Vec<Value> = components
                     .iter()

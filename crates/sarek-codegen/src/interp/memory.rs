@@ -76,6 +76,26 @@ impl Layouts {
         Some((elem, len, stride))
     }
 
+    /// The host bytes a [`Value`] of `ty` takes in the interpreter (an array or a struct is
+    /// a boxed slice of values), saturated at `u64::MAX`.
+    pub(super) fn value_bytes(&self, ty: Type) -> u64 {
+        let one = std::mem::size_of::<Value>() as u64;
+        match ty {
+            Type::Scalar(_) | Type::Vector(..) => one,
+            Type::Array(_) => {
+                let (elem, len, _) = self.array(ty).unwrap_or((ty, 0, 1));
+                one.saturating_add(u64::from(len).saturating_mul(self.value_bytes(elem)))
+            }
+            Type::Struct(id) => crate::ir::struct_def(&self.types, id)
+                .map_or(0, |s| {
+                    s.fields
+                        .iter()
+                        .fold(0u64, |n, f| n.saturating_add(self.value_bytes(f.ty)))
+                })
+                .saturating_add(one),
+        }
+    }
+
     /// The all-zero value of `ty`.
     pub(super) fn zero(&self, ty: Type) -> Value {
         match ty {
@@ -95,6 +115,10 @@ impl Layouts {
     }
 
     /// Reads a `ty` at word `at` (words past the end read as 0).
+    ///
+    /// A struct's `bool` field keeps its word as a [`Value::U32`], as the GPU keeps the `u32`
+    /// that stores it: copying a whole struct copies the word unchanged (a 2 stays 2), and
+    /// reading the field gives `word != 0` ([`stored_bool`]).
     pub(super) fn load(&self, ty: Type, mem: &[AtomicU32], at: usize) -> Value {
         let word = |i: usize| mem.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
         match ty {
@@ -122,7 +146,13 @@ impl Layouts {
                     fields
                         .iter()
                         .enumerate()
-                        .map(|(i, f)| self.load(*f, mem, at + self.field_offset(ty, i as u32)))
+                        .map(|(i, f)| {
+                            let at = at + self.field_offset(ty, i as u32);
+                            match f {
+                                Type::Scalar(Scalar::Bool) => Value::U32(word(at)),
+                                _ => self.load(*f, mem, at),
+                            }
+                        })
                         .collect(),
                 )
             }
@@ -156,5 +186,14 @@ impl Layouts {
             }
             (_, scalar) => put(at, scalar.bits()),
         }
+    }
+}
+
+/// `value` read as a `ty`: a struct's `bool` field held as its stored word ([`Layouts::load`])
+/// is `true` when the word is not 0, as the GPU reads it (`word != 0u`).
+pub(super) fn stored_bool(value: Value, ty: Type) -> Value {
+    match (ty, value) {
+        (Type::Scalar(Scalar::Bool), Value::U32(word)) => Value::Bool(word != 0),
+        (_, value) => value,
     }
 }

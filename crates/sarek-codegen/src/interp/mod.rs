@@ -79,8 +79,10 @@ pub struct Launch<'a> {
     pub checks: bool,
     /// How many threads run workgroups (at least 1).
     pub threads: usize,
-    /// Stop a workgroup after this many statements (for fuzzing kernels that may not
-    /// terminate); `None` runs to completion.
+    /// Stop a workgroup after this many steps, with [`FaultKind::OutOfFuel`], so that a
+    /// kernel that may not terminate cannot run forever; `None` runs to completion. A step is
+    /// one invocation running a statement or starting a loop iteration, so the steps of a
+    /// workgroup follow the work it does (and an empty `loop {}` spends fuel too).
     pub fuel: Option<u64>,
 }
 
@@ -122,7 +124,7 @@ pub enum FaultKind {
     DivisionByZero,
     /// An integer `%` (or `rem_euclid`) by zero.
     RemainderByZero,
-    /// The workgroup ran out of [`Launch::fuel`].
+    /// The workgroup ran out of [`Launch::fuel`] (reported whether or not checks are on).
     OutOfFuel,
 }
 
@@ -191,6 +193,24 @@ impl Program {
     /// the one [`Launch::uniform`] follows.
     pub fn abi(&self) -> &Abi {
         &self.abi
+    }
+
+    /// An estimate of the host memory one invocation needs in the interpreter, in bytes: its
+    /// locals, those of every helper, and as much again for the temporaries that build and
+    /// copy them (a local array `[0u32; n]` takes `n` values of `size_of::<Value>()` bytes,
+    /// not `4 * n`). A workgroup needs this times its invocations, so the runtime can refuse
+    /// a launch before it exhausts memory. Saturates at `u64::MAX`.
+    pub fn invocation_memory(&self) -> u64 {
+        let kernel = &self.kernel;
+        let locals = kernel.locals.iter().map(|(_, l)| l.ty).chain(
+            kernel
+                .functions
+                .iter()
+                .flat_map(|f| f.locals.iter().map(|(_, l)| l.ty)),
+        );
+        locals
+            .fold(0u64, |n, ty| n.saturating_add(self.layouts.value_bytes(ty)))
+            .saturating_mul(2)
     }
 
     /// Whether the kernel has a barrier (its invocations cannot run one after another).

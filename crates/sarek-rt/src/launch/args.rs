@@ -21,14 +21,7 @@ pub(crate) fn dispatch_size(
     groups: [u64; 3],
 ) -> Result<[u32; 3]> {
     let limit = u64::from(limits.max_compute_workgroups_per_dimension);
-    let threads_x = groups[0] * u64::from(abi.workgroup_size[0]);
-    if threads_x > u64::from(u32::MAX) + 1 || groups.iter().any(|&g| g > u64::from(u32::MAX)) {
-        return Err(Error::GridTooLarge {
-            groups,
-            limit: limit as u32,
-            hint: "; thread indices are 32-bit on the GPU",
-        });
-    }
+    invocations(limits, abi, groups)?;
     if groups.iter().all(|&g| g <= limit) {
         return Ok(groups.map(|g| g as u32));
     }
@@ -46,6 +39,27 @@ pub(crate) fn dispatch_size(
     })
 }
 
+/// Checks that every invocation of a grid of `groups` workgroups has its own 32-bit
+/// `global_thread_id()` (the row-major index over the whole grid, which wraps past 2^32
+/// invocations, so two invocations would share an index).
+fn invocations(limits: &wgpu::Limits, abi: &Abi, groups: [u64; 3]) -> Result<()> {
+    // In 128 bits: `Grid::cover(usize::MAX)` alone asks for 2^64 - 1 threads.
+    let total = groups
+        .iter()
+        .zip(abi.workgroup_size)
+        .fold(1u128, |n, (&g, w)| {
+            n.saturating_mul(u128::from(g) * u128::from(w))
+        });
+    if total > 1 << 32 {
+        return Err(Error::GridTooLarge {
+            groups,
+            limit: limits.max_compute_workgroups_per_dimension,
+            hint: "; thread indices are 32-bit on the GPU, so a grid runs at most 2^32 invocations",
+        });
+    }
+    Ok(())
+}
+
 /// The entry point a grid of `groups` workgroups runs through, and its physical dispatch. A
 /// large 1-D grid of an element-wise kernel runs coarsened (when `coarsening` allows it): a
 /// quarter of the threads, each doing the work of four (see `sarek_codegen::passes::coarsen`).
@@ -55,6 +69,9 @@ pub(crate) fn entry(
     groups: [u64; 3],
     coarsening: bool,
 ) -> Result<(Entry, [u32; 3])> {
+    // The grid the user asked for: a coarsened one runs fewer threads, each with the ids of
+    // several.
+    invocations(limits, abi, groups)?;
     let coarse = abi.coarsened
         && groups[1] == 1
         && groups[2] == 1
@@ -65,7 +82,15 @@ pub(crate) fn entry(
     } else {
         groups
     };
-    let dispatch = dispatch_size(limits, abi, physical)?;
+    // An error reports the grid the user asked for, not the coarsened one.
+    let dispatch = dispatch_size(limits, abi, physical).map_err(|e| match e {
+        Error::GridTooLarge { limit, hint, .. } => Error::GridTooLarge {
+            groups,
+            limit,
+            hint,
+        },
+        other => other,
+    })?;
     let folded = dispatch
         .iter()
         .zip(physical)
@@ -168,6 +193,22 @@ pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Res
         message,
     };
     for field in abi.uniform.fields.iter() {
+        // The macro's ABI always fits; a hand-written one need not, and a field past the
+        // block would otherwise write out of `bytes`.
+        let size = match field.source {
+            FieldSource::Grid => 12,
+            FieldSource::Length { .. } | FieldSource::Scalar { .. } => 4,
+            FieldSource::Bytes { size, .. } => u64::from(size),
+        };
+        if u64::from(field.offset) + size > u64::from(abi.uniform.size) {
+            return Err(bad(format!(
+                "its ABI puts uniform field `{}` at bytes {}..{}, past the uniform block's {} bytes",
+                field.name,
+                field.offset,
+                u64::from(field.offset) + size,
+                abi.uniform.size
+            )));
+        }
         match field.source {
             FieldSource::Grid => {
                 for (i, g) in groups.iter().enumerate() {
@@ -330,6 +371,50 @@ mod tests {
     }
 
     #[test]
+    fn a_2d_grid_past_2_pow_32_invocations_is_refused() {
+        let mut abi = saxpy();
+        abi.workgroup_size = [16, 16, 1];
+        let limits = wgpu::Limits {
+            max_compute_workgroups_per_dimension: u32::MAX,
+            ..limits()
+        };
+        // `Grid::cover_2d(1 << 16, 1 << 16)`: exactly 2^32 invocations, each its own id.
+        assert!(dispatch_size(&limits, &abi, [1 << 12, 1 << 12, 1]).is_ok());
+        // `Grid::cover_2d(1 << 17, 1 << 16)`: twice that, so ids would repeat.
+        let err = dispatch_size(&limits, &abi, [1 << 13, 1 << 12, 1]).unwrap_err();
+        assert!(
+            err.to_string().contains("at most 2^32 invocations"),
+            "{err}"
+        );
+        let err = entry(&limits, &abi, [1, 1 << 12, 1 << 13], true).unwrap_err();
+        assert!(matches!(err, Error::GridTooLarge { .. }), "{err}");
+    }
+
+    #[test]
+    fn grid_too_large_reports_the_grid_asked_for_not_the_coarsened_one() {
+        let abi = saxpy();
+        let asked = [(1 << 26) + 4, 1, 1];
+        for coarsening in [false, true] {
+            let err = entry(&limits(), &abi, asked, coarsening).unwrap_err();
+            assert!(
+                matches!(err, Error::GridTooLarge { groups, .. } if groups == asked),
+                "{err:?}"
+            );
+        }
+        // A grid that fits but whose dispatch cannot be folded.
+        let asked = [1 << 20, 1, 1];
+        let tight = wgpu::Limits {
+            max_compute_workgroups_per_dimension: 256,
+            ..limits()
+        };
+        let err = entry(&tight, &abi, asked, true).unwrap_err();
+        assert!(
+            matches!(err, Error::GridTooLarge { groups, .. } if groups == asked),
+            "{err:?}"
+        );
+    }
+
+    #[test]
     fn the_entry_point_follows_the_grid() {
         let abi = saxpy();
         let direct = entry(&limits(), &abi, [4, 1, 1], true).unwrap();
@@ -435,6 +520,27 @@ mod tests {
             .map(|c| u32::from_ne_bytes(c.try_into().unwrap()))
             .collect();
         assert_eq!(words, [7, 1, 1, 2.5f32.to_bits(), 3, 5, 0, 0]);
+    }
+
+    #[test]
+    fn a_uniform_field_past_the_block_is_refused() {
+        let (x, y) = (buffer(3, 1, 10), buffer(5, 1, 11));
+        let args = [
+            Arg::F32(2.5),
+            Arg::Buffer(&x, Access::Read),
+            Arg::Buffer(&y, Access::ReadWrite),
+        ];
+        let mut abi = saxpy();
+        abi.uniform.fields.to_mut()[3].offset = 30;
+        let err = pack_uniform(&abi, [7, 1, 1], &args).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "uniform field `sarek_len2` at bytes 30..34, past the uniform block's 32 bytes"
+            ),
+            "{err}"
+        );
+        abi.uniform.fields.to_mut()[3].offset = u32::MAX;
+        assert!(pack_uniform(&abi, [7, 1, 1], &args).is_err());
     }
 
     #[test]

@@ -175,7 +175,8 @@ impl Launch {
 
     /// The launch's time on the GPU, from timestamp queries, waiting for it to finish.
     /// `None` unless profiling was on when it was launched ([`Device::set_profiling`]) and the
-    /// grid was not empty.
+    /// grid was not empty. Several threads may ask at once (a `Launch` is `Sync`): the
+    /// timestamps are read back once, and every caller gets the same time.
     ///
     /// ```
     /// use sarek_rt::Grid;
@@ -195,32 +196,7 @@ impl Launch {
             return Ok(None);
         };
         self.wait()?;
-        let (tx, rx) = std::sync::mpsc::channel();
-        timer
-            .readback
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |r| {
-                let _ = tx.send(r);
-            });
-        self.device
-            .inner()
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Poll(e.to_string()))?;
-        match rx.recv() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(Error::Map(e.to_string())),
-            Err(_) => return Err(Error::Map("the map callback never ran".into())),
-        }
-        let ticks: [u64; 2] = {
-            let view = timer
-                .readback
-                .slice(..)
-                .get_mapped_range()
-                .map_err(|e| Error::Map(e.to_string()))?;
-            bytemuck::pod_read_unaligned(&view[..16])
-        };
-        timer.readback.unmap();
+        let ticks = timer.ticks(&self.device.inner().device)?;
         let period = f64::from(self.device.inner().queue.get_timestamp_period());
         let nanos = ticks[1].saturating_sub(ticks[0]) as f64 * period;
         let time = Duration::from_nanos(nanos as u64);

@@ -1,11 +1,19 @@
 //! Timestamp queries around a compute pass, for [`Launch::gpu_time`](crate::Launch::gpu_time).
 
+use std::sync::Mutex;
+
+use crate::error::{Error, Result};
+
 /// Timestamp queries around one compute pass (a launch, or a whole batch).
 pub(crate) struct Timer {
     queries: wgpu::QuerySet,
     resolved: wgpu::Buffer,
     /// Where the two timestamps are read back from.
-    pub(super) readback: wgpu::Buffer,
+    readback: wgpu::Buffer,
+    /// The timestamps once read back. Held while reading, so that callers on several threads
+    /// do not map `readback` at once (wgpu refuses a second map of a buffer, or panics in the
+    /// error handler of a user's device).
+    ticks: Mutex<Option<[u64; 2]>>,
 }
 
 impl Timer {
@@ -28,7 +36,41 @@ impl Timer {
                 usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
+            ticks: Mutex::new(None),
         }
+    }
+
+    /// The two timestamps, read back on first use (the pass must have finished).
+    pub(super) fn ticks(&self, device: &wgpu::Device) -> Result<[u64; 2]> {
+        let mut ticks = crate::sync::lock(&self.ticks);
+        if let Some(t) = *ticks {
+            return Ok(t);
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        self.readback
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |r| {
+                let _ = tx.send(r);
+            });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| Error::Poll(e.to_string()))?;
+        match rx.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(Error::Map(e.to_string())),
+            Err(_) => return Err(Error::Map("the map callback never ran".into())),
+        }
+        let read: [u64; 2] = {
+            let view = self
+                .readback
+                .slice(..)
+                .get_mapped_range()
+                .map_err(|e| Error::Map(e.to_string()))?;
+            bytemuck::pod_read_unaligned(&view[..16])
+        };
+        self.readback.unmap();
+        *ticks = Some(read);
+        Ok(read)
     }
 
     /// Timestamps at the beginning and the end of one pass.

@@ -15,6 +15,7 @@ mod data;
 mod differential;
 mod golden;
 mod gpu;
+mod multi;
 mod runtime;
 mod semantics;
 mod vectors;

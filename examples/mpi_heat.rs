@@ -164,15 +164,19 @@ fn step(
 }
 
 /// Swaps edge rows with the neighbouring ranks: device → host → MPI → host → device.
+/// Returns the time of each leg: reading the edge rows back, MPI, writing the halos.
 fn exchange_halos<C: Communicator>(
     world: &C,
     u: &mut sarek::Buffer<f32>,
     width: usize,
     rows: usize,
-) -> sarek::Result<()> {
+) -> sarek::Result<[Duration; 3]> {
     let (rank, size) = (world.rank(), world.size());
+    let start = Instant::now();
     let top = u.read_range(width..2 * width)?;
     let bottom = u.read_range(rows * width..(rows + 1) * width)?;
+    let read = start.elapsed();
+    let start = Instant::now();
     let mut from_above = vec![0.0f32; width];
     let mut from_below = vec![0.0f32; width];
     let up = (rank > 0).then(|| world.process_at_rank(rank - 1));
@@ -200,13 +204,15 @@ fn exchange_halos<C: Communicator>(
         }
         (None, None) => {}
     }
+    let mpi = start.elapsed();
+    let start = Instant::now();
     if up.is_some() {
         u.write_at(0, &from_above)?;
     }
     if down.is_some() {
         u.write_at((rows + 1) * width, &from_below)?;
     }
-    Ok(())
+    Ok([read, mpi, start.elapsed()])
 }
 
 /// The whole grid on one device, without MPI: the reference, and the per-step time of one
@@ -248,22 +254,29 @@ fn main() -> sarek::Result<()> {
     let mut u = dev.upload(&band(o.width, first, rows))?;
     let mut v = dev.upload(&band(o.width, first, rows))?;
     exchange_halos(&world, &mut u, o.width, rows)?;
-    let (mut compute, mut halo) = (Duration::ZERO, Duration::ZERO);
+    let mut compute = Duration::ZERO;
+    let mut halo = [Duration::ZERO; 3];
     for _ in 0..o.steps {
         let start = Instant::now();
         step(&dev, o.width, o.height, first, rows, &u, &mut v)?;
         compute += start.elapsed();
         std::mem::swap(&mut u, &mut v);
-        let start = Instant::now();
-        exchange_halos(&world, &mut u, o.width, rows)?;
-        halo += start.elapsed();
+        let legs = exchange_halos(&world, &mut u, o.width, rows)?;
+        for (total, leg) in halo.iter_mut().zip(legs) {
+            *total += leg;
+        }
     }
     let mine = u.read_range(o.width..(rows + 1) * o.width)?;
 
     // Mean per-step times, the largest over ranks (the slowest rank sets the pace).
     let per_step = |d: Duration| d.as_secs_f64() / o.steps.max(1) as f64;
-    let local = [per_step(compute), per_step(halo)];
-    let mut slowest = [0.0f64; 2];
+    let local = [
+        per_step(compute),
+        per_step(halo[0]),
+        per_step(halo[1]),
+        per_step(halo[2]),
+    ];
+    let mut slowest = [0.0f64; 4];
     world.all_reduce_into(
         &local[..],
         &mut slowest[..],
@@ -286,12 +299,16 @@ fn main() -> sarek::Result<()> {
             .count();
         println!(
             "{}×{} grid, {} steps over {size} ranks: compute {:.3} ms/step, halo exchange \
-             {:.3} ms/step (largest over ranks); one device alone: compute {:.3} ms/step",
+             {:.3} ms/step (read back {:.3}, MPI {:.3}, write {:.3}; each the largest over \
+             ranks); one device alone: compute {:.3} ms/step",
             o.height,
             o.width,
             o.steps,
             slowest[0] * 1e3,
+            (slowest[1] + slowest[2] + slowest[3]) * 1e3,
             slowest[1] * 1e3,
+            slowest[2] * 1e3,
+            slowest[3] * 1e3,
             one.as_secs_f64() * 1e3
         );
         if wrong == 0 {

@@ -364,6 +364,24 @@ fn a_software_adapter_is_used_when_asked_for_with_one_warning() {
             "{stderr}"
         );
         assert!(stderr.contains("opened software twice"), "{stderr}");
+        // `SAREK_ADAPTER` naming a software adapter makes `Device::new()` take it.
+        let name = Device::adapters()
+            .into_iter()
+            .find(|a| a.device_type == sarek::wgpu::DeviceType::Cpu)
+            .unwrap()
+            .name;
+        let stderr = in_child(
+            "a_software_adapter_is_used_when_asked_for_with_one_warning",
+            &[("SAREK_ADAPTER", &name), ("SAREK_MULTI_NEW", "1")],
+        );
+        assert!(stderr.contains("new chose software: true"), "{stderr}");
+        return;
+    }
+    if std::env::var_os("SAREK_MULTI_NEW").is_some() {
+        eprintln!(
+            "new chose software: {}",
+            Device::new().unwrap().is_software()
+        );
         return;
     }
     let index = Device::adapters()

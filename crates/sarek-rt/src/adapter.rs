@@ -93,10 +93,16 @@ fn physical_key(info: &wgpu::AdapterInfo) -> (String, u32, u32, String) {
     }
 }
 
+/// Held while adapters are enumerated or devices created: they are made one at a time, since
+/// NVIDIA's Vulkan driver hung (an H200, 11 or more test threads each making a device) and
+/// crashes on Windows (wgpu issue 10234) when devices are created concurrently.
+static CREATING: Mutex<()> = Mutex::new(());
+
 /// The host's adapters, ranked (discrete, integrated, virtual, other, software; enumeration
 /// order within a rank), each physical adapter once: where several backends show it, only
 /// the preferred backend's entries are kept.
 pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
+    let _one_at_a_time = crate::sync::lock(&CREATING);
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
@@ -164,10 +170,6 @@ fn warn_software(info: &wgpu::AdapterInfo) {
 
 /// Opens a device on `adapter`, with its full limits and, where it has them, timestamps.
 fn open(adapter: wgpu::Adapter) -> Result<Device> {
-    // Devices are made one at a time: NVIDIA's Vulkan driver hung (an H200, 11 or more
-    // test threads each making a device) and crashes on Windows (wgpu issue 10234) when
-    // devices are created concurrently.
-    static CREATING: Mutex<()> = Mutex::new(());
     let _one_at_a_time = crate::sync::lock(&CREATING);
     let info = adapter.get_info();
     log::info!(

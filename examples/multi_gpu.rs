@@ -128,7 +128,10 @@ fn options() -> Options {
             other => panic!("unknown argument {other:?} (see the example's doc comment)"),
         }
     }
-    assert!(o.matmul % 4 == 0, "--matmul must be a multiple of 4");
+    assert!(
+        o.matmul.is_multiple_of(4),
+        "--matmul must be a multiple of 4"
+    );
     o
 }
 
@@ -159,7 +162,7 @@ fn run_saxpy(
     // y = ys + (repeat + 1)·2·x, which `main` checks.
     let time = best(repeat, || {
         split.run(&mut parts, |part, (x, y)| {
-            saxpy.launch(&part.device, Grid::cover(part.len), 2.0, *x, y)?;
+            saxpy.launch(&part.device, Grid::cover(part.len), 2.0, x, y)?;
             Ok(())
         })
     })?;
@@ -189,7 +192,7 @@ fn run_matmul(
     let time = best(repeat, || {
         split.run(&mut parts, |part, (a, b, c)| {
             let grid = Grid::groups([n.div_ceil(128) as u32, part.len.div_ceil(128) as u32, 1]);
-            matmul_rows.launch(&part.device, grid, part.len, n, *a, *b, c)?;
+            matmul_rows.launch(&part.device, grid, part.len, n, a, b, c)?;
             Ok(())
         })
     })?;

@@ -237,7 +237,7 @@ fn split_saxpy_over_a_gpu_and_the_cpu_backend_matches_one_device() {
     let mut parts: Vec<_> = x.iter().zip(split.scatter(&ys).unwrap()).collect();
     split
         .run(&mut parts, |part, (x, y)| {
-            saxpy.launch(&part.device, Grid::cover(part.len), 2.0, *x, y)?;
+            saxpy.launch(&part.device, Grid::cover(part.len), 2.0, x, y)?;
             Ok(())
         })
         .unwrap();

@@ -137,8 +137,8 @@ pub mod gpu;
 pub use sarek_macros::{kernel, module};
 
 pub use sarek_rt::{
-    vector, wgpu, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3, IVec4, Launch, Result,
-    UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
+    vector, wgpu, AdapterSelector, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3,
+    IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
 
 /// What the code `#[sarek::kernel]` and `#[sarek::module]` generate refers to: the runtime's

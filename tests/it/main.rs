@@ -16,6 +16,7 @@ mod differential;
 mod extremes;
 mod golden;
 mod gpu;
+mod multi;
 mod runtime;
 mod semantics;
 mod vectors;

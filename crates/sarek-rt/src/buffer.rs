@@ -114,7 +114,7 @@ fn byte_size(elem: u64, len: usize) -> u64 {
 }
 
 /// Decodes elements read back from the GPU.
-fn decode<T: Element>(bytes: &[u8]) -> Result<Vec<T>> {
+pub(crate) fn decode<T: Element>(bytes: &[u8]) -> Result<Vec<T>> {
     let gpu: Vec<T::Gpu> = bytemuck::pod_collect_to_vec(bytes);
     gpu.into_iter()
         .enumerate()
@@ -292,11 +292,11 @@ impl<T: Element> Buffer<T> {
         Ok(Buffer::wrap(device, buffer, 0, len))
     }
 
-    fn wrap(device: &Device, buffer: wgpu::Buffer, offset: u64, len: usize) -> Self {
+    pub(crate) fn wrap(device: &Device, buffer: wgpu::Buffer, offset: u64, len: usize) -> Self {
         Buffer::wrap_storage(device, Storage::Gpu(buffer), offset, len)
     }
 
-    fn wrap_storage(device: &Device, storage: Storage, offset: u64, len: usize) -> Self {
+    pub(crate) fn wrap_storage(device: &Device, storage: Storage, offset: u64, len: usize) -> Self {
         Buffer {
             raw: RawBuffer {
                 storage,

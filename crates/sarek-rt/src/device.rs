@@ -66,21 +66,15 @@ impl std::fmt::Debug for Device {
     }
 }
 
-fn adapter_rank(info: &wgpu::AdapterInfo) -> u8 {
-    match info.device_type {
-        wgpu::DeviceType::DiscreteGpu => 0,
-        wgpu::DeviceType::IntegratedGpu => 1,
-        wgpu::DeviceType::VirtualGpu => 2,
-        wgpu::DeviceType::Other => 3,
-        wgpu::DeviceType::Cpu => 4,
-    }
-}
-
 impl Device {
-    /// The best device available: the best GPU adapter ([`Device::gpu`]), else the CPU
-    /// backend ([`Device::cpu`]), logging (at `warn` level) that it fell back. The environment
-    /// variable `SAREK_DEVICE=gpu` or `SAREK_DEVICE=cpu` forces the choice (`gpu` then fails
-    /// without an adapter).
+    /// The best device available: the best hardware GPU adapter, else the CPU backend
+    /// ([`Device::cpu`]), logging (at `warn` level) that it fell back. A software adapter
+    /// (Mesa's lavapipe, `wgpu::DeviceType::Cpu`) loses to the CPU backend, which keeps the
+    /// guarantees a software driver does not (unbounded loops, dropped out-of-bounds writes;
+    /// see the README's robustness section). The environment variable `SAREK_DEVICE=gpu` or
+    /// `SAREK_DEVICE=cpu` forces the choice (`gpu` picks [`Device::gpu`], software adapters
+    /// included, and fails without an adapter); `SAREK_ADAPTER=<substring>` picks that
+    /// adapter, software or not, falling back to the CPU backend when none matches.
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -99,7 +93,14 @@ impl Device {
             }
             _ => {}
         }
-        match Device::gpu() {
+        // An adapter named by `SAREK_ADAPTER` is opened even if it is a software one;
+        // otherwise a software adapter loses to the CPU backend (see `adapter.rs`).
+        let chosen = if std::env::var_os("SAREK_ADAPTER").is_some() {
+            Device::gpu()
+        } else {
+            Device::preferred()
+        };
+        match chosen {
             Ok(dev) => Ok(dev),
             Err(e @ (Error::NoAdapter(_) | Error::RequestDevice(_))) => {
                 log::warn!("sarek: {e}; running kernels on the CPU backend instead");
@@ -178,78 +179,6 @@ impl Device {
         }
     }
 
-    /// The best wgpu adapter of a primary backend (Vulkan, Metal, DX12): a discrete GPU
-    /// first, then integrated, virtual, and software ones (such as Mesa's lavapipe).
-    /// `SAREK_ADAPTER=<substring>` picks the first adapter whose name contains the substring
-    /// (case-insensitive); `WGPU_BACKEND` chooses the backends as in wgpu, and is the only way
-    /// to get wgpu's GL backend, whose shaders do not keep Sarek's integer semantics. The
-    /// choice is logged at `info` level.
-    ///
-    /// ```
-    /// // `SAREK_ADAPTER=llvmpipe` would pick Mesa's software Vulkan driver, where installed.
-    /// match sarek_rt::Device::gpu() {
-    ///     Ok(dev) => println!("{} ({:?})", dev.name(), dev.backend()),
-    ///     // `Device::new` would fall back to the CPU backend.
-    ///     Err(e) => println!("no GPU: {e}"),
-    /// }
-    /// ```
-    pub fn gpu() -> Result<Device> {
-        crate::logging::init();
-        // Devices are made one at a time: NVIDIA's Vulkan driver hung (an H200, 11 or more
-        // test threads each making a device) and crashes on Windows (wgpu issue 10234) when
-        // devices are created concurrently.
-        static CREATING: Mutex<()> = Mutex::new(());
-        let _one_at_a_time = crate::sync::lock(&CREATING);
-        let instance =
-            wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-        // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
-        // integer division and `%` of negative numbers undefined (wgpu's GL backend on
-        // llvmpipe gave -1 % 2 == 1), so GL would break Sarek's semantics; without a primary
-        // backend, `Device::new` runs the CPU backend instead.
-        let backends = if std::env::var_os("WGPU_BACKEND").is_some() {
-            wgpu::Backends::all()
-        } else {
-            wgpu::Backends::PRIMARY
-        };
-        let mut adapters = pollster::block_on(instance.enumerate_adapters(backends));
-        if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
-            let wanted = wanted.to_lowercase();
-            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&wanted));
-            if adapters.is_empty() {
-                return Err(Error::NoAdapter(format!(
-                    " whose name contains {wanted:?} (SAREK_ADAPTER)"
-                )));
-            }
-        }
-        adapters.sort_by_key(|a| adapter_rank(&a.get_info()));
-        let adapter = adapters
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::NoAdapter(String::new()))?;
-        let info = adapter.get_info();
-        log::info!(
-            "sarek: using adapter {:?} ({:?}, {:?})",
-            info.name,
-            info.device_type,
-            info.backend
-        );
-        let limits = adapter.limits();
-        // Timestamp queries, where the adapter has them, serve `Device::set_profiling`.
-        let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("sarek"),
-            required_features: features,
-            required_limits: limits.clone(),
-            ..Default::default()
-        }))
-        .map_err(|e| Error::RequestDevice(e.to_string()))?;
-        // Sarek reports errors through `Result`; without a handler wgpu would panic.
-        device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
-            log::error!("sarek: uncaptured wgpu error: {e}")
-        }));
-        Ok(Device::wrap(device, queue, Some(info)))
-    }
-
     /// Runs kernels on a device the caller already owns (sharing it with their own passes).
     /// Sarek uses the device's own features and limits and does not touch its error handler.
     ///
@@ -268,7 +197,11 @@ impl Device {
         Device::wrap(device, queue, None)
     }
 
-    fn wrap(device: wgpu::Device, queue: wgpu::Queue, info: Option<wgpu::AdapterInfo>) -> Device {
+    pub(crate) fn wrap(
+        device: wgpu::Device,
+        queue: wgpu::Queue,
+        info: Option<wgpu::AdapterInfo>,
+    ) -> Device {
         let lost = Arc::new(Mutex::new(None));
         let lost_flag = Arc::new(AtomicBool::new(false));
         {

@@ -74,6 +74,17 @@ pub enum Error {
         /// The parameter index.
         param: usize,
     },
+    /// A range of elements ([`crate::Buffer::read_range`], [`crate::Buffer::write_at`]) that
+    /// does not lie inside the buffer.
+    #[error("elements {start}..{end} are not inside a buffer of {len}")]
+    RangeOutOfBounds {
+        /// The first element asked for.
+        start: usize,
+        /// One past the last element asked for.
+        end: usize,
+        /// The buffer's length.
+        len: usize,
+    },
     /// A scalar argument that does not fit the GPU type (a `usize` over `u32::MAX`).
     #[error("kernel `{kernel}`: parameter {param} is {value}, which does not fit in the GPU's 32-bit `usize`")]
     ScalarOutOfRange {

@@ -21,9 +21,11 @@
 
 #![warn(missing_docs)]
 
+mod adapter;
 mod arg;
 mod batch;
 mod buffer;
+mod copy;
 mod cpu;
 mod device;
 mod error;
@@ -34,15 +36,18 @@ mod launch;
 mod logging;
 mod poller;
 pub mod raw;
+mod split;
 mod sync;
 mod transfer;
 pub mod vector;
 
+pub use adapter::AdapterSelector;
 pub use batch::Batch;
 pub use buffer::{Buffer, Element};
 pub use device::Device;
 pub use error::{Error, Result};
 pub use grid::Grid;
 pub use launch::Launch;
+pub use split::{Part, Split};
 pub use vector::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};
 pub use wgpu;

@@ -1,0 +1,357 @@
+//! Choosing adapters: the ranked list of a host's adapters, one entry per physical GPU, the
+//! selector of [`Device::with_adapter`], every device of a host ([`Device::all`]) and what
+//! Sarek does about software adapters.
+//!
+//! Software adapters (`wgpu::DeviceType::Cpu`: Mesa's lavapipe, WARP, SwiftShader) run WGSL
+//! on the CPU, but not with WebGPU's guarantees: lavapipe stops every invocation after about
+//! 65,535 loop iterations (a loop to 70,000 ends at 65,535, an endless loop "finishes") and
+//! lets an out-of-bounds write at an index of 2^30 or more land inside the buffer, because
+//! it claims robust buffer access and wgpu then leaves buffer accesses unchecked (wgpu 30 has
+//! no public knob to force its own checks: `create_shader_module`'s "checked" runtime checks
+//! still defer to the driver's robustness). Sarek's CPU backend keeps every guarantee, so
+//! [`Device::new`] and [`Device::all`] prefer it over a software adapter; a software adapter
+//! is used only when asked for (`SAREK_DEVICE=gpu`, `SAREK_ADAPTER`, [`Device::gpu`],
+//! [`Device::with_adapter`]), and Sarek warns once per process when it opens one.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::device::Device;
+use crate::error::{Error, Result};
+
+/// Which adapter [`Device::with_adapter`] opens: a position in [`Device::adapters`] or a part
+/// of its name. A `usize` converts to [`AdapterSelector::Index`], a string to
+/// [`AdapterSelector::Name`].
+///
+/// ```
+/// use sarek_rt::AdapterSelector;
+/// assert_eq!(AdapterSelector::from(1), AdapterSelector::Index(1));
+/// assert_eq!(AdapterSelector::from("H200"), AdapterSelector::Name("H200".into()));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AdapterSelector {
+    /// The adapter at this position of [`Device::adapters`] (0 is the best).
+    Index(usize),
+    /// The first adapter of [`Device::adapters`] whose name contains this, ignoring case (as
+    /// `SAREK_ADAPTER` does).
+    Name(String),
+}
+
+impl From<usize> for AdapterSelector {
+    fn from(index: usize) -> Self {
+        AdapterSelector::Index(index)
+    }
+}
+
+impl From<&str> for AdapterSelector {
+    fn from(name: &str) -> Self {
+        AdapterSelector::Name(name.to_owned())
+    }
+}
+
+impl From<String> for AdapterSelector {
+    fn from(name: String) -> Self {
+        AdapterSelector::Name(name)
+    }
+}
+
+/// Adapters of a kind come before those of a later rank.
+fn rank(info: &wgpu::AdapterInfo) -> u8 {
+    match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => 0,
+        wgpu::DeviceType::IntegratedGpu => 1,
+        wgpu::DeviceType::VirtualGpu => 2,
+        wgpu::DeviceType::Other => 3,
+        wgpu::DeviceType::Cpu => 4,
+    }
+}
+
+/// Of two backends showing one GPU, the one kept: the native API of each platform first.
+fn backend_rank(backend: wgpu::Backend) -> u8 {
+    match backend {
+        wgpu::Backend::Vulkan => 0,
+        wgpu::Backend::Metal => 1,
+        wgpu::Backend::Dx12 => 2,
+        wgpu::Backend::Gl => 3,
+        _ => 4,
+    }
+}
+
+/// Whether an adapter is a software rasteriser rather than a GPU.
+pub(crate) fn is_software(info: &wgpu::AdapterInfo) -> bool {
+    info.device_type == wgpu::DeviceType::Cpu
+}
+
+/// What identifies one physical adapter across backends: its PCI bus address where the
+/// backend reports it, else vendor, device id and name. Two identical GPUs without a bus
+/// address share a key, so duplicates are only removed *across* backends (below).
+fn physical_key(info: &wgpu::AdapterInfo) -> (String, u32, u32, String) {
+    if info.device_pci_bus_id.is_empty() {
+        (String::new(), info.vendor, info.device, info.name.clone())
+    } else {
+        (info.device_pci_bus_id.clone(), 0, 0, String::new())
+    }
+}
+
+/// Held while adapters are enumerated or devices created: they are made one at a time, since
+/// NVIDIA's Vulkan driver hung (an H200, 11 or more test threads each making a device) and
+/// crashes on Windows (wgpu issue 10234) when devices are created concurrently.
+static CREATING: Mutex<()> = Mutex::new(());
+
+/// The host's adapters, ranked (discrete, integrated, virtual, other, software; enumeration
+/// order within a rank), each physical adapter once: where several backends show it, only
+/// the preferred backend's entries are kept.
+pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
+    let _one_at_a_time = crate::sync::lock(&CREATING);
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
+    // integer division and `%` of negative numbers undefined (wgpu's GL backend on
+    // llvmpipe gave -1 % 2 == 1), so GL would break Sarek's semantics; without a primary
+    // backend, `Device::new` runs the CPU backend instead.
+    let backends = if std::env::var_os("WGPU_BACKEND").is_some() {
+        wgpu::Backends::all()
+    } else {
+        wgpu::Backends::PRIMARY
+    };
+    let adapters = pollster::block_on(instance.enumerate_adapters(backends));
+    let infos: Vec<wgpu::AdapterInfo> = adapters.iter().map(|a| a.get_info()).collect();
+    let keep: Vec<bool> = infos
+        .iter()
+        .map(|info| {
+            let key = physical_key(info);
+            infos
+                .iter()
+                .filter(|other| physical_key(other) == key)
+                .all(|other| backend_rank(other.backend) >= backend_rank(info.backend))
+        })
+        .collect();
+    let mut adapters: Vec<wgpu::Adapter> = adapters
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(a, keep)| keep.then_some(a))
+        .collect();
+    adapters.sort_by_key(|a| rank(&a.get_info()));
+    adapters
+}
+
+/// The adapter `selector` names among `adapters`.
+fn select(adapters: Vec<wgpu::Adapter>, selector: &AdapterSelector) -> Result<wgpu::Adapter> {
+    match selector {
+        AdapterSelector::Index(i) => {
+            let count = adapters.len();
+            adapters
+                .into_iter()
+                .nth(*i)
+                .ok_or_else(|| Error::NoAdapter(format!(" at index {i} (there are {count})")))
+        }
+        AdapterSelector::Name(name) => {
+            let wanted = name.to_lowercase();
+            adapters
+                .into_iter()
+                .find(|a| a.get_info().name.to_lowercase().contains(&wanted))
+                .ok_or_else(|| Error::NoAdapter(format!(" whose name contains {wanted:?}")))
+        }
+    }
+}
+
+/// Warns, once per process, that a software adapter runs kernels without WebGPU's guarantees.
+fn warn_software(info: &wgpu::AdapterInfo) {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        log::warn!(
+            "sarek: {:?} is a software adapter: it caps loops at about 65,535 iterations and may \
+             let out-of-bounds writes at indices of 2^30 or more land inside the buffer; \
+             the CPU backend (`Device::cpu`, the default without a GPU) keeps every guarantee",
+            info.name
+        );
+    }
+}
+
+/// Opens a device on `adapter`, with its full limits and, where it has them, timestamps.
+fn open(adapter: wgpu::Adapter) -> Result<Device> {
+    let _one_at_a_time = crate::sync::lock(&CREATING);
+    let info = adapter.get_info();
+    log::info!(
+        "sarek: using adapter {:?} ({:?}, {:?})",
+        info.name,
+        info.device_type,
+        info.backend
+    );
+    if is_software(&info) {
+        warn_software(&info);
+    }
+    let limits = adapter.limits();
+    // Timestamp queries, where the adapter has them, serve `Device::set_profiling`.
+    let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+    let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+        label: Some("sarek"),
+        required_features: features,
+        required_limits: limits.clone(),
+        ..Default::default()
+    }))
+    .map_err(|e| Error::RequestDevice(e.to_string()))?;
+    // Sarek reports errors through `Result`; without a handler wgpu would panic.
+    device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
+        log::error!("sarek: uncaptured wgpu error: {e}")
+    }));
+    Ok(Device::wrap(device, queue, Some(info)))
+}
+
+impl Device {
+    /// The best wgpu adapter of a primary backend (Vulkan, Metal, DX12): a discrete GPU
+    /// first, then integrated, virtual, and software ones (such as Mesa's lavapipe, which
+    /// this opens where it is the only adapter; [`Device::new`] prefers the CPU backend).
+    /// `SAREK_ADAPTER=<substring>` picks the first adapter whose name contains the substring
+    /// (case-insensitive); `WGPU_BACKEND` chooses the backends as in wgpu, and is the only way
+    /// to get wgpu's GL backend, whose shaders do not keep Sarek's integer semantics. The
+    /// choice is logged at `info` level.
+    ///
+    /// ```
+    /// // `SAREK_ADAPTER=llvmpipe` would pick Mesa's software Vulkan driver, where installed.
+    /// match sarek_rt::Device::gpu() {
+    ///     Ok(dev) => println!("{} ({:?})", dev.name(), dev.backend()),
+    ///     // `Device::new` would fall back to the CPU backend.
+    ///     Err(e) => println!("no GPU: {e}"),
+    /// }
+    /// ```
+    pub fn gpu() -> Result<Device> {
+        crate::logging::init();
+        let adapters = enumerate();
+        if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
+            return match select(adapters, &AdapterSelector::Name(wanted.clone())) {
+                Ok(adapter) => open(adapter),
+                Err(_) => Err(Error::NoAdapter(format!(
+                    " whose name contains {:?} (SAREK_ADAPTER)",
+                    wanted.to_lowercase()
+                ))),
+            };
+        }
+        let adapter = adapters
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::NoAdapter(String::new()))?;
+        open(adapter)
+    }
+
+    /// The host's adapters, in the order [`Device::with_adapter`] numbers them: discrete
+    /// GPUs, integrated, virtual, other, then software adapters, each physical GPU once even
+    /// where two backends show it (the Vulkan entry is kept over Metal, DX12 and GL).
+    /// `WGPU_BACKEND` chooses the backends; `SAREK_ADAPTER` does not filter this list.
+    ///
+    /// ```
+    /// for (i, info) in sarek_rt::Device::adapters().iter().enumerate() {
+    ///     println!("{i}: {} ({:?}, {:?})", info.name, info.device_type, info.backend);
+    /// }
+    /// ```
+    pub fn adapters() -> Vec<wgpu::AdapterInfo> {
+        crate::logging::init();
+        enumerate().iter().map(|a| a.get_info()).collect()
+    }
+
+    /// A device on the adapter `selector` names: an index into [`Device::adapters`] or a
+    /// case-insensitive part of its name. Unlike [`Device::new`], this opens a software
+    /// adapter when asked to (with a warning, once per process).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// use sarek_rt::Device;
+    /// if !Device::adapters().is_empty() {
+    ///     let first = Device::with_adapter(0)?;
+    ///     let name = first.name();
+    ///     assert_eq!(Device::with_adapter(name.as_str())?.name(), name);
+    /// }
+    /// assert!(Device::with_adapter(usize::MAX).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn with_adapter(selector: impl Into<AdapterSelector>) -> Result<Device> {
+        crate::logging::init();
+        open(select(enumerate(), &selector.into())?)
+    }
+
+    /// Every device of the host, one per hardware adapter (discrete GPUs first, then
+    /// integrated, virtual and other ones, each physical GPU once even where two backends show
+    /// it), for splitting work across them (see [`crate::Split`]). Software adapters and the
+    /// CPU backend are left out beside a hardware GPU, since a split would wait for them; add
+    /// [`Device::cpu`] to the list to use the CPU too. Without a hardware adapter the list is
+    /// the one device [`Device::new`] chooses (the CPU backend). `SAREK_DEVICE=cpu` gives the
+    /// CPU backend alone, `SAREK_DEVICE=gpu` every adapter including software ones (an error
+    /// without any), and `SAREK_ADAPTER=<substring>` every adapter whose name contains it.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let devices = sarek_rt::Device::all()?;
+    /// assert!(!devices.is_empty());
+    /// for dev in &devices {
+    ///     println!("{}", dev.name());
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn all() -> Result<Vec<Device>> {
+        crate::logging::init();
+        let forced = std::env::var("SAREK_DEVICE").ok();
+        if forced.as_deref() == Some("cpu") {
+            return Ok(vec![Device::cpu()]);
+        }
+        let mut adapters = enumerate();
+        if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
+            let wanted = wanted.to_lowercase();
+            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&wanted));
+            if adapters.is_empty() {
+                return Err(Error::NoAdapter(format!(
+                    " whose name contains {wanted:?} (SAREK_ADAPTER)"
+                )));
+            }
+        } else if forced.as_deref() == Some("gpu") {
+            if adapters.is_empty() {
+                return Err(Error::NoAdapter(String::new()));
+            }
+        } else {
+            adapters.retain(|a| !is_software(&a.get_info()));
+            if adapters.is_empty() {
+                return Ok(vec![Device::new()?]);
+            }
+        }
+        adapters.into_iter().map(open).collect()
+    }
+
+    /// The device [`Device::new`] opens when nothing forces the choice: the best hardware
+    /// adapter, else the CPU backend (saying why, at `warn` level).
+    pub(crate) fn preferred() -> Result<Device> {
+        let best = enumerate().into_iter().next();
+        match best {
+            Some(adapter) if !is_software(&adapter.get_info()) => open(adapter),
+            Some(adapter) => {
+                log::warn!(
+                    "sarek: the only adapter, {:?}, is a software one, which caps loops and may \
+                     let far out-of-bounds writes land; running kernels on the CPU backend \
+                     instead (SAREK_DEVICE=gpu picks the software adapter)",
+                    adapter.get_info().name
+                );
+                Ok(Device::cpu())
+            }
+            None => {
+                log::warn!(
+                    "sarek: {}; running kernels on the CPU backend instead",
+                    Error::NoAdapter(String::new())
+                );
+                Ok(Device::cpu())
+            }
+        }
+    }
+
+    /// Whether the device runs on a software adapter (`wgpu::DeviceType::Cpu`, such as Mesa's
+    /// lavapipe), which does not keep all of WebGPU's guarantees (see the README's robustness
+    /// section). `false` for the CPU backend, which keeps them, and for a device from
+    /// [`Device::from_wgpu`], whose adapter Sarek does not know.
+    ///
+    /// ```
+    /// assert!(!sarek_rt::Device::cpu().is_software());
+    /// ```
+    pub fn is_software(&self) -> bool {
+        match &self.backend {
+            crate::device::Backend::Gpu(inner) => inner.info.as_ref().is_some_and(is_software),
+            crate::device::Backend::Cpu(_) => false,
+        }
+    }
+}

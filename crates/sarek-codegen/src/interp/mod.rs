@@ -202,12 +202,9 @@ impl Program {
     /// a launch before it exhausts memory. Saturates at `u64::MAX`.
     pub fn invocation_memory(&self) -> u64 {
         let kernel = &self.kernel;
-        let locals = kernel.locals.iter().map(|(_, l)| l.ty).chain(
-            kernel
-                .functions
-                .iter()
-                .flat_map(|f| f.locals.iter().map(|(_, l)| l.ty)),
-        );
+        let locals = kernel
+            .all_functions()
+            .flat_map(|f| f.locals.iter().map(|(_, l)| l.ty));
         locals
             .fold(0u64, |n, ty| n.saturating_add(self.layouts.value_bytes(ty)))
             .saturating_mul(2)

@@ -9,6 +9,7 @@
 mod common;
 
 mod coarsen;
+mod consts;
 mod cooperation;
 mod cpu;
 mod data;

@@ -282,6 +282,7 @@ impl Lowerer<'_> {
             .find_map(|s| s.get(name).copied())
             .or_else(|| match self.cx.items.lookup(name) {
                 Some(Item::Const(literal)) => Some(Binding::Const(literal)),
+                Some(Item::FailedConst) => Some(Binding::Failed),
                 _ => None,
             })
     }
@@ -320,6 +321,9 @@ impl Lowerer<'_> {
                 }
                 Some(Binding::Const(literal)) => {
                     Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
+                }
+                None if super::items::looks_constant(&name) => {
+                    Err(self.fail(span, ErrorKind::UnknownConst(name)))
                 }
                 None => Err(self.fail(span, ErrorKind::UnknownName(name))),
             };

@@ -100,6 +100,50 @@ impl ModuleContext {
         self.declare_items(items);
     }
 
+    /// Evaluates a workgroup size written with constants (`workgroup_size = [TILE, TILE]`),
+    /// now that the module's constants are declared, and checks it against WebGPU's limits.
+    /// The `const`s at the top of the kernel's `body` are seen as well.
+    pub fn workgroup_size(&mut self, attr: &crate::front::KernelAttr, body: &syn::Block) {
+        let outer = self.items.open();
+        for stmt in &body.stmts {
+            if let syn::Stmt::Item(syn::Item::Const(c)) = stmt {
+                self.items.insert(
+                    super::ident_name(&c.ident),
+                    super::Item::PendingConst(std::rc::Rc::new(c.clone())),
+                );
+            }
+        }
+        self.workgroup_size_in_scope(attr);
+        self.items.restore(outer);
+    }
+
+    fn workgroup_size_in_scope(&mut self, attr: &crate::front::KernelAttr) {
+        let mut size = [1u32; 3];
+        let mut failed = false;
+        for (slot, e) in size.iter_mut().zip(&attr.workgroup_size_exprs) {
+            match crate::front::consteval::eval_count(e, &mut |n: &str| self.const_name(n)) {
+                Ok(0) => {
+                    self.error(e.span(), "a workgroup dimension must be at least 1");
+                    failed = true;
+                }
+                Ok(v) => *slot = v,
+                Err(fail) => {
+                    self.const_failed(fail);
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return;
+        }
+        match crate::check::workgroup_size(size) {
+            Ok(()) => self.kernel.workgroup_size = size,
+            Err(message) => {
+                self.fail(attr.workgroup_size_span, ErrorKind::Rule(message));
+            }
+        }
+    }
+
     /// The IR type of a kernel parameter.
     pub fn param_type(&mut self, param: &types::HostParam) -> R<ParamType> {
         use types::{HostElem, HostParam};

@@ -16,6 +16,7 @@ mod data;
 mod differential;
 mod golden;
 mod gpu;
+mod inference;
 mod runtime;
 mod semantics;
 mod vectors;

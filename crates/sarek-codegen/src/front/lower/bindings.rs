@@ -185,7 +185,12 @@ impl Lowerer<'_> {
                     }
                     (Some(d), None) => d,
                     (None, Some(v)) => self.ty(v),
-                    (None, None) => self.infer.fresh(VarKind::Int),
+                    // A deferred `let x;`: typed by its later assignments, as in rustc.
+                    (None, None) => {
+                        let t = self.infer.fresh(VarKind::Any);
+                        self.deferred.push((t, p.ident.span()));
+                        t
+                    }
                 };
                 let name = ident_name(&p.ident);
                 let mutable = p.mutability.is_some();

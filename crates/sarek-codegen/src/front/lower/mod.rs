@@ -29,6 +29,7 @@ mod calls;
 pub mod context;
 mod control;
 mod data;
+mod guards;
 mod intrinsics;
 pub mod items;
 mod literals;
@@ -90,6 +91,12 @@ enum Element {
 
 struct LoopFrame {
     has_break: bool,
+    /// The loop's label, without its `'`.
+    label: Option<String>,
+    /// Its flags, when nested loops leave it through its label.
+    flags: Option<control::Flags>,
+    /// Labelled exits from inside this loop to outer loops: (target depth, `continue`?).
+    exits: Vec<(usize, bool)>,
 }
 
 /// The lowerer of one function body: the state that lives while one function is lowered
@@ -108,9 +115,16 @@ pub struct Lowerer<'m> {
     int_literals: Vec<(Handle<Expression>, i128)>,
     /// Float literals waiting for their type.
     float_literals: Vec<(Handle<Expression>, f32)>,
+    /// The types of deferred `let x;` bindings, each with its name's span: one that nothing
+    /// assigns is an error (rustc's "type annotations needed").
+    deferred: Vec<(Ty, Span)>,
     scopes: Vec<HashMap<String, Binding>>,
     blocks: Vec<Block>,
     loops: Vec<LoopFrame>,
+    /// The label of the loop about to open, with its flags (see `control::labels`).
+    next_label: Option<(String, Option<control::Flags>)>,
+    /// The labelled exits of the loop just lowered, for `after_loop`.
+    left_exits: Vec<(usize, bool)>,
     /// Set while lowering a helper function rather than the kernel.
     helper: Option<calls::HelperFrame>,
     /// The type the context wants from the expression being lowered (fixes the element type
@@ -160,6 +174,9 @@ impl<'m> Lowerer<'m> {
             local_stable: Vec::new(),
             int_literals: Vec::new(),
             float_literals: Vec::new(),
+            deferred: Vec::new(),
+            next_label: None,
+            left_exits: Vec::new(),
             scopes: vec![HashMap::new()],
             blocks: Vec::new(),
             loops: Vec::new(),
@@ -347,35 +364,8 @@ impl<'m> Lowerer<'m> {
             syn::Expr::While(w) => self.while_loop(w),
             syn::Expr::Loop(l) => self.loop_expr(l),
             syn::Expr::ForLoop(f) => self.for_loop(f),
-            syn::Expr::Break(b) => {
-                if let Some(label) = &b.label {
-                    return Err(self.fail(label.span(), ErrorKind::unsupported("WGSL has no labelled `break`; use a flag variable to leave outer loops")));
-                }
-                if let Some(v) = &b.expr {
-                    return Err(self.fail(v.span(), ErrorKind::unsupported("`break` with a value is not supported; assign to a `let mut` before `break`")));
-                }
-                match self.loops.last_mut() {
-                    Some(frame) => frame.has_break = true,
-                    None => return Err(self.error(span, "`break` outside of a loop")),
-                }
-                self.push(Stmt::Break, span);
-                Ok(Value::Never)
-            }
-            syn::Expr::Continue(c) => {
-                if let Some(label) = &c.label {
-                    return Err(self.fail(
-                        label.span(),
-                        ErrorKind::unsupported(
-                            "WGSL has no labelled `continue`; use a flag variable",
-                        ),
-                    ));
-                }
-                if self.loops.is_empty() {
-                    return Err(self.error(span, "`continue` outside of a loop"));
-                }
-                self.push(Stmt::Continue, span);
-                Ok(Value::Never)
-            }
+            syn::Expr::Break(b) => self.break_expr(b),
+            syn::Expr::Continue(c) => self.continue_expr(c),
             syn::Expr::Return(r) => self.return_expr(r),
             _ => Err(self.fail(
                 span,

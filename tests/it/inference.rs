@@ -83,6 +83,30 @@ mod flow {
         }
     }
 
+    /// A helper returning a tuple.
+    fn div_rem(a: u32, b: u32) -> (u32, u32) {
+        (a / b, a % b)
+    }
+
+    fn stats(x: f32, y: f32) -> (f32, f32, bool) {
+        let t = (x.min(y), x.max(y), x < y);
+        t
+    }
+
+    /// Tuples as values: destructured from helpers, stored in locals, read with `.0`.
+    #[sarek::kernel]
+    pub fn tuples(xs: &[u32], out: &mut [u32], fs: &mut [f32]) {
+        let i = global_thread_id();
+        if i < xs.len() {
+            let (q, r) = div_rem(xs[i], 7);
+            let pair = div_rem(xs[i] + 3, 5);
+            let (lo, mut hi, less) = stats(xs[i] as f32, 100.0);
+            hi += 1.0;
+            out[i] = q * 1000 + r * 100 + pair.0 * 10 + pair.1 + if less { 1 } else { 0 };
+            fs[i] = lo + hi;
+        }
+    }
+
     /// Guards on enum payloads and on integers, falling through to later arms.
     #[sarek::kernel]
     pub fn classify(cells: &[Cell], out: &mut [i32]) {
@@ -201,6 +225,28 @@ fn labelled_break_and_continue_leave_outer_loops() {
         );
     }
     assert!(found.iter().any(|&f| f != 0) && found.iter().any(|&f| f == 0));
+}
+
+#[test]
+fn tuples_from_helpers() {
+    let Some(dev) = common::device() else { return };
+    let n = 200;
+    let xs: Vec<u32> = common::random_u32(2, n).iter().map(|v| v % 300).collect();
+    let x = dev.upload(&xs).unwrap();
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    let mut fs = dev.zeros::<f32>(n).unwrap();
+    flow::tuples
+        .launch(&dev, Grid::cover(n), &x, &mut out, &mut fs)
+        .unwrap();
+    let (out, fs) = (out.read().unwrap(), fs.read().unwrap());
+    for i in 0..n {
+        let v = xs[i];
+        let expect =
+            (v / 7) * 1000 + (v % 7) * 100 + ((v + 3) / 5) * 10 + (v + 3) % 5 + u32::from(v < 100);
+        assert_eq!(out[i], expect, "{i}");
+        let f = v as f32;
+        assert_eq!(fs[i], f.min(100.0) + f.max(100.0) + 1.0, "{i}");
+    }
 }
 
 #[test]

@@ -222,7 +222,13 @@ impl Lowerer<'_> {
             rhs = &p.expr;
         }
         let syn::Expr::Tuple(values) = rhs else {
-            return Err(self.error(init.expr.span(), refuse));
+            // A tuple-typed value (a helper's result): taken apart element by element.
+            let declared = match annotation {
+                Some(ty) => Some(self.cx.resolve_type(ty)?),
+                None => None,
+            };
+            self.tuple_let_value(tuple, &init.expr, declared, local.span())?;
+            return Ok(Value::Unit);
         };
         if values.elems.len() != tuple.elems.len() {
             return Err(self.error(

@@ -30,6 +30,8 @@ pub struct ModuleContext {
     pub items: ItemScopes,
     /// Helpers lowered so far, and the chain of helpers being lowered.
     pub calls: CallState,
+    /// The struct types that stand for tuple types.
+    pub tuples: Vec<TypeId>,
 }
 
 impl ModuleContext {
@@ -50,6 +52,7 @@ impl ModuleContext {
             diagnostics: Diagnostics::new(),
             items: ItemScopes::default(),
             calls: CallState::default(),
+            tuples: Vec::new(),
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;

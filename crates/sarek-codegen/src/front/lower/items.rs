@@ -232,7 +232,13 @@ impl ModuleContext {
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => Err(self.error(ty.span(), "`()` is not a value type in a kernel")),
-            syn::Type::Tuple(_) => Err(self.fail(ty.span(), ErrorKind::unsupported("WGSL has no tuples; use a struct with named fields"))),
+            syn::Type::Tuple(t) => {
+                let mut elems = Vec::new();
+                for e in &t.elems {
+                    elems.push(self.resolve_type(e)?);
+                }
+                Ok(self.tuple_type(elems))
+            }
             syn::Type::Reference(_) => Err(self.error(
                 ty.span(),
                 "references can only be parameters, as buffers (`&[T]`, `&mut [T]`); pass other values by copy",

@@ -36,6 +36,7 @@ mod literals;
 mod operators;
 mod patterns;
 mod places;
+mod tuples;
 mod typing;
 mod vectors;
 
@@ -153,7 +154,6 @@ fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
         syn::Expr::Reference(_) => "WGSL cannot pass references around inside a kernel; index the buffer directly",
         syn::Expr::Try(_) => "the `?` operator needs `Result`/`Option`, which do not exist on the GPU",
         syn::Expr::TryBlock(_) => "`try` blocks are not available on the GPU",
-        syn::Expr::Tuple(_) => "WGSL has no tuples; use separate variables",
         syn::Expr::Unsafe(_) => "`unsafe` has no meaning in a kernel; remove it",
         syn::Expr::Yield(_) => "generators cannot run on the GPU",
         syn::Expr::Const(_) => "`const` blocks are not supported in kernels; use a literal",
@@ -322,6 +322,7 @@ impl<'m> Lowerer<'m> {
         match e {
             syn::Expr::Field(f) => self.field(f).map(Value::Expr),
             syn::Expr::Struct(s) => self.struct_literal(s).map(Value::Expr),
+            syn::Expr::Tuple(t) => self.tuple_value(t, expect).map(Value::Expr),
             syn::Expr::Array(a) => self.array_literal(a, expect).map(Value::Expr),
             syn::Expr::Repeat(r) => self.repeat(r, expect).map(Value::Expr),
             syn::Expr::Match(m) => self.match_expr(m),

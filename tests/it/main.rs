@@ -17,6 +17,7 @@ mod differential;
 mod golden;
 mod gpu;
 mod inference;
+mod methods;
 mod runtime;
 mod semantics;
 mod vectors;

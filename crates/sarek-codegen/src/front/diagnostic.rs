@@ -199,6 +199,11 @@ impl Diagnostics {
         self.list.len()
     }
 
+    /// Forgets the errors after the first `len` (those of a tentative lowering).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
+    }
+
     /// Whether none was.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()

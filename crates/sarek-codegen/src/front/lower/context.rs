@@ -32,6 +32,8 @@ pub struct ModuleContext {
     pub calls: CallState,
     /// The struct types that stand for tuple types.
     pub tuples: Vec<TypeId>,
+    /// Methods of the module's types, by method name.
+    pub methods: std::collections::HashMap<String, Vec<super::methods::Method>>,
 }
 
 impl ModuleContext {
@@ -53,6 +55,7 @@ impl ModuleContext {
             items: ItemScopes::default(),
             calls: CallState::default(),
             tuples: Vec::new(),
+            methods: std::collections::HashMap::new(),
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;
@@ -88,10 +91,14 @@ impl ModuleContext {
         let items: Vec<&syn::Item> = module
             .iter()
             .filter(|i| {
+                // Only inherent, non-generic `impl` blocks are the kernels' business; trait
+                // impls serve the host.
+                if let syn::Item::Impl(imp) = i {
+                    return imp.trait_.is_none() && imp.generics.params.is_empty();
+                }
                 !matches!(
                     i,
                     syn::Item::Use(_)
-                        | syn::Item::Impl(_)
                         | syn::Item::Trait(_)
                         | syn::Item::Macro(_)
                         | syn::Item::Mod(_)

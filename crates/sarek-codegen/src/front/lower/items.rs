@@ -145,6 +145,9 @@ impl ModuleContext {
                     consts.push(name);
                 }
                 syn::Item::Use(_) => {}
+                syn::Item::Impl(imp) if imp.trait_.is_none() && imp.generics.params.is_empty() => {
+                    self.declare_impl(imp, scope)
+                }
                 other => {
                     self.error(
                         other.span(),

@@ -33,6 +33,7 @@ mod guards;
 mod intrinsics;
 pub mod items;
 mod literals;
+mod methods;
 mod operators;
 mod patterns;
 mod places;

@@ -177,7 +177,7 @@ impl Lowerer<'_> {
         }
         let ident = Ident::new(&helper, f.ident.span());
         let mut call = c.clone();
-        call.func = Box::new(syn::parse_quote!(#ident));
+        *call.func = syn::parse_quote!(#ident);
         Some(self.helper_call(&call, &item, scope))
     }
 

@@ -67,6 +67,33 @@ mod shapes {
         }
     }
 
+    /// A xorshift generator: a `&mut self` method that also returns a value.
+    #[derive(Debug, PartialEq)]
+    pub struct Rng {
+        pub state: u32,
+    }
+
+    impl Rng {
+        pub fn next(&mut self) -> u32 {
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 17;
+            self.state ^= self.state << 5;
+            self.state
+        }
+    }
+
+    /// Draws from a generator in a buffer (which advances) and from a local copy.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn draw(rngs: &mut [Rng], out: &mut [u32]) {
+        let i = global_thread_id();
+        if i < rngs.len() {
+            let a = rngs[i].next();
+            let mut local = rngs[i];
+            let b = local.next() % 1000;
+            out[i] = a % 1000 + b * 1000 + local.next() % 7;
+        }
+    }
+
     /// `&mut self` on workgroup-array elements.
     #[sarek::kernel(workgroup_size = [64])]
     pub fn in_tile(ps: &mut [Particle]) {
@@ -84,7 +111,7 @@ mod shapes {
     }
 }
 
-use shapes::{Particle, Vec2};
+use shapes::{Particle, Rng, Vec2};
 
 fn particles(n: usize) -> Vec<Particle> {
     (0..n)
@@ -131,4 +158,29 @@ fn methods_change_workgroup_array_elements() {
         p.advance(0.5);
     }
     assert_eq!(buf.read().unwrap(), expected);
+}
+
+#[test]
+fn mut_self_methods_that_return_values() {
+    let Some(dev) = common::device() else { return };
+    let n = 90;
+    let mut expected: Vec<Rng> = (0..n)
+        .map(|i| Rng {
+            state: i as u32 * 7919 + 1,
+        })
+        .collect();
+    let mut rngs = dev.upload(&expected).unwrap();
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    shapes::draw
+        .launch(&dev, Grid::cover(n), &mut rngs, &mut out)
+        .unwrap();
+    let mut expected_out = Vec::new();
+    for r in &mut expected {
+        let a = r.next();
+        let mut local = *r;
+        let b = local.next() % 1000;
+        expected_out.push(a % 1000 + b * 1000 + local.next() % 7);
+    }
+    assert_eq!(rngs.read().unwrap(), expected);
+    assert_eq!(out.read().unwrap(), expected_out);
 }

@@ -9,6 +9,9 @@ mod m {
     impl Counter {
         pub fn bump(&mut self) -> u32 {
             self.n += 1;
+            if self.n > 10 {
+                return 0;
+            }
             self.n
         }
 

@@ -37,6 +37,8 @@ pub struct Method {
     receiver: Receiver,
     /// Why the method cannot be called, if it cannot.
     refusal: Option<&'static str>,
+    /// Whether a `&mut self` method also returns a value (its helper returns a pair).
+    returns: bool,
 }
 
 /// Replaces `Self` by `ty`, `self` by `self_`, and (for `&mut self` methods) `return;` by
@@ -72,6 +74,15 @@ fn rewrite(tokens: TokenStream, ty: &Ident, returns_self: bool) -> TokenStream {
     out.into_iter().collect()
 }
 
+/// Whether `tokens` contain a `return`.
+fn mentions_return(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(i) => i == "return",
+        TokenTree::Group(g) => mentions_return(&g.stream()),
+        _ => false,
+    })
+}
+
 /// The helper function standing for method `m` of type `ty`.
 fn method_fn(
     ty: &Ident,
@@ -102,17 +113,43 @@ fn method_fn(
     }
     let mut block = m.block.clone();
     if receiver == Receiver::Mut {
-        if !matches!(sig.output, syn::ReturnType::Default) {
-            refusal = Some("a `&mut self` method that also returns a value is not supported yet; return nothing from it, or take `self` and return the new value");
+        match sig.output.clone() {
+            syn::ReturnType::Default => {
+                sig.output = syn::parse_quote!(-> #ty);
+                // The body's last expression becomes a statement, and the receiver its value.
+                if let Some(syn::Stmt::Expr(_, semi @ None)) = block.stmts.last_mut() {
+                    *semi = Some(Default::default());
+                }
+                block
+                    .stmts
+                    .push(syn::Stmt::Expr(syn::parse_quote!(self_), None));
+            }
+            syn::ReturnType::Type(_, result) => {
+                // `-> R` becomes `-> (Type, R)`: the changed receiver and the result.
+                let tail = match block.stmts.pop() {
+                    Some(syn::Stmt::Expr(e, None)) if !mentions_return(&quote!(#block #e)) => {
+                        Some(e)
+                    }
+                    _ => None,
+                };
+                match tail {
+                    Some(e) => {
+                        sig.output = syn::parse_quote!(-> (#ty, #result));
+                        block
+                            .stmts
+                            .push(syn::parse_quote!(let __sarek_result: #result = #e;));
+                        block.stmts.push(syn::Stmt::Expr(
+                            syn::parse_quote!((self_, __sarek_result)),
+                            None,
+                        ));
+                    }
+                    None => {
+                        refusal = Some("a `&mut self` method that returns a value must end with that value and not use `return`; restructure it with `if`/`else`");
+                        block = m.block.clone();
+                    }
+                }
+            }
         }
-        sig.output = syn::parse_quote!(-> #ty);
-        // The body's last expression becomes a statement, and the receiver its value.
-        if let Some(syn::Stmt::Expr(_, semi @ None)) = block.stmts.last_mut() {
-            *semi = Some(Default::default());
-        }
-        block
-            .stmts
-            .push(syn::Stmt::Expr(syn::parse_quote!(self_), None));
     }
     let f = syn::ItemFn {
         attrs: Vec::new(),
@@ -139,6 +176,7 @@ impl ModuleContext {
                 continue;
             };
             let helper = ident_name(&f.sig.ident);
+            let returns = !matches!(m.sig.output, syn::ReturnType::Default);
             self.methods
                 .entry(ident_name(&m.sig.ident))
                 .or_default()
@@ -147,6 +185,7 @@ impl ModuleContext {
                     helper: helper.clone(),
                     receiver,
                     refusal,
+                    returns,
                 });
             self.items
                 .insert(helper, Item::Fn(std::rc::Rc::new(f), scope));
@@ -222,6 +261,16 @@ impl Lowerer<'_> {
         let call: syn::ExprCall =
             syn::parse_quote_spanned!(m.span()=> #helper(#receiver, #(#args),*));
         Some(match method.receiver {
+            Receiver::Mut if method.returns => {
+                // `let v = rng.next();`: the pair's first half goes back to the place.
+                let value = syn::Expr::Call(call);
+                let block: syn::Expr = syn::parse_quote_spanned!(m.span()=> {
+                    let (__sarek_receiver, __sarek_value) = #value;
+                    #receiver = __sarek_receiver;
+                    __sarek_value
+                });
+                self.expression(&block)
+            }
             Receiver::Mut => {
                 // `p.advance(dt)` is `p = Type__advance(p, dt)`: the place gets the result.
                 let value = syn::Expr::Call(call);

@@ -9,6 +9,7 @@
 mod common;
 
 mod coarsen;
+mod consts;
 mod cooperation;
 mod cpu;
 mod data;
@@ -16,6 +17,8 @@ mod differential;
 mod extremes;
 mod golden;
 mod gpu;
+mod inference;
+mod methods;
 mod multi;
 mod runtime;
 mod semantics;

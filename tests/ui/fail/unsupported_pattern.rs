@@ -2,11 +2,6 @@
 mod m {
     use sarek::prelude::*;
 
-    pub enum Shape {
-        Circle(f32),
-        Square(f32),
-    }
-
     pub enum Inner {
         A,
         B,
@@ -15,16 +10,6 @@ mod m {
     pub enum Outer {
         A(Inner),
         B,
-    }
-
-    #[sarek::kernel]
-    pub fn guard(shapes: &[Shape], out: &mut [f32]) {
-        let i = global_thread_id();
-        out[i] = match shapes[i] {
-            Shape::Circle(r) if r > 1.0 => r,
-            Shape::Circle(r) => -r,
-            Shape::Square(s) => s,
-        };
     }
 
     #[sarek::kernel]

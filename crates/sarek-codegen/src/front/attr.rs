@@ -12,6 +12,10 @@ pub struct KernelAttr {
     pub workgroup_size: [u32; 3],
     /// Where the workgroup size was written, for errors.
     pub workgroup_size_span: proc_macro2::Span,
+    /// The dimensions as written when one is not an integer literal (`[TILE, TILE]`): they
+    /// name constants of the kernel's module, which only the lowering sees, so it evaluates
+    /// them and sets the size. Empty when `workgroup_size` is final.
+    pub workgroup_size_exprs: Vec<syn::Expr>,
 }
 
 impl Default for KernelAttr {
@@ -19,6 +23,7 @@ impl Default for KernelAttr {
         KernelAttr {
             workgroup_size: [256, 1, 1],
             workgroup_size_span: proc_macro2::Span::call_site(),
+            workgroup_size_exprs: Vec::new(),
         }
     }
 }
@@ -51,7 +56,9 @@ pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic>
                     ..
                 }) = elem
                 else {
-                    return Err(invalid(elem.span(), "each workgroup dimension must be an integer literal: the macro needs it at compile time"));
+                    // A constant expression: evaluated where the module's constants are known.
+                    attr.workgroup_size_exprs = array.elems.iter().cloned().collect();
+                    return Ok(());
                 };
                 *slot = int.base10_parse::<u32>()?;
             }

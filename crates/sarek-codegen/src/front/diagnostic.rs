@@ -37,6 +37,13 @@ pub enum ErrorKind {
     UnknownName(String),
     /// A literal that does not fit its type.
     OutOfRange(String),
+    /// A name where a constant is needed that the macro cannot see (a `const` outside the
+    /// kernel and its module is invisible to it).
+    UnknownConst(String),
+    /// Something that is not a constant where one is needed; the text names it.
+    NotConstant(String),
+    /// A constant expression whose evaluation fails (overflow, division by zero).
+    ConstEval(String),
     /// A rule of WebGPU that the lowered kernel breaks, found by the checks on the IR (a limit
     /// exceeded, a barrier in divergent control flow); the text comes from the check.
     Rule(String),
@@ -86,6 +93,15 @@ impl fmt::Display for ErrorKind {
                 "cannot find `{name}` in this kernel: a kernel sees its parameters, its own `let` bindings and Sarek's intrinsics"
             ),
             ErrorKind::OutOfRange(ty) => write!(f, "literal out of range for `{ty}`"),
+            ErrorKind::UnknownConst(name) => write!(
+                f,
+                "cannot find constant `{name}` here: the macro evaluates constants at compile time and sees only the `const`s of the kernel's body and of its `#[sarek::module]`, not the rest of the file; move `{name}` into the kernel's body, or put the kernel and `{name}` in a `#[sarek::module] mod`"
+            ),
+            ErrorKind::NotConstant(what) => write!(
+                f,
+                "{what} cannot be evaluated at compile time, where this constant is needed: a constant is built from literals, other `const`s, arithmetic, comparisons, `as` casts, `min`/`max` and `if`"
+            ),
+            ErrorKind::ConstEval(text) => f.write_str(text),
             ErrorKind::Rule(text) | ErrorKind::Other(text) => f.write_str(text),
             ErrorKind::Naga { message, wgsl } => f.write_str(&crate::naga_report(message, wgsl)),
             ErrorKind::Syn(e) => fmt::Display::fmt(e, f),
@@ -181,6 +197,11 @@ impl Diagnostics {
     /// How many errors were recorded.
     pub fn len(&self) -> usize {
         self.list.len()
+    }
+
+    /// Forgets the errors after the first `len` (those of a tentative lowering).
+    pub fn truncate(&mut self, len: usize) {
+        self.list.truncate(len);
     }
 
     /// Whether none was.

@@ -33,13 +33,16 @@ pub enum VarKind {
     Int,
     /// `{float}`
     Float,
+    /// `_`: any type at all, the type of a deferred `let x;` until its first assignment
+    /// decides it (rustc types such a binding from its later uses, not from its `let`).
+    Any,
 }
 
 #[derive(Default)]
 pub struct Infer {
     parent: Vec<u32>,
     kind: Vec<VarKind>,
-    value: Vec<Option<Scalar>>,
+    value: Vec<Option<Ty>>,
 }
 
 impl Infer {
@@ -66,7 +69,7 @@ impl Infer {
             Ty::Var(v) => {
                 let r = self.root(v);
                 match self.value[r as usize] {
-                    Some(s) => Ty::Known(s),
+                    Some(t) => t,
                     None => Ty::Var(r),
                 }
             }
@@ -78,6 +81,7 @@ impl Infer {
         match kind {
             VarKind::Int => s.is_integer(),
             VarKind::Float => s == Scalar::F32,
+            VarKind::Any => true,
         }
     }
 
@@ -87,8 +91,13 @@ impl Infer {
         match (a, b) {
             _ if a == b => Ok(a),
             (Ty::Var(x), Ty::Var(y)) => {
-                if self.kind[x as usize] != self.kind[y as usize] {
+                let (kx, ky) = (self.kind[x as usize], self.kind[y as usize]);
+                if kx != ky && kx != VarKind::Any && ky != VarKind::Any {
                     return Err((a, b));
+                }
+                // The merged variable keeps the narrower kind.
+                if ky == VarKind::Any {
+                    self.kind[y as usize] = kx;
                 }
                 self.parent[x as usize] = y;
                 Ok(b)
@@ -97,8 +106,14 @@ impl Infer {
                 if !Self::fits(self.kind[x as usize], s) {
                     return Err((a, b));
                 }
-                self.value[x as usize] = Some(s);
+                self.value[x as usize] = Some(Ty::Known(s));
                 Ok(Ty::Known(s))
+            }
+            (Ty::Var(x), c @ Ty::Compound(_)) | (c @ Ty::Compound(_), Ty::Var(x))
+                if self.kind[x as usize] == VarKind::Any =>
+            {
+                self.value[x as usize] = Some(c);
+                Ok(c)
             }
             _ => Err((a, b)),
         }
@@ -120,7 +135,7 @@ impl Infer {
             Ty::Compound(_) => None,
             Ty::Var(v) => match self.kind[v as usize] {
                 VarKind::Int => Some(Scalar::I32),
-                VarKind::Float => None,
+                VarKind::Float | VarKind::Any => None,
             },
         }
     }
@@ -133,6 +148,7 @@ impl Infer {
             Ty::Var(v) => match self.kind[v as usize] {
                 VarKind::Int => "{integer}".to_owned(),
                 VarKind::Float => "{float}".to_owned(),
+                VarKind::Any => "_".to_owned(),
             },
         }
     }

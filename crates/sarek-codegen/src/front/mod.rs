@@ -3,6 +3,7 @@
 //! are unit-testable on `syn::parse_quote!` input.
 
 pub mod attr;
+pub mod consteval;
 pub mod diagnostic;
 mod expand;
 mod host;
@@ -94,6 +95,9 @@ pub fn lower_kernel(
     let entry_span = cx.kernel.span;
     let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
     lowerer.cx.declare_module(module);
+    if !attr.workgroup_size_exprs.is_empty() {
+        lowerer.cx.workgroup_size(attr, &item.block);
+    }
     let mut host_params = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for input in &sig.inputs {

@@ -185,7 +185,12 @@ impl Lowerer<'_> {
                     }
                     (Some(d), None) => d,
                     (None, Some(v)) => self.ty(v),
-                    (None, None) => self.infer.fresh(VarKind::Int),
+                    // A deferred `let x;`: typed by its later assignments, as in rustc.
+                    (None, None) => {
+                        let t = self.infer.fresh(VarKind::Any);
+                        self.deferred.push((t, p.ident.span()));
+                        t
+                    }
                 };
                 let name = ident_name(&p.ident);
                 let mutable = p.mutability.is_some();
@@ -217,7 +222,13 @@ impl Lowerer<'_> {
             rhs = &p.expr;
         }
         let syn::Expr::Tuple(values) = rhs else {
-            return Err(self.error(init.expr.span(), refuse));
+            // A tuple-typed value (a helper's result): taken apart element by element.
+            let declared = match annotation {
+                Some(ty) => Some(self.cx.resolve_type(ty)?),
+                None => None,
+            };
+            self.tuple_let_value(tuple, &init.expr, declared, local.span())?;
+            return Ok(Value::Unit);
         };
         if values.elems.len() != tuple.elems.len() {
             return Err(self.error(
@@ -282,6 +293,7 @@ impl Lowerer<'_> {
             .find_map(|s| s.get(name).copied())
             .or_else(|| match self.cx.items.lookup(name) {
                 Some(Item::Const(literal)) => Some(Binding::Const(literal)),
+                Some(Item::FailedConst) => Some(Binding::Failed),
                 _ => None,
             })
     }
@@ -320,6 +332,9 @@ impl Lowerer<'_> {
                 }
                 Some(Binding::Const(literal)) => {
                     Ok(self.expr(Expr::Literal(literal), Ty::Known(literal.scalar()), span))
+                }
+                None if super::items::looks_constant(&name) => {
+                    Err(self.fail(span, ErrorKind::UnknownConst(name)))
                 }
                 None => Err(self.fail(span, ErrorKind::UnknownName(name))),
             };

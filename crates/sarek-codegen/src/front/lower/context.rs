@@ -30,6 +30,10 @@ pub struct ModuleContext {
     pub items: ItemScopes,
     /// Helpers lowered so far, and the chain of helpers being lowered.
     pub calls: CallState,
+    /// The struct types that stand for tuple types.
+    pub tuples: Vec<TypeId>,
+    /// Methods of the module's types, by method name.
+    pub methods: std::collections::HashMap<String, Vec<super::methods::Method>>,
 }
 
 impl ModuleContext {
@@ -50,6 +54,8 @@ impl ModuleContext {
             diagnostics: Diagnostics::new(),
             items: ItemScopes::default(),
             calls: CallState::default(),
+            tuples: Vec::new(),
+            methods: std::collections::HashMap::new(),
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;
@@ -85,10 +91,14 @@ impl ModuleContext {
         let items: Vec<&syn::Item> = module
             .iter()
             .filter(|i| {
+                // Only inherent, non-generic `impl` blocks are the kernels' business; trait
+                // impls serve the host.
+                if let syn::Item::Impl(imp) = i {
+                    return imp.trait_.is_none() && imp.generics.params.is_empty();
+                }
                 !matches!(
                     i,
                     syn::Item::Use(_)
-                        | syn::Item::Impl(_)
                         | syn::Item::Trait(_)
                         | syn::Item::Macro(_)
                         | syn::Item::Mod(_)
@@ -98,6 +108,50 @@ impl ModuleContext {
             })
             .collect();
         self.declare_items(items);
+    }
+
+    /// Evaluates a workgroup size written with constants (`workgroup_size = [TILE, TILE]`),
+    /// now that the module's constants are declared, and checks it against WebGPU's limits.
+    /// The `const`s at the top of the kernel's `body` are seen as well.
+    pub fn workgroup_size(&mut self, attr: &crate::front::KernelAttr, body: &syn::Block) {
+        let outer = self.items.open();
+        for stmt in &body.stmts {
+            if let syn::Stmt::Item(syn::Item::Const(c)) = stmt {
+                self.items.insert(
+                    super::ident_name(&c.ident),
+                    super::Item::PendingConst(std::rc::Rc::new(c.clone())),
+                );
+            }
+        }
+        self.workgroup_size_in_scope(attr);
+        self.items.restore(outer);
+    }
+
+    fn workgroup_size_in_scope(&mut self, attr: &crate::front::KernelAttr) {
+        let mut size = [1u32; 3];
+        let mut failed = false;
+        for (slot, e) in size.iter_mut().zip(&attr.workgroup_size_exprs) {
+            match crate::front::consteval::eval_count(e, &mut |n: &str| self.const_name(n)) {
+                Ok(0) => {
+                    self.error(e.span(), "a workgroup dimension must be at least 1");
+                    failed = true;
+                }
+                Ok(v) => *slot = v,
+                Err(fail) => {
+                    self.const_failed(fail);
+                    failed = true;
+                }
+            }
+        }
+        if failed {
+            return;
+        }
+        match crate::check::workgroup_size(size) {
+            Ok(()) => self.kernel.workgroup_size = size,
+            Err(message) => {
+                self.fail(attr.workgroup_size_span, ErrorKind::Rule(message));
+            }
+        }
     }
 
     /// The IR type of a kernel parameter.

@@ -47,6 +47,9 @@ impl Lowerer<'_> {
                 }
             };
         }
+        if let Some(r) = self.tuple_field(ty, member) {
+            return r;
+        }
         let (_, def) = self.struct_of(ty, span)?;
         if def.variants.is_some() {
             return Err(self.error(
@@ -446,7 +449,7 @@ impl Lowerer<'_> {
 
     /// The element type an array gets now: an unconstrained `{integer}` becomes `i32` as in
     /// Rust, an unconstrained `{float}` becomes `f32` (the GPU has no `f64`).
-    fn settle(&mut self, ty: Ty, span: Span) -> R<Type> {
+    pub(super) fn settle(&mut self, ty: Ty, span: Span) -> R<Type> {
         Ok(match self.infer.shallow(ty) {
             Ty::Compound(t) => t,
             Ty::Known(s) => Type::Scalar(s),

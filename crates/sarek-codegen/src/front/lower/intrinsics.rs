@@ -77,6 +77,9 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn method_call(&mut self, m: &syn::ExprMethodCall) -> R<Value> {
+        if let Some(v) = self.user_method_call(m) {
+            return v;
+        }
         let name = m.method.to_string();
         const ATOMIC: [&str; 12] = [
             "load",
@@ -310,6 +313,9 @@ impl Lowerer<'_> {
         }
         if let Some(v) = self.variant_call(c, p) {
             return v.map(Value::Expr);
+        }
+        if let Some(v) = self.associated_call(c, p) {
+            return v;
         }
         if let Some(v) = self.vector_call(c, p) {
             return v.map(Value::Expr);

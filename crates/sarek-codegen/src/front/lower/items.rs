@@ -7,6 +7,7 @@ use std::rc::Rc;
 use syn::spanned::Spanned;
 
 use super::{ident_name, Binding, Lowerer, ModuleContext, Reported, R};
+use crate::front::consteval::{self, Name};
 use crate::front::diagnostic::ErrorKind;
 use crate::front::types;
 use crate::ir::*;
@@ -20,8 +21,14 @@ pub enum Item {
     Enum(Rc<syn::ItemEnum>),
     /// A helper function, with the item scope it was declared in (what it sees).
     Fn(Rc<syn::ItemFn>, Option<usize>),
-    /// A constant.
+    /// A constant, evaluated.
     Const(Literal),
+    /// A `const` declared but not evaluated yet (constants may name later ones).
+    PendingConst(Rc<syn::ItemConst>),
+    /// A `const` being evaluated: naming it again is a cycle.
+    EvaluatingConst(Rc<syn::ItemConst>),
+    /// A `const` whose evaluation failed (already reported): uses stay quiet.
+    FailedConst,
 }
 
 struct ItemScope {
@@ -73,6 +80,18 @@ impl ItemScopes {
         }
     }
 
+    /// Replaces the innermost item called `name`.
+    fn replace(&mut self, name: &str, item: Item) {
+        let mut scope = self.current;
+        while let Some(s) = scope {
+            if let Some(slot) = self.scopes[s].items.get_mut(name) {
+                *slot = item;
+                return;
+            }
+            scope = self.scopes[s].parent;
+        }
+    }
+
     /// The innermost item called `name`.
     pub fn lookup(&self, name: &str) -> Option<Item> {
         let mut scope = self.current;
@@ -106,6 +125,7 @@ impl ModuleContext {
     /// whatever their order; refuses the kinds of item a kernel cannot use.
     pub(super) fn declare_items<'a>(&mut self, items: impl IntoIterator<Item = &'a syn::Item>) {
         let scope = self.items.current();
+        let mut consts = Vec::new();
         for item in items {
             match item {
                 syn::Item::Struct(s) => self
@@ -119,12 +139,15 @@ impl ModuleContext {
                     Item::Fn(Rc::new(f.clone()), scope),
                 ),
                 syn::Item::Const(c) => {
-                    if let Ok(literal) = self.const_literal(c) {
-                        self.items
-                            .insert(ident_name(&c.ident), Item::Const(literal));
-                    }
+                    let name = ident_name(&c.ident);
+                    self.items
+                        .insert(name.clone(), Item::PendingConst(Rc::new(c.clone())));
+                    consts.push(name);
                 }
                 syn::Item::Use(_) => {}
+                syn::Item::Impl(imp) if imp.trait_.is_none() && imp.generics.params.is_empty() => {
+                    self.declare_impl(imp, scope)
+                }
                 other => {
                     self.error(
                         other.span(),
@@ -133,6 +156,51 @@ impl ModuleContext {
                 }
             }
         }
+        // Every constant is evaluated now, in its scope (one naming a later one evaluates that
+        // first), so that its errors are reported once and at its declaration.
+        for name in consts {
+            self.const_name(&name);
+        }
+    }
+
+    /// What `name` means to the constant evaluator in the current item scope, evaluating a
+    /// pending `const` on first use.
+    pub(super) fn const_name(&mut self, name: &str) -> Name {
+        match self.items.lookup(name) {
+            Some(Item::Const(literal)) => Name::Value(consteval::Value::of(literal)),
+            Some(Item::PendingConst(c)) => {
+                self.items.replace(name, Item::EvaluatingConst(c.clone()));
+                match self.const_literal(&c) {
+                    Ok(literal) => {
+                        self.items.replace(name, Item::Const(literal));
+                        Name::Value(consteval::Value::of(literal))
+                    }
+                    Err(Reported) => {
+                        self.items.replace(name, Item::FailedConst);
+                        Name::Reported
+                    }
+                }
+            }
+            Some(Item::EvaluatingConst(c)) => {
+                self.error(
+                    c.ident.span(),
+                    format!("the value of `{name}` depends on itself, so it has none"),
+                );
+                Name::Reported
+            }
+            Some(Item::FailedConst) => Name::Reported,
+            Some(_) => Name::Runtime,
+            None if looks_constant(name) => Name::Unknown,
+            None => Name::Runtime,
+        }
+    }
+
+    /// Reports an evaluation's failure.
+    pub(super) fn const_failed(&mut self, fail: consteval::Fail) -> Reported {
+        if let consteval::Fail::Error(d) = fail {
+            self.diagnostics.add(d);
+        }
+        Reported
     }
 
     /// The IR type of a Rust type written in a kernel, a helper or a struct.
@@ -167,7 +235,13 @@ impl ModuleContext {
                 }
             }
             syn::Type::Tuple(t) if t.elems.is_empty() => Err(self.error(ty.span(), "`()` is not a value type in a kernel")),
-            syn::Type::Tuple(_) => Err(self.fail(ty.span(), ErrorKind::unsupported("WGSL has no tuples; use a struct with named fields"))),
+            syn::Type::Tuple(t) => {
+                let mut elems = Vec::new();
+                for e in &t.elems {
+                    elems.push(self.resolve_type(e)?);
+                }
+                Ok(self.tuple_type(elems))
+            }
             syn::Type::Reference(_) => Err(self.error(
                 ty.span(),
                 "references can only be parameters, as buffers (`&[T]`, `&mut [T]`); pass other values by copy",
@@ -189,29 +263,33 @@ impl ModuleContext {
     /// A constant length, for an array type or a repeat expression.
     pub(super) fn constant_length(&mut self, len: &syn::Expr, what: &str) -> R<u32> {
         let shared = what == "a workgroup array";
-        match self.const_u32(len) {
-            Some(0) if shared => {
+        match consteval::eval_count(len, &mut |n: &str| self.const_name(n)) {
+            Ok(0) if shared => {
                 Err(self.error(len.span(), "a workgroup array needs at least one element"))
             }
-            Some(0) => Err(self.fail(len.span(), ErrorKind::unsupported("WGSL has no empty arrays; give the array at least one element"))),
-            Some(v) => Ok(v),
-            None if shared => Err(self.error(
+            Ok(0) => Err(self.fail(
                 len.span(),
-                "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` of the kernel or its module; for a size known only at run time, allocate the largest size and use part of it",
+                ErrorKind::unsupported(
+                    "WGSL has no empty arrays; give the array at least one element",
+                ),
             )),
-            None => Err(self.error(
-                len.span(),
-                format!("the length of {what} must be known when the kernel is compiled (WGSL has no runtime-sized local arrays): use an integer literal or a `const`; for a size known only at run time, use a buffer or a fixed maximum"),
-            )),
+            Ok(v) => Ok(v),
+            // A value known only at run time: the advice depends on the kind of array.
+            Err(consteval::Fail::Error(d)) if matches!(d.kind, ErrorKind::NotConstant(_)) => {
+                if shared {
+                    Err(self.error(
+                        len.span(),
+                        "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` of the kernel or its module; for a size known only at run time, allocate the largest size and use part of it",
+                    ))
+                } else {
+                    Err(self.error(
+                        len.span(),
+                        format!("the length of {what} must be known when the kernel is compiled (WGSL has no runtime-sized local arrays): use an integer literal or a `const`; for a size known only at run time, use a buffer or a fixed maximum"),
+                    ))
+                }
+            }
+            Err(fail) => Err(self.const_failed(fail)),
         }
-    }
-
-    fn const_u32(&mut self, len: &syn::Expr) -> Option<u32> {
-        let value = const_int(len, &mut |name| match self.items.lookup(name) {
-            Some(Item::Const(literal)) => const_literal_int(literal),
-            _ => None,
-        })?;
-        u32::try_from(value).ok()
     }
 
     /// The type of a field of a host-shareable struct; refuses what the host cannot share.
@@ -367,87 +445,49 @@ impl ModuleContext {
         })
     }
 
-    /// `const N: usize = 256;`: its value.
-    pub(super) fn const_literal(&mut self, c: &syn::ItemConst) -> R<Literal> {
+    /// `const N: usize = BLOCK + 1;`: its value, evaluated at compile time.
+    fn const_literal(&mut self, c: &syn::ItemConst) -> R<Literal> {
         let ty = types::scalar(&c.ty).map_err(|d| {
             self.diagnostics.add(d);
             Reported
         })?;
-        let (negative, lit) = match &*c.expr {
-            syn::Expr::Lit(l) => (false, &l.lit),
-            syn::Expr::Unary(syn::ExprUnary {
-                op: syn::UnOp::Neg(_),
-                expr,
-                ..
-            }) => match &**expr {
-                syn::Expr::Lit(l) => (true, &l.lit),
-                other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
-            },
-            other => return Err(self.error(other.span(), "a kernel `const` must be a literal")),
-        };
-        let span = c.expr.span();
-        Ok(match (lit, ty.scalar()) {
-            (syn::Lit::Bool(b), Scalar::Bool) if !negative => Literal::Bool(b.value),
-            (syn::Lit::Float(f), Scalar::F32) => {
-                let v = f.base10_parse::<f32>().map_err(|e| self.error(span, e))?;
-                Literal::F32(if negative { -v } else { v })
-            }
-            (syn::Lit::Int(i), t) => {
-                let v = i.base10_parse::<i64>().map_err(|e| self.error(span, e))?;
-                let v = if negative { -v } else { v };
-                match t {
-                    Scalar::I32 => Literal::I32(
-                        i32::try_from(v)
-                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("i32".into())))?,
-                    ),
-                    Scalar::U32 => Literal::U32(
-                        u32::try_from(v)
-                            .map_err(|_| self.fail(span, ErrorKind::OutOfRange("u32".into())))?,
-                    ),
-                    Scalar::F32 => Literal::F32(v as f32),
-                    Scalar::Bool => return Err(self.error(span, "expected `bool`")),
-                }
-            }
-            _ => return Err(self.error(span, format!("this literal is not a `{}`", ty.name()))),
-        })
+        consteval::eval_literal(&c.expr, ty.scalar(), &mut |n: &str| self.const_name(n))
+            .map_err(|fail| self.const_failed(fail))
     }
 }
 
-/// The value of an integer literal or of a name `value_of` knows, through parentheses and
-/// one-expression blocks.
-fn const_int(e: &syn::Expr, value_of: &mut dyn FnMut(&str) -> Option<i64>) -> Option<i64> {
-    match e {
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Int(i),
-            ..
-        }) => i.base10_parse::<i64>().ok(),
-        syn::Expr::Path(p) => p.path.get_ident().and_then(|i| value_of(&ident_name(i))),
-        syn::Expr::Paren(p) => const_int(&p.expr, value_of),
-        syn::Expr::Block(b) if b.block.stmts.len() == 1 => match &b.block.stmts[0] {
-            syn::Stmt::Expr(e, None) => const_int(e, value_of),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// The value of an integer constant.
-fn const_literal_int(literal: Literal) -> Option<i64> {
-    match literal {
-        Literal::U32(v) => Some(i64::from(v)),
-        Literal::I32(v) => Some(i64::from(v)),
-        _ => None,
-    }
+/// Whether a name is spelled as a constant (`BLOCK_SIZE`): an unknown one is most likely a
+/// `const` declared where the macro cannot see it.
+pub(super) fn looks_constant(name: &str) -> bool {
+    name.chars().any(|c| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
 }
 
 impl Lowerer<'_> {
-    /// The value of an integer literal or `const` (and, with `counters`, of an unrolled
-    /// loop's counter), through parentheses and one-expression blocks.
+    /// The value of a constant integer expression (with `counters`, an unrolled loop's counter
+    /// counts as a constant), or `None` when it is not one: its caller then does something
+    /// else, so nothing is reported.
     pub(super) fn const_int(&mut self, e: &syn::Expr, counters: bool) -> Option<i64> {
-        const_int(e, &mut |name| match self.lookup(name) {
-            Some(Binding::Const(literal)) => const_literal_int(literal),
-            Some(Binding::Counter(v, _)) if counters => Some(v),
+        let value = consteval::eval(e, None, &mut |name: &str| match self
+            .scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).copied())
+        {
+            Some(Binding::Counter(v, _)) if counters => Name::Value(consteval::Value::Int {
+                value: v.into(),
+                ty: None,
+            }),
+            Some(Binding::Const(literal)) => Name::Value(consteval::Value::of(literal)),
+            Some(Binding::Failed) => Name::Reported,
+            Some(_) => Name::Runtime,
+            None => self.cx.const_name(name),
+        });
+        match value {
+            Ok(consteval::Value::Int { value, .. }) => i64::try_from(value).ok(),
             _ => None,
-        })
+        }
     }
 }

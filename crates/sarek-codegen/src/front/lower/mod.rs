@@ -29,12 +29,15 @@ mod calls;
 pub mod context;
 mod control;
 mod data;
+mod guards;
 mod intrinsics;
 pub mod items;
 mod literals;
+mod methods;
 mod operators;
 mod patterns;
 mod places;
+mod tuples;
 mod typing;
 mod vectors;
 
@@ -90,6 +93,12 @@ enum Element {
 
 struct LoopFrame {
     has_break: bool,
+    /// The loop's label, without its `'`.
+    label: Option<String>,
+    /// Its flags, when nested loops leave it through its label.
+    flags: Option<control::Flags>,
+    /// Labelled exits from inside this loop to outer loops: (target depth, `continue`?).
+    exits: Vec<(usize, bool)>,
 }
 
 /// The lowerer of one function body: the state that lives while one function is lowered
@@ -108,9 +117,16 @@ pub struct Lowerer<'m> {
     int_literals: Vec<(Handle<Expression>, i128)>,
     /// Float literals waiting for their type.
     float_literals: Vec<(Handle<Expression>, f32)>,
+    /// The types of deferred `let x;` bindings, each with its name's span: one that nothing
+    /// assigns is an error (rustc's "type annotations needed").
+    deferred: Vec<(Ty, Span)>,
     scopes: Vec<HashMap<String, Binding>>,
     blocks: Vec<Block>,
     loops: Vec<LoopFrame>,
+    /// The label of the loop about to open, with its flags (see `control::labels`).
+    next_label: Option<(String, Option<control::Flags>)>,
+    /// The labelled exits of the loop just lowered, for `after_loop`.
+    left_exits: Vec<(usize, bool)>,
     /// Set while lowering a helper function rather than the kernel.
     helper: Option<calls::HelperFrame>,
     /// The type the context wants from the expression being lowered (fixes the element type
@@ -139,7 +155,6 @@ fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
         syn::Expr::Reference(_) => "WGSL cannot pass references around inside a kernel; index the buffer directly",
         syn::Expr::Try(_) => "the `?` operator needs `Result`/`Option`, which do not exist on the GPU",
         syn::Expr::TryBlock(_) => "`try` blocks are not available on the GPU",
-        syn::Expr::Tuple(_) => "WGSL has no tuples; use separate variables",
         syn::Expr::Unsafe(_) => "`unsafe` has no meaning in a kernel; remove it",
         syn::Expr::Yield(_) => "generators cannot run on the GPU",
         syn::Expr::Const(_) => "`const` blocks are not supported in kernels; use a literal",
@@ -160,6 +175,9 @@ impl<'m> Lowerer<'m> {
             local_stable: Vec::new(),
             int_literals: Vec::new(),
             float_literals: Vec::new(),
+            deferred: Vec::new(),
+            next_label: None,
+            left_exits: Vec::new(),
             scopes: vec![HashMap::new()],
             blocks: Vec::new(),
             loops: Vec::new(),
@@ -305,6 +323,7 @@ impl<'m> Lowerer<'m> {
         match e {
             syn::Expr::Field(f) => self.field(f).map(Value::Expr),
             syn::Expr::Struct(s) => self.struct_literal(s).map(Value::Expr),
+            syn::Expr::Tuple(t) => self.tuple_value(t, expect).map(Value::Expr),
             syn::Expr::Array(a) => self.array_literal(a, expect).map(Value::Expr),
             syn::Expr::Repeat(r) => self.repeat(r, expect).map(Value::Expr),
             syn::Expr::Match(m) => self.match_expr(m),
@@ -347,35 +366,8 @@ impl<'m> Lowerer<'m> {
             syn::Expr::While(w) => self.while_loop(w),
             syn::Expr::Loop(l) => self.loop_expr(l),
             syn::Expr::ForLoop(f) => self.for_loop(f),
-            syn::Expr::Break(b) => {
-                if let Some(label) = &b.label {
-                    return Err(self.fail(label.span(), ErrorKind::unsupported("WGSL has no labelled `break`; use a flag variable to leave outer loops")));
-                }
-                if let Some(v) = &b.expr {
-                    return Err(self.fail(v.span(), ErrorKind::unsupported("`break` with a value is not supported; assign to a `let mut` before `break`")));
-                }
-                match self.loops.last_mut() {
-                    Some(frame) => frame.has_break = true,
-                    None => return Err(self.error(span, "`break` outside of a loop")),
-                }
-                self.push(Stmt::Break, span);
-                Ok(Value::Never)
-            }
-            syn::Expr::Continue(c) => {
-                if let Some(label) = &c.label {
-                    return Err(self.fail(
-                        label.span(),
-                        ErrorKind::unsupported(
-                            "WGSL has no labelled `continue`; use a flag variable",
-                        ),
-                    ));
-                }
-                if self.loops.is_empty() {
-                    return Err(self.error(span, "`continue` outside of a loop"));
-                }
-                self.push(Stmt::Continue, span);
-                Ok(Value::Never)
-            }
+            syn::Expr::Break(b) => self.break_expr(b),
+            syn::Expr::Continue(c) => self.continue_expr(c),
             syn::Expr::Return(r) => self.return_expr(r),
             _ => Err(self.fail(
                 span,

@@ -15,11 +15,11 @@ use crate::front::infer::{Ty, VarKind};
 use crate::ir::*;
 
 /// What an arm's pattern accepts and binds.
-struct Arm {
+pub(super) struct Arm {
     /// Selector values; `None` for a catch-all.
-    values: Option<Vec<Literal>>,
+    pub(super) values: Option<Vec<Literal>>,
     /// `(name, mutable, value)` bindings.
-    bindings: Vec<(String, bool, Handle<Expression>, Span)>,
+    pub(super) bindings: Vec<(String, bool, Handle<Expression>, Span)>,
 }
 
 /// The body of an arm.
@@ -31,7 +31,7 @@ enum ArmBody<'a> {
 
 /// What the scrutinee is.
 #[derive(Clone, Copy)]
-enum Scrutinee {
+pub(super) enum Scrutinee {
     /// An enum value held in a local.
     Enum { value: Handle<Expression>, ty: Type },
     /// An integer or `bool` value (the selector itself).
@@ -43,6 +43,15 @@ enum Scrutinee {
 
 impl Lowerer<'_> {
     pub(super) fn match_expr(&mut self, m: &syn::ExprMatch) -> R<Value> {
+        if m.arms.iter().any(|a| a.guard.is_some()) {
+            let arms: Vec<(&syn::Pat, &syn::Expr, Option<&syn::Expr>)> = m
+                .arms
+                .iter()
+                .map(|a| (&a.pat, &*a.body, a.guard.as_ref().map(|g| &*g.1)))
+                .collect();
+            let (scrut, selector) = self.scrutinee(&m.expr, m.span())?;
+            return self.guarded_match(scrut, selector, &arms, m.span());
+        }
         let arms: Vec<(&syn::Pat, ArmBody<'_>, Option<Span>)> = m
             .arms
             .iter()
@@ -82,77 +91,7 @@ impl Lowerer<'_> {
         arms: Vec<(&syn::Pat, ArmBody<'_>, Option<Span>)>,
         span: Span,
     ) -> R<Value> {
-        let value = self.value(scrutinee)?;
-        let ty = self.ty(value);
-        let (scrut, selector) = match self.infer.shallow(ty) {
-            Ty::Compound(t @ Type::Struct(id))
-                if self
-                    .cx
-                    .kernel
-                    .struct_def(id)
-                    .is_some_and(|d| d.variants.is_some()) =>
-            {
-                let local = self.temp(value, None);
-                let read = self.read(local, ty, span);
-                let tag = self.expr(
-                    Expr::Field {
-                        base: read,
-                        field: 0,
-                    },
-                    Ty::Known(Scalar::U32),
-                    span,
-                );
-                (Scrutinee::Enum { value: read, ty: t }, tag)
-            }
-            Ty::Known(Scalar::Bool) => {
-                let v = self.spill(value, None);
-                let sel = self.expr(
-                    Expr::Cast {
-                        expr: v,
-                        to: Scalar::U32,
-                    },
-                    Ty::Known(Scalar::U32),
-                    span,
-                );
-                (
-                    Scrutinee::Scalar {
-                        value: v,
-                        scalar: Scalar::Bool,
-                    },
-                    sel,
-                )
-            }
-            Ty::Known(s) if s.is_integer() => {
-                let v = self.spill(value, None);
-                (
-                    Scrutinee::Scalar {
-                        value: v,
-                        scalar: s,
-                    },
-                    v,
-                )
-            }
-            t @ Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => {
-                self.unify(t, Ty::Known(Scalar::I32), scrutinee.span())?;
-                let v = self.spill(value, None);
-                (
-                    Scrutinee::Scalar {
-                        value: v,
-                        scalar: Scalar::I32,
-                    },
-                    v,
-                )
-            }
-            other => {
-                let found = self.describe(other);
-                return Err(self.error(
-                    scrutinee.span(),
-                    format!(
-                        "a kernel can `match` on an enum, an integer or a `bool`, not on `{found}`"
-                    ),
-                ));
-            }
-        };
+        let (scrut, selector) = self.scrutinee(scrutinee, span)?;
 
         let mut taken: Vec<Literal> = Vec::new();
         let mut cases: Vec<Case> = Vec::new();
@@ -287,8 +226,87 @@ impl Lowerer<'_> {
         })
     }
 
+    /// The scrutinee of a `match`, evaluated once, and the selector its patterns test.
+    fn scrutinee(
+        &mut self,
+        scrutinee: &syn::Expr,
+        span: Span,
+    ) -> R<(Scrutinee, Handle<Expression>)> {
+        let value = self.value(scrutinee)?;
+        let ty = self.ty(value);
+        Ok(match self.infer.shallow(ty) {
+            Ty::Compound(t @ Type::Struct(id))
+                if self
+                    .cx
+                    .kernel
+                    .struct_def(id)
+                    .is_some_and(|d| d.variants.is_some()) =>
+            {
+                let local = self.temp(value, None);
+                let read = self.read(local, ty, span);
+                let tag = self.expr(
+                    Expr::Field {
+                        base: read,
+                        field: 0,
+                    },
+                    Ty::Known(Scalar::U32),
+                    span,
+                );
+                (Scrutinee::Enum { value: read, ty: t }, tag)
+            }
+            Ty::Known(Scalar::Bool) => {
+                let v = self.spill(value, None);
+                let sel = self.expr(
+                    Expr::Cast {
+                        expr: v,
+                        to: Scalar::U32,
+                    },
+                    Ty::Known(Scalar::U32),
+                    span,
+                );
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: Scalar::Bool,
+                    },
+                    sel,
+                )
+            }
+            Ty::Known(s) if s.is_integer() => {
+                let v = self.spill(value, None);
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: s,
+                    },
+                    v,
+                )
+            }
+            t @ Ty::Var(_) if self.infer.kind_of(t) == Some(VarKind::Int) => {
+                self.unify(t, Ty::Known(Scalar::I32), scrutinee.span())?;
+                let v = self.spill(value, None);
+                (
+                    Scrutinee::Scalar {
+                        value: v,
+                        scalar: Scalar::I32,
+                    },
+                    v,
+                )
+            }
+            other => {
+                let found = self.describe(other);
+                return Err(self.error(
+                    scrutinee.span(),
+                    format!(
+                        "a kernel can `match` on an enum, an integer or a `bool`, not on `{found}`"
+                    ),
+                ));
+            }
+        })
+    }
+
     /// What `pat` accepts of `scrut`, and what it binds.
-    fn pattern(&mut self, pat: &syn::Pat, scrut: Scrutinee) -> R<Arm> {
+    pub(super) fn pattern(&mut self, pat: &syn::Pat, scrut: Scrutinee) -> R<Arm> {
         let unsupported = "this pattern is not supported in kernels; kernels match enum variants (`E::V(a, _)`, `E::V { x, .. }`, `E::V`), integer and `bool` literals, `|`, `_` and plain names";
         match pat {
             syn::Pat::Wild(_) => Ok(Arm {

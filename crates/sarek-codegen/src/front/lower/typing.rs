@@ -99,6 +99,11 @@ impl Lowerer<'_> {
                 self.error(span, "nothing fixes the type of this float literal, so Rust would make it `f64`, which WebGPU lacks; write it with a suffix (`1.0f32`) or annotate the binding (`let x: f32 = ..`)");
             }
         }
+        for (ty, span) in std::mem::take(&mut self.deferred) {
+            if self.infer.kind_of(ty) == Some(VarKind::Any) && !earlier_errors {
+                self.error(span, "type annotations needed: nothing gives this binding a value, so its type is unknown; assign it, or annotate it (`let x: f32;`)");
+            }
+        }
         let handles: Vec<Handle<Expression>> = self.function.exprs.iter().map(|(h, _)| h).collect();
         for h in handles {
             let ty = self.expr_tys[h.index()];

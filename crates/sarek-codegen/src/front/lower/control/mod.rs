@@ -5,14 +5,16 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 
 use crate::arena::Handle;
-use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
-use crate::front::lower::{LoopFrame, Lowerer, Value, R};
+use crate::front::lower::{Lowerer, Value, R};
 
+mod labels;
 mod ranges;
 mod unroll;
+
+pub(in crate::front::lower) use labels::Flags;
 
 impl Lowerer<'_> {
     pub(in crate::front::lower) fn condition(&mut self, e: &syn::Expr) -> R<Handle<Expression>> {
@@ -136,30 +138,21 @@ impl Lowerer<'_> {
         body: &syn::Block,
         prologue: impl FnOnce(&mut Self) -> R<()>,
     ) -> (Block, bool, R<()>) {
-        self.loops.push(LoopFrame { has_break: false });
+        let frame = self.loop_frame();
+        self.loops.push(frame);
         let (block, result) = self.with_block(|this| {
             prologue(this)?;
             this.block_contents(body)?;
             Ok(Value::Unit)
         });
         let frame = self.loops.pop().expect("pushed above");
+        // Labelled exits through this loop: `after_loop` tests them once the loop is pushed.
+        self.left_exits = frame.exits;
         (block, frame.has_break, result.map(|_| ()))
     }
 
-    pub(in crate::front::lower) fn check_label(&mut self, label: &Option<syn::Label>) -> R<()> {
-        if let Some(label) = label {
-            return Err(self.fail(
-                label.span(),
-                ErrorKind::unsupported(
-                    "WGSL has no loop labels; use a flag variable to leave outer loops",
-                ),
-            ));
-        }
-        Ok(())
-    }
-
     pub(in crate::front::lower) fn while_loop(&mut self, w: &syn::ExprWhile) -> R<Value> {
-        self.check_label(&w.label)?;
+        self.open_label(&w.label, &w.body)?;
         let span = w.span();
         let (body, _, result) = self.loop_body(&w.body, |this| {
             let cond = this.condition(&w.cond)?;
@@ -176,6 +169,7 @@ impl Lowerer<'_> {
             },
             span,
         );
+        self.after_loop(span);
         Ok(Value::Unit)
     }
 
@@ -203,7 +197,7 @@ impl Lowerer<'_> {
     }
 
     pub(in crate::front::lower) fn loop_expr(&mut self, l: &syn::ExprLoop) -> R<Value> {
-        self.check_label(&l.label)?;
+        self.open_label(&l.label, &l.body)?;
         let span = l.span();
         let (body, has_break, result) = self.loop_body(&l.body, |_| Ok(()));
         result?;
@@ -215,6 +209,7 @@ impl Lowerer<'_> {
             },
             span,
         );
+        self.after_loop(span);
         Ok(if has_break { Value::Unit } else { Value::Never })
     }
 }

@@ -42,7 +42,7 @@ pub(super) fn split(e: &syn::Expr) -> (&syn::Expr, Vec<Adapter<'_>>) {
 impl Lowerer<'_> {
     /// `for i in a..b` / `a..=b`: bounds evaluated once, no overflow at the type's maximum.
     pub(in crate::front::lower) fn for_loop(&mut self, f: &syn::ExprForLoop) -> R<Value> {
-        self.check_label(&f.label)?;
+        self.open_label(&f.label, &f.body)?;
         let span = f.span();
         let (name, mutable) = match &*f.pat {
             syn::Pat::Ident(p) if p.by_ref.is_none() && p.subpat.is_none() => {
@@ -63,8 +63,10 @@ impl Lowerer<'_> {
         if !adapters.is_empty() {
             return self.adapted_for(f, &name, mutable, range, &adapters);
         }
-        if let Some(v) = self.unrolled_for(f, &name, mutable, range) {
-            return v;
+        if f.label.is_none() {
+            if let Some(v) = self.unrolled_for(f, &name, mutable, range) {
+                return v;
+            }
         }
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             return Err(self.error(
@@ -174,6 +176,7 @@ impl Lowerer<'_> {
                 span,
             );
         }
+        self.after_loop(span);
         Ok(Value::Unit)
     }
 
@@ -365,6 +368,7 @@ impl Lowerer<'_> {
             },
             span,
         );
+        self.after_loop(span);
         Ok(Value::Unit)
     }
 }

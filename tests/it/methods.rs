@@ -1,0 +1,186 @@
+//! Methods of module types: associated functions (`Vec2::new`), `self`/`&self` methods, and
+//! `&mut self` methods that change a local, a buffer element or a workgroup-array element in
+//! place, as in Rust. Checked against the same `impl` run on the host.
+
+use crate::common;
+
+use sarek::Grid;
+
+#[sarek::module]
+mod shapes {
+    use sarek::prelude::*;
+
+    #[derive(Debug, PartialEq)]
+    pub struct Vec2 {
+        pub x: f32,
+        pub y: f32,
+    }
+
+    impl Vec2 {
+        pub fn new(x: f32, y: f32) -> Self {
+            Self { x, y }
+        }
+
+        pub fn dot(&self, o: Vec2) -> f32 {
+            self.x * o.x + self.y * o.y
+        }
+
+        pub fn scaled(self, k: f32) -> Vec2 {
+            Vec2::new(self.x * k, self.y * k)
+        }
+    }
+
+    #[derive(Debug, PartialEq)]
+    pub struct Particle {
+        pub pos: Vec2,
+        pub vel: Vec2,
+        pub steps: u32,
+    }
+
+    impl Particle {
+        /// Moves by `vel * dt`, bouncing off the floor at 0.
+        pub fn advance(&mut self, dt: f32) {
+            self.pos = Vec2::new(self.pos.x + self.vel.x * dt, self.pos.y + self.vel.y * dt);
+            self.steps += 1;
+            if self.pos.y >= 0.0 {
+                return;
+            }
+            self.vel.y = -self.vel.y;
+            self.pos.y = 0.0
+        }
+
+        pub fn energy(&self) -> f32 {
+            self.vel.dot(self.vel) * 0.5
+        }
+    }
+
+    /// `&mut self` on buffer elements; `&self` and associated functions on locals.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn step(dt: f32, ps: &mut [Particle], energy: &mut [f32]) {
+        let i = global_thread_id();
+        if i < ps.len() {
+            ps[i].advance(dt);
+            ps[i].advance(dt);
+            let mut copy = ps[i];
+            copy.advance(dt); // a local changes; the buffer does not
+            energy[i] = copy.energy() + Vec2::new(1.0, 2.0).scaled(2.0).dot(copy.pos);
+        }
+    }
+
+    /// A xorshift generator: a `&mut self` method that also returns a value.
+    #[derive(Debug, PartialEq)]
+    pub struct Rng {
+        pub state: u32,
+    }
+
+    impl Rng {
+        pub fn next(&mut self) -> u32 {
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 17;
+            self.state ^= self.state << 5;
+            self.state
+        }
+    }
+
+    /// Draws from a generator in a buffer (which advances) and from a local copy.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn draw(rngs: &mut [Rng], out: &mut [u32]) {
+        let i = global_thread_id();
+        if i < rngs.len() {
+            let a = rngs[i].next();
+            let mut local = rngs[i];
+            let b = local.next() % 1000;
+            out[i] = a % 1000 + b * 1000 + local.next() % 7;
+        }
+    }
+
+    /// `&mut self` on workgroup-array elements.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn in_tile(ps: &mut [Particle]) {
+        let tile = shared::<[Particle; 64]>();
+        let i = global_thread_id();
+        let t = thread_idx_x();
+        if i < ps.len() {
+            tile[t] = ps[i];
+        }
+        block_barrier();
+        if i < ps.len() {
+            tile[t].advance(0.5);
+            ps[i] = tile[t];
+        }
+    }
+}
+
+use shapes::{Particle, Rng, Vec2};
+
+fn particles(n: usize) -> Vec<Particle> {
+    (0..n)
+        .map(|i| Particle {
+            pos: Vec2::new(i as f32 * 0.5, (i % 5) as f32),
+            vel: Vec2::new(1.0, -((i % 7) as f32)),
+            steps: 0,
+        })
+        .collect()
+}
+
+#[test]
+fn methods_change_buffer_elements_and_locals() {
+    let Some(dev) = common::device() else { return };
+    let n = 150;
+    let mut expected = particles(n);
+    let mut buf = dev.upload(&expected).unwrap();
+    let mut energy = dev.zeros::<f32>(n).unwrap();
+    shapes::step
+        .launch(&dev, Grid::cover(n), 0.25, &mut buf, &mut energy)
+        .unwrap();
+    let mut expected_energy = Vec::new();
+    for p in &mut expected {
+        p.advance(0.25);
+        p.advance(0.25);
+        let mut copy = *p;
+        copy.advance(0.25);
+        expected_energy.push(copy.energy() + Vec2::new(1.0, 2.0).scaled(2.0).dot(copy.pos));
+    }
+    assert_eq!(buf.read().unwrap(), expected);
+    assert_eq!(energy.read().unwrap(), expected_energy);
+}
+
+#[test]
+fn methods_change_workgroup_array_elements() {
+    let Some(dev) = common::device() else { return };
+    let n = 100;
+    let mut expected = particles(n);
+    let mut buf = dev.upload(&expected).unwrap();
+    shapes::in_tile
+        .launch(&dev, Grid::cover(n), &mut buf)
+        .unwrap();
+    for p in &mut expected {
+        p.advance(0.5);
+    }
+    assert_eq!(buf.read().unwrap(), expected);
+}
+
+#[test]
+fn mut_self_methods_that_return_values() {
+    let Some(dev) = common::device() else { return };
+    let n = 90;
+    let mut expected: Vec<Rng> = (0..n)
+        .map(|i| Rng {
+            state: i as u32 * 7919 + 1,
+        })
+        .collect();
+    let mut rngs = dev.upload(&expected).unwrap();
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    shapes::draw
+        .launch(&dev, Grid::cover(n), &mut rngs, &mut out)
+        .unwrap();
+    let mut expected_out = Vec::new();
+    for r in &mut expected {
+        let a = r.next();
+        let mut local = *r;
+        let b = local.next() % 1000;
+        expected_out.push(a % 1000 + b * 1000 + local.next() % 7);
+    }
+    assert_eq!(rngs.read().unwrap(), expected);
+    assert_eq!(out.read().unwrap(), expected_out);
+}

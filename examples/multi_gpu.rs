@@ -8,12 +8,17 @@
 //! ```
 //!
 //! `--saxpy N` and `--matmul N` set the sizes (the matrix side a multiple of 4), `--repeat R`
-//! how many timed launches each measurement takes the best of, and `--with-cpu` adds the CPU
-//! backend as one more device (CI uses it to split over lavapipe and the CPU backend). With one
+//! how many timed launches each measurement takes the best of, `--with-cpu` adds the CPU
+//! backend as one more device (CI uses it to split over lavapipe and the CPU backend), and
+//! `--trace` prints, for the best run of each measurement, when each device's thread started,
+//! had submitted its launch and had seen its device finish, and the launch's time on the GPU
+//! from timestamp queries where the device has them (each thread then waits for its own device
+//! and reads the timestamps inside the timed run, so traced times are a little longer). With one
 //! device the example still runs; the "speed-up" is then 1. Times are wall-clock times of the
 //! launches with the data already on the devices (uploads and read-backs are left out), so
 //! they measure how the computation splits, not PCIe.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use sarek::prelude::*;
@@ -104,6 +109,7 @@ struct Options {
     matmul: usize,
     repeat: usize,
     with_cpu: bool,
+    trace: bool,
 }
 
 fn options() -> Options {
@@ -112,6 +118,7 @@ fn options() -> Options {
         matmul: 8192,
         repeat: 5,
         with_cpu: false,
+        trace: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -125,6 +132,7 @@ fn options() -> Options {
             "--matmul" => o.matmul = value("--matmul"),
             "--repeat" => o.repeat = value("--repeat").max(1),
             "--with-cpu" => o.with_cpu = true,
+            "--trace" => o.trace = true,
             other => panic!("unknown argument {other:?} (see the example's doc comment)"),
         }
     }
@@ -135,15 +143,100 @@ fn options() -> Options {
     o
 }
 
-/// The best of `repeat` runs of `f` (after one untimed run that creates the pipelines).
-fn best(repeat: usize, mut f: impl FnMut() -> sarek::Result<()>) -> sarek::Result<Duration> {
+/// A part's index, when its thread started, had submitted its launch and had seen its device
+/// finish, and the launch's GPU time where timestamps were on.
+type Mark = (usize, Duration, Duration, Duration, Option<Duration>);
+
+/// With `--trace`, where the time of a run goes on each device's thread.
+struct Trace {
+    on: bool,
+    /// When the current run started.
+    start: Mutex<Instant>,
+    /// Per part of the current run: its index, when its thread started, had submitted its
+    /// launch and had seen its device finish (from the start of the run), and the launch's
+    /// GPU time.
+    marks: Mutex<Vec<Mark>>,
+}
+
+impl Trace {
+    fn new(on: bool) -> Trace {
+        Trace {
+            on,
+            start: Mutex::new(Instant::now()),
+            marks: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The time since the start of the run.
+    fn now(&self) -> Duration {
+        self.start.lock().unwrap().elapsed()
+    }
+
+    /// Marks part `index` of the current run, which started at `started` and submitted
+    /// `launch` at `launched`, once its device has finished.
+    fn finish(
+        &self,
+        device: &Device,
+        index: usize,
+        started: Duration,
+        launched: Duration,
+        launch: &sarek::Launch,
+    ) -> sarek::Result<()> {
+        if self.on {
+            device.synchronize()?;
+            let done = self.now();
+            let gpu = launch.gpu_time()?;
+            self.marks
+                .lock()
+                .unwrap()
+                .push((index, started, launched, done, gpu));
+        }
+        Ok(())
+    }
+
+    /// Prints the marks of `run` (the best run's).
+    fn print(&self, what: &str, run: &[Mark]) {
+        if !self.on {
+            return;
+        }
+        let mut run = run.to_vec();
+        run.sort_by_key(|m| m.0);
+        let us = |t: Duration| t.as_secs_f64() * 1e6;
+        for (index, started, launched, done, gpu) in run {
+            let gpu = gpu.map_or("no timestamps".into(), |t| format!("{:.0} µs", us(t)));
+            println!(
+                "  trace {what}, device {index}: thread started {:.0} µs, launch submitted {:.0} µs, device done {:.0} µs; on the GPU {gpu}",
+                us(started),
+                us(launched),
+                us(done)
+            );
+        }
+    }
+}
+
+/// The best of `repeat` runs of `f` (after one untimed run that creates the pipelines),
+/// printing the best run's trace.
+fn best(
+    what: &str,
+    repeat: usize,
+    trace: &Trace,
+    mut f: impl FnMut() -> sarek::Result<()>,
+) -> sarek::Result<Duration> {
     f()?;
     let mut best = Duration::MAX;
+    let mut best_marks = Vec::new();
     for _ in 0..repeat {
+        trace.marks.lock().unwrap().clear();
         let start = Instant::now();
+        *trace.start.lock().unwrap() = start;
         f()?;
-        best = best.min(start.elapsed());
+        let time = start.elapsed();
+        if time < best {
+            best = time;
+            best_marks = trace.marks.lock().unwrap().clone();
+        }
     }
+    trace.print(what, &best_marks);
     Ok(best)
 }
 
@@ -153,6 +246,7 @@ fn run_saxpy(
     xs: &[f32],
     ys: &[f32],
     repeat: usize,
+    trace: &Trace,
 ) -> sarek::Result<(Duration, Vec<f32>)> {
     let split = Split::new(devices, xs.len())?;
     let x = split.scatter(xs)?;
@@ -160,10 +254,12 @@ fn run_saxpy(
     let mut parts: Vec<_> = x.iter().zip(y).collect();
     // Every run adds 2·x to `y` again: after the untimed run and `repeat` timed ones,
     // y = ys + (repeat + 1)·2·x, which `main` checks.
-    let time = best(repeat, || {
+    let what = format!("saxpy on {} device(s)", devices.len());
+    let time = best(&what, repeat, trace, || {
         split.run(&mut parts, |part, (x, y)| {
-            saxpy.launch(&part.device, Grid::cover(part.len), 2.0, x, y)?;
-            Ok(())
+            let started = trace.now();
+            let launch = saxpy.launch(&part.device, Grid::cover(part.len), 2.0, x, y)?;
+            trace.finish(&part.device, part.index, started, trace.now(), &launch)
         })
     })?;
     let y: Vec<_> = parts.into_iter().map(|(_, y)| y).collect();
@@ -177,6 +273,7 @@ fn run_matmul(
     av: &[Vec4],
     bv: &[Vec4],
     repeat: usize,
+    trace: &Trace,
 ) -> sarek::Result<(Duration, Vec<Vec4>)> {
     let n4 = n / 4;
     let split = Split::new(devices, n)?;
@@ -189,11 +286,13 @@ fn run_matmul(
         .zip(c)
         .map(|((a, b), c)| (a, b, c))
         .collect();
-    let time = best(repeat, || {
+    let what = format!("matmul on {} device(s)", devices.len());
+    let time = best(&what, repeat, trace, || {
         split.run(&mut parts, |part, (a, b, c)| {
+            let started = trace.now();
             let grid = Grid::groups([n.div_ceil(128) as u32, part.len.div_ceil(128) as u32, 1]);
-            matmul_rows.launch(&part.device, grid, part.len, n, a, b, c)?;
-            Ok(())
+            let launch = matmul_rows.launch(&part.device, grid, part.len, n, a, b, c)?;
+            trace.finish(&part.device, part.index, started, trace.now(), &launch)
         })
     })?;
     let c: Vec<_> = parts.into_iter().map(|(_, _, c)| c).collect();
@@ -210,6 +309,12 @@ fn main() -> sarek::Result<()> {
         println!("device {i}: {} ({:?})", dev.name(), dev.backend());
     }
     let mut failed = false;
+    let trace = Trace::new(o.trace);
+    if o.trace {
+        for dev in &devices {
+            dev.set_profiling(true);
+        }
+    }
 
     // saxpy: y = 2·x + y, checked everywhere (small integers: exact in f32). Runs accumulate
     // in `y`, so the check counts them.
@@ -222,9 +327,9 @@ fn main() -> sarek::Result<()> {
             .filter(|&i| got[i] != ys[i] + runs * 2.0 * xs[i])
             .count()
     };
-    let (one, got) = run_saxpy(&devices[..1], &xs, &ys, o.repeat)?;
+    let (one, got) = run_saxpy(&devices[..1], &xs, &ys, o.repeat, &trace)?;
     let wrong_one = check_saxpy(&got);
-    let (all, got) = run_saxpy(&devices, &xs, &ys, o.repeat)?;
+    let (all, got) = run_saxpy(&devices, &xs, &ys, o.repeat, &trace)?;
     let wrong_all = check_saxpy(&got);
     let gbs = |t: Duration| 12.0 * n as f64 / t.as_secs_f64() / 1e9;
     println!(
@@ -249,8 +354,8 @@ fn main() -> sarek::Result<()> {
             .collect()
     };
     let (av, bv) = (to_vec4(&af), to_vec4(&bf));
-    let (one, c_one) = run_matmul(&devices[..1], n, &av, &bv, o.repeat)?;
-    let (all, c_all) = run_matmul(&devices, n, &av, &bv, o.repeat)?;
+    let (one, c_one) = run_matmul(&devices[..1], n, &av, &bv, o.repeat, &trace)?;
+    let (all, c_all) = run_matmul(&devices, n, &av, &bv, o.repeat, &trace)?;
     let flat = |c: &[Vec4]| -> Vec<f32> { c.iter().flat_map(|v| [v.x, v.y, v.z, v.w]).collect() };
     let (c_one, c_all) = (flat(&c_one), flat(&c_all));
     // Every row on either side of a boundary between parts, and a spread of others.

@@ -130,3 +130,20 @@ fn too_deep(span: Span) -> Diagnostic {
         )),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested_sum(terms: usize) -> syn::ItemFn {
+        let sum = vec!["a"; terms].join(" + ");
+        syn::parse_str(&format!("fn f(a: f32) -> f32 {{ {sum} }}")).expect("parses")
+    }
+
+    #[test]
+    fn a_long_sum_is_refused_and_a_short_one_is_not() {
+        assert!(check_fn(&nested_sum(100)).is_none());
+        let e = check_fn(&nested_sum(2000)).expect("too deep");
+        assert!(format!("{}", e.into_syn()).contains("more than 128 levels"));
+    }
+}

@@ -10,7 +10,7 @@
 //! upload and read-back.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 
 use crate::ir::{FieldName, Scalar, StructDef, Type, TypeDef};
 use crate::layout;
@@ -94,11 +94,13 @@ fn twin(
     idents: &[syn::Ident],
     field_tys: &[TokenStream],
     doc: &str,
+    at: proc_macro2::Span,
 ) -> TokenStream {
     let (offsets, l) = layout::fields(types, def.fields.iter().map(|f| f.ty));
     let mut members = Vec::new();
     let mut end = 0u32;
     let mut pads = 0u32;
+    let mut pad_bytes = 0usize;
     for ((ident, ty), (f, o)) in idents
         .iter()
         .zip(field_tys)
@@ -109,6 +111,7 @@ fn twin(
             let n = (*o - end) as usize;
             members.push(quote!(#pad: [u8; #n]));
             pads += 1;
+            pad_bytes += n;
         }
         members.push(quote!(pub #ident: #ty));
         end = o + layout::of(types, f.ty).size;
@@ -117,8 +120,26 @@ fn twin(
         let pad = format_ident!("__pad{}", pads);
         let n = (l.size - end) as usize;
         members.push(quote!(#pad: [u8; #n]));
+        pad_bytes += n;
     }
     let checks = layout_checks(twin, types, def, idents, field_tys, false);
+    // Offsets and total size can match WGSL's while `#[repr(C)]` still hides padding: a
+    // field whose `Element::Gpu` is smaller than its WGSL size, followed by an over-aligned
+    // one, leaves a gap no explicit byte array fills, and `Pod` would expose those
+    // uninitialised bytes. So the fields and explicit gaps must add up to the whole struct.
+    let message = format!(
+        "the GPU layout of `{}` would have implicit padding, so it cannot be uploaded as bytes: \
+         a field's `sarek::Element::Gpu` type is smaller than the field's WGSL size or more \
+         than 4-byte aligned; give every field a `Gpu` type of WGSL's size with 4-byte \
+         alignment (arrays of `f32`, `i32` or `u32`), or use Sarek's own vector types",
+        def.name
+    );
+    let no_padding = quote_spanned! {at=>
+        const _: () = ::core::assert!(
+            ::core::mem::size_of::<#twin>() == #pad_bytes #(+ ::core::mem::size_of::<#field_tys>())*,
+            #message
+        );
+    };
     quote! {
         #[doc = #doc]
         #[doc(hidden)]
@@ -126,6 +147,7 @@ fn twin(
         #[repr(C)]
         #[derive(Clone, Copy)]
         pub struct #twin { #(#members),* }
+        #no_padding
         #checks
     }
 }
@@ -153,7 +175,8 @@ fn layout_checks(
     let no_padding = if identity {
         quote!(::core::assert!(::core::mem::size_of::<#name>() == 0 #(+ ::core::mem::size_of::<#field_tys>())*, #message);)
     } else {
-        // A twin's padding is explicit `[u8; N]` fields: it has none of its own either.
+        // A twin's padding is explicit `[u8; N]` fields, and `twin` asserts it has none of
+        // its own.
         TokenStream::new()
     };
     quote! {
@@ -217,7 +240,7 @@ pub fn struct_impls(
         .map(|(f, d)| field_gpu_type(d.ty, &f.ty))
         .collect();
     let doc = format!("How the GPU stores a `{name}` (WGSL's layout; `bool` as `u32`).");
-    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc);
+    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc, name.span());
     let to = idents.iter().zip(&def.fields).map(|(f, d)| {
         let v = to_gpu(d.ty, quote!(self.#f));
         quote!(#f = #v)
@@ -307,7 +330,7 @@ pub fn enum_impls(item: &syn::ItemEnum, types: &[TypeDef], def: &StructDef) -> T
     }
     let shared = shared_memory(name);
     let doc = format!("How the GPU stores a `{name}`: a `u32` tag (the variant's index), then the fields of every variant.");
-    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc);
+    let twin_def = self::twin(&twin, types, def, &idents, &field_tys, &doc, name.span());
     quote! {
         #twin_def
         impl ::sarek::Element for #name {

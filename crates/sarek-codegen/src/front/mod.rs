@@ -4,6 +4,7 @@
 
 pub mod attr;
 pub mod consteval;
+pub mod depth;
 pub mod diagnostic;
 mod expand;
 mod host;
@@ -51,6 +52,12 @@ pub fn lower_kernel(
     item: &syn::ItemFn,
     module: &[syn::Item],
 ) -> Result<LoweredKernel, Diagnostics> {
+    // Everything below walks the syntax recursively: refuse what nests too deeply first.
+    if let Some(e) = depth::check_fn(item).or_else(|| depth::check(module)) {
+        let mut errors = Diagnostics::new();
+        errors.add(e);
+        return Err(errors);
+    }
     let sig = &item.sig;
     // The signature's errors come first, then the body's (the lowering's own collector).
     let mut errors = Diagnostics::new();

@@ -99,6 +99,11 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
             .to_compile_error();
     };
     let mut errors = Diagnostics::new();
+    // Everything below walks the syntax recursively: refuse what nests too deeply first.
+    if let Some(e) = super::depth::check(&items) {
+        errors.add(e);
+        return errors.into_compile_errors();
+    }
     // What kernels see: everything but the kernels.
     let visible: Vec<syn::Item> = items
         .iter()

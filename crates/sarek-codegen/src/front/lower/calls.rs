@@ -311,6 +311,19 @@ impl Lowerer<'_> {
         }
         let function = match self.cx.calls.memo.get(&key) {
             Some(id) => *id,
+            None if self.cx.calls.stack.len() >= crate::front::depth::MAX_HELPER_DEPTH => {
+                // Each helper is lowered inside its caller's lowering: a long chain would
+                // overflow rustc's stack.
+                return Err(self.fail(
+                    span,
+                    ErrorKind::unsupported(format!(
+                        "this call nests helpers more than {} deep (a helper calling a helper \
+                         calling a helper ...), the most a Sarek kernel may: merge some of \
+                         them, or call them one after another from a common caller",
+                        crate::front::depth::MAX_HELPER_DEPTH
+                    )),
+                ));
+            }
             None => self.lower_helper(f, scope, key, &params, result, &slices)?,
         };
         let result_local = result.map(|t| self.new_local("__r", Ty::of(t), false, true, span));

@@ -11,6 +11,13 @@ use crate::front::diagnostic::ErrorKind;
 use crate::front::infer::Ty;
 use crate::ir::*;
 
+/// The largest array a kernel may build in its own (function-scope) memory, in bytes: 64 KiB.
+/// WGSL guarantees only 8 KiB of function-scope memory to every implementation; Sarek allows
+/// more because drivers accept it, but larger arrays make GPU compilers take minutes and the
+/// CPU backend hold one copy per invocation. Buffers and workgroup memory are the places for
+/// large data.
+pub const MAX_LOCAL_ARRAY_BYTES: u64 = 64 * 1024;
+
 /// Repeat expressions up to this length are written as a constructor; longer ones as a loop.
 const MAX_INLINE_REPEAT: u32 = 16;
 
@@ -464,7 +471,7 @@ impl Lowerer<'_> {
         })
     }
 
-    /// `[v; N]`.
+    /// `[v; N]`, at most [`MAX_LOCAL_ARRAY_BYTES`] large.
     pub(super) fn repeat(
         &mut self,
         r: &syn::ExprRepeat,
@@ -479,6 +486,21 @@ impl Lowerer<'_> {
             ty = self.unify(Ty::of(w), ty, r.expr.span())?;
         }
         let elem = self.settle(ty, r.expr.span())?;
+        let stride = u64::from(crate::layout::of(&self.cx.kernel.types, elem).stride());
+        let bytes = stride * u64::from(len);
+        if bytes > MAX_LOCAL_ARRAY_BYTES {
+            return Err(self.fail(
+                r.len.span(),
+                ErrorKind::unsupported(format!(
+                    "this local array takes {bytes} bytes in every invocation, over Sarek's \
+                     limit of {MAX_LOCAL_ARRAY_BYTES} bytes for an array in a kernel's local \
+                     memory (WGSL guarantees only 8192 bytes of it, GPU compilers slow down \
+                     long before, and the CPU backend holds one copy per invocation): keep \
+                     large data in a buffer parameter (`&mut [T]`), or share it in the \
+                     workgroup with `shared::<[T; N]>()`"
+                )),
+            ));
+        }
         let array = self.cx.array_type(elem, len);
         let is_zero = matches!(
             &*r.expr,

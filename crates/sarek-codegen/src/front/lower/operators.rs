@@ -54,6 +54,10 @@ impl Lowerer<'_> {
                 if let Ty::Known(Scalar::F32) = self.infer.shallow(self.ty(e)) {
                     return Err(self.error(span, "cannot apply `!` to `f32`"));
                 }
+                // An unsuffixed float literal is a float before it is an `f32`.
+                if self.infer.kind_of(self.ty(e)) == Some(VarKind::Float) {
+                    return Err(self.error(span, "cannot apply `!` to `{float}`"));
+                }
                 if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
                     let name = type_name(&self.cx.kernel.types, t);
                     return Err(self.error(span, format!("cannot apply `!` to `{name}`")));

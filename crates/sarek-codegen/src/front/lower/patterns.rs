@@ -43,6 +43,9 @@ pub(super) enum Scrutinee {
 
 impl Lowerer<'_> {
     pub(super) fn match_expr(&mut self, m: &syn::ExprMatch) -> R<Value> {
+        if m.arms.is_empty() {
+            self.empty_match(m)?;
+        }
         if m.arms.iter().any(|a| a.guard.is_some()) {
             let arms: Vec<(&syn::Pat, &syn::Expr, Option<&syn::Expr>)> = m
                 .arms
@@ -64,6 +67,30 @@ impl Lowerer<'_> {
             })
             .collect();
         self.lower_match(&m.expr, arms, m.span())
+    }
+
+    /// `match x {}` is only exhaustive on an empty enum; on any other type rustc refuses it
+    /// (and a helper returning a value would end without one).
+    fn empty_match(&mut self, m: &syn::ExprMatch) -> R<()> {
+        let value = self.value(&m.expr)?;
+        let ty = self.ty(value);
+        let empty_enum = match self.infer.shallow(ty) {
+            Ty::Compound(Type::Struct(id)) => self
+                .cx
+                .kernel
+                .struct_def(id)
+                .and_then(|d| d.variants.as_ref())
+                .is_some_and(|v| v.is_empty()),
+            _ => false,
+        };
+        if empty_enum {
+            return Ok(());
+        }
+        let name = self.describe(ty);
+        Err(self.error(
+            m.expr.span(),
+            format!("non-exhaustive patterns: type `{name}` is non-empty; a `match` needs arms that cover every value (add `_ => ..`)"),
+        ))
     }
 
     pub(super) fn if_let(&mut self, i: &syn::ExprIf) -> R<Value> {

@@ -149,7 +149,24 @@ impl Lowerer<'_> {
             Some(op) => {
                 // Reuse the operator's typing on a stand-in read of the place.
                 let stand_in = self.expr(Expr::Literal(Literal::Bool(false)), place_ty, span);
-                self.binary_type(op, stand_in, value, span)?;
+                let result = self.binary_type(op, stand_in, value, span)?;
+                // `f32 += Vec2` types as `f32 + Vec2`, a `Vec2` that the `f32` cannot hold.
+                if let Ty::Compound(t @ Type::Vector(..)) = self.infer.shallow(result) {
+                    if self.infer.shallow(place_ty) != Ty::Compound(t) {
+                        let (place, value) = (self.describe(place_ty), self.describe(value_ty));
+                        let symbol = match op {
+                            BinaryOp::Add => "+",
+                            BinaryOp::Sub => "-",
+                            BinaryOp::Mul => "*",
+                            BinaryOp::Div => "/",
+                            _ => "%",
+                        };
+                        return Err(self.error(
+                            span,
+                            format!("cannot apply `{symbol}=` to a `{place}` and a `{value}`: the result is a `{value}`, which a `{place}` cannot hold"),
+                        ));
+                    }
+                }
             }
         }
         self.push(Stmt::Assign { place, op, value }, span);

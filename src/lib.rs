@@ -151,6 +151,12 @@ pub mod __private {
     pub use sarek_rt::raw::*;
 }
 
+/// README.md's Rust examples, compiled and run as doc tests so that they cannot drift from
+/// the code.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 /// The kernel ABI: the types behind every kernel's `ABI` constant.
 pub mod abi {
     pub use sarek_codegen::abi::*;

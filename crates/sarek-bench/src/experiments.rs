@@ -8,13 +8,76 @@ use crate::benches::{random_u32, Bench, Result};
 use crate::kernels;
 use crate::raw::storage;
 
-/// The experiments, in the order they print.
-const EXPERIMENTS: &[fn(&Bench) -> Result<()>] = &[saxpy, matmul, sum, histogram, mandelbrot, scan];
+/// The experiments by name, in the order they print.
+const EXPERIMENTS: &[(&str, fn(&Bench) -> Result<()>)] = &[
+    ("saxpy", saxpy),
+    ("poly", poly),
+    ("matmul", matmul),
+    ("sum", sum),
+    ("histogram", histogram),
+    ("mandelbrot", mandelbrot),
+    ("scan", scan),
+];
 
-/// Runs every experiment.
-pub fn run(b: &Bench) -> Result<()> {
-    for experiment in EXPERIMENTS {
-        experiment(b)?;
+/// Runs the experiments `chosen` picks by name.
+pub fn run(b: &Bench, chosen: impl Fn(&str) -> bool) -> Result<()> {
+    for (name, experiment) in EXPERIMENTS {
+        if chosen(name) {
+            experiment(b)?;
+        }
+    }
+    Ok(())
+}
+
+/// The polynomial `y = (a·x + b)·x + c` (one load, one store per element): the scalar and
+/// vec4 twins and scalar code coarsened by 4 (Sarek's shape) and by 8, loads first.
+fn poly(b: &Bench) -> Result<()> {
+    let (ctx, n) = (b.ctx, b.n);
+    let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ry = storage(ctx, &vec![0u8; n * 4]);
+    let params = ctx.uniform(bytemuck::cast_slice(&[
+        0.5f32.to_bits(),
+        (-2.0f32).to_bits(),
+        3.0f32.to_bits(),
+        n as u32,
+    ]));
+    let groups = |per_thread: usize| ctx.dispatch_1d((n / per_thread).div_ceil(256) as u32);
+    for (name, src, d) in [
+        (
+            "poly scalar (twin)",
+            include_str!("wgsl/poly.wgsl"),
+            groups(1),
+        ),
+        (
+            "poly vec4 (twin)",
+            include_str!("wgsl/poly_vec4.wgsl"),
+            groups(4),
+        ),
+        (
+            "poly coarsened x4, loads first",
+            include_str!("wgsl/experiments/poly_coarse4.wgsl"),
+            groups(4),
+        ),
+        (
+            "poly coarsened x8, loads first",
+            include_str!("wgsl/experiments/poly_coarse8.wgsl"),
+            groups(8),
+        ),
+        (
+            "poly coarsened x16, loads first",
+            include_str!("wgsl/experiments/poly_coarse16.wgsl"),
+            groups(16),
+        ),
+    ] {
+        let p = ctx.pipeline(src);
+        let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+        let t = b.timer.time_raw(&[(&p, &bg, d)]);
+        println!(
+            "experiment: {name:<50} {:>9.1} µs  {:>8.1} GB/s",
+            t.as_secs_f64() * 1e6,
+            (2 * n * 4) as f64 / t.as_secs_f64() / 1e9
+        );
     }
     Ok(())
 }
@@ -49,6 +112,16 @@ fn saxpy(b: &Bench) -> Result<()> {
             "saxpy coarsened x4, loop",
             include_str!("wgsl/experiments/saxpy_coarse4_loop.wgsl"),
             quarter,
+        ),
+        (
+            "saxpy coarsened x4, Sarek's shape",
+            include_str!("wgsl/experiments/saxpy_coarse4.wgsl"),
+            quarter,
+        ),
+        (
+            "saxpy coarsened x8, Sarek's shape",
+            include_str!("wgsl/experiments/saxpy_coarse8.wgsl"),
+            ctx.dispatch_1d((n / 8).div_ceil(256) as u32),
         ),
     ] {
         let p = ctx.pipeline(src);

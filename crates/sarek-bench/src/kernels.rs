@@ -379,3 +379,58 @@ pub fn matmul_rb_for(n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Kernels as a user writes them (issue 16): the textbook shape, no hand tuning.
+
+/// `y = (a·x + b)·x + c`, element-wise: a polynomial evaluated by Horner's rule.
+#[sarek::kernel]
+pub fn poly(a: f32, b: f32, c: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = (a * x[i] + b) * x[i] + c;
+    }
+}
+
+/// A privatised 256-bin histogram: each workgroup counts its share of `data` (a grid-stride
+/// loop) into workgroup memory, then adds its counts to `bins`.
+#[sarek::kernel]
+pub fn histogram_gs(data: &[u32], bins: &[AtomicU32]) {
+    let local = shared::<[AtomicU32; 256]>();
+    let t = thread_idx_x();
+    local[t].store(0, Ordering::Relaxed);
+    block_barrier();
+    let stride = grid_dim_x() * block_dim_x();
+    let mut i = global_idx_x();
+    while i < data.len() {
+        local[(data[i] & 255) as usize].fetch_add(1, Ordering::Relaxed);
+        i += stride;
+    }
+    block_barrier();
+    let count = local[t].load(Ordering::Relaxed);
+    if count > 0 {
+        bins[t].fetch_add(count, Ordering::Relaxed);
+    }
+}
+
+/// The textbook tree reduction: one element per thread into workgroup memory, then halving
+/// steps with a barrier each; one partial sum per workgroup.
+#[sarek::kernel]
+pub fn tree_sum(x: &[f32], partial: &mut [f32]) {
+    let tile = shared::<[f32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    tile[t] = if i < x.len() { x[i] } else { 0.0 };
+    block_barrier();
+    let mut s = block_dim_x() / 2;
+    while s > 0 {
+        if t < s {
+            tile[t] += tile[t + s];
+        }
+        block_barrier();
+        s /= 2;
+    }
+    if t == 0 {
+        partial[block_idx_x()] = tile[0];
+    }
+}

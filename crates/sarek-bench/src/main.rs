@@ -6,7 +6,8 @@
 //! It runs on the GPU only: it measures the WGSL Sarek generates against hand-written WGSL,
 //! which the CPU backend (an interpreter of the IR) does not run.
 //!
-//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]`
+//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]
+//! [--only NAME,NAME..]`
 //!
 //! - `benches/`: one function per benchmark, by family, and the table of them;
 //! - `measure/`: clocks, medians and the interleaved comparison of both sides;
@@ -23,7 +24,8 @@ mod report;
 mod suite;
 
 /// The command line's usage.
-const USAGE: &str = "usage: sarek-bench [--quick] [--runs N] [--out DIR] [--experiments]";
+const USAGE: &str =
+    "usage: sarek-bench [--quick] [--runs N] [--out DIR] [--experiments] [--only NAME,NAME..]";
 
 fn main() {
     let mut options = suite::Options::default();
@@ -37,6 +39,11 @@ fn main() {
                     .next()
                     .and_then(|v| v.parse().ok())
                     .unwrap_or(options.runs)
+            }
+            "--only" => {
+                options.only = args
+                    .next()
+                    .map(|v| v.split(',').map(str::to_string).collect())
             }
             "--out" => options.out = args.next().map(Into::into).unwrap_or(options.out),
             "-h" | "--help" => {

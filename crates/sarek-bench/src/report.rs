@@ -24,6 +24,8 @@ pub struct Row {
     pub ratio: f64,
     /// Sarek's bandwidth over the vec4 copy's, for memory-bound kernels.
     pub fraction_of_copy: Option<f64>,
+    /// The hand-written twin's bandwidth over the vec4 copy's, for memory-bound kernels.
+    pub wgsl_fraction_of_copy: Option<f64>,
     pub verified: bool,
     pub first_launch_ms: f64,
 }
@@ -46,6 +48,8 @@ impl Row {
             ratio: m.wgsl.as_secs_f64() / m.sarek.as_secs_f64(),
             fraction_of_copy: matches!(m.work, Work::Bytes(_))
                 .then(|| m.work.rate(m.sarek) / copy_gbps),
+            wgsl_fraction_of_copy: matches!(m.work, Work::Bytes(_))
+                .then(|| m.work.rate(m.wgsl) / copy_gbps),
             verified: m.verified,
             first_launch_ms: m.first_launch.as_secs_f64() * 1e3,
         }
@@ -54,7 +58,7 @@ impl Row {
     /// The row as the suite prints it while it runs.
     pub fn print(&self) {
         println!(
-            "{:<11} {:<14} sarek {:>10.1} µs {:>9.1} {}   wgsl {:>10.1} µs   ratio {:.3}{}{}",
+            "{:<15} {:<14} sarek {:>10.1} µs {:>9.1} {}   wgsl {:>10.1} µs   ratio {:.3}{}{}{}",
             self.kernel,
             self.size,
             self.sarek_us,
@@ -65,9 +69,21 @@ impl Row {
             self.wgsl_vec4_us
                 .map(|v| format!("   wgsl vec4 {v:.1} µs"))
                 .unwrap_or_default(),
+            self.fraction_of_copy
+                .map(|_| format!(
+                    "   of copy {} (twin {})",
+                    percent(self.fraction_of_copy),
+                    percent(self.wgsl_fraction_of_copy)
+                ))
+                .unwrap_or_default(),
             if self.verified { "" } else { "   WRONG RESULT" },
         );
     }
+}
+
+/// A share of the copy bandwidth as the table prints it (`–` for compute-bound kernels).
+fn percent(share: Option<f64>) -> String {
+    share.map_or_else(|| "–".into(), |f| format!("{:.0}%", f * 100.0))
 }
 
 /// CPU cost per launch.
@@ -127,13 +143,13 @@ impl Report {
         let mut md = format!(
             "Device: **{}** ({}), timing: {}, median of the runs after warm-up.\n\
              Bandwidth limit measured in the same run by a vec4 copy kernel: **{:.1} GB/s**.\n\n\
-             | kernel | size | Sarek µs | WGSL µs | WGSL vec4 µs | Sarek rate | WGSL rate | WGSL / Sarek time | of copy bandwidth | first launch ms | checked |\n\
-             |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
+             | kernel | size | Sarek µs | WGSL µs | WGSL vec4 µs | Sarek rate | WGSL rate | WGSL / Sarek time | of copy bandwidth | twin of copy | first launch ms | checked |\n\
+             |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n",
             self.device, self.backend, self.timing, self.copy_gbps
         );
         for r in &self.rows {
             md += &format!(
-                "| {} | {} | {:.1} | {:.1} | {} | {:.1} {} | {:.1} {} | {:.3} | {} | {:.1} | {} |\n",
+                "| {} | {} | {:.1} | {:.1} | {} | {:.1} {} | {:.1} {} | {:.3} | {} | {} | {:.1} | {} |\n",
                 r.kernel,
                 r.size,
                 r.sarek_us,
@@ -144,7 +160,8 @@ impl Report {
                 r.wgsl_rate,
                 r.unit,
                 r.ratio,
-                r.fraction_of_copy.map(|f| format!("{:.0}%", f * 100.0)).unwrap_or_else(|| "–".into()),
+                percent(r.fraction_of_copy),
+                percent(r.wgsl_fraction_of_copy),
                 r.first_launch_ms,
                 if r.verified { "yes" } else { "**WRONG**" },
             );

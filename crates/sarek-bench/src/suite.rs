@@ -16,6 +16,10 @@ pub struct Options {
     pub experiments: bool,
     /// Timed runs per measurement (the median is reported).
     pub runs: usize,
+    /// Only the benchmarks of these names (`--only`; the copy kernel always runs), no
+    /// CPU-cost measurement unless `launch_cost` is named, and with `--experiments` only the
+    /// experiments named `x_<name>` (`x_poly`).
+    pub only: Option<Vec<String>>,
     /// Where `results.json`, `results.md` and `ratios.svg` go.
     pub out: std::path::PathBuf,
 }
@@ -26,6 +30,7 @@ impl Default for Options {
             quick: false,
             experiments: false,
             runs: 50,
+            only: None,
             out: "bench-results".into(),
         }
     }
@@ -61,7 +66,13 @@ pub fn run(options: &Options) -> Result<bool> {
     report.copy_gbps = bandwidth::copy_gbps(&b);
     println!("copy (vec4)  {} floats: {:.1} GB/s", b.n, report.copy_gbps);
 
-    for benchmark in BENCHMARKS {
+    let chosen = |name: &str| {
+        options
+            .only
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|o| o == name))
+    };
+    for benchmark in BENCHMARKS.iter().filter(|b| chosen(b.name)) {
         for measured in (benchmark.run)(&b)? {
             let row = Row::new(benchmark.name, &measured, report.copy_gbps);
             row.print();
@@ -69,9 +80,13 @@ pub fn run(options: &Options) -> Result<bool> {
         }
     }
 
-    report.cpu = Some(launch_cost::cpu_cost(&b)?);
+    if chosen("launch_cost") {
+        report.cpu = Some(launch_cost::cpu_cost(&b)?);
+    }
     if options.experiments {
-        experiments::run(&b)?;
+        experiments::run(&b, |name| {
+            chosen(&format!("x_{name}")) || options.only.is_none()
+        })?;
     }
 
     let all_verified = report.rows.iter().all(|r| r.verified);

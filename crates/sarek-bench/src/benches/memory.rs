@@ -1,5 +1,6 @@
 //! Memory-bound kernels, reported in GB/s against the copy kernel's bandwidth: saxpy (with a
-//! vec4 twin as well), a block scan, a histogram with atomics and a tiled transpose.
+//! vec4 twin as well), a polynomial (likewise), a block scan, histograms with atomics (the
+//! privatised grid-stride one users should write, and the naive one) and a tiled transpose.
 
 use sarek::{Buffer, Grid};
 
@@ -42,6 +43,58 @@ pub fn saxpy(b: &Bench) -> Result<Vec<Measured>> {
     Ok(vec![Measured {
         size: pow2(n),
         work: Work::Bytes((3 * n * 4) as f64),
+        sarek,
+        wgsl: raw[0],
+        wgsl_vec4: Some(raw[1]),
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// `y = (a·x + b)·x + c` over `n` floats, as a user writes it, against a scalar and a vec4
+/// twin.
+pub fn poly(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let (ca, cb, cc) = (0.5f32, -2.0f32, 3.0f32);
+    let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.25).collect();
+    let x = dev.upload(&xs)?;
+    let mut y = dev.zeros::<f32>(n)?;
+    let launch = |y: &mut Buffer<f32>| {
+        kernels::poly
+            .launch(dev, Grid::cover(n), ca, cb, cc, &x, y)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut y));
+    let got = y.read()?;
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ry = storage(ctx, &vec![0u8; n * 4]);
+    let params = ctx.uniform(bytemuck::cast_slice(&[
+        ca.to_bits(),
+        cb.to_bits(),
+        cc.to_bits(),
+        n as u32,
+    ]));
+    let p = ctx.pipeline(include_str!("../wgsl/poly.wgsl"));
+    let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<f32> = read(ctx, &ry);
+    // The inputs are exact in a few bits, so every order of evaluation gives the same floats.
+    let verified = got == raw
+        && (0..n)
+            .step_by(997)
+            .all(|i| got[i] == (ca * xs[i] + cb) * xs[i] + cc);
+    let p4 = ctx.pipeline(include_str!("../wgsl/poly_vec4.wgsl"));
+    let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
+    let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+    let (sarek, raw) = b.timer.compare(
+        || vec![launch(&mut y)],
+        &[&[(&p, &bg, d)], &[(&p4, &bg4, d4)]],
+    );
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((2 * n * 4) as f64),
         sarek,
         wgsl: raw[0],
         wgsl_vec4: Some(raw[1]),
@@ -94,7 +147,48 @@ pub fn scan(b: &Bench) -> Result<Vec<Measured>> {
     }])
 }
 
-/// A 256-bin histogram of `n` words with atomic increments.
+/// A 256-bin histogram of `n` words as users should write it: privatised in workgroup memory,
+/// a grid-stride loop over a fixed number of workgroups.
+pub fn histogram_gs(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let groups: u32 = if b.quick { 16 } else { 2048 };
+    let data = random_u32(5, n);
+    let d_buf = dev.upload(&data)?;
+    let bins = dev.zeros::<u32>(256)?;
+    let launch = || {
+        kernels::histogram_gs
+            .launch(dev, Grid::groups([groups, 1, 1]), &d_buf, &bins)
+            .expect("launch")
+    };
+    let first = first_launch(launch);
+    let got = bins.read()?;
+    let mut expect = vec![0u32; 256];
+    for v in &data {
+        expect[(v & 255) as usize] += 1;
+    }
+    let rd = storage(ctx, bytemuck::cast_slice(&data));
+    let rb = storage(ctx, &[0u8; 1024]);
+    let p = ctx.pipeline(include_str!("../wgsl/histogram_gs.wgsl"));
+    let bg = ctx.bind(&p, &[&rd, &rb]);
+    let d = [groups, 1, 1];
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<u32> = read(ctx, &rb);
+    let verified = got == expect && raw == expect;
+    let (sarek, wgsl) = b.timer.compare_one(|| vec![launch()], &[(&p, &bg, d)]);
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((n * 4) as f64),
+        sarek,
+        wgsl,
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// The naive 256-bin histogram of `n` words: one element per thread, one workgroup per 256
+/// (a secondary row: no user should copy it).
 pub fn histogram(b: &Bench) -> Result<Vec<Measured>> {
     let (ctx, n) = (b.ctx, b.n);
     let dev = &ctx.dev;

@@ -46,6 +46,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: memory::saxpy,
     },
     Benchmark {
+        name: "poly",
+        run: memory::poly,
+    },
+    Benchmark {
         name: "sum",
         run: reduction::sum,
     },
@@ -54,11 +58,19 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: reduction::sum_f32,
     },
     Benchmark {
+        name: "tree_sum",
+        run: reduction::tree_sum,
+    },
+    Benchmark {
         name: "scan",
         run: memory::scan,
     },
     Benchmark {
         name: "histogram",
+        run: memory::histogram_gs,
+    },
+    Benchmark {
+        name: "histogram_naive",
         run: memory::histogram,
     },
     Benchmark {

@@ -1,6 +1,7 @@
 //! The sums: a first stage in which many workgroups reduce the input to one partial sum each,
 //! and a second in which one workgroup adds the partial sums. Both benchmarks share
-//! [`two_stage_sum`] and differ in how the first stage loads (four floats or one).
+//! [`two_stage_sum`] and differ in how the first stage loads (four floats or one, in a
+//! grid-stride loop) or, for `tree_sum`, in taking one float per thread.
 
 use sarek::{Batch, Buffer, Grid, Vec4};
 
@@ -36,6 +37,23 @@ pub fn sum_f32(b: &Bench) -> Result<Vec<Measured>> {
     let measured = two_stage_sum(b, &xs, groups, SUM_STAGE_WGSL, |batch, grid, partial| {
         kernels::sum_stage.enqueue(batch, grid, &x, partial)
     })?;
+    Ok(vec![measured])
+}
+
+/// The textbook tree reduction (one element per thread, [`kernels::tree_sum`]) as the first
+/// stage, on one workgroup per 256 floats; the partial sums are added by the grid-stride
+/// stage on one workgroup.
+pub fn tree_sum(b: &Bench) -> Result<Vec<Measured>> {
+    let xs = input(b.n);
+    let x = b.ctx.dev.upload(&xs)?;
+    let groups = b.n.div_ceil(256);
+    let measured = two_stage_sum(
+        b,
+        &xs,
+        groups,
+        include_str!("../wgsl/tree_sum.wgsl"),
+        |batch, grid, partial| kernels::tree_sum.enqueue(batch, grid, &x, partial),
+    )?;
     Ok(vec![measured])
 }
 
@@ -90,7 +108,10 @@ fn two_stage_sum(
     };
     let bg1 = ctx.bind(&p1, &[&rx, &rp]);
     let bg2 = ctx.bind(p2, &[&rp, &rt]);
-    let passes = [(&p1, &bg1, [groups as u32, 1, 1]), (p2, &bg2, [1, 1, 1])];
+    let passes = [
+        (&p1, &bg1, ctx.dispatch_1d(groups as u32)),
+        (p2, &bg2, [1, 1, 1]),
+    ];
     ctx.time_passes(&passes);
     let raw: Vec<f32> = read(ctx, &rt);
     let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();

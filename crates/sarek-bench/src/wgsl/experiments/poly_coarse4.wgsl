@@ -1,0 +1,28 @@
+struct Params { a: f32, b: f32, c: f32, n: u32 }
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@group(0) @binding(2) var<uniform> p: Params;
+
+// Coarsened by 4, the loads first: the shape of Sarek's coarsened entry (element
+// t + j*T for j < 4, T the number of threads).
+@compute @workgroup_size(256)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+    let total = nwg.x * nwg.y * 256u;
+    let t = gid.x + gid.y * nwg.x * 256u;
+    let v0 = x[t + 0u * total];
+    let v1 = x[t + 1u * total];
+    let v2 = x[t + 2u * total];
+    let v3 = x[t + 3u * total];
+    if t + 0u * total < p.n {
+        y[t + 0u * total] = (p.a * v0 + p.b) * v0 + p.c;
+    }
+    if t + 1u * total < p.n {
+        y[t + 1u * total] = (p.a * v1 + p.b) * v1 + p.c;
+    }
+    if t + 2u * total < p.n {
+        y[t + 2u * total] = (p.a * v2 + p.b) * v2 + p.c;
+    }
+    if t + 3u * total < p.n {
+        y[t + 3u * total] = (p.a * v3 + p.b) * v3 + p.c;
+    }
+}

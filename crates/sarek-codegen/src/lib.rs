@@ -116,9 +116,19 @@ pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
     format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
 }
 
-/// Runs the back half of the pipeline on a lowered kernel: checks, ABI, passes, WGSL, naga.
+/// Runs the back half of the pipeline on a lowered kernel: checks, ABI, passes, WGSL, naga;
+/// the optional passes as the environment asks ([`passes::Options::from_env`]).
 #[cfg(feature = "wgsl")]
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
+    compile_with(kernel, &passes::Options::from_env())
+}
+
+/// [`compile`] with the optional passes chosen by `options`.
+#[cfg(feature = "wgsl")]
+pub fn compile_with(
+    kernel: &ir::Kernel,
+    options: &passes::Options,
+) -> Result<CompiledKernel, CompileError> {
     if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));
     }
@@ -127,7 +137,7 @@ pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
         return Err(CompileError::Kernel(divergent));
     }
     let abi = abi::build(kernel);
-    let prepared = passes::run(kernel);
+    let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     let wgsl = wgsl::write(&prepared, &abi);
     valid::validate(&wgsl).map_err(|message| CompileError::Naga {

@@ -180,6 +180,11 @@ pub fn expand_kernel_in(
          invocation set by [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation)."
     );
     quote! {
+        // The passes read `SAREK_UNROLL` when the kernel is compiled: naming it here makes
+        // cargo rebuild the crate when it changes.
+        #(#passed_attrs)*
+        const _: ::core::option::Option<&str> = ::core::option_env!("SAREK_UNROLL");
+
         #(#docs)*
         #(#passed_attrs)*
         #[allow(non_camel_case_types)]

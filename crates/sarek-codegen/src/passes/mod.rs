@@ -4,8 +4,11 @@
 //! 1. [`coarsen`]: an element-wise kernel gets a coarsened entry, its body copied
 //!    [`coarsen::FACTOR`] times (planned on the kernel as lowered, which is what the ABI
 //!    reports);
-//! 2. [`forward`]: bindings of invocation ids, parameters and lengths are read where used;
-//! 3. [`const_eval`]: `block_dim_*()` and exact integer arithmetic on constants become
+//! 2. [`unroll_loads`]: loops over independent loads of read-only buffers (grid-stride
+//!    loops) run [`unroll_loads::FACTOR`] iterations per trip, their loads first (set by
+//!    [`Options::unroll`]; `SAREK_UNROLL=0` when the kernel is compiled turns it off);
+//! 3. [`forward`]: bindings of invocation ids, parameters and lengths are read where used;
+//! 4. [`const_eval`]: `block_dim_*()` and exact integer arithmetic on constants become
 //!    literals.
 //!
 //! The passes change how the kernel is printed, never what it computes. The CPU interpreter
@@ -15,6 +18,7 @@ pub mod coarsen;
 pub mod const_eval;
 pub mod forward;
 mod remap;
+pub mod unroll_loads;
 
 #[cfg(test)]
 mod tests;
@@ -50,10 +54,51 @@ pub struct Prepared {
     pub coarse: Option<(coarsen::Coarse, Notes)>,
 }
 
-/// Runs the passes on `kernel`.
+/// Which of the optional passes run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Iterations per trip of the loops [`unroll_loads`] unrolls: [`unroll_loads::FACTOR`] by
+    /// default; 0 or 1 turns the pass off.
+    pub unroll: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            unroll: unroll_loads::FACTOR,
+        }
+    }
+}
+
+impl Options {
+    /// The options the environment asks for: `SAREK_UNROLL=0` turns [`unroll_loads`] off,
+    /// `SAREK_UNROLL=n` (2 to 16) unrolls by `n`. Read when a kernel is compiled, i.e. by
+    /// `#[sarek::kernel]` at build time; the code it generates names the variable with
+    /// `option_env!`, so changing it rebuilds the crate.
+    pub fn from_env() -> Options {
+        let unroll = match std::env::var("SAREK_UNROLL") {
+            Ok(v) => v
+                .trim()
+                .parse::<usize>()
+                .map_or(unroll_loads::FACTOR, |n| n.min(16)),
+            Err(_) => unroll_loads::FACTOR,
+        };
+        Options { unroll }
+    }
+}
+
+/// Runs the passes on `kernel`, all of them.
 pub fn run(kernel: &Kernel) -> Prepared {
+    run_with(kernel, &Options::default())
+}
+
+/// Runs the passes on `kernel` as `options` choose.
+pub fn run_with(kernel: &Kernel, options: &Options) -> Prepared {
     let coarse = coarsen::plan(kernel).map(|plan| coarsen::apply(kernel, &plan));
     let mut kernel = kernel.clone();
+    if options.unroll > 1 {
+        unroll_loads::run(&mut kernel, options.unroll);
+    }
     let size = kernel.workgroup_size;
     let mut simplify = |f: &mut Function| Notes {
         forwarded: forward::run(f),

@@ -672,3 +672,28 @@ fn unrolled_sums_add_the_same_floats_in_the_same_order() {
         }
     }
 }
+
+#[test]
+fn a_loop_whose_loads_do_not_depend_on_its_counter_is_left_alone() {
+    // `acc += x[0]` in the loop: the same element every iteration.
+    let mut k = grid_stride(|_, _, _| vec![]).kernel;
+    let f = &mut k.entry;
+    let zero = expr(f, Expr::Literal(Literal::U32(0)), U32);
+    let fixed = expr(
+        f,
+        Expr::Index {
+            slice: ParamId(1),
+            index: zero,
+        },
+        F32,
+    );
+    let Stmt::Loop { body, .. } = &mut f.body[2].kind else {
+        unreachable!()
+    };
+    if let Stmt::Assign { value, .. } = &mut body[1].kind {
+        *value = fixed;
+    }
+    let before = k.clone();
+    assert_eq!(unroll_loads::run(&mut k, 4), 0);
+    assert_eq!(k, before);
+}

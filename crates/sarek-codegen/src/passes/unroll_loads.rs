@@ -12,7 +12,7 @@
 //! - its body holds no nested loop, barrier, helper call or `continue` (a `continue` would
 //!   skip the following copies), and no `break if`;
 //! - it reads a read-only buffer (`&[T]`) at an index computed from `i` and loop invariants
-//!   only: those loads are hoisted.
+//!   only, and that depends on `i`: those loads are hoisted.
 //!
 //! The unrolled loop is `loop { loads of iterations 0..F; iteration 0; ..; iteration F-1 }`.
 //! Each copy of the body keeps its own exit test and runs exactly what the original iteration
@@ -362,6 +362,14 @@ impl Loop<'_> {
         }
     }
 
+    /// Whether the tree at `h` reads `local`.
+    fn mentions(&self, h: Handle<Expression>, local: Handle<Local>) -> bool {
+        match &self.f.exprs[h].kind {
+            Expr::Local(l) => *l == local,
+            kind => operands(kind).into_iter().any(|o| self.mentions(o, local)),
+        }
+    }
+
     /// The structural key of an index expression: equal keys, equal values in one iteration.
     fn key(&self, h: Handle<Expression>) -> String {
         let e = &self.f.exprs[h];
@@ -396,7 +404,12 @@ impl Loop<'_> {
             self.loads(o, read_only, counter, loads, found);
         }
         if let Expr::Index { slice, index } = kind {
-            if read_only.contains_key(slice) && self.invariant(*index, Some(counter)) {
+            // A load at an invariant index is the same load in every iteration: nothing to
+            // gain from issuing it early.
+            if read_only.contains_key(slice)
+                && self.invariant(*index, Some(counter))
+                && self.mentions(*index, counter)
+            {
                 let key = self.key(h);
                 let n = match loads.iter().position(|(k, _)| *k == key) {
                     Some(n) => n,

@@ -8,8 +8,11 @@ use crate::benches::{random_u32, Bench, Result};
 use crate::kernels;
 use crate::raw::storage;
 
+/// One experiment: it prints what it measured.
+type Experiment = fn(&Bench) -> Result<()>;
+
 /// The experiments by name, in the order they print.
-const EXPERIMENTS: &[(&str, fn(&Bench) -> Result<()>)] = &[
+const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("saxpy", saxpy),
     ("poly", poly),
     ("matmul", matmul),

@@ -179,10 +179,12 @@ pub fn expand_kernel_in(
         "The body of `{name}` as plain Rust, for one invocation: the intrinsics of `sarek::gpu` read the \
          invocation set by [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation)."
     );
+    // Only `cfg` goes on the item below: a lint attribute (`expect`) would not hold there.
+    let cfgs = passed_attrs.iter().filter(|a| a.path().is_ident("cfg"));
     quote! {
         // The passes read `SAREK_UNROLL` when the kernel is compiled: naming it here makes
         // cargo rebuild the crate when it changes.
-        #(#passed_attrs)*
+        #(#cfgs)*
         const _: ::core::option::Option<&str> = ::core::option_env!("SAREK_UNROLL");
 
         #(#docs)*

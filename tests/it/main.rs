@@ -17,6 +17,7 @@ mod differential;
 mod extremes;
 mod golden;
 mod gpu;
+mod grid;
 mod inference;
 mod methods;
 mod multi;

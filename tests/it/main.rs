@@ -21,6 +21,7 @@ mod grid;
 mod inference;
 mod methods;
 mod multi;
+mod pipeline_cache;
 mod runtime;
 mod semantics;
 mod vectors;

@@ -49,6 +49,8 @@ pub(crate) struct Inner {
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,
     pub(crate) uniforms: Mutex<UniformRing>,
+    /// Compiled pipelines kept across processes (`disk_cache.rs`).
+    pub(crate) disk_cache: Mutex<Option<Arc<crate::disk_cache::DiskCache>>>,
 }
 
 impl Drop for Inner {
@@ -213,6 +215,11 @@ impl Device {
             });
         }
         let limits = device.limits();
+        // Only a device whose adapter Sarek knows gets a cache: the file is keyed by it.
+        let disk_cache = info.as_ref().and_then(|info| {
+            let dir = crate::disk_cache::env_dir()?;
+            crate::disk_cache::DiskCache::open(&device, info, &dir).map(Arc::new)
+        });
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
@@ -227,6 +234,7 @@ impl Device {
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),
                 uniforms: Mutex::new(UniformRing::default()),
+                disk_cache: Mutex::new(disk_cache),
             })),
         }
     }

@@ -28,6 +28,7 @@ mod buffer;
 mod copy;
 mod cpu;
 mod device;
+mod disk_cache;
 mod error;
 #[doc(hidden)]
 pub mod fixture;

@@ -24,4 +24,5 @@ mod multi;
 mod pipeline_cache;
 mod runtime;
 mod semantics;
+mod submission;
 mod vectors;

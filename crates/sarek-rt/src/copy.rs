@@ -39,6 +39,7 @@ impl<T: Element> Buffer<T> {
         device.check_buffer_size(bytes)?;
         if device.id() == self.device.id() && !device.is_cpu() {
             // One GPU: copy on the device, ordered after earlier launches.
+            device.flush();
             let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
             let target = device.create_storage_buffer(alloc, None)?;
             let inner = device.inner();
@@ -241,20 +242,17 @@ impl Device {
                 )));
             }
         }
-        let inner = self.inner();
-        let mut encoder = inner
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sarek copy"),
-            });
-        encoder.copy_buffer_to_buffer(
+        // In the open encoder, after the launches issued before and before those after.
+        let mut open = self.inner().submitter.lock();
+        open.encoder().copy_buffer_to_buffer(
             src.raw.gpu(),
             src.raw.offset + (src_range.start * elem) as u64,
             dst.raw.gpu(),
             dst.raw.offset + (dst_offset * elem) as u64,
             (count * elem) as u64,
         );
-        inner.queue.submit([encoder.finish()]);
+        // Submitted as a launch would be: with the launches around it, or at once.
+        let _ticket = open.launched();
         Ok(())
     }
 }

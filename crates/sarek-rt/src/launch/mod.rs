@@ -107,7 +107,7 @@ impl Device {
         }
         let ticket = open.launched();
         log::debug!(
-            "sarek: issued `{}` ({:?} workgroups) in {:?} of CPU time",
+            "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
             source.abi.kernel,
             bound.checked.dispatch,
             started.elapsed()

@@ -136,6 +136,7 @@ pub mod gpu;
 
 pub use sarek_macros::{kernel, module};
 
+pub use sarek_rt::Groups;
 pub use sarek_rt::{
     vector, wgpu, AdapterSelector, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3,
     IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,

@@ -207,6 +207,77 @@ fn ranges_read_and_write_part_of_a_buffer() {
 }
 
 #[test]
+fn device_copy_moves_a_range_between_buffers_and_refuses_bad_ranges() {
+    let Some(devices) = two_devices() else { return };
+    for dev in &devices {
+        let src = dev.upload(&(0..8u32).collect::<Vec<_>>()).unwrap();
+        let mut dst = dev.upload(&[100u32; 6]).unwrap();
+        dev.copy(&src, 2..5, &mut dst, 1).unwrap();
+        assert_eq!(dst.read().unwrap(), [100, 2, 3, 4, 100, 100]);
+        // An empty range at the end of both buffers copies nothing.
+        dev.copy(&src, 8..8, &mut dst, 6).unwrap();
+        // Ordered between launches: the copy sees the first launch's writes, the second
+        // launch sees the copy's.
+        let mut a = dev.zeros::<u32>(4).unwrap();
+        fill_global.launch(dev, Grid::cover(4), 10, &mut a).unwrap();
+        let mut b = dev.zeros::<u32>(4).unwrap();
+        dev.copy(&a, 0..4, &mut b, 0).unwrap();
+        fill_global.launch(dev, Grid::cover(4), 20, &mut a).unwrap();
+        write_at_index
+            .launch(dev, Grid::cover(1), 3, 7, &mut b)
+            .unwrap();
+        assert_eq!(b.read().unwrap(), [10, 11, 12, 7]);
+        assert_eq!(a.read().unwrap(), [20, 21, 22, 23]);
+        // Bounds: errors with readable messages, never a panic, and `dst` unchanged.
+        match dev.copy(&src, 6..9, &mut dst, 0) {
+            Err(e @ Error::RangeOutOfBounds { .. }) => {
+                assert_eq!(e.to_string(), "elements 6..9 are not inside a buffer of 8")
+            }
+            other => panic!("expected RangeOutOfBounds, got {other:?}"),
+        }
+        match dev.copy(&src, 0..3, &mut dst, 4) {
+            Err(e @ Error::RangeOutOfBounds { .. }) => {
+                assert_eq!(e.to_string(), "elements 4..7 are not inside a buffer of 6")
+            }
+            other => panic!("expected RangeOutOfBounds, got {other:?}"),
+        }
+        assert!(matches!(
+            dev.copy(&src, 0..1, &mut dst, usize::MAX),
+            Err(Error::RangeOutOfBounds { .. })
+        ));
+        #[allow(clippy::reversed_empty_ranges)]
+        let backwards = 5..2;
+        assert!(matches!(
+            dev.copy(&src, backwards, &mut dst, 0),
+            Err(Error::RangeOutOfBounds { .. })
+        ));
+        assert_eq!(dst.read().unwrap(), [100, 2, 3, 4, 100, 100]);
+        // Elements wider than a word.
+        let v = dev.upload(&[Vec3::X, Vec3::Y, Vec3::Z]).unwrap();
+        let mut w = dev.zeros::<Vec3>(3).unwrap();
+        dev.copy(&v, 1..3, &mut w, 0).unwrap();
+        assert_eq!(w.read().unwrap(), [Vec3::Y, Vec3::Z, Vec3::ZERO]);
+    }
+    // A buffer of another device.
+    let [gpu, cpu] = devices;
+    let on_cpu = cpu.upload(&[1u32, 2]).unwrap();
+    let mut on_gpu = gpu.zeros::<u32>(2).unwrap();
+    match gpu.copy(&on_cpu, 0..2, &mut on_gpu, 0) {
+        Err(e @ Error::ForeignBuffer("source")) => assert_eq!(
+            e.to_string(),
+            "the source buffer of this copy belongs to another device; move it with `Buffer::copy_to` first"
+        ),
+        other => panic!("expected ForeignBuffer, got {other:?}"),
+    }
+    let mut on_cpu = on_cpu;
+    let on_gpu = on_gpu;
+    assert!(matches!(
+        gpu.copy(&on_gpu, 0..2, &mut on_cpu, 0),
+        Err(Error::ForeignBuffer("destination"))
+    ));
+}
+
+#[test]
 fn split_launches_each_part_with_its_offset_and_gathers_in_order() {
     let Some(devices) = two_devices() else { return };
     let n = 10_001;

@@ -183,7 +183,9 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     }
     let limits = adapter.limits();
     // Timestamp queries, where the adapter has them, serve `Device::set_profiling`.
-    let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+    // The pipeline cache, where the adapter keeps one, serves `disk_cache.rs`.
+    let features =
+        adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::PIPELINE_CACHE);
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("sarek"),
         required_features: features,

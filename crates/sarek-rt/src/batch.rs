@@ -199,6 +199,8 @@ impl Batch {
     pub fn submit(self) -> Result<Launch> {
         let device = &self.device;
         device.check_lost()?;
+        // After the launches issued before (`wgpu_queue` below submits them too).
+        device.flush();
         if let Some(cpu) = device.as_cpu() {
             for work in &self.cpu {
                 device.run_cpu(cpu, work)?;

@@ -1,6 +1,7 @@
 //! Moving elements between devices and parts of buffers: [`Buffer::copy_to`] (another device,
 //! through the host), [`Buffer::read_range`] and [`Buffer::write_at`] (a range of elements, as
-//! halo exchanges need).
+//! halo exchanges need, or one flag or pivot without a kernel or a whole upload), and
+//! [`Device::copy`] (a range of one buffer into another, on the device).
 //!
 //! Devices are independent: wgpu gives no path between two devices (nor between a GPU and
 //! the CPU backend), so a copy to another device reads the bytes back to the host and uploads
@@ -38,6 +39,7 @@ impl<T: Element> Buffer<T> {
         device.check_buffer_size(bytes)?;
         if device.id() == self.device.id() && !device.is_cpu() {
             // One GPU: copy on the device, ordered after earlier launches.
+            device.flush();
             let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
             let target = device.create_storage_buffer(alloc, None)?;
             let inner = device.inner();
@@ -126,7 +128,7 @@ impl<T: Element> Buffer<T> {
     }
 
     /// `range`'s end, if the range lies inside the buffer.
-    fn check_range(&self, range: Range<usize>) -> Result<usize> {
+    pub(crate) fn check_range(&self, range: Range<usize>) -> Result<usize> {
         if range.start > range.end || range.end > self.len() {
             return Err(Error::RangeOutOfBounds {
                 start: range.start,
@@ -166,5 +168,91 @@ impl<T: Element> Buffer<T> {
                 len as u64,
             )?
             .wait()
+    }
+}
+
+impl Device {
+    /// Copies elements `src_range` of `src` into `dst`, starting at element `dst_offset`,
+    /// without going through the host: a copy on the GPU, ordered after every launch submitted
+    /// before and before every launch submitted after (as a launch is), or a copy of the words
+    /// on the CPU backend. The rest of `dst` keeps its contents. Both buffers must live on
+    /// this device ([`Error::ForeignBuffer`]; [`Buffer::copy_to`] moves a buffer to another),
+    /// and both ranges must lie inside their buffers ([`Error::RangeOutOfBounds`]).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let src = dev.upload(&[1u32, 2, 3, 4])?;
+    /// let mut dst = dev.zeros::<u32>(5)?;
+    /// dev.copy(&src, 1..3, &mut dst, 2)?;
+    /// assert_eq!(dst.read()?, [0, 0, 2, 3, 0]);
+    /// // Ranges outside either buffer are refused, not clamped.
+    /// assert!(dev.copy(&src, 2..5, &mut dst, 0).is_err());
+    /// assert!(dev.copy(&src, 0..2, &mut dst, 4).is_err());
+    /// # Ok(()) }
+    /// ```
+    pub fn copy<T: Element>(
+        &self,
+        src: &Buffer<T>,
+        src_range: Range<usize>,
+        dst: &mut Buffer<T>,
+        dst_offset: usize,
+    ) -> Result<()> {
+        self.check_lost()?;
+        for (buffer, which) in [
+            (src.raw.device_id, "source"),
+            (dst.raw.device_id, "destination"),
+        ] {
+            if buffer != self.id() {
+                return Err(Error::ForeignBuffer(which));
+            }
+        }
+        let end = src.check_range(src_range.clone())?;
+        let count = end - src_range.start;
+        dst.check_range(dst_offset..dst_offset.saturating_add(count))?;
+        if count == 0 {
+            return Ok(());
+        }
+        let elem = std::mem::size_of::<T::Gpu>();
+        if let (Some(from), Some(to)) = (src.raw.words(), dst.raw.words()) {
+            // Element sizes are whole words; through a copy in case both share their words.
+            let words = elem / 4;
+            let bytes =
+                crate::cpu::bytes_of(&from[src_range.start * words..end * words], count * elem);
+            crate::cpu::write_words(&to[dst_offset * words..], &bytes);
+            return Ok(());
+        }
+        for (buffer, usage, name, which) in [
+            (
+                src.raw.gpu(),
+                wgpu::BufferUsages::COPY_SRC,
+                "COPY_SRC",
+                "from",
+            ),
+            (
+                dst.raw.gpu(),
+                wgpu::BufferUsages::COPY_DST,
+                "COPY_DST",
+                "into",
+            ),
+        ] {
+            if !buffer.usage().contains(usage) {
+                return Err(Error::BadBuffer(format!(
+                    "copying {which} it needs `wgpu::BufferUsages::{name}` on the buffer"
+                )));
+            }
+        }
+        // In the open encoder, after the launches issued before and before those after.
+        let mut open = self.inner().submitter.lock();
+        open.encoder().copy_buffer_to_buffer(
+            src.raw.gpu(),
+            src.raw.offset + (src_range.start * elem) as u64,
+            dst.raw.gpu(),
+            dst.raw.offset + (dst_offset * elem) as u64,
+            (count * elem) as u64,
+        );
+        // Submitted as a launch would be: with the launches around it, or at once.
+        let _ticket = open.launched();
+        Ok(())
     }
 }

@@ -9,7 +9,7 @@ use wgpu::util::DeviceExt;
 use crate::buffer::{Buffer, Element};
 use crate::cpu::CpuInner;
 use crate::error::{Error, Result};
-use crate::launch::{Pipeline, UniformRing};
+use crate::launch::{Pipeline, Submitter, UniformRing};
 use crate::poller::Poller;
 use crate::transfer::StagingPool;
 
@@ -49,10 +49,16 @@ pub(crate) struct Inner {
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,
     pub(crate) uniforms: Mutex<UniformRing>,
+    /// Compiled pipelines kept across processes (`disk_cache.rs`).
+    pub(crate) disk_cache: Mutex<Option<Arc<crate::disk_cache::DiskCache>>>,
+    /// The open command encoder of launches not submitted yet (`launch/submit.rs`).
+    pub(crate) submitter: Submitter,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
+        // Launches still in the open encoder run, as they would have without it.
+        self.submitter.shutdown();
         self.poller.shutdown();
     }
 }
@@ -213,6 +219,14 @@ impl Device {
             });
         }
         let limits = device.limits();
+        // Only a device whose adapter Sarek knows gets a cache: the file is keyed by it.
+        let disk_cache = info.as_ref().and_then(|info| {
+            let dir = crate::disk_cache::env_dir()?;
+            crate::disk_cache::DiskCache::open(&device, info, &dir).map(Arc::new)
+        });
+        // A device from `from_wgpu` (no adapter info) submits every launch at once: its
+        // caller submits to their own clone of the queue (see `launch/submit.rs`).
+        let submitter = Submitter::new(device.clone(), queue.clone(), info.is_some());
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
@@ -227,6 +241,8 @@ impl Device {
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),
                 uniforms: Mutex::new(UniformRing::default()),
+                disk_cache: Mutex::new(disk_cache),
+                submitter,
             })),
         }
     }
@@ -308,6 +324,8 @@ impl Device {
     /// On the CPU backend, which has no wgpu device (check [`Device::is_cpu`]).
     pub fn wgpu_device(&self) -> &wgpu::Device {
         assert!(!self.is_cpu(), "the CPU backend has no wgpu device");
+        // The caller's own work through it comes after every launch issued before.
+        self.flush();
         &self.inner().device
     }
 
@@ -328,6 +346,8 @@ impl Device {
     /// On the CPU backend, which has no wgpu queue (check [`Device::is_cpu`]).
     pub fn wgpu_queue(&self) -> &wgpu::Queue {
         assert!(!self.is_cpu(), "the CPU backend has no wgpu queue");
+        // The caller's own submissions come after every launch issued before.
+        self.flush();
         &self.inner().queue
     }
 
@@ -535,6 +555,7 @@ impl Device {
             // CPU launches finish before `launch` returns.
             return Ok(());
         }
+        self.flush();
         self.inner()
             .device
             .poll(wgpu::PollType::wait_indefinitely())
@@ -544,5 +565,33 @@ impl Device {
                     .unwrap_or(Error::Poll(e.to_string()))
             })?;
         self.check_lost()
+    }
+
+    /// Submits the launches this device holds in its open command encoder. A launch issued
+    /// while the GPU is busy with earlier work may wait there, with the launches after it, to
+    /// reach the GPU as one submission (each submission costs the GPU a gap); it is submitted
+    /// anyway within about a quarter of a millisecond, and at once by anything that reads,
+    /// writes, copies, waits or hands out the wgpu queue or device, so Sarek's own calls never
+    /// need this. Call it before submitting work of your own through a clone of the wgpu
+    /// queue taken earlier. Does nothing on the CPU backend, nor for a device from
+    /// [`Device::from_wgpu`], which submits every launch at once.
+    ///
+    /// ```
+    /// # use sarek_rt::fixture::add_one;
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // `add_one`: `#[sarek::kernel] fn add_one(x: &mut [u32])` adds 1 to each element.
+    /// let dev = sarek_rt::Device::new()?;
+    /// let mut x = dev.upload(&[0u32; 4])?;
+    /// for _ in 0..3 {
+    ///     add_one.launch(&dev, sarek_rt::Grid::cover(4), &mut x)?;
+    /// }
+    /// dev.flush(); // the three launches are on their way to the GPU
+    /// assert_eq!(x.read()?, [3; 4]);
+    /// # Ok(()) }
+    /// ```
+    pub fn flush(&self) {
+        if let Backend::Gpu(inner) = &self.backend {
+            inner.submitter.flush();
+        }
     }
 }

@@ -74,8 +74,8 @@ pub enum Error {
         /// The parameter index.
         param: usize,
     },
-    /// A range of elements ([`crate::Buffer::read_range`], [`crate::Buffer::write_at`]) that
-    /// does not lie inside the buffer.
+    /// A range of elements ([`crate::Buffer::read_range`], [`crate::Buffer::write_at`],
+    /// [`crate::Device::copy`]) that does not lie inside the buffer.
     #[error("elements {start}..{end} are not inside a buffer of {len}")]
     RangeOutOfBounds {
         /// The first element asked for.
@@ -85,6 +85,9 @@ pub enum Error {
         /// The buffer's length.
         len: usize,
     },
+    /// A buffer of another device given to a device's copy ([`crate::Device::copy`]).
+    #[error("the {0} buffer of this copy belongs to another device; move it with `Buffer::copy_to` first")]
+    ForeignBuffer(&'static str),
     /// A scalar argument that does not fit the GPU type (a `usize` over `u32::MAX`).
     #[error("kernel `{kernel}`: parameter {param} is {value}, which does not fit in the GPU's 32-bit `usize`")]
     ScalarOutOfRange {

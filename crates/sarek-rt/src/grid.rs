@@ -8,6 +8,9 @@
 /// assert_eq!(Grid::cover(1000).workgroups([256, 1, 1]), [4, 1, 1]);
 /// assert_eq!(Grid::cover_2d(100, 30).workgroups([16, 16, 1]), [7, 2, 1]);
 /// assert_eq!(Grid::groups([3, 2, 1]).workgroups([64, 1, 1]), [3, 2, 1]);
+/// // Counts of workgroups take `usize`, as counts of threads do.
+/// assert_eq!(Grid::groups(3).workgroups([64, 1, 1]), [3, 1, 1]);
+/// assert_eq!(Grid::groups_2d(3, 2), Grid::groups([3, 2, 1]));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Grid {
@@ -17,7 +20,31 @@ pub struct Grid {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Kind {
     Threads([u64; 3]),
-    Groups([u32; 3]),
+    Groups([u64; 3]),
+}
+
+/// A number of workgroups, as [`Grid::groups`] takes it: a `usize` (along x, as
+/// [`Grid::cover`] takes a number of threads) or `[u32; 3]` (along x, y and z, as
+/// [`Grid::workgroups`] returns them). [`Grid::groups_2d`] and [`Grid::groups_3d`] take
+/// `usize`s, as [`Grid::cover_2d`] and [`Grid::cover_3d`] do.
+///
+/// ```
+/// use sarek_rt::Groups;
+/// assert_eq!(Groups::from(5usize), Groups::from([5, 1, 1]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Groups([u64; 3]);
+
+impl From<usize> for Groups {
+    fn from(x: usize) -> Groups {
+        Groups([x as u64, 1, 1])
+    }
+}
+
+impl From<[u32; 3]> for Groups {
+    fn from(groups: [u32; 3]) -> Groups {
+        Groups(groups.map(u64::from))
+    }
 }
 
 impl Grid {
@@ -59,16 +86,44 @@ impl Grid {
         }
     }
 
-    /// Exactly these many workgroups along x, y and z.
+    /// Exactly these many workgroups: `n` along x (a `usize`, as [`Grid::cover`] takes), or
+    /// `[x, y, z]` (see [`Groups`]). A count over the device's limit is refused at launch
+    /// ([`Error::GridTooLarge`](crate::Error::GridTooLarge)), never truncated.
     ///
     /// ```
     /// use sarek_rt::Grid;
     /// // The workgroup size does not matter.
     /// assert_eq!(Grid::groups([8, 2, 1]).workgroups([256, 1, 1]), [8, 2, 1]);
+    /// let n: usize = 8;
+    /// assert_eq!(Grid::groups(n).workgroups([256, 1, 1]), [8, 1, 1]);
     /// ```
-    pub fn groups(groups: [u32; 3]) -> Grid {
+    pub fn groups(groups: impl Into<Groups>) -> Grid {
         Grid {
-            kind: Kind::Groups(groups),
+            kind: Kind::Groups(groups.into().0),
+        }
+    }
+
+    /// Exactly `x × y` workgroups, as [`Grid::cover_2d`] covers `width × height` threads.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::groups_2d(8, 2).workgroups([16, 16, 1]), [8, 2, 1]);
+    /// ```
+    pub fn groups_2d(x: usize, y: usize) -> Grid {
+        Grid {
+            kind: Kind::Groups([x as u64, y as u64, 1]),
+        }
+    }
+
+    /// Exactly `x × y × z` workgroups, as [`Grid::cover_3d`] covers threads.
+    ///
+    /// ```
+    /// use sarek_rt::Grid;
+    /// assert_eq!(Grid::groups_3d(8, 2, 3).workgroups([4, 4, 4]), [8, 2, 3]);
+    /// ```
+    pub fn groups_3d(x: usize, y: usize, z: usize) -> Grid {
+        Grid {
+            kind: Kind::Groups([x as u64, y as u64, z as u64]),
         }
     }
 
@@ -82,7 +137,7 @@ impl Grid {
     /// ```
     pub fn workgroups_u64(&self, workgroup_size: [u32; 3]) -> [u64; 3] {
         match self.kind {
-            Kind::Groups(g) => g.map(u64::from),
+            Kind::Groups(g) => g,
             Kind::Threads(t) => {
                 [0, 1, 2].map(|i| t[i].div_ceil(u64::from(workgroup_size[i].max(1))))
             }

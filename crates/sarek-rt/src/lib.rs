@@ -28,6 +28,7 @@ mod buffer;
 mod copy;
 mod cpu;
 mod device;
+mod disk_cache;
 mod error;
 #[doc(hidden)]
 pub mod fixture;
@@ -46,7 +47,7 @@ pub use batch::Batch;
 pub use buffer::{Buffer, Element};
 pub use device::Device;
 pub use error::{Error, Result};
-pub use grid::Grid;
+pub use grid::{Grid, Groups};
 pub use launch::Launch;
 pub use split::{Part, Split};
 pub use vector::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};

@@ -67,6 +67,8 @@ impl Device {
         bytes: u64,
     ) -> Result<PendingRead> {
         self.check_lost()?;
+        // The copy comes after every launch issued before.
+        self.flush();
         let size = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let inner = &self.inner();
         let staging = inner.staging.take(&inner.device, size);
@@ -108,6 +110,9 @@ impl Device {
         if bytes.is_empty() {
             return Ok(());
         }
+        // A queue write lands before the next submission's command buffers: the launches
+        // issued before it are submitted first.
+        self.flush();
         let queue = &self.inner().queue;
         if bytes.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0 {
             queue.write_buffer(buffer, offset, bytes);

@@ -62,9 +62,9 @@ impl Repeats {
 
 /// The device's ring of uniform blocks for `launch`: each new argument set writes its block
 /// into the next slot with `Queue::write_buffer` and gets a bind group for that slot, so a
-/// launch allocates no buffer. The lock is held from the write to the submit, so a slot is
-/// rewritten only after the launch that used it was submitted (queue order then makes the
-/// rewrite land after it ran).
+/// launch allocates no buffer. The lock is held from the write to the encoding, and the open
+/// encoder is submitted before the ring wraps around, so a slot is rewritten only after the
+/// launch that used it was submitted (queue order then makes the rewrite land after it ran).
 #[derive(Default)]
 pub(crate) struct UniformRing {
     buffer: Option<wgpu::Buffer>,
@@ -211,6 +211,15 @@ impl Device {
                 usage: wgpu::BufferUsages::UNIFORM,
             },
         ))
+    }
+
+    /// Whether a block of `len` bytes would wrap the ring around to its first slot, which a
+    /// launch still in the open encoder may use.
+    pub(super) fn ring_would_wrap(&self, len: usize) -> bool {
+        let inner = self.inner();
+        let ring = crate::sync::lock(&inner.uniforms);
+        let align = u64::from(inner.limits.min_uniform_buffer_offset_alignment).max(16);
+        ring.next + (len as u64).next_multiple_of(align) > RING_BYTES
     }
 
     /// The next slot of the device's ring, holding `block`.

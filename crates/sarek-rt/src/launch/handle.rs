@@ -5,6 +5,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::submit::Ticket;
 use super::timer::Timer;
 use crate::arg::KernelSource;
 use crate::device::Device;
@@ -29,8 +30,9 @@ use crate::poller::Completion;
 pub struct Launch {
     device: Device,
     kernel: &'static str,
-    /// What to wait for; `None` when nothing was submitted (an empty grid).
-    submission: Option<wgpu::SubmissionIndex>,
+    /// What to wait for; `None` when nothing was submitted (an empty grid). The launch may
+    /// still be in the device's open encoder: see `submit.rs`.
+    submission: Option<Arc<Ticket>>,
     /// Completion flag for `is_done` and `.await`, registered with wgpu on first use so that a
     /// launch nobody checks costs nothing.
     done: std::sync::OnceLock<Arc<Completion>>,
@@ -64,16 +66,20 @@ impl Launch {
         }
     }
 
-    /// The handle of a launch of `source` submitted as `submission`, timed by `timer`.
+    /// The handle of a launch of `source` issued with `ticket`, timed by `timer`.
     pub(super) fn submitted(
         device: &Device,
         source: &'static KernelSource,
-        submission: wgpu::SubmissionIndex,
+        ticket: Arc<Ticket>,
         timer: Option<Timer>,
     ) -> Launch {
-        let mut launch = Launch::after_submit(device, kernel_name(source), submission);
-        launch.timer = timer;
-        launch
+        Launch {
+            device: device.clone(),
+            kernel: kernel_name(source),
+            submission: Some(ticket),
+            done: Default::default(),
+            timer,
+        }
     }
 
     /// Times the handle's work with `timer` (a batch's whole pass).
@@ -90,10 +96,21 @@ impl Launch {
         Launch {
             device: device.clone(),
             kernel,
-            submission: Some(submission),
+            submission: Some(Ticket::submitted(submission)),
             done: Default::default(),
             timer: None,
         }
+    }
+
+    /// The launch's submission, submitting the device's open encoder first if the launch is
+    /// still in it; `None` when nothing was submitted.
+    fn index(&self) -> Option<wgpu::SubmissionIndex> {
+        let ticket = self.submission.as_ref()?;
+        if let Some(index) = ticket.index() {
+            return Some(index);
+        }
+        self.device.flush();
+        ticket.index()
     }
 
     /// The completion flag, set when everything submitted up to now has run (which includes
@@ -102,7 +119,8 @@ impl Launch {
         self.done
             .get_or_init(|| {
                 let done = Completion::new();
-                if self.submission.is_some() {
+                // Registered after the launch is submitted, so it covers it.
+                if self.index().is_some() {
                     let flag = done.clone();
                     self.device
                         .inner()
@@ -155,12 +173,12 @@ impl Launch {
     /// # Ok(()) }
     /// ```
     pub fn wait(&self) -> Result<()> {
-        if let Some(index) = &self.submission {
+        if let Some(index) = self.index() {
             self.device
                 .inner()
                 .device
                 .poll(wgpu::PollType::Wait {
-                    submission_index: Some(index.clone()),
+                    submission_index: Some(index),
                     timeout: None,
                 })
                 .map_err(|e| {
@@ -220,7 +238,7 @@ impl IntoFuture for Launch {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             // A CPU launch (or an empty one) submitted nothing: it is already done.
-            if self.submission.is_some() {
+            if self.index().is_some() {
                 let inner = self.device.inner();
                 inner.poller.wait(&inner.device, self.completion()).await;
             }

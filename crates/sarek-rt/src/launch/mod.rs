@@ -8,6 +8,7 @@ mod bind;
 mod encode;
 mod handle;
 mod pipeline;
+mod submit;
 mod timer;
 
 use std::sync::Arc;
@@ -17,6 +18,7 @@ pub(crate) use bind::{bind_entries, UniformRing};
 pub(crate) use encode::{pass, Dispatch};
 pub use handle::Launch;
 pub(crate) use pipeline::{dump, Pipeline};
+pub(crate) use submit::Submitter;
 pub(crate) use timer::Timer;
 
 use crate::arg::{Arg, KernelSource};
@@ -83,31 +85,36 @@ impl Device {
         let Some(checked) = self.check_launch(source, grid, args)? else {
             return Ok(Launch::empty(self, source));
         };
-        let bound = self.bind(&source.abi, checked, Submission::Now);
         let device = &self.inner().device;
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some(&source.abi.kernel),
-        });
         let timer = self.profiling().then(|| Timer::new(device));
+        // Locked from the uniform block's write to the launch's encoding, so launches from
+        // several threads keep one order in the encoder and in the uniform ring.
+        let mut open = self.inner().submitter.lock();
+        if self.ring_would_wrap(checked.uniform.len()) {
+            // The ring's next slot may hold the block of a launch still in the encoder.
+            open.submit();
+        }
+        let bound = self.bind(&source.abi, checked, Submission::Now);
+        let encoder = open.encoder();
         pass(
-            &mut encoder,
+            encoder,
             &source.abi.kernel,
             timer.as_ref(),
             [bound.dispatch()],
         );
         if let Some(t) = &timer {
-            t.resolve(&mut encoder);
+            t.resolve(encoder);
         }
-        let submission = self.inner().queue.submit([encoder.finish()]);
+        let ticket = open.launched();
         log::debug!(
             "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
             source.abi.kernel,
             bound.checked.dispatch,
             started.elapsed()
         );
-        // The ring slot, if any, is released only now that the launch is submitted.
+        // The ring slot, if any, is released only now that the launch is encoded.
         drop(bound);
-        Ok(Launch::submitted(self, source, submission, timer))
+        Ok(Launch::submitted(self, source, ticket, timer))
     }
 
     /// Records a launch of `source` into `encoder` ([`crate::raw::record`]).

@@ -86,6 +86,7 @@ impl Device {
             },
             count: None,
         });
+        let disk = self.disk_cache();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some(&abi.kernel),
@@ -110,7 +111,7 @@ impl Device {
                 Entry::Coarse => COARSE_ENTRY_POINT,
             }),
             compilation_options: Default::default(),
-            cache: None,
+            cache: disk.as_deref().map(crate::disk_cache::DiskCache::cache),
         });
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(Error::Pipeline {
@@ -123,6 +124,9 @@ impl Device {
             abi.kernel,
             started.elapsed()
         );
+        if let Some(disk) = disk {
+            disk.save();
+        }
         dump(source);
         let p = Arc::new(Pipeline {
             pipeline,

@@ -1,0 +1,309 @@
+//! The runtime's own measurements (issue 16, points 3 and 4), apart from the suite because
+//! they time the host and whole processes rather than kernels:
+//!
+//! - `back-to-back`: 200 back-to-back saxpy launches at 2^26 without a wait between them,
+//!   wall clock against the sum of their GPU times (timestamp queries, in a separate run so
+//!   that timing does not slow the wall-clock run), beside raw wgpu submitting each dispatch
+//!   on its own; then the CPU cost per launch of a tiny kernel, Sarek against raw wgpu with
+//!   the pipeline and bind group reused, three times.
+//! - `first-launch`: the first launch (pipeline creation, dispatch and wait) of several suite
+//!   kernels in a first process with an empty pipeline cache directory and in a second
+//!   process with the directory the first one filled; the bench spawns itself for both. The
+//!   driver's own shader caches are turned off in both children (`__GL_SHADER_DISK_CACHE=0`
+//!   for NVIDIA, `MESA_SHADER_CACHE_DISABLE=true` for Mesa), so that only Sarek's cache
+//!   carries over; `--driver-cache` leaves them on.
+//!
+//! `cargo run --release -p sarek-bench --bin rt_bench -- [back-to-back] [first-launch]
+//! [--quick] [--driver-cache]` (both by default).
+
+#[allow(dead_code)]
+#[path = "../kernels.rs"]
+mod kernels;
+#[allow(dead_code)]
+#[path = "../raw.rs"]
+mod raw;
+
+use std::time::{Duration, Instant};
+
+use sarek::{Buffer, Device, Grid, Vec4};
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--child-first-launch") {
+        if let Err(e) = child_first_launch() {
+            eprintln!("child failed: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let driver_cache = args.iter().any(|a| a == "--driver-cache");
+    let picked: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let all = picked.is_empty();
+    let mut failed = false;
+    if all || picked.contains(&"back-to-back") {
+        if let Err(e) = back_to_back(quick) {
+            eprintln!("back-to-back failed: {e}");
+            failed = true;
+        }
+    }
+    if all || picked.contains(&"first-launch") {
+        if let Err(e) = first_launch(driver_cache) {
+            eprintln!("first-launch failed: {e}");
+            failed = true;
+        }
+    }
+    if failed {
+        std::process::exit(1);
+    }
+}
+
+/// 200 back-to-back saxpy launches: wall clock against GPU time, and the CPU cost per launch.
+fn back_to_back(quick: bool) -> Result<()> {
+    let dev = Device::new()?;
+    println!("device: {}", dev.name());
+    if dev.is_cpu() {
+        return Err("back-to-back measures a GPU; no GPU device".into());
+    }
+    let n: usize = if quick { 1 << 20 } else { 1 << 26 };
+    let launches = 200;
+    let x = dev.upload(&vec![1.0f32; n])?;
+    let mut y = dev.zeros::<f32>(n)?;
+    let saxpy = |y: &mut Buffer<f32>| kernels::saxpy.launch(&dev, Grid::cover(n), 2.0, &x, y);
+    saxpy(&mut y)?.wait()?;
+
+    dev.set_profiling(false);
+    let mut walls = Vec::new();
+    for _ in 0..3 {
+        let start = Instant::now();
+        for _ in 0..launches {
+            saxpy(&mut y)?;
+        }
+        dev.synchronize()?;
+        walls.push(start.elapsed());
+    }
+    let wall = *walls.iter().min().unwrap_or(&Duration::ZERO);
+    let gpu = if dev.set_profiling(true) {
+        let handles = (0..launches)
+            .map(|_| saxpy(&mut y))
+            .collect::<sarek::Result<Vec<_>>>()?;
+        let mut sum = Duration::ZERO;
+        for h in &handles {
+            sum += h.gpu_time()?.unwrap_or_default();
+        }
+        dev.set_profiling(false);
+        Some(sum)
+    } else {
+        None
+    };
+    let expect = 2.0 * (1 + 3 * launches + if gpu.is_some() { launches } else { 0 }) as f32;
+    let got = y.read_range(n - 1..n)?[0];
+    if got != expect {
+        return Err(format!("saxpy gave {got}, expected {expect}").into());
+    }
+
+    // Raw wgpu, one submission per dispatch, as a reference.
+    let ctx = raw::Ctx {
+        dev: dev.clone(),
+        timestamps: false,
+    };
+    let rx = raw::storage(&ctx, bytemuck::cast_slice(&vec![1.0f32; n]));
+    let ry = raw::storage(&ctx, &vec![0u8; n * 4]);
+    let params = ctx.uniform(bytemuck::cast_slice(&[2.0f32.to_bits(), n as u32]));
+    let p = ctx.pipeline(include_str!("../wgsl/saxpy.wgsl"));
+    let bg = ctx.bind(&p, &[&rx, &ry, &params]);
+    let d = ctx.dispatch_1d(n.div_ceil(256) as u32);
+    let submit = |p: &sarek::wgpu::ComputePipeline, bg: &sarek::wgpu::BindGroup, d: [u32; 3]| {
+        let mut encoder = ctx.device().create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(p);
+            pass.set_bind_group(0, bg, &[]);
+            pass.dispatch_workgroups(d[0], d[1], d[2]);
+        }
+        ctx.queue().submit([encoder.finish()]);
+    };
+    submit(&p, &bg, d);
+    ctx.wait();
+    let start = Instant::now();
+    for _ in 0..launches {
+        submit(&p, &bg, d);
+    }
+    ctx.wait();
+    let raw_wall = start.elapsed();
+
+    let per = |d: Duration| d.as_secs_f64() * 1e6 / f64::from(launches);
+    println!(
+        "{launches} back-to-back saxpy launches at 2^{}: wall {:.1} µs/launch (best of 3: {})",
+        n.trailing_zeros(),
+        per(wall),
+        walls
+            .iter()
+            .map(|w| format!("{:.1}", per(*w)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    match gpu {
+        Some(gpu) => println!(
+            "  GPU time {:.1} µs/launch; wall / GPU = {:.3} (target ≤ 1.05)",
+            per(gpu),
+            wall.as_secs_f64() / gpu.as_secs_f64()
+        ),
+        None => println!("  no timestamp queries on this adapter: GPU time not measured"),
+    }
+    println!(
+        "  raw wgpu, one submission per dispatch: wall {:.1} µs/launch",
+        per(raw_wall)
+    );
+
+    // The CPU cost of a tiny launch, three times.
+    let count = if quick { 2_000 } else { 10_000 };
+    let mut v: Buffer<u32> = dev.zeros(256)?;
+    let rv = raw::storage(&ctx, &[0u8; 1024]);
+    let tp = ctx.pipeline(include_str!("../wgsl/touch.wgsl"));
+    let tbg = ctx.bind(&tp, &[&rv]);
+    kernels::touch
+        .launch(&dev, Grid::cover(256), &mut v)?
+        .wait()?;
+    for run in 1..=3 {
+        let start = Instant::now();
+        for _ in 0..count {
+            kernels::touch.launch(&dev, Grid::cover(256), &mut v)?;
+        }
+        dev.synchronize()?;
+        let sarek = start.elapsed();
+        let start = Instant::now();
+        for _ in 0..count {
+            submit(&tp, &tbg, [1, 1, 1]);
+        }
+        ctx.wait();
+        let raw = start.elapsed();
+        let us = |d: Duration| d.as_secs_f64() * 1e6 / f64::from(count);
+        println!(
+            "  CPU per launch, run {run} ({count} launches): sarek {:.2} µs, raw wgpu {:.2} µs, ratio {:.3} (target ≤ 1.1)",
+            us(sarek),
+            us(raw),
+            sarek.as_secs_f64() / raw.as_secs_f64()
+        );
+    }
+    let expect = 1 + 3 * count;
+    let got = v.read_range(0..1)?[0];
+    if got != expect as u32 {
+        return Err(format!("touch counted {got}, expected {expect}").into());
+    }
+    Ok(())
+}
+
+/// The kernels whose first launch is timed, by name.
+const FIRST: [&str; 5] = ["saxpy", "matmul", "matmul_rb", "mandelbrot", "nbody"];
+
+/// Spawns this program twice with one fresh cache directory and prints both processes'
+/// first launches.
+fn first_launch(driver_cache: bool) -> Result<()> {
+    let dir = std::env::temp_dir().join(format!("sarek-rt-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let me = std::env::current_exe()?;
+    let run = |label: &str| -> Result<Vec<(String, f64)>> {
+        let mut cmd = std::process::Command::new(&me);
+        cmd.arg("--child-first-launch")
+            .env("SAREK_CACHE_DIR", &dir)
+            .env_remove("SAREK_CACHE");
+        if !driver_cache {
+            cmd.env("__GL_SHADER_DISK_CACHE", "0")
+                .env("MESA_SHADER_CACHE_DISABLE", "true");
+        }
+        let out = cmd.output()?;
+        if !out.status.success() {
+            return Err(format!(
+                "the {label} process failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+            .into());
+        }
+        Ok(String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| {
+                let mut parts = l.split_whitespace();
+                (parts.next() == Some("first-launch")).then_some(())?;
+                let name = parts.next()?.to_owned();
+                let ms = parts.next()?.parse().ok()?;
+                Some((name, ms))
+            })
+            .collect())
+    };
+    let first = run("first")?;
+    let second = run("second")?;
+    let _ = std::fs::remove_dir_all(&dir);
+    println!(
+        "first launch (pipeline creation + dispatch + wait), cache dir {} (driver caches {}):",
+        dir.display(),
+        if driver_cache { "on" } else { "off" }
+    );
+    println!(
+        "  {:<12} {:>16} {:>16}",
+        "kernel", "first process", "second process"
+    );
+    for ((name, a), (_, b)) in first.iter().zip(&second) {
+        println!("  {name:<12} {a:>13.2} ms {b:>13.2} ms");
+    }
+    let max = |v: &[(String, f64)]| v.iter().map(|(_, ms)| *ms).fold(0.0, f64::max);
+    println!(
+        "  slowest: {:.2} ms in the first process (target ≤ 100), {:.2} ms in the second (target ≤ 10)",
+        max(&first),
+        max(&second)
+    );
+    Ok(())
+}
+
+/// In a child: opens the device, then times each kernel's first launch.
+fn child_first_launch() -> Result<()> {
+    let start = Instant::now();
+    let dev = Device::new()?;
+    println!("device {:.2}", start.elapsed().as_secs_f64() * 1e3);
+    if let Some(file) = dev.pipeline_cache_file() {
+        eprintln!(
+            "cache file {} (reused: {})",
+            file.display(),
+            dev.pipeline_cache_reused()
+        );
+    }
+    for name in FIRST {
+        let ms = time_first(&dev, name)?;
+        println!("first-launch {name} {ms:.3}");
+    }
+    Ok(())
+}
+
+/// The first launch of kernel `name` on `dev`, waited for, in milliseconds.
+fn time_first(dev: &Device, name: &str) -> Result<f64> {
+    // 128: one tile of the register-blocked product.
+    let n = 128usize;
+    let a = dev.upload(&vec![1.0f32; n * n])?;
+    let b = dev.upload(&vec![1.0f32; n * n])?;
+    let mut c = dev.zeros::<f32>(n * n)?;
+    let a4 = dev.upload(&vec![Vec4::ONE; n * n / 4])?;
+    let b4 = dev.upload(&vec![Vec4::ONE; n * n / 4])?;
+    let mut c4 = dev.zeros::<Vec4>(n * n / 4)?;
+    let mut pixels = dev.zeros::<u32>(n * n)?;
+    let pos = dev.upload(&vec![0.5f32; 4 * n])?;
+    let mut acc = dev.zeros::<f32>(4 * n)?;
+    let start = Instant::now();
+    let launch = match name {
+        "saxpy" => kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &a, &mut c)?,
+        "matmul" => kernels::matmul.launch(dev, Grid::cover_2d(n, n), n, &a, &b, &mut c)?,
+        "matmul_rb" => kernels::matmul_rb.launch(dev, Grid::groups(1), n, &a4, &b4, &mut c4)?,
+        "mandelbrot" => {
+            kernels::mandelbrot.launch(dev, Grid::cover_2d(n, n), n, n, 64, &mut pixels)?
+        }
+        "nbody" => kernels::nbody.launch(dev, Grid::cover(n), &pos, &mut acc)?,
+        other => return Err(format!("no kernel {other}").into()),
+    };
+    launch.wait()?;
+    Ok(start.elapsed().as_secs_f64() * 1e3)
+}

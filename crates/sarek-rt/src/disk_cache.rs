@@ -1,0 +1,320 @@
+//! Compiled pipelines kept across processes, through wgpu's `PipelineCache`
+//! (`Features::PIPELINE_CACHE`, Vulkan only in wgpu 30): the driver's compiled code for every
+//! pipeline a device makes is saved in a per-user directory, so that the first launch of a
+//! kernel in the next process skips the driver's compilation.
+//!
+//! The directory is `SAREK_CACHE_DIR`, else `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`;
+//! `SAREK_CACHE=0` turns the cache off ([`Device::set_pipeline_cache_dir`] does both per
+//! device). One file per adapter, driver and Sarek version: its name is a hash of that key,
+//! and the file repeats the key, so a file of another adapter or version that lands under the
+//! same name is ignored. wgpu checks only a header of its data and hands the rest to the
+//! driver, so Sarek wraps it with its own checksum: a truncated, corrupt or foreign file is
+//! ignored with a `warn` log line (and replaced at the next save), never handed to the driver.
+//! Files are written to a temporary file and renamed over the old one, so two processes
+//! saving at once leave one whole file, never a mix.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::device::Device;
+
+/// The first bytes of a cache file.
+const MAGIC: &[u8; 8] = b"SAREKPC1";
+
+/// One device's pipeline cache and the file it is saved to.
+pub(crate) struct DiskCache {
+    cache: wgpu::PipelineCache,
+    file: PathBuf,
+    key: String,
+    /// Whether the cache started from a file's data.
+    reused: bool,
+    /// The checksum of the data last read or written, so unchanged data is not rewritten.
+    saved: Mutex<Option<u64>>,
+}
+
+/// FNV-1a, 64 bits: a checksum that stays the same across Rust versions and platforms (std's
+/// `DefaultHasher` promises neither).
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The directory the environment asks for: `None` with `SAREK_CACHE=0` or without any of
+/// `SAREK_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`.
+pub(crate) fn env_dir() -> Option<PathBuf> {
+    if std::env::var("SAREK_CACHE").as_deref() == Ok("0") {
+        return None;
+    }
+    let nonempty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(dir) = nonempty("SAREK_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    if let Some(dir) = nonempty("XDG_CACHE_HOME") {
+        return Some(Path::new(&dir).join("sarek"));
+    }
+    nonempty("HOME").map(|home| Path::new(&home).join(".cache").join("sarek"))
+}
+
+/// What a cache file must have been made by: the adapter, its driver, wgpu's own key and
+/// Sarek's version. `None` where wgpu keeps no pipeline cache for the backend.
+fn key(info: &wgpu::AdapterInfo) -> Option<String> {
+    let wgpu_key = wgpu::util::pipeline_cache_key(info)?;
+    Some(format!(
+        "sarek {} | {wgpu_key} | {:?} {:?} | vendor {:#x} device {:#x} | driver {:?} {:?}",
+        env!("CARGO_PKG_VERSION"),
+        info.backend,
+        info.name,
+        info.vendor,
+        info.device,
+        info.driver,
+        info.driver_info
+    ))
+}
+
+/// The cached data in `bytes`, if they are a whole cache file made for `key`; otherwise why
+/// not.
+fn parse<'a>(bytes: &'a [u8], key: &str) -> Result<&'a [u8], &'static str> {
+    let rest = bytes
+        .strip_prefix(MAGIC)
+        .ok_or("not a Sarek pipeline cache")?;
+    let take = |rest: &'a [u8], n: usize| {
+        (rest.len() >= n)
+            .then(|| rest.split_at(n))
+            .ok_or("truncated")
+    };
+    let (len, rest) = take(rest, 4)?;
+    let key_len = u32::from_le_bytes(len.try_into().map_err(|_| "truncated")?) as usize;
+    let (file_key, rest) = take(rest, key_len)?;
+    if file_key != key.as_bytes() {
+        return Err("made for another adapter, driver or Sarek version");
+    }
+    let (len, rest) = take(rest, 8)?;
+    let data_len = u64::from_le_bytes(len.try_into().map_err(|_| "truncated")?);
+    let (sum, data) = take(rest, 8)?;
+    let sum = u64::from_le_bytes(sum.try_into().map_err(|_| "truncated")?);
+    if data.len() as u64 != data_len {
+        return Err("truncated or padded");
+    }
+    if fnv(data) != sum {
+        return Err("corrupt (its checksum does not match)");
+    }
+    Ok(data)
+}
+
+/// A cache file holding `data` for `key`.
+fn encode(key: &str, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(data.len() + key.len() + 28);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(key.len() as u32).to_le_bytes());
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv(data).to_le_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// Writes `bytes` to `file` through a temporary file in the same directory and a rename.
+fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let temp = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        file.file_name().and_then(|n| n.to_str()).unwrap_or("cache"),
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
+impl DiskCache {
+    /// The pipeline cache of `device` on the adapter `info`, saved in `dir` and started from
+    /// the file there when it holds valid data; `None` where the device has no
+    /// `PIPELINE_CACHE` or wgpu keeps none for its backend.
+    pub(crate) fn open(
+        device: &wgpu::Device,
+        info: &wgpu::AdapterInfo,
+        dir: &Path,
+    ) -> Option<DiskCache> {
+        if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
+            return None;
+        }
+        let key = key(info)?;
+        let file = dir.join(format!("pipelines-{:016x}.bin", fnv(key.as_bytes())));
+        let bytes = match std::fs::read(&file) {
+            Ok(bytes) => Some(bytes),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => {
+                log::warn!("sarek: ignoring the pipeline cache {}: {e}", file.display());
+                None
+            }
+        };
+        let data = bytes.as_deref().and_then(|b| match parse(b, &key) {
+            Ok(data) => Some(data),
+            Err(why) => {
+                log::warn!(
+                    "sarek: ignoring the pipeline cache {}: {why}; it will be rewritten",
+                    file.display()
+                );
+                None
+            }
+        });
+        // SAFETY: `data` is exactly what `PipelineCache::get_data` returned for this key (the
+        // adapter, driver and wgpu's own key): the file repeats the key and a checksum of the
+        // data, both checked above, so a foreign, truncated or corrupt file never gets here.
+        // wgpu checks its own header again and, with `fallback`, starts empty if it refuses.
+        let cache = unsafe {
+            device.create_pipeline_cache(&wgpu::PipelineCacheDescriptor {
+                label: Some("sarek pipelines"),
+                data,
+                fallback: true,
+            })
+        };
+        if let Some(data) = data {
+            log::info!(
+                "sarek: loaded {} bytes of compiled pipelines from {}",
+                data.len(),
+                file.display()
+            );
+        }
+        Some(DiskCache {
+            cache,
+            file,
+            key,
+            reused: data.is_some(),
+            saved: Mutex::new(data.map(fnv)),
+        })
+    }
+
+    /// The wgpu cache, for `ComputePipelineDescriptor::cache`.
+    pub(crate) fn cache(&self) -> &wgpu::PipelineCache {
+        &self.cache
+    }
+
+    /// Saves the cache's data if it changed since it was read or last saved; a failure is a
+    /// log line (the cache only saves time).
+    pub(crate) fn save(&self) {
+        let Some(data) = self.cache.get_data() else {
+            return;
+        };
+        let sum = fnv(&data);
+        let mut saved = crate::sync::lock(&self.saved);
+        if *saved == Some(sum) {
+            return;
+        }
+        match write_atomically(&self.file, &encode(&self.key, &data)) {
+            Ok(()) => {
+                *saved = Some(sum);
+                log::debug!(
+                    "sarek: saved {} bytes of compiled pipelines to {}",
+                    data.len(),
+                    self.file.display()
+                );
+            }
+            Err(e) => log::warn!(
+                "sarek: could not save the pipeline cache {}: {e}",
+                self.file.display()
+            ),
+        }
+    }
+}
+
+impl Device {
+    /// Where this device keeps compiled pipelines between processes: `Some(dir)` saves them in
+    /// a file under `dir` and starts from that file's pipelines, `None` turns the cache off.
+    /// Affects the pipelines made from now on (a kernel's pipeline is made at its first launch
+    /// on the device). By default a GPU device uses `SAREK_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`, and none with `SAREK_CACHE=0`.
+    ///
+    /// Returns the cache file now in use: `None` when turned off, on the CPU backend, for a
+    /// device from [`Device::from_wgpu`] (Sarek does not know its adapter), and where the
+    /// adapter has no `wgpu::Features::PIPELINE_CACHE` (wgpu 30 keeps one on Vulkan only).
+    /// A file that is not a whole cache of this adapter, driver and Sarek version is ignored
+    /// with a `warn` log line and replaced at the next save.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// let dir = std::env::temp_dir().join(format!("sarek-doc-cache-{}", std::process::id()));
+    /// if let Some(file) = dev.set_pipeline_cache_dir(Some(&dir)) {
+    ///     assert!(file.starts_with(&dir));
+    /// }
+    /// assert_eq!(dev.set_pipeline_cache_dir(None), None); // off
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # Ok(()) }
+    /// ```
+    pub fn set_pipeline_cache_dir(&self, dir: Option<&Path>) -> Option<PathBuf> {
+        let crate::device::Backend::Gpu(inner) = &self.backend else {
+            return None;
+        };
+        let cache = match (dir, &inner.info) {
+            (Some(dir), Some(info)) => DiskCache::open(&inner.device, info, dir).map(Arc::new),
+            _ => None,
+        };
+        let file = cache.as_ref().map(|c| c.file.clone());
+        *crate::sync::lock(&inner.disk_cache) = cache;
+        file
+    }
+
+    /// The file this device keeps compiled pipelines in ([`Device::set_pipeline_cache_dir`]),
+    /// if any.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert_eq!(dev.pipeline_cache_file(), None); // the CPU backend compiles nothing
+    /// # Ok(()) }
+    /// ```
+    pub fn pipeline_cache_file(&self) -> Option<PathBuf> {
+        self.disk_cache().map(|c| c.file.clone())
+    }
+
+    /// Whether this device's pipeline cache started from a file's data (a previous process,
+    /// or another device, saved it), so first launches skip the driver's compilation.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::cpu();
+    /// assert!(!dev.pipeline_cache_reused());
+    /// # Ok(()) }
+    /// ```
+    pub fn pipeline_cache_reused(&self) -> bool {
+        self.disk_cache().is_some_and(|c| c.reused)
+    }
+
+    /// The device's pipeline cache, if it keeps one.
+    pub(crate) fn disk_cache(&self) -> Option<Arc<DiskCache>> {
+        match &self.backend {
+            crate::device::Backend::Gpu(inner) => crate::sync::lock(&inner.disk_cache).clone(),
+            crate::device::Backend::Cpu(_) => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_round_trip_and_bad_ones_are_refused() {
+        let data = b"compiled code".to_vec();
+        let file = encode("key a", &data);
+        assert_eq!(parse(&file, "key a"), Ok(&data[..]));
+        assert!(parse(&file, "key b").is_err());
+        assert!(parse(&file[..file.len() - 1], "key a").is_err());
+        assert!(parse(b"SAREK", "key a").is_err());
+        assert!(parse(b"", "key a").is_err());
+        let mut flipped = file.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            parse(&flipped, "key a"),
+            Err("corrupt (its checksum does not match)")
+        );
+    }
+}

@@ -343,9 +343,6 @@ impl<'m> Lowerer<'m> {
                     if !c.args.is_empty() {
                         return Err(self.error(c.args.span(), "a barrier takes no arguments"));
                     }
-                    if self.helper.is_some() {
-                        return Err(self.error(c.func.span(), "barriers belong in the kernel body, where Sarek proves every thread reaches them; call it there, around the helper call"));
-                    }
                     self.push(Stmt::Barrier(kind), span);
                     return Ok(Value::Unit);
                 }

@@ -471,7 +471,7 @@ impl Lowerer<'_> {
         if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
             refuse(
                 self,
-                sig.generics.span(),
+                super::items::generics_span(&sig.generics),
                 "generic (WGSL needs concrete types)",
             );
             return Err(Reported);

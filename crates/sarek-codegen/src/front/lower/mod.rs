@@ -395,6 +395,9 @@ pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, D
         };
         let ty = name.and_then(|n| match cx.items.lookup(&n) {
             Some(Item::Struct(s)) => cx.struct_type(&s).ok(),
+            // An enum without variants has no values and no GPU layout; only a kernel that
+            // uses one is refused (when it is lowered), as rustc accepts an unused one.
+            Some(Item::Enum(e)) if e.variants.is_empty() => None,
             Some(Item::Enum(e)) => cx.enum_type(&e).ok(),
             _ => None,
         });

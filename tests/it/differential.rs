@@ -1498,3 +1498,5 @@ fn cbrt_of_the_largest_floats_is_finite() {
     )
     .unwrap();
 }
+
+mod cooperating;

@@ -10,6 +10,7 @@ mod common;
 
 mod coarsen;
 mod consts;
+mod cooperating_helpers;
 mod cooperation;
 mod cpu;
 mod data;

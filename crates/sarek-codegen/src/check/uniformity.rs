@@ -7,8 +7,17 @@
 //! buffer or workgroup memory, atomic results, and any local assigned a varying value or
 //! assigned inside varying control flow (through any chain of assignments, to a fixed point).
 //! Uniform: literals, scalar parameters, lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`.
+//!
+//! The analysis is interprocedural. A helper that reaches a barrier (its own, or one in a
+//! helper it calls) must itself be called where every invocation calls it: a call under
+//! divergent control flow is an error at the call, with a second one at the barrier. A call
+//! in uniform control flow analyses the helper's body for the uniformity of its arguments at
+//! that call (a summary per helper and argument pattern, memoised), so a loop bound passed as
+//! an argument stays uniform, and the helper's result is varying only if a returned value or
+//! the control flow around a `return` is.
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use crate::arena::Handle;
 use crate::ir::*;
@@ -24,49 +33,88 @@ enum Cause {
     Loop(Span),
 }
 
-struct Analysis<'a> {
+/// What a helper's analysis found, for one pattern of uniform and varying arguments.
+#[derive(Clone)]
+struct Summary {
+    /// Whether the value it returns can differ between invocations.
+    result_varying: bool,
+    /// The divergent barriers found in its body (and in the helpers it calls).
+    errors: Vec<(Span, String)>,
+}
+
+/// State shared by the analyses of the kernel and its helpers.
+struct Shared<'a> {
     kernel: &'a Kernel,
+    /// Per helper: the first barrier it reaches (its own or a callee's), with its kind.
+    reaches: Vec<Option<(Span, Barrier)>>,
+    /// Summaries by helper and argument pattern.
+    memo: RefCell<HashMap<(u32, Vec<bool>), Summary>>,
+}
+
+struct Analysis<'a> {
+    shared: &'a Shared<'a>,
+    function: &'a Function,
+    /// Whether each argument is varying (a helper's; empty for the kernel).
+    args: Vec<bool>,
     varying: HashSet<Handle<Local>>,
     changed: bool,
     report: bool,
+    /// Whether a returned value, or a `return` under divergent control, makes the result
+    /// varying (helpers only).
+    result_varying: bool,
     errors: Vec<(Span, String)>,
     reported: HashSet<Span>,
 }
 
-/// Checks every barrier of `kernel`; returns one error at each divergent condition and one at
-/// each barrier it guards.
+/// Checks every barrier of `kernel`, following helper calls; returns one error at each
+/// divergent condition and one at each barrier it guards (and, for a helper that reaches a
+/// barrier, at the divergent call).
 pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
-    if !contains_barrier(&kernel.entry.body) {
+    let reaches = barriers_reached(kernel);
+    if first_barrier(&kernel.entry.body, &reaches).is_none() {
         return Vec::new();
     }
-    let mut a = Analysis {
+    let shared = Shared {
         kernel,
-        varying: HashSet::new(),
-        changed: true,
-        report: false,
-        errors: Vec::new(),
-        reported: HashSet::new(),
+        reaches,
+        memo: RefCell::new(HashMap::new()),
     };
-    while a.changed {
-        a.changed = false;
-        a.block(&kernel.entry.body, None);
-    }
-    a.report = true;
-    a.block(&kernel.entry.body, None);
+    let mut a = Analysis::new(&shared, &kernel.entry, Vec::new());
+    a.run();
+    // A helper's errors can come through several calls: report each once.
+    let mut seen = HashSet::new();
+    a.errors.retain(|e| seen.insert(e.clone()));
     a.errors
 }
 
-fn contains_barrier(block: &Block) -> bool {
-    block.iter().any(|s| match &s.kind {
-        Stmt::Barrier(_) => true,
-        Stmt::If { accept, reject, .. } => contains_barrier(accept) || contains_barrier(reject),
+/// Per helper, the first barrier it reaches. A helper's callees come before it in
+/// [`Kernel::functions`] (each is lowered, and pushed, while its caller is being lowered, or
+/// was already), so one pass in order sees every callee's answer.
+fn barriers_reached(kernel: &Kernel) -> Vec<Option<(Span, Barrier)>> {
+    let mut reaches = Vec::with_capacity(kernel.functions.len());
+    for f in &kernel.functions {
+        let first = first_barrier(&f.body, &reaches);
+        reaches.push(first);
+    }
+    reaches
+}
+
+/// The first barrier a block reaches, directly or through a call (at any depth).
+fn first_barrier(block: &Block, reaches: &[Option<(Span, Barrier)>]) -> Option<(Span, Barrier)> {
+    block.iter().find_map(|s| match &s.kind {
+        Stmt::Barrier(kind) => Some((s.span, *kind)),
+        Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
+        Stmt::If { accept, reject, .. } => {
+            first_barrier(accept, reaches).or_else(|| first_barrier(reject, reaches))
+        }
         Stmt::Loop {
             body, continuing, ..
-        } => contains_barrier(body) || contains_barrier(continuing),
-        Stmt::Switch { cases, default, .. } => {
-            cases.iter().any(|c| contains_barrier(&c.body)) || contains_barrier(default)
-        }
-        _ => false,
+        } => first_barrier(body, reaches).or_else(|| first_barrier(continuing, reaches)),
+        Stmt::Switch { cases, default, .. } => cases
+            .iter()
+            .find_map(|c| first_barrier(&c.body, reaches))
+            .or_else(|| first_barrier(default, reaches)),
+        _ => None,
     })
 }
 
@@ -79,9 +127,57 @@ fn place_local(place: &Place) -> Option<Handle<Local>> {
     }
 }
 
-impl Analysis<'_> {
+impl<'a> Analysis<'a> {
+    fn new(shared: &'a Shared<'a>, function: &'a Function, args: Vec<bool>) -> Analysis<'a> {
+        Analysis {
+            shared,
+            function,
+            args,
+            varying: HashSet::new(),
+            changed: true,
+            report: false,
+            result_varying: false,
+            errors: Vec::new(),
+            reported: HashSet::new(),
+        }
+    }
+
+    /// Runs to the fixed point, then once more to report.
+    fn run(&mut self) {
+        let body = &self.function.body;
+        while self.changed {
+            self.changed = false;
+            self.block(body, None);
+        }
+        self.report = true;
+        self.result_varying = false;
+        self.block(body, None);
+    }
+
+    /// The summary of helper `function` called with arguments varying as `args` says.
+    fn summary(&self, function: FunctionId, args: Vec<bool>) -> Summary {
+        let key = (function.0, args);
+        if let Some(s) = self.shared.memo.borrow().get(&key) {
+            return s.clone();
+        }
+        let Some(f) = self.shared.kernel.functions.get(function.0 as usize) else {
+            return Summary {
+                result_varying: true,
+                errors: Vec::new(),
+            };
+        };
+        let mut a = Analysis::new(self.shared, f, key.1.clone());
+        a.run();
+        let summary = Summary {
+            result_varying: a.result_varying,
+            errors: a.errors,
+        };
+        self.shared.memo.borrow_mut().insert(key, summary.clone());
+        summary
+    }
+
     fn expr_varying(&self, h: Handle<Expression>) -> bool {
-        match &self.kernel.entry.exprs[h].kind {
+        match &self.function.exprs[h].kind {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
             Expr::Builtin(b) => matches!(
                 b,
@@ -105,8 +201,7 @@ impl Analysis<'_> {
             Expr::Access { base, index } => self.expr_varying(*base) || self.expr_varying(*index),
             Expr::Compose { components, .. } => components.iter().any(|c| self.expr_varying(*c)),
             Expr::Zero(_) => false,
-            // Only helper functions have arguments, and barriers stay in the kernel.
-            Expr::Argument(_) => true,
+            Expr::Argument(k) => self.args.get(*k as usize).copied().unwrap_or(true),
         }
     }
 
@@ -117,7 +212,7 @@ impl Analysis<'_> {
     }
 
     fn cond_span(&self, cond: Handle<Expression>) -> Span {
-        self.kernel.entry.exprs[cond].span
+        self.function.exprs[cond].span
     }
 
     /// Walks a block under `cause`; returns the cause that holds after it (an early return
@@ -149,9 +244,42 @@ impl Analysis<'_> {
                 }
                 None
             }
-            Stmt::Call { result, .. } => {
-                // A helper may read memory: its value is not known to be uniform.
-                if let Some(l) = result {
+            Stmt::Call {
+                function,
+                args,
+                result,
+            } => {
+                let reaches = self
+                    .shared
+                    .reaches
+                    .get(function.0 as usize)
+                    .copied()
+                    .flatten();
+                let result_varying = match (cause, reaches) {
+                    (Some(cause), Some((barrier, kind))) => {
+                        if self.report {
+                            self.divergent_call(cause, statement.span, *function, barrier, kind);
+                        }
+                        true
+                    }
+                    _ => {
+                        let mask: Vec<bool> = args.iter().map(|a| self.expr_varying(*a)).collect();
+                        let varying_args = mask.iter().any(|v| *v);
+                        let uniform_args = vec![false; mask.len()];
+                        let summary = self.summary(*function, mask);
+                        if self.report && !summary.errors.is_empty() {
+                            // Divergent only for these arguments: the call is to blame too.
+                            if varying_args
+                                && self.summary(*function, uniform_args).errors.is_empty()
+                            {
+                                self.divergent_arguments(statement.span, *function);
+                            }
+                            self.errors.extend(summary.errors);
+                        }
+                        cause.is_some() || summary.result_varying
+                    }
+                };
+                if let (Some(l), true) = (result, result_varying) {
                     self.mark(*l);
                 }
                 None
@@ -230,7 +358,13 @@ impl Analysis<'_> {
                 }
                 None
             }
-            Stmt::Break | Stmt::Continue | Stmt::Return(_) => None,
+            Stmt::Return(value) => {
+                if cause.is_some() || value.is_some_and(|v| self.expr_varying(v)) {
+                    self.result_varying = true;
+                }
+                None
+            }
+            Stmt::Break | Stmt::Continue => None,
         }
     }
 
@@ -294,11 +428,9 @@ impl Analysis<'_> {
         None
     }
 
-    fn divergent_barrier(&mut self, cause: Cause, barrier: Span, kind: Barrier) {
-        let name = match kind {
-            Barrier::Workgroup => "block_barrier()",
-            Barrier::Storage => "storage_barrier()",
-        };
+    /// The error at a divergent condition (once per condition).
+    fn divergent_cause(&mut self, cause: Cause, kind: Barrier) {
+        let name = barrier_name(kind);
         let (span, why) = match cause {
             Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the barrier it guards"),
             Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the others wait forever at the barrier after it"),
@@ -312,7 +444,64 @@ impl Analysis<'_> {
                 ),
             ));
         }
+    }
+
+    fn divergent_barrier(&mut self, cause: Cause, barrier: Span, kind: Barrier) {
+        let name = barrier_name(kind);
+        self.divergent_cause(cause, kind);
         self.errors.push((barrier, format!("this `{name}` is not reached by every thread of its workgroup (see the divergent condition above)")));
+    }
+
+    /// A call, under divergent control flow, of a helper that reaches a barrier.
+    fn divergent_call(
+        &mut self,
+        cause: Cause,
+        call: Span,
+        function: FunctionId,
+        barrier: Span,
+        kind: Barrier,
+    ) {
+        let name = barrier_name(kind);
+        let callee = self.callee_name(function);
+        self.errors.push((
+            call,
+            format!(
+                "`{callee}` waits at a `{name}`, so every thread of the workgroup must call it, but this call is under control flow that only some threads may take (see the divergent condition). Call `{callee}` where every thread of the workgroup calls it (outside the `if`, loop or early `return`), and move the divergent condition into `{callee}` around the work it guards, not around the barrier"
+            ),
+        ));
+        self.divergent_cause(cause, kind);
+        self.errors.push((
+            barrier,
+            format!("this `{name}` is reached from the divergent call of `{callee}` above, so not every thread of its workgroup reaches it"),
+        ));
+    }
+}
+
+impl<'a> Analysis<'a> {
+    /// A call that makes a barrier in the helper divergent through its arguments.
+    fn divergent_arguments(&mut self, call: Span, function: FunctionId) {
+        let callee = self.callee_name(function);
+        self.errors.push((
+            call,
+            format!(
+                "this call passes `{callee}` a value that differs between the threads of a workgroup, and `{callee}` waits at a barrier under control flow that depends on it (see below): pass a value that is the same for every thread of the workgroup (a literal, a scalar parameter, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` or a value computed from them)"
+            ),
+        ));
+    }
+
+    fn callee_name(&self, function: FunctionId) -> &'a str {
+        self.shared
+            .kernel
+            .functions
+            .get(function.0 as usize)
+            .map_or("this helper", |f| f.name.as_str())
+    }
+}
+
+fn barrier_name(kind: Barrier) -> &'static str {
+    match kind {
+        Barrier::Workgroup => "block_barrier()",
+        Barrier::Storage => "storage_barrier()",
     }
 }
 

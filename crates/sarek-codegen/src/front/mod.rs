@@ -3,6 +3,7 @@
 //! are unit-testable on `syn::parse_quote!` input.
 
 pub mod attr;
+mod cfg;
 pub mod consteval;
 pub mod depth;
 pub mod diagnostic;

@@ -104,6 +104,12 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         errors.add(e);
         return errors.into_compile_errors();
     }
+    let cfg_errors = super::cfg::refuse(&items, |f| f.attrs.iter().any(is_kernel_attr));
+    if !cfg_errors.is_empty() {
+        // Expanding the alternatives would only add rustc's errors about them.
+        errors.append(cfg_errors);
+        return errors.into_compile_errors();
+    }
     // What kernels see: everything but the kernels.
     let visible: Vec<syn::Item> = items
         .iter()

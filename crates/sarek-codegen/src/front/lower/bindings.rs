@@ -116,8 +116,13 @@ impl Lowerer<'_> {
                 ))
             }
         };
+        // In a helper, one array per declaration, whatever the number of calls: the helper
+        // may be lowered once per specialisation, and each must see the same array.
         if self.helper.is_some() {
-            return Err(self.error(call.func.span(), "workgroup memory is declared in the kernel body, not in a helper function; declare it there and pass values"));
+            if let Some(id) = self.cx.calls.helper_shared(call) {
+                self.bind(ident_name(ident), Binding::Shared(id));
+                return Ok(Value::Unit);
+            }
         }
         let (elem, atomic, dims) = self.shared_type(ty)?;
         let span = self.span(ident.span());
@@ -129,6 +134,9 @@ impl Lowerer<'_> {
             dims,
             span,
         });
+        if self.helper.is_some() {
+            self.cx.calls.remember_shared(call, id);
+        }
         self.bind(ident_name(ident), Binding::Shared(id));
         Ok(Value::Unit)
     }

@@ -3,6 +3,12 @@
 //! buffer to a function, so a helper taking `&[T]` reads the kernel's buffer directly). A self
 //! tail call becomes a jump back to the top of the function; any other recursion is refused,
 //! because WGSL forbids it.
+//!
+//! Workgroup arrays are specialised the same way: a `&[T; N]` / `&mut [T; N]` parameter is
+//! always one of the kernel's `var<workgroup>` arrays (module-scope in WGSL), so the helper
+//! reads and writes that array directly instead of taking a pointer. Helpers may also use the
+//! index intrinsics, barriers, atomics and declare their own `shared::<..>()` arrays; the
+//! uniformity check (`check::uniformity`) follows barriers through the calls.
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -17,14 +23,44 @@ use crate::front::infer::Ty;
 use crate::front::types;
 use crate::ir::*;
 
-/// A helper specialisation: the function item and the kernel buffers given for its slices.
-type Key = (usize, Vec<u32>);
+/// What a helper's reference parameter is bound to in one specialisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Bound {
+    /// A kernel buffer (a `&[T]` / `&mut [T]` parameter).
+    Buffer(u32),
+    /// A workgroup array (a `&[T; N]` / `&mut [T; N]` parameter).
+    Shared(u32),
+}
+
+/// A helper specialisation: the function item and what each of its reference parameters is
+/// bound to.
+type Key = (usize, Vec<Bound>);
 
 /// Helpers lowered so far, and the chain of helpers being lowered.
 #[derive(Default)]
 pub struct CallState {
     memo: HashMap<Key, FunctionId>,
     stack: Vec<Key>,
+    /// The workgroup array of each `shared::<..>()` declared in a helper, by the address of
+    /// its call: one array per declaration, however often (and for however many
+    /// specialisations) the helper is lowered, as CUDA's `__shared__` in a `__device__`
+    /// function.
+    shared: HashMap<usize, SharedId>,
+}
+
+impl CallState {
+    /// The workgroup array already made for the `shared::<..>()` call at `call`, if any.
+    pub(super) fn helper_shared(&self, call: &syn::ExprCall) -> Option<SharedId> {
+        self.shared
+            .get(&(call as *const syn::ExprCall as usize))
+            .copied()
+    }
+
+    /// Records the workgroup array made for the `shared::<..>()` call at `call`.
+    pub(super) fn remember_shared(&mut self, call: &syn::ExprCall, id: SharedId) {
+        self.shared
+            .insert(call as *const syn::ExprCall as usize, id);
+    }
 }
 
 /// The helper being lowered.
@@ -38,12 +74,31 @@ pub struct HelperFrame {
     params: Vec<Handle<Local>>,
     /// Whether a tail call was lowered (the body then runs in a loop).
     looped: bool,
+    /// Workgroup arrays this helper received as `&[T; N]`: it may not write them.
+    read_only: Vec<SharedId>,
+}
+
+impl HelperFrame {
+    /// Whether the helper received workgroup array `var` by `&` (not `&mut`).
+    pub(super) fn reads_only(&self, var: SharedId) -> bool {
+        self.read_only.contains(&var)
+    }
+}
+
+/// A workgroup array parameter's type: element, atomicity, lengths, and `&mut`.
+#[derive(Clone, PartialEq)]
+struct SharedParam {
+    elem: Type,
+    atomic: bool,
+    dims: Vec<u32>,
+    mutable: bool,
 }
 
 /// A parameter of a helper.
 enum HelperParam {
     Value(Type, bool),
     Slice(ParamType),
+    Shared(SharedParam),
 }
 
 fn call_key(c: &syn::ExprCall) -> usize {
@@ -173,6 +228,9 @@ impl Lowerer<'_> {
                             self.cx.resolve_type(&s.elem).map(|elem| HelperParam::Slice(ParamType::Slice { elem, access }))
                         }
                     }
+                    syn::Type::Array(_) => self.shared_type(&r.elem).map(|(elem, atomic, dims)| {
+                        HelperParam::Shared(SharedParam { elem, atomic, dims, mutable: r.mutability.is_some() })
+                    }),
                     _ => Err(self.error(t.ty.span(), "a helper takes buffers as slices (`&[T]`, `&mut [T]`) and other values by copy")),
                 },
                 ty => self.cx.resolve_type(ty).map(|t| HelperParam::Value(t, mutable)),
@@ -232,6 +290,38 @@ impl Lowerer<'_> {
         Ok(id)
     }
 
+    /// The workgroup array a `&[T; N]` / `&mut [T; N]` argument names.
+    fn shared_argument(&mut self, arg: &syn::Expr, want: &SharedParam) -> R<SharedId> {
+        let mut e = arg;
+        loop {
+            match e {
+                syn::Expr::Paren(p) => e = &p.expr,
+                syn::Expr::Reference(r) => e = &r.expr,
+                syn::Expr::Unary(syn::ExprUnary {
+                    op: syn::UnOp::Deref(_),
+                    expr,
+                    ..
+                }) => e = expr,
+                _ => break,
+            }
+        }
+        let binding = match e {
+            syn::Expr::Path(p) => p.path.get_ident().and_then(|i| self.lookup(&ident_name(i))),
+            _ => None,
+        };
+        let Some(Binding::Shared(id)) = binding else {
+            return Err(self.error(arg.span(), "pass a workgroup array here (`&mut tile` with `let tile = shared::<[T; N]>();`): a helper's `&[T; N]` / `&mut [T; N]` parameter is always one of the workgroup's arrays; pass a local array by value instead, and return the new value"));
+        };
+        let have = self.cx.kernel.shared_var(id);
+        if have.elem != want.elem || have.atomic != want.atomic || have.dims != want.dims {
+            return Err(self.error(arg.span(), "this workgroup array does not match the helper's parameter (element type, atomics or lengths differ)"));
+        }
+        if want.mutable && self.helper.as_ref().is_some_and(|h| h.reads_only(id)) {
+            return Err(self.error(arg.span(), "this workgroup array was borrowed with `&`, so it cannot be passed on as `&mut`; declare this helper's parameter `&mut [T; N]`"));
+        }
+        Ok(id)
+    }
+
     /// A call of helper `f`, declared in item scope `scope`.
     pub(super) fn helper_call(
         &mut self,
@@ -245,6 +335,9 @@ impl Lowerer<'_> {
         let params = self.helper_params(f);
         let result = match &f.sig.output {
             syn::ReturnType::Default => Ok(None),
+            syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Reference(_)) => {
+                Err(self.error(ty.span(), "a helper cannot return a reference (WGSL functions return values, and a workgroup array cannot leave its workgroup): return the value, or take the array as a `&mut [T; N]` parameter and write into it"))
+            }
             syn::ReturnType::Type(_, ty) => self.cx.resolve_type(ty).map(Some),
         };
         self.cx.items.restore(here);
@@ -260,7 +353,12 @@ impl Lowerer<'_> {
         let mut value_tys = Vec::new();
         for ((_, p, _), arg) in params.iter().zip(&c.args) {
             match p {
-                HelperParam::Slice(want) => slices.push(self.slice_argument(arg, *want)?.0),
+                HelperParam::Slice(want) => {
+                    slices.push(Bound::Buffer(self.slice_argument(arg, *want)?.0))
+                }
+                HelperParam::Shared(want) => {
+                    slices.push(Bound::Shared(self.shared_argument(arg, want)?.0))
+                }
                 HelperParam::Value(t, _) => {
                     value_args.push(arg);
                     value_tys.push(*t);
@@ -349,7 +447,7 @@ impl Lowerer<'_> {
         key: Key,
         params: &[(Option<syn::Ident>, HelperParam, Span)],
         result: Option<Type>,
-        slices: &[u32],
+        slices: &[Bound],
     ) -> R<FunctionId> {
         let sig = &f.sig;
         let refuse = |this: &mut Self, span: Span, what: &str| {
@@ -373,7 +471,7 @@ impl Lowerer<'_> {
         if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
             refuse(
                 self,
-                sig.generics.span(),
+                super::items::generics_span(&sig.generics),
                 "generic (WGSL needs concrete types)",
             );
             return Err(Reported);
@@ -392,6 +490,7 @@ impl Lowerer<'_> {
         let mut param_locals = Vec::new();
         let mut arg_tys = Vec::new();
         let mut slice_iter = slices.iter();
+        let mut read_only = Vec::new();
         for (ident, p, span) in params {
             match p {
                 HelperParam::Value(t, mutable) => {
@@ -419,9 +518,18 @@ impl Lowerer<'_> {
                     param_locals.push(local);
                 }
                 HelperParam::Slice(_) => {
-                    let id = ParamId(*slice_iter.next().unwrap_or(&0));
-                    if let Some(ident) = ident {
-                        sub.scopes[0].insert(ident_name(ident), Binding::Param(id));
+                    if let (Some(Bound::Buffer(id)), Some(ident)) = (slice_iter.next(), ident) {
+                        sub.scopes[0].insert(ident_name(ident), Binding::Param(ParamId(*id)));
+                    }
+                }
+                HelperParam::Shared(p) => {
+                    if let Some(Bound::Shared(id)) = slice_iter.next() {
+                        if !p.mutable {
+                            read_only.push(SharedId(*id));
+                        }
+                        if let Some(ident) = ident {
+                            sub.scopes[0].insert(ident_name(ident), Binding::Shared(SharedId(*id)));
+                        }
                     }
                 }
             }
@@ -433,6 +541,7 @@ impl Lowerer<'_> {
             tail_calls: tails,
             params: param_locals,
             looped: false,
+            read_only,
         });
         let prologue = sub.blocks.pop().unwrap_or_default();
         sub.blocks.push(Vec::new());

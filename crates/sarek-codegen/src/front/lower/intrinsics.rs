@@ -334,9 +334,6 @@ impl Lowerer<'_> {
                 if !c.args.is_empty() {
                     return Err(self.error(c.args.span(), format!("`{last}()` takes no arguments")));
                 }
-                if self.helper.is_some() {
-                    return Err(self.error(p.span(), format!("`{last}()` can only be called in the kernel body; pass its value to the helper as an argument")));
-                }
                 return Ok(Value::Expr(self.expr(
                     Expr::Builtin(builtin),
                     Ty::Known(Scalar::U32),

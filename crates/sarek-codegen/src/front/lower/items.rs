@@ -316,7 +316,7 @@ impl ModuleContext {
             return Ok(());
         }
         Err(self.error(
-            generics.span(),
+            generics_span(generics),
             format!("a generic {what} cannot be used on the GPU: WGSL needs concrete types; write it for one type"),
         ))
     }
@@ -489,5 +489,15 @@ impl Lowerer<'_> {
             Ok(consteval::Value::Int { value, .. }) => i64::try_from(value).ok(),
             _ => None,
         }
+    }
+}
+
+/// Where to report generics: their `<..>`, or the `where` clause when there are no
+/// parameters (`Generics` prints only its `<..>`, so a lone `where` clause would otherwise
+/// have no span of its own and the error would land on the macro call).
+pub(super) fn generics_span(generics: &syn::Generics) -> proc_macro2::Span {
+    match &generics.where_clause {
+        Some(w) if generics.params.is_empty() => w.span(),
+        _ => generics.span(),
     }
 }

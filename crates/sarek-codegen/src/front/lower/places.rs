@@ -208,6 +208,9 @@ impl Lowerer<'_> {
                     Err(self.error(i.expr.span(), "this buffer is read-only (`&[T]`); declare the parameter `&mut [T]` to write to it"))
                 }
                 Some(Element::Buffer { slice, elem, index, .. }) => Ok((Place::Index { slice, index }, Ty::of(elem))),
+                Some(Element::Shared { var, .. }) if self.helper.as_ref().is_some_and(|h| h.reads_only(var)) => {
+                    Err(self.error(i.expr.span(), "this workgroup array is borrowed read-only (`&[T; N]`); declare the parameter `&mut [T; N]` to write to it"))
+                }
                 Some(Element::Shared { var, elem, indices, .. }) => Ok((Place::Shared { var, indices }, Ty::of(elem))),
                 None => {
                     let (base, base_ty) = self.place(&i.expr)?;

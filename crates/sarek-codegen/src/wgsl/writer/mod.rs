@@ -10,6 +10,7 @@ use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
 mod expressions;
+mod invocation;
 mod statements;
 
 use super::escape::{escape, internal};
@@ -32,6 +33,8 @@ pub(super) struct Writer<'a> {
     /// Whether each expression is a WGSL const-expression ([`super::constness`]).
     constant: Vec<bool>,
     helpers: BTreeSet<Helper>,
+    /// Per helper: whether it takes the invocation ids ([`invocation`]).
+    needs_ids: Vec<bool>,
     body: String,
 }
 
@@ -114,6 +117,8 @@ impl Builtins {
     const GLOBAL_ID: &'static str = "sarek_gid";
     const PARAMS: &'static str = "sarek_params";
     const PARAMS_TYPE: &'static str = "sarek_Params";
+    /// The ids a helper that uses them takes as parameters, in order.
+    const IDS: [&'static str; 3] = [Self::LOCAL_ID, Self::BLOCK_ID, Self::GLOBAL_ID];
 }
 
 impl<'a> Writer<'a> {
@@ -131,6 +136,7 @@ impl<'a> Writer<'a> {
             notes: &prepared.entry,
             constant: Vec::new(),
             helpers: BTreeSet::new(),
+            needs_ids: invocation::helpers_needing_ids(kernel),
             body: String::new(),
         }
     }
@@ -184,12 +190,17 @@ impl<'a> Writer<'a> {
             self.enter_function(f, &prepared.functions[i]);
             self.block(&f.body, 1);
             let body = std::mem::take(&mut self.body);
-            let args: Vec<String> = f
+            let mut args: Vec<String> = f
                 .args
                 .iter()
                 .enumerate()
                 .map(|(k, t)| format!("{}: {}", internal(&format!("a{k}")), self.type_name(*t)))
                 .collect();
+            if self.needs_ids[i] {
+                for id in Builtins::IDS {
+                    args.push(format!("{id}: vec3<u32>"));
+                }
+            }
             let result = f
                 .result
                 .map(|t| format!(" -> {}", self.type_name(t)))

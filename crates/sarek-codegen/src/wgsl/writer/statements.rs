@@ -4,7 +4,7 @@ use crate::arena::Handle;
 use crate::ir::*;
 
 use super::expressions::component;
-use super::{binary_token, field_name, Writer, INDENT};
+use super::{binary_token, field_name, Builtins, Writer, INDENT};
 use crate::wgsl::escape::escape;
 
 impl Writer<'_> {
@@ -219,7 +219,10 @@ impl Writer<'_> {
                 args,
                 result,
             } => {
-                let args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                let mut args: Vec<String> = args.iter().map(|a| self.expr(*a)).collect();
+                if self.needs_ids.get(function.0 as usize) == Some(&true) {
+                    args.extend(Builtins::IDS.iter().map(|id| (*id).to_owned()));
+                }
                 let call = format!(
                     "{}({})",
                     self.names.functions[function.0 as usize],

@@ -1,0 +1,28 @@
+//! Issue 18, point 9: two cfg-alternative structs. The macro cannot evaluate `cfg`, so it
+//! refuses `#[cfg]` on what kernels read, at the attribute, with the fix.
+
+#[sarek::module]
+mod m {
+    use sarek::prelude::*;
+
+    #[cfg(feature = "wide")]
+    pub struct P {
+        pub x: f32,
+        pub y: f32,
+    }
+
+    #[cfg(not(feature = "wide"))]
+    pub struct P {
+        pub x: f32,
+    }
+
+    #[sarek::kernel]
+    pub fn k(ps: &[P], out: &mut [f32]) {
+        let i = global_thread_id();
+        if i < ps.len() {
+            out[i] = ps[i].x;
+        }
+    }
+}
+
+fn main() {}

@@ -120,6 +120,35 @@ pub fn check_fn(f: &syn::ItemFn) -> Option<Diagnostic> {
     d.too_deep.map(too_deep)
 }
 
+/// Token groups (parentheses, brackets, braces) a macro input may nest before `syn` parses
+/// it: the limit on expressions plus the few groups around a kernel's body (a module's
+/// braces, the function's braces, an attribute's brackets).
+pub const MAX_TOKEN_NESTING: usize = MAX_NESTING + 8;
+
+/// An error at the first delimiter of `tokens` nested deeper than [`MAX_TOKEN_NESTING`].
+///
+/// Runs before `syn::parse2`, whose recursive-descent parser has no depth limit of its own:
+/// a thousand nested parentheses overflow rustc's stack inside `syn` before [`check`] could
+/// see the tree. The walk keeps its own stack, so it cannot overflow either.
+pub fn check_tokens(tokens: &proc_macro2::TokenStream) -> Option<Diagnostic> {
+    let mut stack = vec![tokens.clone().into_iter()];
+    while let Some(iter) = stack.last_mut() {
+        match iter.next() {
+            Some(proc_macro2::TokenTree::Group(g)) => {
+                if stack.len() > MAX_TOKEN_NESTING {
+                    return Some(too_deep(g.span_open()));
+                }
+                stack.push(g.stream().into_iter());
+            }
+            Some(_) => {}
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    None
+}
+
 fn too_deep(span: Span) -> Diagnostic {
     Diagnostic::new(
         span,
@@ -138,6 +167,33 @@ mod tests {
     fn nested_sum(terms: usize) -> syn::ItemFn {
         let sum = vec!["a"; terms].join(" + ");
         syn::parse_str(&format!("fn f(a: f32) -> f32 {{ {sum} }}")).expect("parses")
+    }
+
+    #[test]
+    fn deep_parentheses_are_refused_before_syn_parses_them() {
+        let nested = |n: usize| -> proc_macro2::TokenStream {
+            let src = format!(
+                "fn f(a: f32) -> f32 {{ {}a{} }}",
+                "(".repeat(n),
+                ")".repeat(n)
+            );
+            src.parse().expect("lexes")
+        };
+        assert!(check_tokens(&nested(100)).is_none());
+        // Deep enough that a recursive walk of the tokens would overflow a small stack.
+        let deep = "(".repeat(100_000) + &")".repeat(100_000);
+        let e = std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                // Token streams are not `Send`: lex on the small stack itself (the lexer
+                // is iterative too).
+                let tokens: proc_macro2::TokenStream = deep.parse().expect("lexes");
+                check_tokens(&tokens).map(|e| e.into_syn().to_string())
+            })
+            .expect("thread")
+            .join()
+            .expect("no overflow");
+        assert!(e.expect("too deep").contains("more than 128 levels"));
     }
 
     #[test]

@@ -15,6 +15,9 @@ use super::{attr, lower_kernel};
 /// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
 /// `compile_error!` at the offending token.
 pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if let Some(e) = super::depth::check_tokens(&item) {
+        return e.into_syn().to_compile_error();
+    }
     let item: syn::ItemFn = match syn::parse2(item) {
         Ok(item) => item,
         Err(e) => {

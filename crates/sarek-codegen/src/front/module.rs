@@ -80,6 +80,9 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         .into_syn()
         .to_compile_error();
     }
+    if let Some(e) = super::depth::check_tokens(&item) {
+        return e.into_syn().to_compile_error();
+    }
     let mut module: syn::ItemMod = match syn::parse2(item) {
         Ok(m) => m,
         Err(e) => {

@@ -181,9 +181,12 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     if is_software(&info) {
         warn_software(&info);
     }
+    // The adapter's own limits, not WebGPU's defaults: a kernel declared with
+    // `limits = "device"` may use them.
     let limits = adapter.limits();
-    // Timestamp queries, where the adapter has them, serve `Device::set_profiling`.
-    let features = adapter.features() & wgpu::Features::TIMESTAMP_QUERY;
+    // Every feature Sarek can use that the adapter has: the kernels' (subgroups, float
+    // atomics; a kernel's launch checks its own) and timestamps for `Device::set_profiling`.
+    let features = adapter.features() & crate::features::usable();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("sarek"),
         required_features: features,

@@ -29,6 +29,7 @@ mod copy;
 mod cpu;
 mod device;
 mod error;
+mod features;
 #[doc(hidden)]
 pub mod fixture;
 mod grid;

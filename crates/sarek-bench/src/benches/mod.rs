@@ -10,6 +10,7 @@ pub mod launch_cost;
 mod matmul;
 mod memory;
 mod reduction;
+mod subgroup;
 
 use crate::measure::{Measured, Timer};
 use crate::raw::Ctx;
@@ -52,6 +53,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "sum_f32",
         run: reduction::sum_f32,
+    },
+    Benchmark {
+        name: "sum_subgroup",
+        run: subgroup::sum_subgroup,
     },
     Benchmark {
         name: "scan",

@@ -6,7 +6,13 @@
 //! Non-uniform ("varying") values: thread and global indices, anything read from a storage
 //! buffer or workgroup memory, atomic results, and any local assigned a varying value or
 //! assigned inside varying control flow (through any chain of assignments, to a fixed point).
-//! Uniform: literals, scalar parameters, lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`.
+//! Uniform: literals, scalar parameters, lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`,
+//! `subgroup_size()` (one size per dispatch on every backend Sarek runs on).
+//!
+//! Subgroup operations are collective like barriers and are checked the same way: WGSL's
+//! analysis requires them in uniform control flow (its `subgroup_uniformity` diagnostic, an
+//! error by default), because the lanes that take part in a divergent one are not defined.
+//! Their results, and `subgroup_invocation_id()`, are varying.
 
 use std::collections::HashSet;
 
@@ -58,7 +64,7 @@ pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
 
 fn contains_barrier(block: &Block) -> bool {
     block.iter().any(|s| match &s.kind {
-        Stmt::Barrier(_) => true,
+        Stmt::Barrier(_) | Stmt::Subgroup { .. } => true,
         Stmt::If { accept, reject, .. } => contains_barrier(accept) || contains_barrier(reject),
         Stmt::Loop {
             body, continuing, ..
@@ -85,7 +91,10 @@ impl Analysis<'_> {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
             Expr::Builtin(b) => matches!(
                 b,
-                Builtin::ThreadIdx(_) | Builtin::GlobalIdx(_) | Builtin::GlobalThreadId
+                Builtin::ThreadIdx(_)
+                    | Builtin::GlobalIdx(_)
+                    | Builtin::GlobalThreadId
+                    | Builtin::SubgroupInvocationId
             ),
             Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Local(l) => self.varying.contains(l),
@@ -230,6 +239,14 @@ impl Analysis<'_> {
                 }
                 None
             }
+            Stmt::Subgroup { op, result, .. } => {
+                self.mark(*result);
+                if let (Some(cause), true) = (cause, self.report) {
+                    let name = format!("subgroup_{}()", op.rust_name());
+                    self.divergent_collective(cause, statement.span, &name);
+                }
+                None
+            }
             Stmt::Break | Stmt::Continue | Stmt::Return(_) => None,
         }
     }
@@ -298,6 +315,7 @@ impl Analysis<'_> {
         let name = match kind {
             Barrier::Workgroup => "block_barrier()",
             Barrier::Storage => "storage_barrier()",
+            Barrier::Subgroup => "subgroup_barrier()",
         };
         let (span, why) = match cause {
             Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the barrier it guards"),
@@ -313,6 +331,27 @@ impl Analysis<'_> {
             ));
         }
         self.errors.push((barrier, format!("this `{name}` is not reached by every thread of its workgroup (see the divergent condition above)")));
+    }
+}
+
+impl Analysis<'_> {
+    /// A subgroup operation `name` under divergent control flow: one error at the cause and
+    /// one at the operation, as for a barrier.
+    fn divergent_collective(&mut self, cause: Cause, at: Span, name: &str) {
+        let (span, why) = match cause {
+            Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the subgroup operation it guards"),
+            Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the subgroup operation after it would run with some lanes missing"),
+            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a subgroup operation inside it does not run with all lanes together"),
+        };
+        if self.reported.insert(span) {
+            self.errors.push((
+                span,
+                format!(
+                    "{why}. Every thread of a workgroup must reach each `{name}` together: WGSL requires subgroup operations in uniform control flow (which lanes take part in a divergent one is not defined). Compute the operation's input under the condition and call `{name}` outside it, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` and `subgroup_size()`"
+                ),
+            ));
+        }
+        self.errors.push((at, format!("this `{name}` is not reached by every thread of its workgroup together (see the divergent condition above)")));
     }
 }
 

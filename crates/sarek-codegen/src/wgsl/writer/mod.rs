@@ -10,6 +10,7 @@ use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
 mod expressions;
+mod extensions;
 mod statements;
 
 use super::escape::{escape, internal};
@@ -114,6 +115,8 @@ impl Builtins {
     const GLOBAL_ID: &'static str = "sarek_gid";
     const PARAMS: &'static str = "sarek_params";
     const PARAMS_TYPE: &'static str = "sarek_Params";
+    const SUBGROUP_SIZE: &'static str = "sarek_sgsize";
+    const SUBGROUP_ID: &'static str = "sarek_sgid";
 }
 
 impl<'a> Writer<'a> {
@@ -296,6 +299,7 @@ impl<'a> Writer<'a> {
             );
             let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
             let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+            self.subgroup_inputs(out);
             out.push_str(") {\n");
             let _ = writeln!(
                 out,
@@ -320,6 +324,7 @@ impl<'a> Writer<'a> {
                 out,
                 "{INDENT}@builtin(global_invocation_id) {gid}: vec3<u32>,"
             );
+            self.subgroup_inputs(out);
             out.push_str(") {\n");
         }
         out.push_str(statements);
@@ -427,6 +432,10 @@ impl<'a> Writer<'a> {
         for (var, name) in self.kernel.shared.iter().zip(&self.names.shared) {
             let mut ty = self.type_name(var.elem);
             if var.atomic {
+                // `AtomicF32` in workgroup memory is its bits (see `extensions.rs`).
+                if var.elem == Type::Scalar(Scalar::F32) {
+                    ty = "u32".to_owned();
+                }
                 ty = format!("atomic<{ty}>");
             }
             for d in var.dims.iter().rev() {

@@ -64,7 +64,14 @@ impl Lowerer<'_> {
         let ty = match op {
             SubgroupOp::Elect => Ty::Known(Scalar::Bool),
             SubgroupOp::All | SubgroupOp::Any | SubgroupOp::Ballot => {
-                self.require(args[0], Scalar::Bool, written[0].span())?;
+                let found = self.ty(args[0]);
+                if !matches!(self.infer.shallow(found), Ty::Known(Scalar::Bool)) {
+                    let found = self.describe(found);
+                    return Err(self.error(
+                        written[0].span(),
+                        format!("`{name}` takes a `bool`, not `{found}`"),
+                    ));
+                }
                 if op == SubgroupOp::Ballot {
                     Ty::Compound(Type::Vector(4, Scalar::U32))
                 } else {

@@ -9,6 +9,11 @@
 
 use std::cell::Cell;
 
+mod atomic_f32;
+mod subgroups;
+pub use atomic_f32::AtomicF32;
+pub use subgroups::*;
+
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Invocation {
@@ -121,7 +126,8 @@ pub fn block_barrier() {}
 #[inline]
 pub fn storage_barrier() {}
 
-/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `AtomicU32`, `AtomicI32`
+/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `AtomicU32`, `AtomicI32`,
+/// `AtomicF32`
 /// and arrays of them.
 pub trait SharedMemory: Sized + 'static {
     /// A zeroed value.
@@ -143,7 +149,8 @@ shared_memory! {
     i32 => 0,
     u32 => 0,
     std::sync::atomic::AtomicU32 => std::sync::atomic::AtomicU32::new(0),
-    std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0)
+    std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0),
+    AtomicF32 => AtomicF32::new(0.0)
 }
 
 macro_rules! shared_vectors {

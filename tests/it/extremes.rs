@@ -159,6 +159,8 @@ static LYING: KernelSource = KernelSource {
         },
         workgroup_memory: 0,
         coarsened: false,
+        features: B(&[]),
+        limits: sarek::abi::Limits::Portable,
     },
     location: concat!(file!(), ":", line!()),
     ir: "",

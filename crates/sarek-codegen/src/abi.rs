@@ -13,7 +13,8 @@
 
 use std::borrow::Cow;
 
-pub use crate::ir::{Access, Scalar};
+pub use crate::features::Feature;
+pub use crate::ir::{Access, Limits, Scalar};
 use crate::ir::{Kernel, ParamType, Type};
 #[cfg(feature = "wgsl")]
 use crate::wgsl::escape;
@@ -59,6 +60,13 @@ pub struct Abi {
     /// Whether the module has a [`COARSE_ENTRY_POINT`] (element-wise kernels), which a runner
     /// may use for large 1-D grids.
     pub coarsened: bool,
+    /// The wgpu features the kernel needs beyond core WebGPU, sorted (empty for a kernel that
+    /// runs on any WebGPU device); a runner must refuse a device without one of them.
+    pub features: Cow<'static, [Feature]>,
+    /// The limits the kernel was checked against when it compiled: [`Limits::Portable`]
+    /// (WebGPU's defaults) or [`Limits::Device`] (a runner checks the workgroup size, buffer
+    /// count and workgroup memory against the device's own limits).
+    pub limits: Limits,
 }
 
 /// A storage-buffer binding (group 0).
@@ -182,10 +190,16 @@ impl Abi {
     ///     },
     ///     workgroup_memory: 0,
     ///     coarsened: false,
+    ///     features: Cow::Borrowed(&[Feature::Subgroup]),
+    ///     limits: Limits::Portable,
     /// };
     /// let json = abi.to_json();
     /// assert!(json.contains(r#""entryPoint": "sarek_main""#));
     /// assert!(json.contains(r#""kind": "length""#));
+    /// assert!(json.contains(r#""features": [
+    ///     "SUBGROUP"
+    ///   ]"#));
+    /// assert!(json.contains(r#""limits": "portable""#));
     /// ```
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
@@ -288,5 +302,7 @@ fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
         buffers: buffers.into(),
         workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
         coarsened: crate::passes::coarsen::plan(kernel).is_some(),
+        features: crate::features::required(kernel).into(),
+        limits: kernel.limits,
     }
 }

@@ -23,6 +23,7 @@
 //!     span: Span(0),
 //!     types: Vec::new(),
 //!     functions: Vec::new(),
+//!     limits: Limits::Portable,
 //! };
 //! let u32_ty = Type::Scalar(Scalar::U32);
 //! let mut expr = |f: &mut Function, kind, ty| f.exprs.append(Expression { kind, ty, span: Span(0) });
@@ -52,6 +53,7 @@
 pub mod abi;
 pub mod arena;
 pub mod check;
+pub mod features;
 #[cfg(feature = "front")]
 pub mod front;
 pub mod interp;
@@ -129,8 +131,12 @@ pub fn compile_with(
     kernel: &ir::Kernel,
     options: &passes::Options,
 ) -> Result<CompiledKernel, CompileError> {
-    if let Err(message) = check::workgroup_size(kernel.workgroup_size) {
+    if let Err(message) = check::workgroup_size_for(kernel.workgroup_size, kernel.limits) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));
+    }
+    let over = check::portable(kernel);
+    if !over.is_empty() {
+        return Err(CompileError::Kernel(over));
     }
     let divergent = check::uniformity::check(kernel);
     if !divergent.is_empty() {
@@ -140,7 +146,7 @@ pub fn compile_with(
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     let wgsl = wgsl::write(&prepared, &abi);
-    valid::validate(&wgsl).map_err(|message| CompileError::Naga {
+    valid::validate_with(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
         message,
         wgsl: wgsl.clone(),
     })?;

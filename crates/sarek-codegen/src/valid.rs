@@ -1,14 +1,33 @@
 //! naga validation of emitted WGSL. Sarek runs it inside the macro, so a kernel whose WGSL
 //! naga rejects never compiles; a rejection is a bug in Sarek, not in the user's kernel.
 
+use crate::features::Feature;
+
 /// Parses and validates `wgsl` with naga, with all validation flags and the capabilities of
 /// core WebGPU. The error text is naga's report, with the offending WGSL lines.
 pub fn validate(wgsl: &str) -> Result<(), String> {
+    validate_with(wgsl, &[])
+}
+
+/// Like [`validate`], with the capabilities of core WebGPU plus those of `features` (the
+/// kernel's [`crate::abi::Abi::features`]): a kernel may use exactly what it declares.
+pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
+    use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet};
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
-    let mut validator = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::empty(),
-    );
+    let mut capabilities = Capabilities::empty();
+    for feature in features {
+        capabilities |= match feature {
+            Feature::Subgroup => Capabilities::SUBGROUP,
+            Feature::SubgroupBarrier => Capabilities::SUBGROUP_BARRIER,
+            Feature::ShaderFloat32Atomic => Capabilities::SHADER_FLOAT32_ATOMIC,
+        };
+    }
+    let mut validator =
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), capabilities);
+    if features.contains(&Feature::Subgroup) {
+        validator.subgroup_stages(ShaderStages::COMPUTE);
+        validator.subgroup_operations(SubgroupOperationSet::all());
+    }
     validator
         .validate(&module)
         .map(|_| ())

@@ -20,6 +20,7 @@ fn kernel(body: impl FnOnce(&mut Function) -> Block) -> Kernel {
         span: Span(0),
         types: Vec::new(),
         functions: Vec::new(),
+        limits: Limits::Portable,
     };
     k.entry.body = body(&mut k.entry);
     k

@@ -987,6 +987,7 @@ fn kernel(seed: u64) -> Kernel {
         span: Span(0),
         types,
         functions,
+        limits: Limits::Portable,
     }
 }
 

@@ -181,11 +181,14 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     if is_software(&info) {
         warn_software(&info);
     }
+    // The adapter's own limits, not WebGPU's defaults: a kernel declared with
+    // `limits = "device"` may use them.
     let limits = adapter.limits();
-    // Timestamp queries, where the adapter has them, serve `Device::set_profiling`.
-    // The pipeline cache, where the adapter keeps one, serves `disk_cache.rs`.
+    // Every feature Sarek can use that the adapter has: the kernels' (subgroups, float
+    // atomics; a kernel's launch checks its own), timestamps for `Device::set_profiling`
+    // and the pipeline cache for `disk_cache.rs`.
     let features =
-        adapter.features() & (wgpu::Features::TIMESTAMP_QUERY | wgpu::Features::PIPELINE_CACHE);
+        adapter.features() & (crate::features::usable() | wgpu::Features::PIPELINE_CACHE);
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("sarek"),
         required_features: features,

@@ -22,6 +22,8 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         uniform: Uniform { binding: 0, size: 16, fields: Cow::Borrowed(&[]) },
 ///         workgroup_memory: 0,
 ///         coarsened: false,
+///         features: Cow::Borrowed(&[]),
+///         limits: sarek_codegen::abi::Limits::Portable,
 ///     },
 ///     location: concat!(file!(), ":", line!()),
 ///     ir: "",

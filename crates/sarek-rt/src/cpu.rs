@@ -24,6 +24,8 @@ pub(crate) struct CpuInner {
     /// The bound on the host memory of a launch's locals ([`Device::set_launch_memory_limit`]).
     memory: AtomicU64,
     pub(crate) limits: wgpu::Limits,
+    /// The subgroup size of the emulation ([`Device::set_subgroup_size`]).
+    pub(crate) subgroup_size: AtomicU32,
     /// Kernels read back from their embedded IR, by the address of their source.
     programs: Mutex<HashMap<usize, Arc<Program>>>,
 }
@@ -32,10 +34,18 @@ impl CpuInner {
     pub(crate) fn new(id: u64) -> CpuInner {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         // WebGPU's defaults, so that a program that fits the CPU fits a GPU too, but for the
-        // buffer size (host memory).
+        // buffer size (host memory) and what a kernel declared with `limits = "device"` may
+        // use: the workgroup and buffer limits of a large discrete GPU (an H200's Vulkan
+        // driver: 1024 invocations, 48 KiB of workgroup memory).
         let limits = wgpu::Limits {
             max_storage_buffer_binding_size: u64::from(u32::MAX),
             max_buffer_size: u64::from(u32::MAX),
+            max_compute_invocations_per_workgroup: 1024,
+            max_compute_workgroup_size_x: 1024,
+            max_compute_workgroup_size_y: 1024,
+            max_compute_workgroup_size_z: 64,
+            max_compute_workgroup_storage_size: 49152,
+            max_storage_buffers_per_shader_stage: 64,
             ..wgpu::Limits::default()
         };
         CpuInner {
@@ -45,6 +55,7 @@ impl CpuInner {
             steps: AtomicU64::new(step_limit_from_env().map_or(0, |l| l.get())),
             memory: AtomicU64::new(Device::DEFAULT_LAUNCH_MEMORY),
             limits,
+            subgroup_size: AtomicU32::new(crate::features::cpu_subgroup_size_from_env()),
             programs: Mutex::new(HashMap::new()),
         }
     }
@@ -247,6 +258,7 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
+        crate::features::check(abi, self.features(), self.limits())?;
         crate::launch::workgroup_memory(self.limits(), abi)?;
         // The GPU's rules, so that a launch that runs here runs there (the CPU needs no
         // folding of the dispatch it computes).
@@ -282,6 +294,7 @@ impl Device {
         launch.checks = cpu.checks.load(Ordering::Relaxed);
         let limit = cpu.steps.load(Ordering::Relaxed);
         launch.fuel = (limit > 0).then_some(limit);
+        launch.subgroup_size = cpu.subgroup_size.load(Ordering::Relaxed);
         for (param, words) in work.buffers.iter().enumerate() {
             if let Some(words) = words {
                 launch = launch.buffer(param, words);

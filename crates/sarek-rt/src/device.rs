@@ -42,6 +42,8 @@ pub(crate) struct Inner {
     pub(crate) queue: wgpu::Queue,
     pub(crate) info: Option<wgpu::AdapterInfo>,
     pub(crate) limits: wgpu::Limits,
+    /// The device's features, which kernels' launches are checked against.
+    pub(crate) features: wgpu::Features,
     pub(crate) lost: Arc<Mutex<Option<String>>>,
     pub(crate) lost_flag: Arc<AtomicBool>,
     pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
@@ -186,7 +188,9 @@ impl Device {
     }
 
     /// Runs kernels on a device the caller already owns (sharing it with their own passes).
-    /// Sarek uses the device's own features and limits and does not touch its error handler.
+    /// Sarek uses the device's own features and limits and does not touch its error handler:
+    /// a kernel that needs a feature or limit the device was not created with fails to launch
+    /// with [`Error::MissingFeature`] or [`Error::DeviceLimit`].
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -227,6 +231,7 @@ impl Device {
         // A device from `from_wgpu` (no adapter info) submits every launch at once: its
         // caller submits to their own clone of the queue (see `launch/submit.rs`).
         let submitter = Submitter::new(device.clone(), queue.clone(), info.is_some());
+        let features = device.features();
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
@@ -234,6 +239,7 @@ impl Device {
                 queue,
                 info,
                 limits,
+                features,
                 lost,
                 lost_flag,
                 pipelines: Mutex::new(HashMap::new()),

@@ -56,6 +56,28 @@ pub enum Error {
         /// The device limit.
         limit: u32,
     },
+    /// A kernel that needs a wgpu feature the device does not have (its `ABI.features`; see
+    /// [`crate::Device::features`]).
+    #[error("kernel `{kernel}` uses {}, which needs the wgpu feature {feature}, and this device does not have it; run it on a device that has it (`Device::features()` lists a device's features; a device given to `Device::from_wgpu` must be created with it in `required_features`) or write the kernel without it", feature.used_by())]
+    MissingFeature {
+        /// The kernel.
+        kernel: String,
+        /// The feature it needs.
+        feature: sarek_codegen::abi::Feature,
+    },
+    /// A kernel that needs more of a limit than the device allows: only a kernel declared
+    /// with `limits = "device"` can (a portable one fits WebGPU's defaults).
+    #[error("kernel `{kernel}` needs {needed} for the device limit `{limit}`, but this device allows {available}; use a device with a higher limit or make the kernel fit (a kernel without `limits = \"device\"` fits every device)")]
+    DeviceLimit {
+        /// The kernel.
+        kernel: String,
+        /// The wgpu limit (`max_compute_invocations_per_workgroup`, ...).
+        limit: &'static str,
+        /// What the kernel needs.
+        needed: u64,
+        /// What the device allows.
+        available: u64,
+    },
     /// The same buffer bound twice to one launch, where one binding writes.
     #[error("kernel `{kernel}`: the same buffer is passed as parameters {first} and {second}, and one of them is `&mut`; a kernel cannot read and write one buffer through two bindings")]
     Aliasing {

@@ -94,6 +94,8 @@ static ADD_ONE: KernelSource = KernelSource {
         },
         workgroup_memory: 0,
         coarsened: false,
+        features: B(&[]),
+        limits: sarek_codegen::abi::Limits::Portable,
     },
     location: concat!(file!(), ":", line!()),
     // The IR the CPU backend runs, as `#[sarek::kernel]` would embed it.
@@ -136,6 +138,8 @@ static COUNT: KernelSource = KernelSource {
         },
         workgroup_memory: 0,
         coarsened: false,
+        features: B(&[]),
+        limits: sarek_codegen::abi::Limits::Portable,
     },
     location: concat!(file!(), ":", line!()),
     ir: COUNT_IR,

@@ -30,6 +30,7 @@ mod cpu;
 mod device;
 mod disk_cache;
 mod error;
+mod features;
 #[doc(hidden)]
 pub mod fixture;
 mod grid;

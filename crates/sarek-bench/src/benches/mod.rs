@@ -10,6 +10,7 @@ pub mod launch_cost;
 mod matmul;
 mod memory;
 mod reduction;
+mod subgroup;
 
 use crate::measure::{Measured, Timer};
 use crate::raw::Ctx;
@@ -60,6 +61,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "tree_sum",
         run: reduction::tree_sum,
+    },
+    Benchmark {
+        name: "sum_subgroup",
+        run: subgroup::sum_subgroup,
     },
     Benchmark {
         name: "scan",

@@ -58,7 +58,7 @@ pub fn tree_sum(b: &Bench) -> Result<Vec<Measured>> {
 }
 
 /// The floats summed: small multiples of 1/4, so that the exact sum is known on the host.
-fn input(n: usize) -> Vec<f32> {
+pub(super) fn input(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i % 17) as f32) * 0.25).collect()
 }
 
@@ -67,7 +67,7 @@ fn input(n: usize) -> Vec<f32> {
 /// is its twin's shader (bindings: input, partial sums; entry point `main`). Both sides run
 /// both stages in one submission and one pass: a `Batch` on Sarek's side, one compute pass
 /// on the twin's.
-fn two_stage_sum(
+pub(super) fn two_stage_sum(
     b: &Bench,
     xs: &[f32],
     groups: usize,

@@ -2,12 +2,78 @@
 
 pub mod uniformity;
 
+use crate::ir::{Kernel, Limits, Span};
+
 /// WebGPU's default limits, which every adapter supports; a kernel within them runs anywhere.
 pub mod limits {
     /// `maxComputeInvocationsPerWorkgroup`
     pub const MAX_INVOCATIONS: u32 = 256;
     /// `maxComputeWorkgroupSizeX`, `...Y`, `...Z`
     pub const MAX_SIZE: [u32; 3] = [256, 256, 64];
+    /// `maxStorageBuffersPerShaderStage`
+    pub const MAX_STORAGE_BUFFERS: u32 = 8;
+    /// `maxComputeWorkgroupStorageSize`, in bytes
+    pub const MAX_WORKGROUP_MEMORY: u64 = 16384;
+}
+
+/// How to lift a portable limit, appended to each error of a limit check.
+const DEVICE_HINT: &str = "; or, to use what the device offers, declare `limits = \"device\"` in `#[sarek::kernel(..)]` (then each launch checks the device's limits)";
+
+/// Checks a workgroup size against the limits the kernel declares: WebGPU's defaults for
+/// [`Limits::Portable`]; for [`Limits::Device`] only that no dimension is 0 (the launch checks
+/// the device).
+pub fn workgroup_size_for(size: [u32; 3], limits: Limits) -> Result<(), String> {
+    match limits {
+        Limits::Portable => workgroup_size(size),
+        Limits::Device => match size.iter().position(|&n| n == 0) {
+            Some(axis) => Err(format!(
+                "the workgroup size along {} is 0; every dimension must be at least 1",
+                ["x", "y", "z"][axis]
+            )),
+            None => Ok(()),
+        },
+    }
+}
+
+/// Checks the storage buffers and the workgroup memory of a [`Limits::Portable`] kernel
+/// against WebGPU's defaults (8 buffers, 16 KiB): one error at the first buffer or workgroup
+/// array over the limit. Nothing for a [`Limits::Device`] kernel.
+pub fn portable(kernel: &Kernel) -> Vec<(Span, String)> {
+    let mut errors = Vec::new();
+    if kernel.limits == Limits::Device {
+        return errors;
+    }
+    let buffers: Vec<_> = kernel
+        .params
+        .iter()
+        .filter(|p| p.ty.buffer().is_some())
+        .collect();
+    if let Some(ninth) = buffers.get(limits::MAX_STORAGE_BUFFERS as usize) {
+        errors.push((
+            ninth.span,
+            format!(
+                "this kernel takes {} buffers, but WebGPU guarantees only {} storage buffers per kernel (maxStorageBuffersPerShaderStage); pass fewer buffers (pack related data into one buffer of structs){DEVICE_HINT}",
+                buffers.len(),
+                limits::MAX_STORAGE_BUFFERS
+            ),
+        ));
+    }
+    let mut bytes = 0u64;
+    for var in &kernel.shared {
+        bytes = bytes.saturating_add(var.bytes(&kernel.types));
+        if bytes > limits::MAX_WORKGROUP_MEMORY {
+            errors.push((
+                var.span,
+                format!(
+                    "this kernel declares {} bytes of workgroup memory, but WebGPU guarantees only {} (maxComputeWorkgroupStorageSize); use smaller `shared()` arrays{DEVICE_HINT}",
+                    kernel.workgroup_memory(),
+                    limits::MAX_WORKGROUP_MEMORY
+                ),
+            ));
+            break;
+        }
+    }
+    errors
 }
 
 /// Checks a workgroup size against WebGPU's default limits. The error says why and what to do.
@@ -23,14 +89,14 @@ pub fn workgroup_size(size: [u32; 3]) -> Result<(), String> {
         }
         if n > max {
             return Err(format!(
-                "the workgroup size along {axis} is {n}, but WebGPU guarantees only {max}; use a smaller workgroup and more workgroups"
+                "the workgroup size along {axis} is {n}, but WebGPU guarantees only {max}; use a smaller workgroup and more workgroups{DEVICE_HINT}"
             ));
         }
     }
     let total = size.iter().map(|&n| n as u64).product::<u64>();
     if total > limits::MAX_INVOCATIONS as u64 {
         return Err(format!(
-            "a workgroup of {}×{}×{} = {total} invocations exceeds the {} that WebGPU guarantees; shrink one dimension",
+            "a workgroup of {}×{}×{} = {total} invocations exceeds the {} that WebGPU guarantees; shrink one dimension{DEVICE_HINT}",
             size[0],
             size[1],
             size[2],

@@ -6,7 +6,13 @@
 //! Non-uniform ("varying") values: thread and global indices, anything read from a storage
 //! buffer or workgroup memory, atomic results, and any local assigned a varying value or
 //! assigned inside varying control flow (through any chain of assignments, to a fixed point).
-//! Uniform: literals, scalar parameters, lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`.
+//! Uniform: literals, scalar parameters, lengths, `block_idx_*`, `block_dim_*`, `grid_dim_*`,
+//! `subgroup_size()` (one size per dispatch on every backend Sarek runs on).
+//!
+//! Subgroup operations are collective like barriers and are checked the same way: WGSL's
+//! analysis requires them in uniform control flow (its `subgroup_uniformity` diagnostic, an
+//! error by default), because the lanes that take part in a divergent one are not defined.
+//! Their results, and `subgroup_invocation_id()`, are varying.
 //!
 //! The analysis is interprocedural. A helper that reaches a barrier (its own, or one in a
 //! helper it calls) must itself be called where every invocation calls it: a call under
@@ -103,6 +109,9 @@ fn barriers_reached(kernel: &Kernel) -> Vec<Option<(Span, Barrier)>> {
 fn first_barrier(block: &Block, reaches: &[Option<(Span, Barrier)>]) -> Option<(Span, Barrier)> {
     block.iter().find_map(|s| match &s.kind {
         Stmt::Barrier(kind) => Some((s.span, *kind)),
+        // Collective like a barrier (helpers cannot contain one, so only the entry point's
+        // own subgroup operations reach this).
+        Stmt::Subgroup { .. } => Some((s.span, Barrier::Subgroup)),
         Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
         Stmt::If { accept, reject, .. } => {
             first_barrier(accept, reaches).or_else(|| first_barrier(reject, reaches))
@@ -181,7 +190,10 @@ impl<'a> Analysis<'a> {
             Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
             Expr::Builtin(b) => matches!(
                 b,
-                Builtin::ThreadIdx(_) | Builtin::GlobalIdx(_) | Builtin::GlobalThreadId
+                Builtin::ThreadIdx(_)
+                    | Builtin::GlobalIdx(_)
+                    | Builtin::GlobalThreadId
+                    | Builtin::SubgroupInvocationId
             ),
             Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Local(l) => self.varying.contains(l),
@@ -358,6 +370,14 @@ impl<'a> Analysis<'a> {
                 }
                 None
             }
+            Stmt::Subgroup { op, result, .. } => {
+                self.mark(*result);
+                if let (Some(cause), true) = (cause, self.report) {
+                    let name = format!("subgroup_{}()", op.rust_name());
+                    self.divergent_collective(cause, statement.span, &name);
+                }
+                None
+            }
             Stmt::Return(value) => {
                 if cause.is_some() || value.is_some_and(|v| self.expr_varying(v)) {
                     self.result_varying = true;
@@ -502,6 +522,28 @@ fn barrier_name(kind: Barrier) -> &'static str {
     match kind {
         Barrier::Workgroup => "block_barrier()",
         Barrier::Storage => "storage_barrier()",
+        Barrier::Subgroup => "subgroup_barrier()",
+    }
+}
+
+impl Analysis<'_> {
+    /// A subgroup operation `name` under divergent control flow: one error at the cause and
+    /// one at the operation, as for a barrier.
+    fn divergent_collective(&mut self, cause: Cause, at: Span, name: &str) {
+        let (span, why) = match cause {
+            Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the subgroup operation it guards"),
+            Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the subgroup operation after it would run with some lanes missing"),
+            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a subgroup operation inside it does not run with all lanes together"),
+        };
+        if self.reported.insert(span) {
+            self.errors.push((
+                span,
+                format!(
+                    "{why}. Every thread of a workgroup must reach each `{name}` together: WGSL requires subgroup operations in uniform control flow (which lanes take part in a divergent one is not defined). Compute the operation's input under the condition and call `{name}` outside it, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` and `subgroup_size()`"
+                ),
+            ));
+        }
+        self.errors.push((at, format!("this `{name}` is not reached by every thread of its workgroup together (see the divergent condition above)")));
     }
 }
 

@@ -16,6 +16,9 @@ pub struct KernelAttr {
     /// name constants of the kernel's module, which only the lowering sees, so it evaluates
     /// them and sets the size. Empty when `workgroup_size` is final.
     pub workgroup_size_exprs: Vec<syn::Expr>,
+    /// `limits = "portable"` (the default: WebGPU's guaranteed limits, checked when the kernel
+    /// compiles) or `limits = "device"` (whatever the device offers, checked at each launch).
+    pub limits: crate::ir::Limits,
 }
 
 impl Default for KernelAttr {
@@ -24,6 +27,7 @@ impl Default for KernelAttr {
             workgroup_size: [256, 1, 1],
             workgroup_size_span: proc_macro2::Span::call_site(),
             workgroup_size_exprs: Vec::new(),
+            limits: crate::ir::Limits::Portable,
         }
     }
 }
@@ -36,6 +40,8 @@ fn invalid(span: proc_macro2::Span, text: &'static str) -> syn::Error {
 /// Parses the attribute's token stream.
 pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic> {
     let mut attr = KernelAttr::default();
+    // Checked once every argument is read: `limits` may come after `workgroup_size`.
+    let mut size_at = None;
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("workgroup_size") {
             let value: syn::Expr = meta.value()?.parse()?;
@@ -62,17 +68,28 @@ pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic>
                 };
                 *slot = int.base10_parse::<u32>()?;
             }
-            if let Err(message) = crate::check::workgroup_size(size) {
-                return Err(Diagnostic::new(array.span(), ErrorKind::Rule(message)).into_syn());
-            }
+            size_at = Some(array.span());
             attr.workgroup_size = size;
+            Ok(())
+        } else if meta.path.is_ident("limits") {
+            let value: syn::LitStr = meta.value()?.parse()?;
+            attr.limits = match value.value().as_str() {
+                "portable" => crate::ir::Limits::Portable,
+                "device" => crate::ir::Limits::Device,
+                _ => return Err(invalid(value.span(), "`limits` is `\"portable\"` (WebGPU's guaranteed limits, the default) or `\"device\"` (the device's own, checked at launch)")),
+            };
             Ok(())
         } else {
             Err(meta.error(ErrorKind::InvalidAttribute(
-                "unknown `sarek::kernel` argument; the only one is `workgroup_size = [x, y, z]`",
+                "unknown `sarek::kernel` argument; the arguments are `workgroup_size = [x, y, z]` and `limits = \"device\"`",
             )))
         }
     });
     parser.parse2(tokens)?;
+    if let Some(span) = size_at {
+        if let Err(message) = crate::check::workgroup_size_for(attr.workgroup_size, attr.limits) {
+            return Err(Diagnostic::new(span, ErrorKind::Rule(message)));
+        }
+    }
     Ok(attr)
 }

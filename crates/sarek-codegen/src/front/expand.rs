@@ -312,6 +312,11 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
     let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
     let wg_mem = abi.workgroup_memory;
     let coarsened = abi.coarsened;
+    let features = abi.features.iter().map(|f| {
+        let variant = format_ident!("{}", format!("{f:?}"));
+        quote!(::sarek::abi::Feature::#variant)
+    });
+    let limits = format_ident!("{}", format!("{:?}", abi.limits));
     quote! {
         ::sarek::abi::Abi {
             kernel: ::std::borrow::Cow::Borrowed(#kernel),
@@ -325,6 +330,8 @@ fn abi_tokens(abi: &Abi) -> TokenStream {
             },
             workgroup_memory: #wg_mem,
             coarsened: #coarsened,
+            features: ::std::borrow::Cow::Borrowed(&[#(#features),*]),
+            limits: ::sarek::abi::Limits::#limits,
         }
     }
 }

@@ -100,6 +100,7 @@ pub fn lower_kernel(
 
     let mut cx =
         lower::ModuleContext::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
+    cx.kernel.limits = attr.limits;
     let entry_span = cx.kernel.span;
     let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
     lowerer.cx.declare_module(module);

@@ -177,12 +177,13 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, Diagnostic> {
     }
 }
 
-/// `AtomicU32` or `AtomicI32` (any path ending so), as the integer it holds.
+/// `AtomicU32`, `AtomicI32` or `AtomicF32` (any path ending so), as the scalar it holds.
 pub fn atomic(ty: &syn::Type) -> Option<HostScalar> {
     let syn::Type::Path(p) = ty else { return None };
     match p.path.segments.last()?.ident.to_string().as_str() {
         "AtomicU32" => Some(HostScalar::U32),
         "AtomicI32" => Some(HostScalar::I32),
+        "AtomicF32" => Some(HostScalar::F32),
         _ => None,
     }
 }

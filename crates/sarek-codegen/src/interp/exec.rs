@@ -7,12 +7,13 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::memory;
+use super::subgroup::Member;
 use super::value::{self, Trap, Value};
 use super::{Fault, FaultKind, Launch, Program};
 use crate::arena::Handle;
 use crate::ir::{
     AtomicFun, AtomicTarget, BinaryOp, Block, Builtin, Expr, Expression, Function, Local, MathFun,
-    Place, Scalar, SharedId, Span, Stmt, Type,
+    Place, Scalar, SharedId, Span, Stmt, SubgroupOp, Type,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -384,6 +385,9 @@ impl<'p> Workgroup<'p> {
             }
             // Lockstep: every invocation is at the barrier once this statement is reached.
             Stmt::Barrier(_) => {}
+            Stmt::Subgroup { op, args, result } => {
+                self.subgroup(code, *op, args, *result, lanes, active)
+            }
             Stmt::Atomic {
                 fun,
                 target,
@@ -665,6 +669,50 @@ impl<'p> Workgroup<'p> {
                 let rows = global(1).wrapping_add(global(2).wrapping_mul(height));
                 global(0).wrapping_add(rows.wrapping_mul(width))
             }
+            Builtin::SubgroupSize => self.launch.subgroup_size,
+            Builtin::SubgroupInvocationId => {
+                let [x, y, z] = lane.thread;
+                let index = x + size[0] * (y + size[1] * z);
+                index % self.launch.subgroup_size.max(1)
+            }
+        }
+    }
+
+    /// A subgroup operation: every active invocation's arguments, then each subgroup's
+    /// results together (see [`super::subgroup`]). Invocation `l` of the workgroup (its
+    /// `local_invocation_index`) is lane `l % size` of subgroup `l / size`.
+    fn subgroup(
+        &self,
+        code: Code<'p>,
+        op: SubgroupOp,
+        args: &[Handle<Expression>],
+        result: Handle<Local>,
+        lanes: &mut [Lane],
+        active: &[usize],
+    ) {
+        let size = self.launch.subgroup_size.max(1) as usize;
+        let mut start = 0;
+        while start < active.len() {
+            let group = active[start] / size;
+            let end = active[start..]
+                .iter()
+                .position(|&l| l / size != group)
+                .map_or(active.len(), |n| start + n);
+            let members: Vec<Member> = active[start..end]
+                .iter()
+                .map(|&l| Member {
+                    lane: (l % size) as u32,
+                    args: args
+                        .iter()
+                        .map(|a| self.eval(code, &lanes[l], *a))
+                        .collect(),
+                })
+                .collect();
+            let values = super::subgroup::collective(op, &members);
+            for (&l, v) in active[start..end].iter().zip(values) {
+                lanes[l].frame_mut().locals[result.index()] = v;
+            }
+            start = end;
         }
     }
 
@@ -838,6 +886,12 @@ fn atomic_op(fun: AtomicFun, word: &AtomicU32, scalar: Scalar, operand: u32) -> 
         AtomicFun::Store => {
             word.store(operand, relaxed);
             0
+        }
+        // `AtomicF32`: the float sum of the word's bits and the operand's, stored as bits.
+        AtomicFun::Add | AtomicFun::Sub if scalar == Scalar::F32 => {
+            let v = f32::from_bits(operand);
+            let v = if fun == AtomicFun::Sub { -v } else { v };
+            update(&|w| (f32::from_bits(w) + v).to_bits())
         }
         AtomicFun::Add => word.fetch_add(operand, relaxed),
         AtomicFun::Sub => word.fetch_sub(operand, relaxed),

@@ -22,7 +22,7 @@
 //! #         Param { name: "out".into(), ty: ParamType::Slice { elem: Type::Scalar(Scalar::U32), access: Access::ReadWrite }, span: Span(0) },
 //! #     ],
 //! #     workgroup_size: [64, 1, 1], entry: Function::new("fill", Span(0)), shared: Vec::new(),
-//! #     span: Span(0), types: Vec::new(), functions: Vec::new(),
+//! #     span: Span(0), types: Vec::new(), functions: Vec::new(), limits: Limits::Portable,
 //! # };
 //! # let u = Type::Scalar(Scalar::U32);
 //! # let gid = kernel.entry.exprs.append(Expression { kind: Expr::Builtin(Builtin::GlobalThreadId), ty: u, span: Span(0) });
@@ -40,6 +40,7 @@
 
 mod exec;
 mod memory;
+pub mod subgroup;
 pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -48,6 +49,7 @@ use std::sync::Mutex;
 use crate::abi::{self, Abi, FieldSource};
 use crate::ir::{Kernel, ParamType, Span, Stmt};
 use memory::Layouts;
+pub use subgroup::{valid_subgroup_size, DEFAULT_SUBGROUP_SIZE};
 pub use value::Value;
 
 /// A kernel ready to run on the CPU.
@@ -84,6 +86,9 @@ pub struct Launch<'a> {
     /// one invocation running a statement or starting a loop iteration, so the steps of a
     /// workgroup follow the work it does (and an empty `loop {}` spends fuel too).
     pub fuel: Option<u64>,
+    /// The subgroup size the subgroup operations emulate (a power of two from 4 to 128;
+    /// [`DEFAULT_SUBGROUP_SIZE`] unless set): see [`subgroup`].
+    pub subgroup_size: u32,
 }
 
 impl<'a> Launch<'a> {
@@ -97,6 +102,7 @@ impl<'a> Launch<'a> {
             checks: false,
             threads,
             fuel: None,
+            subgroup_size: DEFAULT_SUBGROUP_SIZE,
         }
     }
 
@@ -210,11 +216,12 @@ impl Program {
             .saturating_mul(2)
     }
 
-    /// Whether the kernel has a barrier (its invocations cannot run one after another).
+    /// Whether the kernel has a barrier or a subgroup operation (its invocations cannot run
+    /// one after another).
     pub fn has_barriers(&self) -> bool {
         fn any(block: &[crate::ir::Statement]) -> bool {
             block.iter().any(|s| match &s.kind {
-                Stmt::Barrier(_) => true,
+                Stmt::Barrier(_) | Stmt::Subgroup { .. } => true,
                 Stmt::If { accept, reject, .. } => any(accept) || any(reject),
                 Stmt::Loop {
                     body, continuing, ..

@@ -8,8 +8,10 @@
 use crate::arena::{Arena, Handle};
 
 mod display;
+mod extensions;
 mod types;
 pub use display::{type_name, vector_name};
+pub use extensions::*;
 pub use types::*;
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
@@ -146,6 +148,10 @@ pub enum Builtin {
     GlobalIdx(Axis),
     /// `global_thread_id()`: the invocation's row-major index in the whole grid.
     GlobalThreadId,
+    /// `subgroup_size()`: the number of invocations in a subgroup (uniform).
+    SubgroupSize,
+    /// `subgroup_invocation_id()`: the invocation's lane in its subgroup.
+    SubgroupInvocationId,
 }
 
 /// Math functions with Rust's meaning (method names of `f32` and the integer types).
@@ -275,7 +281,7 @@ pub struct SharedVar {
     pub name: String,
     /// Element type (a scalar when `atomic`).
     pub elem: Type,
-    /// Whether the elements are atomics (`AtomicU32`, `AtomicI32`).
+    /// Whether the elements are atomics (`AtomicU32`, `AtomicI32`, `AtomicF32`).
     pub atomic: bool,
     /// Array lengths, outermost first (`[[f32; 16]; 8]` is `[8, 16]`).
     pub dims: Vec<u32>,
@@ -349,6 +355,9 @@ pub enum Barrier {
     Workgroup,
     /// `storage_barrier()`: the same for storage buffers.
     Storage,
+    /// `subgroup_barrier()`: every invocation of the subgroup waits (WGSL's
+    /// `subgroupBarrier()`, feature `SUBGROUP_BARRIER`).
+    Subgroup,
 }
 
 /// A pure expression.
@@ -577,6 +586,15 @@ pub enum Stmt {
     },
     /// A barrier.
     Barrier(Barrier),
+    /// A subgroup operation; its value goes to `result` (a local declared here).
+    Subgroup {
+        /// The operation.
+        op: SubgroupOp,
+        /// Its arguments ([`SubgroupOp::arity`]).
+        args: Vec<Handle<Expression>>,
+        /// Declared here: the value.
+        result: Handle<Local>,
+    },
     /// An atomic operation; its previous value goes to `result` (a local declared here).
     Atomic {
         /// The operation.
@@ -638,9 +656,10 @@ pub enum ParamType {
         /// Read-only or read-write.
         access: Access,
     },
-    /// `&[AtomicU32]` or `&[AtomicI32]`: a read-write storage buffer of atomics.
+    /// `&[AtomicU32]`, `&[AtomicI32]` or `&[AtomicF32]`: a read-write storage buffer of
+    /// atomics.
     AtomicSlice {
-        /// `U32` or `I32`.
+        /// `U32`, `I32` or `F32`.
         elem: Scalar,
     },
 }
@@ -687,6 +706,9 @@ pub struct Kernel {
     pub types: Vec<TypeDef>,
     /// Helper functions ([`FunctionId`] indexes this).
     pub functions: Vec<Function>,
+    /// The limits the kernel is checked against when it compiles.
+    #[serde(default)]
+    pub limits: Limits,
 }
 
 /// A function body: a kernel's [`Kernel::entry`], or a helper function (a `fn` of the

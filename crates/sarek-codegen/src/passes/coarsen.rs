@@ -306,6 +306,7 @@ impl Walk<'_> {
             | Stmt::Continue
             | Stmt::Return(_)
             | Stmt::Barrier(_)
+            | Stmt::Subgroup { .. }
             | Stmt::Atomic { .. }
             | Stmt::CompareExchange { .. }
             | Stmt::Call { .. } => None,

@@ -151,6 +151,11 @@ where
                 value: value.map(e),
                 result: result.map(l),
             },
+            Stmt::Subgroup { op, args, result } => Stmt::Subgroup {
+                op: *op,
+                args: args.iter().map(|a| e(*a)).collect(),
+                result: l(*result),
+            },
             Stmt::CompareExchange {
                 target,
                 compare,

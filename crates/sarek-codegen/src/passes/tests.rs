@@ -63,6 +63,7 @@ fn kernel() -> Kernel {
         span: Span(0),
         types: Vec::new(),
         functions: Vec::new(),
+        limits: Limits::Portable,
     }
 }
 

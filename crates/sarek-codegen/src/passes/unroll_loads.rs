@@ -282,7 +282,12 @@ impl Contents {
                 self.roots.extend([*compare, *value]);
                 self.written.extend([*old, *exchanged]);
             }
-            Stmt::Loop { .. } | Stmt::Continue | Stmt::Barrier(_) | Stmt::Call { .. } => {
+            Stmt::Loop { .. }
+            | Stmt::Continue
+            | Stmt::Barrier(_)
+            | Stmt::Call { .. }
+            // Collective: every lane must reach it together, which a guarded copy would break.
+            | Stmt::Subgroup { .. } => {
                 self.blocked = true;
             }
         }

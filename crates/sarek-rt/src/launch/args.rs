@@ -326,6 +326,8 @@ mod tests {
             },
             workgroup_memory: 0,
             coarsened: true,
+            features: std::borrow::Cow::Borrowed(&[]),
+            limits: sarek_codegen::abi::Limits::Portable,
         }
     }
 

@@ -52,6 +52,7 @@ impl Device {
             return Ok(None);
         }
         let limits = self.limits();
+        crate::features::check(abi, self.features(), limits)?;
         workgroup_memory(limits, abi)?;
         let (entry, dispatch) = args::entry(limits, abi, groups, pipeline::coarsening_enabled())?;
         let buffers = buffers(abi, args, self.id())?;

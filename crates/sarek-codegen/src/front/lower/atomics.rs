@@ -1,4 +1,4 @@
-//! Atomics: methods on `AtomicU32`/`AtomicI32` elements of buffers and workgroup arrays
+//! Atomics: methods on `AtomicU32`/`AtomicI32`/`AtomicF32` elements of buffers and workgroup arrays
 //! (`fetch_add`, `load`, `store`, `swap`, `compare_exchange`, ..).
 
 use syn::spanned::Spanned;
@@ -53,6 +53,17 @@ impl Lowerer<'_> {
             ));
         }
         let (target, elem) = self.atomic_target(&m.receiver)?;
+        let float_op = matches!(
+            fun,
+            AtomicFun::Load
+                | AtomicFun::Store
+                | AtomicFun::Add
+                | AtomicFun::Sub
+                | AtomicFun::Exchange
+        );
+        if elem == Scalar::F32 && !float_op {
+            return Err(self.error(m.method.span(), format!("`AtomicF32` supports `load`, `store`, `fetch_add`, `fetch_sub` and `swap` in kernels (WGSL's float atomics), not `{name}`")));
+        }
         let args: Vec<&syn::Expr> = m.args.iter().collect();
         self.ordering(args[arity - 1])?;
         let value = if arity == 2 {
@@ -110,6 +121,9 @@ impl Lowerer<'_> {
             ));
         }
         let (target, elem) = self.atomic_target(&m.receiver)?;
+        if elem == Scalar::F32 {
+            return Err(self.error(m.method.span(), "`AtomicF32` has no `compare_exchange` in kernels (WGSL's float atomics do not); it supports `load`, `store`, `fetch_add`, `fetch_sub` and `swap`"));
+        }
         let args: Vec<&syn::Expr> = m.args.iter().collect();
         self.ordering(args[2])?;
         self.ordering(args[3])?;

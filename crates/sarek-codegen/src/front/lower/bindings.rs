@@ -69,6 +69,7 @@ impl Lowerer<'_> {
                 match name.as_str() {
                     "AtomicU32" => Ok((Type::Scalar(Scalar::U32), true, Vec::new())),
                     "AtomicI32" => Ok((Type::Scalar(Scalar::I32), true, Vec::new())),
+                    "AtomicF32" => Ok((Type::Scalar(Scalar::F32), true, Vec::new())),
                     _ => match self.cx.resolve_type(ty)? {
                         Type::Scalar(Scalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
                         t => Ok((t, false, Vec::new())),

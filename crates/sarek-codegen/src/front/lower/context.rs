@@ -49,6 +49,7 @@ impl ModuleContext {
                 span: crate::ir::Span(0),
                 types: Vec::new(),
                 functions: Vec::new(),
+                limits: crate::ir::Limits::Portable,
             },
             spans: Vec::new(),
             diagnostics: Diagnostics::new(),
@@ -146,7 +147,7 @@ impl ModuleContext {
         if failed {
             return;
         }
-        match crate::check::workgroup_size(size) {
+        match crate::check::workgroup_size_for(size, attr.limits) {
             Ok(()) => self.kernel.workgroup_size = size,
             Err(message) => {
                 self.fail(attr.workgroup_size_span, ErrorKind::Rule(message));

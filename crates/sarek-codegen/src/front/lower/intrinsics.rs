@@ -330,6 +330,9 @@ impl Lowerer<'_> {
         let prefix = &segments[..segments.len() - 1];
         let from_gpu = prefix.is_empty() || prefix.last().is_some_and(|s| s == "gpu");
         if from_gpu {
+            if let Some(v) = self.subgroup_call(c, &last) {
+                return v;
+            }
             if let Some(builtin) = Self::intrinsic(&last) {
                 if !c.args.is_empty() {
                     return Err(self.error(c.args.span(), format!("`{last}()` takes no arguments")));

@@ -37,6 +37,7 @@ mod methods;
 mod operators;
 mod patterns;
 mod places;
+mod subgroups;
 mod tuples;
 mod typing;
 mod vectors;

@@ -42,6 +42,8 @@ impl Writer<'_> {
                     "({gid}.x + ({gid}.y + {gid}.z * ({p}.sarek_grid.y * {wy}u)) * ({p}.sarek_grid.x * {wx}u))"
                 )
             }
+            Builtin::SubgroupSize => Builtins::SUBGROUP_SIZE.to_owned(),
+            Builtin::SubgroupInvocationId => Builtins::SUBGROUP_ID.to_owned(),
         }
     }
 

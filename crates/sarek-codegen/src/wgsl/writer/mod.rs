@@ -11,6 +11,7 @@ use crate::passes::{Notes, Prepared};
 
 mod expressions;
 mod invocation;
+mod extensions;
 mod statements;
 
 use super::escape::{escape, internal};
@@ -119,6 +120,8 @@ impl Builtins {
     const PARAMS_TYPE: &'static str = "sarek_Params";
     /// The ids a helper that uses them takes as parameters, in order.
     const IDS: [&'static str; 3] = [Self::LOCAL_ID, Self::BLOCK_ID, Self::GLOBAL_ID];
+    const SUBGROUP_SIZE: &'static str = "sarek_sgsize";
+    const SUBGROUP_ID: &'static str = "sarek_sgid";
 }
 
 impl<'a> Writer<'a> {
@@ -307,6 +310,7 @@ impl<'a> Writer<'a> {
             );
             let _ = writeln!(out, "{INDENT}@builtin(workgroup_id) {wid}: vec3<u32>,");
             let _ = writeln!(out, "{INDENT}@builtin(num_workgroups) {nwg}: vec3<u32>,");
+            self.subgroup_inputs(out);
             out.push_str(") {\n");
             let _ = writeln!(
                 out,
@@ -331,6 +335,7 @@ impl<'a> Writer<'a> {
                 out,
                 "{INDENT}@builtin(global_invocation_id) {gid}: vec3<u32>,"
             );
+            self.subgroup_inputs(out);
             out.push_str(") {\n");
         }
         out.push_str(statements);
@@ -438,6 +443,10 @@ impl<'a> Writer<'a> {
         for (var, name) in self.kernel.shared.iter().zip(&self.names.shared) {
             let mut ty = self.type_name(var.elem);
             if var.atomic {
+                // `AtomicF32` in workgroup memory is its bits (see `extensions.rs`).
+                if var.elem == Type::Scalar(Scalar::F32) {
+                    ty = "u32".to_owned();
+                }
                 ty = format!("atomic<{ty}>");
             }
             for d in var.dims.iter().rev() {

@@ -144,6 +144,16 @@ impl Writer<'_> {
             }
             Stmt::Barrier(Barrier::Workgroup) => self.line(depth, "workgroupBarrier();"),
             Stmt::Barrier(Barrier::Storage) => self.line(depth, "storageBarrier();"),
+            Stmt::Barrier(Barrier::Subgroup) => self.line(depth, "subgroupBarrier();"),
+            Stmt::Subgroup { op, args, result } => self.subgroup(depth, *op, args, *result),
+            Stmt::Atomic {
+                fun,
+                target,
+                value,
+                result,
+            } if self.shared_float(target) => {
+                self.shared_float_atomic(depth, *fun, target, *value, *result)
+            }
             Stmt::Atomic {
                 fun,
                 target,

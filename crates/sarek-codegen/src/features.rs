@@ -1,0 +1,115 @@
+//! The wgpu features a kernel needs beyond core WebGPU, found from what its IR uses. The ABI
+//! lists them ([`crate::abi::Abi::features`]); the runtime refuses to launch a kernel on a
+//! device without one of them, and naga validates the WGSL with exactly their capabilities.
+
+use crate::ir::{Barrier, Block, Builtin, Expr, Kernel, ParamType, Scalar, Stmt};
+
+/// A wgpu feature a kernel may need. Serialized (in the JSON ABI) as the name of the
+/// `wgpu::Features` constant it stands for.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Feature {
+    /// `wgpu::Features::SUBGROUP`: any `subgroup_*` intrinsic (WGSL `enable subgroups;`).
+    Subgroup,
+    /// `wgpu::Features::SUBGROUP_BARRIER`: `subgroup_barrier()`.
+    SubgroupBarrier,
+    /// `wgpu::Features::SHADER_FLOAT32_ATOMIC`: a `&[AtomicF32]` buffer parameter. Workgroup
+    /// arrays of `AtomicF32` need nothing: WGSL allows float atomics only in storage buffers,
+    /// so Sarek keeps those as `atomic<u32>` bits and adds through a compare-exchange loop.
+    ShaderFloat32Atomic,
+}
+
+impl Feature {
+    /// The name of the `wgpu::Features` constant (`"SUBGROUP"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Subgroup => "SUBGROUP",
+            Feature::SubgroupBarrier => "SUBGROUP_BARRIER",
+            Feature::ShaderFloat32Atomic => "SHADER_FLOAT32_ATOMIC",
+        }
+    }
+
+    /// What a kernel does that needs the feature, for error messages.
+    pub fn used_by(self) -> &'static str {
+        match self {
+            Feature::Subgroup => "subgroup operations (`subgroup_*`)",
+            Feature::SubgroupBarrier => "`subgroup_barrier()`",
+            Feature::ShaderFloat32Atomic => "`AtomicF32` buffers",
+        }
+    }
+}
+
+impl std::fmt::Display for Feature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The features `kernel` needs, sorted, each once (empty for a core WebGPU kernel).
+///
+/// ```
+/// # use sarek_codegen::ir::*;
+/// # use sarek_codegen::features::{required, Feature};
+/// let mut kernel = Kernel {
+///     name: "k".into(), params: vec![], workgroup_size: [64, 1, 1], shared: vec![],
+///     entry: Function::new("k", Span(0)), span: Span(0), types: vec![], functions: vec![],
+///     limits: Limits::Portable,
+/// };
+/// assert!(required(&kernel).is_empty());
+/// kernel.entry.body.push(Statement { kind: Stmt::Barrier(Barrier::Subgroup), span: Span(0) });
+/// assert_eq!(required(&kernel), [Feature::Subgroup, Feature::SubgroupBarrier]);
+/// ```
+pub fn required(kernel: &Kernel) -> Vec<Feature> {
+    let mut found = Vec::new();
+    for param in &kernel.params {
+        if param.ty == (ParamType::AtomicSlice { elem: Scalar::F32 }) {
+            found.push(Feature::ShaderFloat32Atomic);
+        }
+    }
+    for function in kernel.all_functions() {
+        let subgroup_builtin = function.exprs.iter().any(|(_, e)| {
+            matches!(
+                e.kind,
+                Expr::Builtin(Builtin::SubgroupSize | Builtin::SubgroupInvocationId)
+            )
+        });
+        if subgroup_builtin {
+            found.push(Feature::Subgroup);
+        }
+        statements(&function.body, &mut found);
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn statements(block: &Block, found: &mut Vec<Feature>) {
+    for s in block {
+        match &s.kind {
+            Stmt::Subgroup { .. } => found.push(Feature::Subgroup),
+            // `SUBGROUP_BARRIER` enables nothing without `SUBGROUP` (wgpu's rule).
+            Stmt::Barrier(Barrier::Subgroup) => {
+                found.extend([Feature::Subgroup, Feature::SubgroupBarrier])
+            }
+            Stmt::If { accept, reject, .. } => {
+                statements(accept, found);
+                statements(reject, found);
+            }
+            Stmt::Loop {
+                body, continuing, ..
+            } => {
+                statements(body, found);
+                statements(continuing, found);
+            }
+            Stmt::Switch { cases, default, .. } => {
+                for c in cases {
+                    statements(&c.body, found);
+                }
+                statements(default, found);
+            }
+            _ => {}
+        }
+    }
+}

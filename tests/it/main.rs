@@ -22,4 +22,5 @@ mod methods;
 mod multi;
 mod runtime;
 mod semantics;
+mod std_methods;
 mod vectors;

@@ -736,6 +736,14 @@ impl<'p> Workgroup<'p> {
                         }
                     }
                 }
+                // `div_euclid` and `div_ceil` by zero panic in Rust, as `/` does.
+                if matches!(fun, MathFun::DivEuclid | MathFun::DivCeil) {
+                    if let (Some(a), Some(b)) = (args.first(), args.get(1)) {
+                        if value::trap(BinaryOp::Div, a, b).is_some() {
+                            self.report(lane, FaultKind::DivisionByZero, node.span);
+                        }
+                    }
+                }
                 value::math(*fun, &args)
             }
             Expr::Field { .. } | Expr::Access { .. } => {

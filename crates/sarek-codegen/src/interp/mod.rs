@@ -40,6 +40,7 @@
 
 mod exec;
 mod memory;
+mod std_math;
 pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};

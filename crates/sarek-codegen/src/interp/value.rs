@@ -347,6 +347,9 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
 
 fn component_math(fun: MathFun, a: Value, b: Value, c: Value) -> Value {
     use MathFun::*;
+    if let Some(v) = super::std_math::eval(fun, &a, &b) {
+        return v;
+    }
     match (a, b, c) {
         (Value::F32(x), b, c) => {
             let y = match b {

@@ -237,6 +237,76 @@ pub enum MathFun {
     TrailingZeros,
     /// `pow(exp: u32)` on integers, wrapping
     Pow,
+    /// `asin` (from `atan2`)
+    Asin,
+    /// `acos` (from `atan2`)
+    Acos,
+    /// `atan` (from `atan2`)
+    Atan,
+    /// `sinh` (from `exp_m1` and `exp`)
+    Sinh,
+    /// `cosh` (from `exp_m1` and `exp`)
+    Cosh,
+    /// `exp2`
+    Exp2,
+    /// `powi(n: i32)`: binary powering, as compiler-rt's `__powisf2` that Rust calls
+    Powi,
+    /// `fract`: `x - x.trunc()`
+    Fract,
+    /// `is_nan` (a `bool`, on the bits)
+    IsNan,
+    /// `is_infinite` (a `bool`, on the bits)
+    IsInfinite,
+    /// `is_finite` (a `bool`, on the bits)
+    IsFinite,
+    /// `is_sign_negative` (a `bool`, the sign bit)
+    IsSignNegative,
+    /// `to_bits` (a `u32`)
+    ToBits,
+    /// `f32::from_bits(u32)`
+    FromBits,
+    /// `div_ceil` on `u32`; a zero divisor gives the dividend, as `/`
+    DivCeil,
+    /// `div_euclid`; a zero divisor gives the dividend, `i32::MIN.div_euclid(-1)` wraps
+    DivEuclid,
+    /// `abs_diff` (a `u32`)
+    AbsDiff,
+    /// `saturating_add`
+    SaturatingAdd,
+    /// `saturating_sub`
+    SaturatingSub,
+    /// `saturating_mul`
+    SaturatingMul,
+    /// Whether `a + b` overflows (the flag of `overflowing_add`)
+    AddOverflows,
+    /// Whether `a - b` overflows (the flag of `overflowing_sub`)
+    SubOverflows,
+    /// Whether `a * b` overflows (the flag of `overflowing_mul`)
+    MulOverflows,
+    /// `rotate_left(n: u32)`
+    RotateLeft,
+    /// `rotate_right(n: u32)`
+    RotateRight,
+    /// `reverse_bits`
+    ReverseBits,
+    /// `swap_bytes`
+    SwapBytes,
+    /// `count_zeros` (a `u32`)
+    CountZeros,
+    /// `leading_ones` (a `u32`)
+    LeadingOnes,
+    /// `trailing_ones` (a `u32`)
+    TrailingOnes,
+    /// `is_power_of_two` on `u32` (a `bool`)
+    IsPowerOfTwo,
+    /// `next_power_of_two` on `u32`; 0 where it overflows (Rust's release-mode result)
+    NextPowerOfTwo,
+    /// `ilog2` (a `u32`); `u32::MAX` for zero and negative values, where Rust panics
+    Ilog2,
+    /// `unsigned_abs` on `i32` (a `u32`)
+    UnsignedAbs,
+    /// `isqrt`; `-1` for a negative `i32`, where Rust panics
+    Isqrt,
 }
 
 impl MathFun {
@@ -253,7 +323,19 @@ impl MathFun {
             | MathFun::Copysign
             | MathFun::RemEuclid
             | MathFun::Atan2
-            | MathFun::Pow => 2,
+            | MathFun::Pow
+            | MathFun::Powi
+            | MathFun::DivCeil
+            | MathFun::DivEuclid
+            | MathFun::AbsDiff
+            | MathFun::SaturatingAdd
+            | MathFun::SaturatingSub
+            | MathFun::SaturatingMul
+            | MathFun::AddOverflows
+            | MathFun::SubOverflows
+            | MathFun::MulOverflows
+            | MathFun::RotateLeft
+            | MathFun::RotateRight => 2,
             MathFun::MulAdd | MathFun::Clamp => 3,
             _ => 1,
         }

@@ -37,6 +37,7 @@ mod methods;
 mod operators;
 mod patterns;
 mod places;
+mod std_methods;
 mod tuples;
 mod typing;
 mod vectors;

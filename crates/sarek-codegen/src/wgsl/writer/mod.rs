@@ -11,6 +11,7 @@ use crate::passes::{Notes, Prepared};
 
 mod expressions;
 mod statements;
+mod std_math;
 
 use super::escape::{escape, internal};
 use super::helpers::Helper;

@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bytes;
 mod coarsen;
 mod consts;
 mod cooperation;
@@ -23,4 +24,5 @@ mod multi;
 mod runtime;
 mod semantics;
 mod std_methods;
+mod uniform_load;
 mod vectors;

@@ -58,7 +58,7 @@ pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
 
 fn contains_barrier(block: &Block) -> bool {
     block.iter().any(|s| match &s.kind {
-        Stmt::Barrier(_) => true,
+        Stmt::Barrier(_) | Stmt::UniformLoad { .. } => true,
         Stmt::If { accept, reject, .. } => contains_barrier(accept) || contains_barrier(reject),
         Stmt::Loop {
             body, continuing, ..
@@ -230,6 +230,19 @@ impl Analysis<'_> {
                 }
                 None
             }
+            // A barrier whose value is the same for every invocation (unless the element read
+            // is chosen by a varying index).
+            Stmt::UniformLoad {
+                indices, result, ..
+            } => {
+                if let (Some(cause), true) = (cause, self.report) {
+                    self.divergent_barrier(cause, statement.span, Barrier::Workgroup);
+                }
+                if cause.is_some() || indices.iter().any(|i| self.expr_varying(*i)) {
+                    self.mark(*result);
+                }
+                None
+            }
             Stmt::Break | Stmt::Continue | Stmt::Return(_) => None,
         }
     }
@@ -302,7 +315,7 @@ impl Analysis<'_> {
         let (span, why) = match cause {
             Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the barrier it guards"),
             Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the others wait forever at the barrier after it"),
-            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together"),
+            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together; to leave a loop on a flag in workgroup memory, read the flag with `workgroup_uniform_load(&flag[0])`, whose value every thread of the workgroup shares"),
         };
         if self.reported.insert(span) {
             self.errors.push((

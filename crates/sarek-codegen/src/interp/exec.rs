@@ -384,6 +384,22 @@ impl<'p> Workgroup<'p> {
             }
             // Lockstep: every invocation is at the barrier once this statement is reached.
             Stmt::Barrier(_) => {}
+            // Lockstep too: no invocation writes between the barrier and the reads, so every
+            // one reads the same value.
+            Stmt::UniformLoad {
+                var,
+                indices,
+                result,
+            } => {
+                for &l in active {
+                    let (v, at, ty) = self.shared_at(code, &lanes[l], *var, indices);
+                    let value = self
+                        .program
+                        .layouts
+                        .load(ty, self.memory(Mem::Shared(v)), at);
+                    lanes[l].frame_mut().locals[result.index()] = value;
+                }
+            }
             Stmt::Atomic {
                 fun,
                 target,

@@ -40,6 +40,7 @@
 
 mod exec;
 mod memory;
+pub mod packing;
 mod std_math;
 pub mod value;
 
@@ -215,7 +216,7 @@ impl Program {
     pub fn has_barriers(&self) -> bool {
         fn any(block: &[crate::ir::Statement]) -> bool {
             block.iter().any(|s| match &s.kind {
-                Stmt::Barrier(_) => true,
+                Stmt::Barrier(_) | Stmt::UniformLoad { .. } => true,
                 Stmt::If { accept, reject, .. } => any(accept) || any(reject),
                 Stmt::Loop {
                     body, continuing, ..

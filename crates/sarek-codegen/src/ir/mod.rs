@@ -307,6 +307,18 @@ pub enum MathFun {
     UnsignedAbs,
     /// `isqrt`; `-1` for a negative `i32`, where Rust panics
     Isqrt,
+    /// `pack4x_u8(UVec4) -> u32`: the low byte of each component, component 0 lowest
+    Pack4xU8,
+    /// `pack4x_i8(IVec4) -> u32`: the low byte of each component
+    Pack4xI8,
+    /// `unpack4x_u8(u32) -> UVec4`: each byte zero-extended
+    Unpack4xU8,
+    /// `unpack4x_i8(u32) -> IVec4`: each byte sign-extended
+    Unpack4xI8,
+    /// `pack2x16_float(Vec2) -> u32`: each component as an IEEE half, component 0 low
+    Pack2x16Float,
+    /// `unpack2x16_float(u32) -> Vec2`
+    Unpack2x16Float,
 }
 
 impl MathFun {
@@ -659,6 +671,17 @@ pub enum Stmt {
     },
     /// A barrier.
     Barrier(Barrier),
+    /// `workgroup_uniform_load(&shared[i])` (WGSL's `workgroupUniformLoad`): a workgroup
+    /// barrier, then every invocation reads the same element into `result` (a local declared
+    /// here), a value the uniformity check treats as uniform.
+    UniformLoad {
+        /// The workgroup array (not atomic).
+        var: SharedId,
+        /// One index per dimension.
+        indices: Vec<Handle<Expression>>,
+        /// Declared here: the value read.
+        result: Handle<Local>,
+    },
     /// An atomic operation; its previous value goes to `result` (a local declared here).
     Atomic {
         /// The operation.

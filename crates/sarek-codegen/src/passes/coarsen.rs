@@ -306,6 +306,7 @@ impl Walk<'_> {
             | Stmt::Continue
             | Stmt::Return(_)
             | Stmt::Barrier(_)
+            | Stmt::UniformLoad { .. }
             | Stmt::Atomic { .. }
             | Stmt::CompareExchange { .. }
             | Stmt::Call { .. } => None,

@@ -79,6 +79,15 @@ pub enum StdHelper {
     IsqrtU32,
     /// `i32::isqrt`
     IsqrtI32,
+    /// `pack2x16_float`, on the bits: WGSL's `pack2x16float` needs a capability that naga
+    /// does not grant by default.
+    Pack2x16Float,
+    /// `unpack2x16_float`, on the bits.
+    Unpack2x16Float,
+    /// An `f32` to the nearest half's bits (ties to even).
+    F32ToF16,
+    /// A half's bits to the equal `f32`.
+    F16ToF32,
 }
 
 impl StdHelper {
@@ -120,6 +129,10 @@ impl StdHelper {
             UnsignedAbs => "sarek_unsigned_abs",
             IsqrtU32 => "sarek_isqrt_u32",
             IsqrtI32 => "sarek_isqrt_i32",
+            Pack2x16Float => "sarek_pack2x16float",
+            Unpack2x16Float => "sarek_unpack2x16float",
+            F32ToF16 => "sarek_f32_to_f16",
+            F16ToF32 => "sarek_f16_to_f32",
         }
     }
 
@@ -135,6 +148,8 @@ impl StdHelper {
             SaturatingMulI32 => &[Helper::Std(MulOverflowsI32)],
             SaturatingMulU32 => &[Helper::Std(MulOverflowsU32)],
             IsqrtI32 => &[Helper::Std(IsqrtU32)],
+            Pack2x16Float => &[Helper::Std(F32ToF16)],
+            Unpack2x16Float => &[Helper::Std(F16ToF32)],
             _ => &[],
         }
     }
@@ -177,6 +192,10 @@ impl StdHelper {
             UnsignedAbs => UNSIGNED_ABS,
             IsqrtU32 => ISQRT_U32,
             IsqrtI32 => ISQRT_I32,
+            Pack2x16Float => PACK_2X16_FLOAT,
+            Unpack2x16Float => UNPACK_2X16_FLOAT,
+            F32ToF16 => F32_TO_F16,
+            F16ToF32 => F16_TO_F32,
         }
     }
 }
@@ -531,5 +550,65 @@ fn sarek_isqrt_i32(x: i32) -> i32 {
         return -1i;
     }
     return i32(sarek_isqrt_u32(u32(x)));
+}
+";
+
+const PACK_2X16_FLOAT: &str = "\
+fn sarek_pack2x16float(v: vec2<f32>) -> u32 {
+    return sarek_f32_to_f16(v.x) | (sarek_f32_to_f16(v.y) << 16u);
+}
+";
+
+const UNPACK_2X16_FLOAT: &str = "\
+fn sarek_unpack2x16float(w: u32) -> vec2<f32> {
+    return vec2<f32>(sarek_f16_to_f32(w & 0xffffu), sarek_f16_to_f32(w >> 16u));
+}
+";
+
+// As the CPU backend's `f32_to_f16`: the exponent rebased, the dropped bits rounded to
+// nearest, ties to even; a half subnormal below exponent 1; infinity past the range.
+const F32_TO_F16: &str = "\
+fn sarek_f32_to_f16(x: f32) -> u32 {
+    let b = bitcast<u32>(x);
+    let sign = (b >> 16u) & 0x8000u;
+    let e8 = i32((b >> 23u) & 0xffu);
+    let man = b & 0x7fffffu;
+    if e8 == 255i {
+        return sign | 0x7c00u | select(0u, 0x200u | (man >> 13u), man != 0u);
+    }
+    let e = e8 - 112i;
+    if e >= 31i {
+        return sign | 0x7c00u;
+    }
+    if e <= 0i {
+        if e < -10i {
+            return sign;
+        }
+        let m = man | 0x800000u;
+        let shift = u32(14i - e);
+        let kept = m >> shift;
+        let dropped = m & ((1u << shift) - 1u);
+        let half = 1u << (shift - 1u);
+        return sign | (kept + select(0u, 1u, dropped > half || (dropped == half && (kept & 1u) == 1u)));
+    }
+    let kept = (u32(e) << 10u) | (man >> 13u);
+    let dropped = man & 0x1fffu;
+    return sign | (kept + select(0u, 1u, dropped > 0x1000u || (dropped == 0x1000u && (kept & 1u) == 1u)));
+}
+";
+
+const F16_TO_F32: &str = "\
+fn sarek_f16_to_f32(h: u32) -> f32 {
+    let sign = (h & 0x8000u) << 16u;
+    let e = (h >> 10u) & 0x1fu;
+    let man = h & 0x3ffu;
+    if e == 0u {
+        // A half subnormal is a normal f32: man · 2^-24, exact.
+        return bitcast<f32>(bitcast<u32>(f32(man) * 5.9604645e-8f) | sign);
+    }
+    if e == 31u {
+        return bitcast<f32>(sign | 0x7f800000u | (man << 13u));
+    }
+    return bitcast<f32>(sign | ((e + 112u) << 23u) | (man << 13u));
 }
 ";

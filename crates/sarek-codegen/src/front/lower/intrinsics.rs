@@ -353,6 +353,12 @@ impl Lowerer<'_> {
                     span,
                 )));
             }
+            if let Some(v) = self.packing_call(&last, c) {
+                return v;
+            }
+            if last == "workgroup_uniform_load" {
+                return self.uniform_load(c);
+            }
             if last == "shared" {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
             }

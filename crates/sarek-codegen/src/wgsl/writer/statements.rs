@@ -144,6 +144,19 @@ impl Writer<'_> {
             }
             Stmt::Barrier(Barrier::Workgroup) => self.line(depth, "workgroupBarrier();"),
             Stmt::Barrier(Barrier::Storage) => self.line(depth, "storageBarrier();"),
+            Stmt::UniformLoad {
+                var,
+                indices,
+                result,
+            } => {
+                let element = self.shared_element(*var, indices);
+                let ty = self.type_name(self.locals[*result].ty);
+                let name = self.local_name(*result);
+                self.line(
+                    depth,
+                    &format!("let {name}: {ty} = workgroupUniformLoad(&{element});"),
+                );
+            }
             Stmt::Atomic {
                 fun,
                 target,

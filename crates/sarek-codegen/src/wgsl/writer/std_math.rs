@@ -17,6 +17,24 @@ impl Writer<'_> {
         args: &[String],
     ) -> Option<String> {
         use MathFun::*;
+        let packing = match fun {
+            Pack4xU8 => Some("pack4xU8"),
+            Pack4xI8 => Some("pack4xI8"),
+            Unpack4xU8 => Some("unpack4xU8"),
+            Unpack4xI8 => Some("unpack4xI8"),
+            Pack2x16Float => {
+                let name = self.use_helper(Helper::Std(StdHelper::Pack2x16Float));
+                return Some(format!("{name}({})", args[0]));
+            }
+            Unpack2x16Float => {
+                let name = self.use_helper(Helper::Std(StdHelper::Unpack2x16Float));
+                return Some(format!("{name}({})", args[0]));
+            }
+            _ => None,
+        };
+        if let Some(name) = packing {
+            return Some(format!("{name}({})", args[0]));
+        }
         let Some(Type::Scalar(scalar)) = ty else {
             return None;
         };

@@ -126,6 +126,57 @@ pub fn block_barrier() {}
 #[inline]
 pub fn storage_barrier() {}
 
+/// The low byte of each component in one word, component `x` in the lowest byte (WGSL's
+/// `pack4xU8`): four bytes of a `&[u32]` buffer that `dev.upload_bytes` filled.
+#[inline]
+pub fn pack4x_u8(v: crate::UVec4) -> u32 {
+    u32::from_le_bytes(v.to_array().map(|c| c as u8))
+}
+
+/// The low byte of each component in one word (WGSL's `pack4xI8`).
+#[inline]
+pub fn pack4x_i8(v: crate::IVec4) -> u32 {
+    u32::from_le_bytes(v.to_array().map(|c| c as u8))
+}
+
+/// The four bytes of `word`, zero-extended, the lowest first (WGSL's `unpack4xU8`).
+#[inline]
+pub fn unpack4x_u8(word: u32) -> crate::UVec4 {
+    crate::UVec4::from(word.to_le_bytes().map(u32::from))
+}
+
+/// The four bytes of `word`, sign-extended, the lowest first (WGSL's `unpack4xI8`).
+#[inline]
+pub fn unpack4x_i8(word: u32) -> crate::IVec4 {
+    crate::IVec4::from(word.to_le_bytes().map(|b| i32::from(b as i8)))
+}
+
+/// Both components as IEEE halves (nearest, ties to even), `x` in the low 16 bits (WGSL's
+/// `pack2x16float`; a value beyond the half range is indeterminate on a GPU).
+#[inline]
+pub fn pack2x16_float(v: crate::Vec2) -> u32 {
+    use sarek_codegen::interp::packing::f32_to_f16;
+    u32::from(f32_to_f16(v.x)) | u32::from(f32_to_f16(v.y)) << 16
+}
+
+/// The two IEEE halves of `word` as `f32`s, the low one in `x` (WGSL's `unpack2x16float`).
+#[inline]
+pub fn unpack2x16_float(word: u32) -> crate::Vec2 {
+    use sarek_codegen::interp::packing::f16_to_f32;
+    crate::Vec2::new(f16_to_f32(word as u16), f16_to_f32((word >> 16) as u16))
+}
+
+/// A [`block_barrier`], then the value of `element`, an element of a workgroup array
+/// (`workgroup_uniform_load(&flag[0])`; WGSL's `workgroupUniformLoad`). Every invocation of
+/// the workgroup gets the same value, so Sarek's uniformity check lets it decide a loop or a
+/// branch that contains barriers: the way to end an iterative solver's loop on a flag that
+/// some threads set. Like a barrier, every invocation must reach it. On the host, one
+/// invocation at a time, it reads the element.
+#[inline]
+pub fn workgroup_uniform_load<T: Copy>(element: &T) -> T {
+    *element
+}
+
 /// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `AtomicU32`, `AtomicI32`,
 /// `AtomicF32`
 /// and arrays of them.

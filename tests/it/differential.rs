@@ -31,7 +31,7 @@ use common::polyfills::{self, float_methods};
 /// a failure without one under `SAREK_REQUIRE_GPU=1`), then always the CPU backend. Under
 /// `SAREK_DEVICE=cpu`, or without a GPU, that is the CPU backend alone, run once. Created once:
 /// creating a device is slow.
-fn backends() -> &'static [(String, Device)] {
+pub(crate) fn backends() -> &'static [(String, Device)] {
     static BACKENDS: OnceLock<Vec<(String, Device)>> = OnceLock::new();
     BACKENDS.get_or_init(|| {
         let mut all = Vec::new();
@@ -44,7 +44,7 @@ fn backends() -> &'static [(String, Device)] {
 }
 
 /// Runs `launch` on every backend; each backend's name with what it returned.
-fn on_backends<T>(mut launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)> {
+pub(crate) fn on_backends<T>(mut launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)> {
     backends()
         .iter()
         .map(|(name, dev)| (name.as_str(), launch(dev)))
@@ -53,7 +53,7 @@ fn on_backends<T>(mut launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)
 
 /// Runs `body` on the host once per invocation of a 1-D grid of `n` threads in workgroups of
 /// `wg`, as the GPU would.
-fn on_host(n: usize, wg: u32, mut body: impl FnMut()) {
+pub(crate) fn on_host(n: usize, wg: u32, mut body: impl FnMut()) {
     let groups = (n as u32).div_ceil(wg);
     for g in 0..groups {
         for t in 0..wg {
@@ -69,13 +69,13 @@ fn on_host(n: usize, wg: u32, mut body: impl FnMut()) {
 }
 
 /// What the plain-Rust body of a kernel is called in failure messages.
-const BODY: &str = "the plain-Rust body";
+pub(crate) const BODY: &str = "the plain-Rust body";
 
 /// Checks that every backend's outputs agree, output by output (`same(k, got, expected)`),
 /// with `reference` (the kernel's plain-Rust body, or the documented result where Rust would
 /// panic), and with the first backend's (the GPU's, when there is one). A failure names the
 /// kernel, the output and its inputs (`inputs(k)`), the backend and both values.
-fn agree<T: Debug>(
+pub(crate) fn agree<T: Debug>(
     kernel: &str,
     outputs: &[(&str, Vec<T>)],
     reference: Option<(&str, &[T])>,
@@ -112,7 +112,7 @@ fn agree<T: Debug>(
 }
 
 /// Exact equality, for integers and structs.
-fn exact<T: PartialEq>(_: usize, a: &T, b: &T) -> bool {
+pub(crate) fn exact<T: PartialEq>(_: usize, a: &T, b: &T) -> bool {
     a == b
 }
 
@@ -124,7 +124,7 @@ fn tiny(v: f32) -> bool {
 /// The same `f32`: equal bits (so `-0.0` differs from `0.0`), both NaN, or both below the
 /// normal range with one of them subnormal (WGSL lets a device flush subnormals to zero;
 /// an H200 does).
-fn same_f32(a: f32, b: f32) -> bool {
+pub(crate) fn same_f32(a: f32, b: f32) -> bool {
     a.to_bits() == b.to_bits()
         || (a.is_nan() && b.is_nan())
         || (tiny(a) && tiny(b) && (a.is_subnormal() || b.is_subnormal()))
@@ -136,14 +136,14 @@ fn same_bits(_: usize, a: &f32, b: &f32) -> bool {
 }
 
 /// Within `bound` ULP (`±0` equal, both NaN equal), or both below the normal range.
-fn near_f32(a: f32, b: f32, bound: u32) -> bool {
+pub(crate) fn near_f32(a: f32, b: f32, bound: u32) -> bool {
     common::ulps(a, b) <= bound || (tiny(a) && tiny(b))
 }
 
 // ---------------------------------------------------------------------------------------------
 // Input strategies: random values with the edge values mixed in.
 
-fn i32s() -> impl Strategy<Value = i32> {
+pub(crate) fn i32s() -> impl Strategy<Value = i32> {
     prop_oneof![
         6 => any::<i32>(),
         1 => Just(i32::MIN),
@@ -154,7 +154,7 @@ fn i32s() -> impl Strategy<Value = i32> {
     ]
 }
 
-fn u32s() -> impl Strategy<Value = u32> {
+pub(crate) fn u32s() -> impl Strategy<Value = u32> {
     prop_oneof![
         6 => any::<u32>(),
         1 => Just(0u32),
@@ -166,7 +166,7 @@ fn u32s() -> impl Strategy<Value = u32> {
 }
 
 /// Any `f32` (`any::<f32>()` gives NaN, infinities, zeros and subnormals too) and the edges.
-fn f32s() -> impl Strategy<Value = f32> {
+pub(crate) fn f32s() -> impl Strategy<Value = f32> {
     prop_oneof![
         6 => any::<f32>(),
         3 => prop::sample::select(vec![
@@ -211,7 +211,7 @@ fn normal_f32s() -> impl Strategy<Value = f32> {
 
 /// `cases` random cases per test. A failure is shrunk and printed, not saved to a file next
 /// to this one: add a printed input as a case of its own where it is worth keeping.
-fn config(cases: u32) -> ProptestConfig {
+pub(crate) fn config(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,
         failure_persistence: None,
@@ -564,7 +564,7 @@ proptest! {
 
 /// Output `k` of a kernel that writes `names.len()` outputs per element: the element and the
 /// output's name.
-fn nth(names: &[&'static str], k: usize) -> (usize, &'static str) {
+pub(crate) fn nth(names: &[&'static str], k: usize) -> (usize, &'static str) {
     (k / names.len(), names[k % names.len()])
 }
 
@@ -888,7 +888,7 @@ fn ranges(lo: &[i32], hi: &[i32], step: &[u32], ulo: &[u32], uhi: &[u32], out: &
 /// (NaN, infinities and zeros included: the polyfills give Rust's result there too), and
 /// the domains of `acosh` and `atanh`. No subnormal arguments: the device's own `log2` and
 /// `pow` (under `log2`, `log10`, `cbrt`) are not accurate there.
-fn polyfill_args() -> impl Strategy<Value = f32> {
+pub(crate) fn polyfill_args() -> impl Strategy<Value = f32> {
     prop_oneof![
         4 => any::<u32>().prop_map(f32::from_bits).prop_filter("normal, 1e-30 to 1e30", |v| {
             v.is_finite() && v.abs() > 1e-30 && v.abs() < 1e30
@@ -1015,12 +1015,12 @@ fn float_rules(a: &[f32], b: &[f32], out: &mut [f32]) {
 }
 
 /// Uploads `data` on `dev` (a shorthand).
-fn up<T: sarek::Element>(dev: &Device, data: &[T]) -> sarek::Buffer<T> {
+pub(crate) fn up<T: sarek::Element>(dev: &Device, data: &[T]) -> sarek::Buffer<T> {
     dev.upload(data).unwrap()
 }
 
 /// `len` zeros on `dev` (a shorthand).
-fn zeros<T: sarek::Element>(dev: &Device, len: usize) -> sarek::Buffer<T> {
+pub(crate) fn zeros<T: sarek::Element>(dev: &Device, len: usize) -> sarek::Buffer<T> {
     dev.zeros::<T>(len).unwrap()
 }
 

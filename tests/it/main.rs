@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bytes;
 mod coarsen;
 mod consts;
 mod cooperating_helpers;
@@ -27,7 +28,9 @@ mod multi;
 mod pipeline_cache;
 mod runtime;
 mod semantics;
+mod std_methods;
 mod subgroups;
 mod submission;
+mod uniform_load;
 mod unroll;
 mod vectors;

@@ -192,6 +192,14 @@ impl Gen<'_> {
                         MathFun::Atan2,
                         MathFun::MulAdd,
                         MathFun::Clamp,
+                        MathFun::Max,
+                        MathFun::Asin,
+                        MathFun::Acos,
+                        MathFun::Atan,
+                        MathFun::Sinh,
+                        MathFun::Cosh,
+                        MathFun::Exp2,
+                        MathFun::Fract,
                     ];
                     let fun = funs[self.rng.below(funs.len())];
                     let args = (0..fun.arity()).map(|_| self.expr(b, F32)).collect();
@@ -307,6 +315,16 @@ impl Gen<'_> {
                             MathFun::RemEuclid,
                             MathFun::Clamp,
                             MathFun::Pow,
+                            MathFun::Signum,
+                            MathFun::DivEuclid,
+                            MathFun::SaturatingAdd,
+                            MathFun::SaturatingSub,
+                            MathFun::SaturatingMul,
+                            MathFun::RotateLeft,
+                            MathFun::RotateRight,
+                            MathFun::ReverseBits,
+                            MathFun::SwapBytes,
+                            MathFun::Isqrt,
                         ]
                     } else {
                         &[
@@ -315,11 +333,29 @@ impl Gen<'_> {
                             MathFun::RemEuclid,
                             MathFun::Clamp,
                             MathFun::Pow,
+                            MathFun::DivCeil,
+                            MathFun::DivEuclid,
+                            MathFun::AbsDiff,
+                            MathFun::SaturatingAdd,
+                            MathFun::SaturatingSub,
+                            MathFun::SaturatingMul,
+                            MathFun::RotateLeft,
+                            MathFun::ReverseBits,
+                            MathFun::SwapBytes,
+                            MathFun::CountZeros,
+                            MathFun::LeadingOnes,
+                            MathFun::TrailingOnes,
+                            MathFun::NextPowerOfTwo,
+                            MathFun::Ilog2,
+                            MathFun::Isqrt,
                         ]
                     };
                     let fun = funs[self.rng.below(funs.len())];
                     let mut args: Vec<_> = (0..fun.arity()).map(|_| self.expr(b, ty)).collect();
-                    if fun == MathFun::Pow {
+                    if matches!(
+                        fun,
+                        MathFun::Pow | MathFun::RotateLeft | MathFun::RotateRight
+                    ) {
                         args[1] = self.expr(b, U32);
                     }
                     e(b, Expr::Math { fun, args }, ty)

@@ -25,6 +25,7 @@ mod adapter;
 mod arg;
 mod batch;
 mod buffer;
+mod bytes;
 mod copy;
 mod cpu;
 mod device;

@@ -11,13 +11,23 @@ struct sarek_Params {
 @group(0) @binding(1) var<storage, read_write> sarek_sarek_out: array<f32>;
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
+fn sarek_max_f32(x: f32, y: f32) -> f32 {
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return y;
+    }
+    if (bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u {
+        return x;
+    }
+    return max(x, y);
+}
+
 @compute @workgroup_size(16, 16, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    let sarek_max: f32 = max(sarek_params.sarek_filter, 1.0f);
+    let sarek_max: f32 = sarek_max_f32(sarek_params.sarek_filter, 1.0f);
     let sarek_l2_select: f32 = sarek_max;
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);
@@ -38,7 +48,7 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(16u, 16u, 1u) + sarek_lid;
-    let sarek_max: f32 = max(sarek_params.sarek_filter, 1.0f);
+    let sarek_max: f32 = sarek_max_f32(sarek_params.sarek_filter, 1.0f);
     let sarek_l2_select: f32 = sarek_max;
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);

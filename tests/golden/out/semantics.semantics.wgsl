@@ -77,6 +77,16 @@ fn sarek_f32_from_bits(bits: u32) -> f32 {
     return bitcast<f32>(bits);
 }
 
+fn sarek_min_f32(x: f32, y: f32) -> f32 {
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return y;
+    }
+    if (bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u {
+        return x;
+    }
+    return min(x, y);
+}
+
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
@@ -85,7 +95,7 @@ fn sarek_main(
 ) {
     let k: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (k < sarek_params.sarek_len0) {
-        f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + min(sarek_f32_from_bits(0x7f800000u), x[k]));
+        f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), x[k]));
         i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
     }
 }
@@ -103,7 +113,7 @@ fn sarek_main_folded(
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let k: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
     if (k < sarek_params.sarek_len0) {
-        f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + min(sarek_f32_from_bits(0x7f800000u), x[k]));
+        f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), x[k]));
         i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
     }
 }
@@ -137,22 +147,22 @@ fn sarek_main_coarse(
     let sarek_p3_2: u32 = s[sarek_id3];
     let sarek_c0_k: u32 = sarek_id0;
     if (sarek_c0_k < sarek_params.sarek_len0) {
-        f[sarek_c0_k] = ((sarek_fmod(sarek_p0_0, 3.0f) + sarek_round_half_away(sarek_p0_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p0_0));
+        f[sarek_c0_k] = ((sarek_fmod(sarek_p0_0, 3.0f) + sarek_round_half_away(sarek_p0_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p0_0));
         i[sarek_c0_k] = ((((sarek_f32_to_i32(sarek_p0_0) + (sarek_p0_1 << (sarek_p0_2 & 31u))) + (sarek_p0_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p0_0)));
     }
     let sarek_c1_k: u32 = sarek_id1;
     if (sarek_c1_k < sarek_params.sarek_len0) {
-        f[sarek_c1_k] = ((sarek_fmod(sarek_p1_0, 3.0f) + sarek_round_half_away(sarek_p1_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p1_0));
+        f[sarek_c1_k] = ((sarek_fmod(sarek_p1_0, 3.0f) + sarek_round_half_away(sarek_p1_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p1_0));
         i[sarek_c1_k] = ((((sarek_f32_to_i32(sarek_p1_0) + (sarek_p1_1 << (sarek_p1_2 & 31u))) + (sarek_p1_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p1_0)));
     }
     let sarek_c2_k: u32 = sarek_id2;
     if (sarek_c2_k < sarek_params.sarek_len0) {
-        f[sarek_c2_k] = ((sarek_fmod(sarek_p2_0, 3.0f) + sarek_round_half_away(sarek_p2_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p2_0));
+        f[sarek_c2_k] = ((sarek_fmod(sarek_p2_0, 3.0f) + sarek_round_half_away(sarek_p2_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p2_0));
         i[sarek_c2_k] = ((((sarek_f32_to_i32(sarek_p2_0) + (sarek_p2_1 << (sarek_p2_2 & 31u))) + (sarek_p2_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p2_0)));
     }
     let sarek_c3_k: u32 = sarek_id3;
     if (sarek_c3_k < sarek_params.sarek_len0) {
-        f[sarek_c3_k] = ((sarek_fmod(sarek_p3_0, 3.0f) + sarek_round_half_away(sarek_p3_0)) + min(sarek_f32_from_bits(0x7f800000u), sarek_p3_0));
+        f[sarek_c3_k] = ((sarek_fmod(sarek_p3_0, 3.0f) + sarek_round_half_away(sarek_p3_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p3_0));
         i[sarek_c3_k] = ((((sarek_f32_to_i32(sarek_p3_0) + (sarek_p3_1 << (sarek_p3_2 & 31u))) + (sarek_p3_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p3_0)));
     }
 }

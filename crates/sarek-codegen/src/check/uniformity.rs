@@ -112,6 +112,8 @@ fn first_barrier(block: &Block, reaches: &[Option<(Span, Barrier)>]) -> Option<(
         // Collective like a barrier (helpers cannot contain one, so only the entry point's
         // own subgroup operations reach this).
         Stmt::Subgroup { .. } => Some((s.span, Barrier::Subgroup)),
+        // `workgroup_uniform_load` is a workgroup barrier first.
+        Stmt::UniformLoad { .. } => Some((s.span, Barrier::Workgroup)),
         Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
         Stmt::If { accept, reject, .. } => {
             first_barrier(accept, reaches).or_else(|| first_barrier(reject, reaches))
@@ -370,6 +372,19 @@ impl<'a> Analysis<'a> {
                 }
                 None
             }
+            // A barrier whose value is the same for every invocation (unless the element read
+            // is chosen by a varying index).
+            Stmt::UniformLoad {
+                indices, result, ..
+            } => {
+                if let (Some(cause), true) = (cause, self.report) {
+                    self.divergent_barrier(cause, statement.span, Barrier::Workgroup);
+                }
+                if cause.is_some() || indices.iter().any(|i| self.expr_varying(*i)) {
+                    self.mark(*result);
+                }
+                None
+            }
             Stmt::Subgroup { op, result, .. } => {
                 self.mark(*result);
                 if let (Some(cause), true) = (cause, self.report) {
@@ -454,7 +469,7 @@ impl<'a> Analysis<'a> {
         let (span, why) = match cause {
             Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the barrier it guards"),
             Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the others wait forever at the barrier after it"),
-            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together"),
+            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together; to leave a loop on a flag in workgroup memory, read the flag with `workgroup_uniform_load(&flag[0])`, whose value every thread of the workgroup shares"),
         };
         if self.reported.insert(span) {
             self.errors.push((

@@ -83,8 +83,13 @@ pub fn refusal(name: &str) -> Option<String> {
             "WebGPU has no 64-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
             if name.starts_with('u') { "u32" } else { "i32" }
         ),
-        "i8" | "u8" | "i16" | "u16" => format!(
-            "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
+        "i8" | "u8" => format!(
+            "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}`; for byte data, upload it into a `Buffer<u32>` with `dev.upload_bytes(&bytes)` (four bytes a word, read back with `buf.read_bytes()`), take `&[u32]`, and unpack a word with `unpack4x_{}(word)`",
+            if name.starts_with('u') { "u32" } else { "i32" },
+            if name.starts_with('u') { "u8" } else { "i8" }
+        ),
+        "i16" | "u16" => format!(
+            "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}` (two half-words a `u32` word: `word & 0xffff` and `word >> 16`; `unpack2x16_float` for `f16` data)",
             if name.starts_with('u') { "u32" } else { "i32" }
         ),
         "f16" => "`f16` needs the optional `shader-f16` feature, which Sarek does not support yet; use `f32`".into(),

@@ -388,6 +388,22 @@ impl<'p> Workgroup<'p> {
             Stmt::Subgroup { op, args, result } => {
                 self.subgroup(code, *op, args, *result, lanes, active)
             }
+            // Lockstep too: no invocation writes between the barrier and the reads, so every
+            // one reads the same value.
+            Stmt::UniformLoad {
+                var,
+                indices,
+                result,
+            } => {
+                for &l in active {
+                    let (v, at, ty) = self.shared_at(code, &lanes[l], *var, indices);
+                    let value = self
+                        .program
+                        .layouts
+                        .load(ty, self.memory(Mem::Shared(v)), at);
+                    lanes[l].frame_mut().locals[result.index()] = value;
+                }
+            }
             Stmt::Atomic {
                 fun,
                 target,
@@ -781,6 +797,14 @@ impl<'p> Workgroup<'p> {
                     if let (Some(a), Some(b)) = (args.first(), args.get(1)) {
                         if value::trap(BinaryOp::Rem, a, b).is_some() {
                             self.report(lane, FaultKind::RemainderByZero, node.span);
+                        }
+                    }
+                }
+                // `div_euclid` and `div_ceil` by zero panic in Rust, as `/` does.
+                if matches!(fun, MathFun::DivEuclid | MathFun::DivCeil) {
+                    if let (Some(a), Some(b)) = (args.first(), args.get(1)) {
+                        if value::trap(BinaryOp::Div, a, b).is_some() {
+                            self.report(lane, FaultKind::DivisionByZero, node.span);
                         }
                     }
                 }

@@ -41,6 +41,8 @@
 mod exec;
 mod memory;
 pub mod subgroup;
+pub mod packing;
+mod std_math;
 pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -221,7 +223,7 @@ impl Program {
     pub fn has_barriers(&self) -> bool {
         fn any(block: &[crate::ir::Statement]) -> bool {
             block.iter().any(|s| match &s.kind {
-                Stmt::Barrier(_) | Stmt::Subgroup { .. } => true,
+                Stmt::Barrier(_) | Stmt::Subgroup { .. } | Stmt::UniformLoad { .. } => true,
                 Stmt::If { accept, reject, .. } => any(accept) || any(reject),
                 Stmt::Loop {
                     body, continuing, ..

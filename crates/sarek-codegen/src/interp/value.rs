@@ -297,6 +297,12 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
                 .reduce(|x, y| scalar_binary(BinaryOp::Add, &x, &y))
                 .unwrap_or(Value::F32(0.0))
         }
+        MathFun::Pack4xU8
+        | MathFun::Pack4xI8
+        | MathFun::Unpack4xU8
+        | MathFun::Unpack4xI8
+        | MathFun::Pack2x16Float
+        | MathFun::Unpack2x16Float => super::packing::eval(fun, &a),
         MathFun::LengthSquared => math(MathFun::Dot, &[a.clone(), a]),
         MathFun::Length => match math(MathFun::Dot, &[a.clone(), a]) {
             Value::F32(d) => Value::F32(d.sqrt()),
@@ -347,6 +353,9 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
 
 fn component_math(fun: MathFun, a: Value, b: Value, c: Value) -> Value {
     use MathFun::*;
+    if let Some(v) = super::std_math::eval(fun, &a, &b) {
+        return v;
+    }
     match (a, b, c) {
         (Value::F32(x), b, c) => {
             let y = match b {

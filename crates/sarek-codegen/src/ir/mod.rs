@@ -243,6 +243,88 @@ pub enum MathFun {
     TrailingZeros,
     /// `pow(exp: u32)` on integers, wrapping
     Pow,
+    /// `asin` (from `atan2`)
+    Asin,
+    /// `acos` (from `atan2`)
+    Acos,
+    /// `atan` (from `atan2`)
+    Atan,
+    /// `sinh` (from `exp_m1` and `exp`)
+    Sinh,
+    /// `cosh` (from `exp_m1` and `exp`)
+    Cosh,
+    /// `exp2`
+    Exp2,
+    /// `powi(n: i32)`: binary powering, as compiler-rt's `__powisf2` that Rust calls
+    Powi,
+    /// `fract`: `x - x.trunc()`
+    Fract,
+    /// `is_nan` (a `bool`, on the bits)
+    IsNan,
+    /// `is_infinite` (a `bool`, on the bits)
+    IsInfinite,
+    /// `is_finite` (a `bool`, on the bits)
+    IsFinite,
+    /// `is_sign_negative` (a `bool`, the sign bit)
+    IsSignNegative,
+    /// `to_bits` (a `u32`)
+    ToBits,
+    /// `f32::from_bits(u32)`
+    FromBits,
+    /// `div_ceil` on `u32`; a zero divisor gives the dividend, as `/`
+    DivCeil,
+    /// `div_euclid`; a zero divisor gives the dividend, `i32::MIN.div_euclid(-1)` wraps
+    DivEuclid,
+    /// `abs_diff` (a `u32`)
+    AbsDiff,
+    /// `saturating_add`
+    SaturatingAdd,
+    /// `saturating_sub`
+    SaturatingSub,
+    /// `saturating_mul`
+    SaturatingMul,
+    /// Whether `a + b` overflows (the flag of `overflowing_add`)
+    AddOverflows,
+    /// Whether `a - b` overflows (the flag of `overflowing_sub`)
+    SubOverflows,
+    /// Whether `a * b` overflows (the flag of `overflowing_mul`)
+    MulOverflows,
+    /// `rotate_left(n: u32)`
+    RotateLeft,
+    /// `rotate_right(n: u32)`
+    RotateRight,
+    /// `reverse_bits`
+    ReverseBits,
+    /// `swap_bytes`
+    SwapBytes,
+    /// `count_zeros` (a `u32`)
+    CountZeros,
+    /// `leading_ones` (a `u32`)
+    LeadingOnes,
+    /// `trailing_ones` (a `u32`)
+    TrailingOnes,
+    /// `is_power_of_two` on `u32` (a `bool`)
+    IsPowerOfTwo,
+    /// `next_power_of_two` on `u32`; 0 where it overflows (Rust's release-mode result)
+    NextPowerOfTwo,
+    /// `ilog2` (a `u32`); `u32::MAX` for zero and negative values, where Rust panics
+    Ilog2,
+    /// `unsigned_abs` on `i32` (a `u32`)
+    UnsignedAbs,
+    /// `isqrt`; `-1` for a negative `i32`, where Rust panics
+    Isqrt,
+    /// `pack4x_u8(UVec4) -> u32`: the low byte of each component, component 0 lowest
+    Pack4xU8,
+    /// `pack4x_i8(IVec4) -> u32`: the low byte of each component
+    Pack4xI8,
+    /// `unpack4x_u8(u32) -> UVec4`: each byte zero-extended
+    Unpack4xU8,
+    /// `unpack4x_i8(u32) -> IVec4`: each byte sign-extended
+    Unpack4xI8,
+    /// `pack2x16_float(Vec2) -> u32`: each component as an IEEE half, component 0 low
+    Pack2x16Float,
+    /// `unpack2x16_float(u32) -> Vec2`
+    Unpack2x16Float,
 }
 
 impl MathFun {
@@ -259,7 +341,19 @@ impl MathFun {
             | MathFun::Copysign
             | MathFun::RemEuclid
             | MathFun::Atan2
-            | MathFun::Pow => 2,
+            | MathFun::Pow
+            | MathFun::Powi
+            | MathFun::DivCeil
+            | MathFun::DivEuclid
+            | MathFun::AbsDiff
+            | MathFun::SaturatingAdd
+            | MathFun::SaturatingSub
+            | MathFun::SaturatingMul
+            | MathFun::AddOverflows
+            | MathFun::SubOverflows
+            | MathFun::MulOverflows
+            | MathFun::RotateLeft
+            | MathFun::RotateRight => 2,
             MathFun::MulAdd | MathFun::Clamp => 3,
             _ => 1,
         }
@@ -593,6 +687,17 @@ pub enum Stmt {
         /// Its arguments ([`SubgroupOp::arity`]).
         args: Vec<Handle<Expression>>,
         /// Declared here: the value.
+        result: Handle<Local>,
+    },
+    /// `workgroup_uniform_load(&shared[i])` (WGSL's `workgroupUniformLoad`): a workgroup
+    /// barrier, then every invocation reads the same element into `result` (a local declared
+    /// here), a value the uniformity check treats as uniform.
+    UniformLoad {
+        /// The workgroup array (not atomic).
+        var: SharedId,
+        /// One index per dimension.
+        indices: Vec<Handle<Expression>>,
+        /// Declared here: the value read.
         result: Handle<Local>,
     },
     /// An atomic operation; its previous value goes to `result` (a local declared here).

@@ -307,6 +307,7 @@ impl Walk<'_> {
             | Stmt::Return(_)
             | Stmt::Barrier(_)
             | Stmt::Subgroup { .. }
+            | Stmt::UniformLoad { .. }
             | Stmt::Atomic { .. }
             | Stmt::CompareExchange { .. }
             | Stmt::Call { .. } => None,

@@ -115,6 +115,15 @@ where
                 break_if: break_if.map(e),
             },
             Stmt::Break | Stmt::Continue | Stmt::Barrier(_) => s.kind.clone(),
+            Stmt::UniformLoad {
+                var,
+                indices,
+                result,
+            } => Stmt::UniformLoad {
+                var: *var,
+                indices: indices.iter().map(|i| e(*i)).collect(),
+                result: l(*result),
+            },
             Stmt::Return(value) => Stmt::Return(value.map(e)),
             Stmt::Switch {
                 selector,

@@ -287,7 +287,8 @@ impl Contents {
             | Stmt::Barrier(_)
             | Stmt::Call { .. }
             // Collective: every lane must reach it together, which a guarded copy would break.
-            | Stmt::Subgroup { .. } => {
+            | Stmt::Subgroup { .. }
+            | Stmt::UniformLoad { .. } => {
                 self.blocked = true;
             }
         }

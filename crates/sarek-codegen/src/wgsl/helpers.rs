@@ -1,6 +1,7 @@
 //! WGSL functions the back end emits where a WGSL builtin does not mean what Rust means.
 
 use super::polyfills;
+use super::std_helpers::StdHelper;
 
 /// A helper function, emitted once per module when used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -74,6 +75,8 @@ pub enum Helper {
     RemU32,
     /// `f32 / f32` refined towards the correctly rounded quotient, for the polyfills.
     DivRefined,
+    /// One of the `std` methods of [`super::std_helpers`].
+    Std(StdHelper),
 }
 
 impl Helper {
@@ -112,6 +115,7 @@ impl Helper {
             Helper::DivU32 => DIV_U32,
             Helper::RemU32 => REM_U32,
             Helper::DivRefined => polyfills::DIV_REFINED,
+            Helper::Std(h) => h.source(),
         }
     }
 
@@ -127,6 +131,7 @@ impl Helper {
             Helper::Atanh => &[Helper::Ln1p, Helper::FromBits, Helper::DivRefined],
             Helper::Atan2 | Helper::Ln1pNear0 => &[Helper::DivRefined],
             Helper::Ln1p | Helper::Log2 | Helper::Log10 => &[Helper::Ln1pNear0],
+            Helper::Std(h) => h.needs(),
             _ => &[],
         }
     }
@@ -166,6 +171,7 @@ impl Helper {
             Helper::DivU32 => "sarek_div_u32",
             Helper::RemU32 => "sarek_rem_u32",
             Helper::DivRefined => "sarek_div_refined",
+            Helper::Std(h) => h.name(),
         }
     }
 }

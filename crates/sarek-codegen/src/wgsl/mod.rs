@@ -10,10 +10,12 @@ pub mod escape;
 mod helpers;
 mod names;
 mod polyfills;
+mod std_helpers;
 mod writer;
 
 pub use escape::escape;
 pub use helpers::Helper;
+pub use std_helpers::StdHelper;
 
 use crate::abi::Abi;
 use crate::ir::Kernel;

@@ -176,6 +176,9 @@ impl Lowerer<'_> {
                 return Err(self.error(diverge.span(), "`let ... else` needs patterns that can fail, which kernels do not have; use `if`"));
             }
         }
+        if let Some(reason) = self.discarded_buffer(local) {
+            return Err(self.fail(local.span(), ErrorKind::unsupported(reason)));
+        }
         let value = match &local.init {
             Some(init) => Some(self.value_expecting(&init.expr, declared)?),
             None => None,

@@ -11,7 +11,7 @@ use crate::front::infer::{Ty, VarKind};
 use crate::front::types;
 use crate::ir::*;
 
-use super::{items, Item, Lowerer, Value, R};
+use super::{items, std_methods, Item, Lowerer, Value, R};
 
 impl Lowerer<'_> {
     pub(super) fn math_fun(name: &str) -> Option<MathFun> {
@@ -41,7 +41,6 @@ impl Lowerer<'_> {
             "recip" => MathFun::Recip,
             "to_degrees" => MathFun::ToDegrees,
             "to_radians" => MathFun::ToRadians,
-            "signum" => MathFun::Signum,
             "rem_euclid" => MathFun::RemEuclid,
             "clamp" => MathFun::Clamp,
             "atan2" => MathFun::Atan2,
@@ -196,30 +195,18 @@ impl Lowerer<'_> {
             };
             return Ok(self.expr(kind, ty, span));
         }
+        if std_methods::handles(name) {
+            let args = self.method_args(operands, receiver)?;
+            return self.std_method(name, name_span, &args, span);
+        }
         let Some(fun) = Self::math_fun(name).or(wrapping.map(|_| MathFun::Abs)) else {
-            return Err(self.error(
-                name_span,
-                format!("`{name}` is not a method Sarek can run on the GPU; kernels support `len`; on `f32`: `abs`, `min`, `max`, `clamp`, `sqrt`, `cbrt`, `hypot`, `sin`, `cos`, `tan`, `atan2`, `tanh`, `asinh`, `acosh`, `atanh`, `exp`, `exp_m1`, `ln`, `ln_1p`, `log2`, `log10`, `powf`, `floor`, `ceil`, `trunc`, `round`, `mul_add`, `recip`, `signum`, `copysign`, `rem_euclid`, `to_degrees`, `to_radians`; on integers: `abs`, `min`, `max`, `clamp`, `pow`, `rem_euclid`, `count_ones`, `leading_zeros`, `trailing_zeros` and `wrapping_add/sub/mul/div/rem/neg/abs/shl/shr/pow`"),
-            ));
+            return Err(self.error(name_span, std_methods::unknown_method(name)));
         };
         let arity = if wrapping.is_some() { 2 } else { fun.arity() };
         if operands.len() != arity {
             return Err(self.error(span, format!("`{name}` takes {} argument(s)", arity - 1)));
         }
-        let args = match receiver {
-            Some((r, end)) => {
-                let before = self.block_len();
-                let mut rest = self.operands(&operands[1..])?;
-                let r = if self.block_len() != before && !self.is_stable(r) {
-                    self.spill(r, Some(end))
-                } else {
-                    r
-                };
-                rest.insert(0, r);
-                rest
-            }
-            None => self.operands(operands)?,
-        };
+        let args = self.method_args(operands, receiver)?;
         if let Some(op) = wrapping {
             self.require_int(args[0], span)?;
             let ty = self.binary_type(op, args[0], args[1], span)?;
@@ -274,6 +261,29 @@ impl Lowerer<'_> {
             }
         }
         Ok(self.expr(Expr::Math { fun, args }, ty, span))
+    }
+
+    /// The operands of a method, receiver first; `receiver` is already lowered (with the
+    /// block length after it), and is spilled when a later operand needs statements.
+    fn method_args(
+        &mut self,
+        operands: &[&syn::Expr],
+        receiver: Option<(Handle<Expression>, usize)>,
+    ) -> R<Vec<Handle<Expression>>> {
+        Ok(match receiver {
+            Some((r, end)) => {
+                let before = self.block_len();
+                let mut rest = self.operands(&operands[1..])?;
+                let r = if self.block_len() != before && !self.is_stable(r) {
+                    self.spill(r, Some(end))
+                } else {
+                    r
+                };
+                rest.insert(0, r);
+                rest
+            }
+            None => self.operands(operands)?,
+        })
     }
 
     pub(super) fn intrinsic(name: &str) -> Option<Builtin> {
@@ -342,6 +352,12 @@ impl Lowerer<'_> {
                     Ty::Known(Scalar::U32),
                     span,
                 )));
+            }
+            if let Some(v) = self.packing_call(&last, c) {
+                return v;
+            }
+            if last == "workgroup_uniform_load" {
+                return self.uniform_load(c);
             }
             if last == "shared" {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));

@@ -35,11 +35,15 @@ pub mod items;
 mod literals;
 mod methods;
 mod operators;
+mod packing;
 mod patterns;
 mod places;
 mod subgroups;
+mod refusals;
+mod std_methods;
 mod tuples;
 mod typing;
+mod uniform_load;
 mod vectors;
 
 pub use context::ModuleContext;
@@ -318,6 +322,9 @@ impl<'m> Lowerer<'m> {
     fn expression(&mut self, e: &syn::Expr) -> R<Value> {
         let span = e.span();
         let expect = self.expect.take();
+        if let Some(reason) = refusals::specific(e) {
+            return Err(self.fail(span, ErrorKind::unsupported(reason)));
+        }
         if let Some(reason) = unsupported_expr(e) {
             return Err(self.fail(span, ErrorKind::unsupported(reason)));
         }

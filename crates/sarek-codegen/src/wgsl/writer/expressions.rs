@@ -270,6 +270,9 @@ impl Writer<'_> {
     ) -> Option<String> {
         let scalar = ty.and_then(Type::scalar).unwrap_or(Scalar::F32);
         let call = |name: &str| format!("{name}({})", args.join(", "));
+        if let Some(text) = self.std_method(fun, ty, args) {
+            return Some(text);
+        }
         Some(match (fun, scalar) {
             (MathFun::Log10, _) => call(self.use_helper(Helper::Log10)),
             (MathFun::Log2, _) => call(self.use_helper(Helper::Log2)),

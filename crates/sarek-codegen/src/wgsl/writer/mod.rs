@@ -13,6 +13,7 @@ mod expressions;
 mod invocation;
 mod extensions;
 mod statements;
+mod std_math;
 
 use super::escape::{escape, internal};
 use super::helpers::Helper;

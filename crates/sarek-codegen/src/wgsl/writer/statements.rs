@@ -154,6 +154,19 @@ impl Writer<'_> {
             } if self.shared_float(target) => {
                 self.shared_float_atomic(depth, *fun, target, *value, *result)
             }
+            Stmt::UniformLoad {
+                var,
+                indices,
+                result,
+            } => {
+                let element = self.shared_element(*var, indices);
+                let ty = self.type_name(self.locals[*result].ty);
+                let name = self.local_name(*result);
+                self.line(
+                    depth,
+                    &format!("let {name}: {ty} = workgroupUniformLoad(&{element});"),
+                );
+            }
             Stmt::Atomic {
                 fun,
                 target,

@@ -9,6 +9,9 @@
 
 use std::cell::Cell;
 
+mod bounds;
+pub use bounds::{Const, Float, Integer, Scalar};
+
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Invocation {

@@ -15,6 +15,7 @@ mod cpu;
 mod data;
 mod differential;
 mod extremes;
+mod generics;
 mod golden;
 mod gpu;
 mod inference;

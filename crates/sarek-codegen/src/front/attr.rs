@@ -16,6 +16,10 @@ pub struct KernelAttr {
     /// name constants of the kernel's module, which only the lowering sees, so it evaluates
     /// them and sets the size. Empty when `workgroup_size` is final.
     pub workgroup_size_exprs: Vec<syn::Expr>,
+    /// `instances(B = [64, 256], T = [f32])`: the values of a generic kernel's const
+    /// parameters (and, optionally, a subset of a type parameter's types), each list as
+    /// written; `front::generics` checks them against the kernel's parameters.
+    pub instances: Vec<(syn::Ident, Vec<syn::Expr>)>,
 }
 
 impl Default for KernelAttr {
@@ -24,6 +28,7 @@ impl Default for KernelAttr {
             workgroup_size: [256, 1, 1],
             workgroup_size_span: proc_macro2::Span::call_site(),
             workgroup_size_exprs: Vec::new(),
+            instances: Vec::new(),
         }
     }
 }
@@ -67,9 +72,28 @@ pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic>
             }
             attr.workgroup_size = size;
             Ok(())
+        } else if meta.path.is_ident("instances") {
+            meta.parse_nested_meta(|param| {
+                let Some(name) = param.path.get_ident().cloned() else {
+                    return Err(invalid(
+                        param.path.span(),
+                        "name a generic parameter of the kernel: `instances(B = [64, 256])`",
+                    ));
+                };
+                let value: syn::Expr = param.value()?.parse()?;
+                let syn::Expr::Array(array) = value else {
+                    return Err(invalid(
+                        value.span(),
+                        "list the instances as an array: `instances(B = [64, 256])`",
+                    ));
+                };
+                attr.instances
+                    .push((name, array.elems.into_iter().collect()));
+                Ok(())
+            })
         } else {
             Err(meta.error(ErrorKind::InvalidAttribute(
-                "unknown `sarek::kernel` argument; the only one is `workgroup_size = [x, y, z]`",
+                "unknown `sarek::kernel` argument; the arguments are `workgroup_size = [x, y, z]` and `instances(B = [..])`",
             )))
         }
     });

@@ -7,6 +7,8 @@ pub mod consteval;
 pub mod depth;
 pub mod diagnostic;
 mod expand;
+mod expand_generic;
+pub mod generics;
 mod host;
 mod infer;
 mod lower;

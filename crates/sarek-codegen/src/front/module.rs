@@ -206,6 +206,12 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
                 f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 out_items.push(quote!(#f));
             }
+            syn::Item::Trait(mut t) => {
+                visible_iter.next();
+                // A trait that only generic kernels name is used by their GPU code.
+                t.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+                out_items.push(quote!(#t));
+            }
             syn::Item::Const(mut c) => {
                 visible_iter.next();
                 c.attrs.push(syn::parse_quote!(#[allow(dead_code)]));

@@ -270,6 +270,30 @@ mod ops {
         }
     }
 
+    /// A generic helper: one instance per type it is called with.
+    pub fn add<T: Scalar>(a: T, b: T) -> T {
+        a + b
+    }
+
+    /// A generic helper over a buffer: `T` comes from the buffer passed.
+    pub fn scaled<T: Scalar>(k: T, x: &[T], i: usize) -> T {
+        k * x[i]
+    }
+
+    /// Generic helpers called from a generic kernel (at its `T`) and at fixed types.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn add_twice<T: Scalar>(x: &[T], y: &mut [T], counts: &mut [u32]) {
+        let i = global_thread_id();
+        if i < y.len() {
+            y[i] = add(add(x[i], scaled(T::ONE, x, i)), y[i]);
+            counts[i] = add::<u32>(counts[i], 1) + add(2u32, 0);
+            let half = add(0.25f32, 0.25);
+            if half != 0.5 {
+                counts[i] = 0;
+            }
+        }
+    }
+
     /// One workgroup's reduction by `O` over `T`, `B` wide.
     #[sarek::kernel(workgroup_size = [B], instances(B = [64, 128]))]
     pub fn reduce<T: Scalar, O: Reducer<T>, const B: usize>(x: &[T], out: &mut [T]) {
@@ -351,4 +375,33 @@ fn a_generic_trait_ranges_over_its_impls_for_each_type() {
         .collect();
     assert_eq!(of.read().unwrap()[..4], want[..]);
     assert_eq!(ops::reduce::INSTANCES.len(), 12);
+}
+
+#[test]
+fn generic_helpers_are_instantiated_per_call() {
+    let Some(dev) = common::device() else { return };
+    let n = 100;
+    let xi: Vec<i32> = (0..n).map(|i| i as i32 - 40).collect();
+    let xf: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();
+    let (bi, bf) = (dev.upload(&xi).unwrap(), dev.upload(&xf).unwrap());
+    let mut yi = dev.upload(&vec![5i32; n]).unwrap();
+    let mut yf = dev.upload(&vec![0.5f32; n]).unwrap();
+    let mut counts = dev.zeros::<u32>(n).unwrap();
+    ops::add_twice
+        .launch(&dev, Grid::cover(n), &bi, &mut yi, &mut counts)
+        .unwrap();
+    ops::add_twice
+        .launch(&dev, Grid::cover(n), &bf, &mut yf, &mut counts)
+        .unwrap();
+    assert_eq!(
+        yi.read().unwrap(),
+        xi.iter().map(|x| 2 * x + 5).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        yf.read().unwrap(),
+        xf.iter().map(|x| 2.0 * x + 0.5).collect::<Vec<_>>()
+    );
+    assert_eq!(counts.read().unwrap(), vec![6u32; n]);
+    // The helpers are plain Rust on the host too.
+    assert_eq!(ops::add(2u32, 3), 5);
 }

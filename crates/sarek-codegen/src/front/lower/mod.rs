@@ -29,6 +29,7 @@ mod calls;
 pub mod context;
 mod control;
 mod data;
+mod generic_calls;
 mod guards;
 mod intrinsics;
 pub mod items;

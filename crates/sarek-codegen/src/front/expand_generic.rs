@@ -34,6 +34,10 @@ pub fn expand(
     passed_attrs: &[syn::Attribute],
 ) -> TokenStream {
     let name = &item.sig.ident;
+    // The signature's own errors first (each instance would repeat them).
+    let before = errors.len();
+    super::signature_errors(&item.sig, &mut errors, true);
+    let signature_failed = errors.len() > before;
     let generic = match generics::instances(attr, item, module) {
         Ok(g) => g,
         Err(e) => {
@@ -41,7 +45,7 @@ pub fn expand(
             return errors.into_compile_errors();
         }
     };
-    if !errors.is_empty() {
+    if !errors.is_empty() || signature_failed {
         return errors.into_compile_errors();
     }
     // Every instance is lowered, compiled and validated now; the first that fails is

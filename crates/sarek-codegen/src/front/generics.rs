@@ -368,6 +368,7 @@ fn params(
             ),
             syn::GenericParam::Type(tp) => {
                 let mut bound = None;
+                let mut refused = false;
                 for b in &tp.bounds {
                     let syn::TypeParamBound::Trait(t) = b else {
                         continue;
@@ -400,6 +401,7 @@ fn params(
                             .expect("a segment");
                         bound = Some(Bound::Trait(ident, args));
                     } else if !MARKER_BOUNDS.contains(&last.as_str()) {
+                        refused = true;
                         errors.error(t.span(), format!("a kernel's type parameter must be bounded by `Scalar`, `Float` or `Integer` (from `sarek::gpu`) or by a trait of its `#[sarek::module]`, so that the macro knows every instance at build time; `{last}` is neither"));
                     }
                 }
@@ -408,6 +410,7 @@ fn params(
                 }
                 match bound {
                     Some(b) => out.push(Param::Type(tp.ident.clone(), b)),
+                    None if refused => {}
                     None => errors.error(tp.ident.span(), format!("give `{}` a bound that lists its types: `{}: Scalar` (f32, i32, u32), `Float`, `Integer`, or a trait of the kernel's `#[sarek::module]`", tp.ident, tp.ident)),
                 }
             }

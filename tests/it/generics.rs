@@ -11,7 +11,7 @@ use sarek::Grid;
 
 /// `y = a * x`, for every scalar type.
 #[sarek::kernel(workgroup_size = [64])]
-fn scale<T: Scalar>(a: T, x: &[T], y: &mut [T]) {
+pub(crate) fn scale<T: Scalar>(a: T, x: &[T], y: &mut [T]) {
     let i = global_thread_id();
     if i < y.len() {
         y[i] = a * x[i];
@@ -204,7 +204,7 @@ fn enqueue_and_record_are_generic_too() {
 }
 
 #[sarek::module]
-mod ops {
+pub(crate) mod ops {
     use sarek::prelude::*;
 
     /// A binary operator with its identity, for `f32`.

@@ -13,6 +13,8 @@ mod atomic_f32;
 mod subgroups;
 pub use atomic_f32::AtomicF32;
 pub use subgroups::*;
+mod bounds;
+pub use bounds::{Const, Float, Integer, Scalar};
 
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -39,6 +39,22 @@ fn kernels(source: &str) -> Vec<(String, String)> {
             _ => proc_macro2::TokenStream::new(),
         };
         let attr = attr::parse(args).expect("valid kernel attribute");
+        if sarek_codegen::front::generics::is_generic(&f) {
+            // A generic kernel: one output per instance, `<kernel>.<arguments>`.
+            let generic = sarek_codegen::front::generics::instances(&attr, &f, &module)
+                .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+            for inst in generic.instances {
+                let lowered = lower_kernel(&inst.attr, &inst.item, &inst.module)
+                    .unwrap_or_else(|e| panic!("{} ({}): {e}", f.sig.ident, inst.label));
+                let compiled = sarek_codegen::compile(&lowered.kernel)
+                    .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
+                out.push((
+                    format!("{}.{}", f.sig.ident, inst.args.join("_")),
+                    compiled.wgsl,
+                ));
+            }
+            continue;
+        }
         let lowered =
             lower_kernel(&attr, &f, &module).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         let compiled = sarek_codegen::compile(&lowered.kernel)

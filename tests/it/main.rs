@@ -19,6 +19,7 @@ mod device_limits;
 mod differential;
 mod extremes;
 mod float_atomics;
+mod generics;
 mod golden;
 mod gpu;
 mod grid;

@@ -19,6 +19,10 @@ pub struct KernelAttr {
     /// `limits = "portable"` (the default: WebGPU's guaranteed limits, checked when the kernel
     /// compiles) or `limits = "device"` (whatever the device offers, checked at each launch).
     pub limits: crate::ir::Limits,
+    /// `instances(B = [64, 256], T = [f32])`: the values of a generic kernel's const
+    /// parameters (and, optionally, a subset of a type parameter's types), each list as
+    /// written; `front::generics` checks them against the kernel's parameters.
+    pub instances: Vec<(syn::Ident, Vec<syn::Expr>)>,
 }
 
 impl Default for KernelAttr {
@@ -28,6 +32,7 @@ impl Default for KernelAttr {
             workgroup_size_span: proc_macro2::Span::call_site(),
             workgroup_size_exprs: Vec::new(),
             limits: crate::ir::Limits::Portable,
+            instances: Vec::new(),
         }
     }
 }
@@ -79,9 +84,28 @@ pub fn parse(tokens: proc_macro2::TokenStream) -> Result<KernelAttr, Diagnostic>
                 _ => return Err(invalid(value.span(), "`limits` is `\"portable\"` (WebGPU's guaranteed limits, the default) or `\"device\"` (the device's own, checked at launch)")),
             };
             Ok(())
+        } else if meta.path.is_ident("instances") {
+            meta.parse_nested_meta(|param| {
+                let Some(name) = param.path.get_ident().cloned() else {
+                    return Err(invalid(
+                        param.path.span(),
+                        "name a generic parameter of the kernel: `instances(B = [64, 256])`",
+                    ));
+                };
+                let value: syn::Expr = param.value()?.parse()?;
+                let syn::Expr::Array(array) = value else {
+                    return Err(invalid(
+                        value.span(),
+                        "list the instances as an array: `instances(B = [64, 256])`",
+                    ));
+                };
+                attr.instances
+                    .push((name, array.elems.into_iter().collect()));
+                Ok(())
+            })
         } else {
             Err(meta.error(ErrorKind::InvalidAttribute(
-                "unknown `sarek::kernel` argument; the arguments are `workgroup_size = [x, y, z]` and `limits = \"device\"`",
+                "unknown `sarek::kernel` argument; the arguments are `workgroup_size = [x, y, z]`, `limits = \"device\"` and `instances(B = [..])`",
             )))
         }
     });

@@ -209,6 +209,20 @@ impl Diagnostics {
         self.list.is_empty()
     }
 
+    /// The same errors, each message prefixed by `prefix` (an instance of a generic kernel
+    /// names itself: "in the instance T = i32: ..."); syn's own errors keep their text.
+    pub fn prefixed(self, prefix: &str) -> Diagnostics {
+        let list = self
+            .list
+            .into_iter()
+            .map(|d| match d.kind {
+                ErrorKind::Syn(_) => d,
+                kind => Diagnostic::new(d.span, ErrorKind::Other(format!("{prefix}{kind}"))),
+            })
+            .collect();
+        Diagnostics { list }
+    }
+
     /// Moves every error of `other` after these.
     pub fn append(&mut self, other: Diagnostics) {
         self.list.extend(other.list);

@@ -65,29 +65,20 @@ pub fn expand_kernel_in(
             );
         }
     }
-    let lowered = match lower_kernel(attr, item, module) {
-        Ok(lowered) => lowered,
-        Err(e) => {
-            errors.append(e);
-            return errors.into_compile_errors();
-        }
+    let before = errors.len();
+    super::generics::refuse_trait_objects(item, &mut errors);
+    if errors.len() > before {
+        return errors.into_compile_errors();
+    }
+    if super::generics::is_generic(item) {
+        return super::expand_generic::expand(attr, item, module, errors, &docs, &passed_attrs);
+    }
+    let Some((lowered, compiled)) = compile_kernel(attr, item, module, &mut errors) else {
+        return errors.into_compile_errors();
     };
     if !errors.is_empty() {
         return errors.into_compile_errors();
     }
-    let compiled = match crate::compile(&lowered.kernel) {
-        Ok(compiled) => compiled,
-        Err(CompileError::Kernel(list)) => {
-            for (span, message) in list {
-                errors.push(lowered.span(span), ErrorKind::Rule(message));
-            }
-            return errors.into_compile_errors();
-        }
-        Err(CompileError::Naga { message, wgsl }) => {
-            errors.push(item.sig.ident.span(), ErrorKind::Naga { message, wgsl });
-            return errors.into_compile_errors();
-        }
-    };
 
     let vis = &item.vis;
     let name = &item.sig.ident;
@@ -96,61 +87,16 @@ pub fn expand_kernel_in(
     // The CPU backend runs the IR itself; its faults name the source position of a span,
     // which `line!()`/`column!()` spanned at the token give without any unstable API.
     let ir = crate::interp::Program::to_json(&lowered.kernel);
-    let spans = lowered.spans.iter().map(|s| {
-        let s = *s;
-        quote_spanned!(s=> (::core::line!(), ::core::column!()))
-    });
+    let spans = span_tokens(&lowered);
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
     let batch = format_ident!("__sarek_batch");
-    let location =
-        quote_spanned!(name.span()=> ::core::concat!(::core::file!(), ":", ::core::line!()));
+    let location = location_tokens(name);
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
     for (ident, param) in &lowered.host_params {
-        let span = ident.span();
-        let (ty, arg) = match param {
-            HostParam::Scalar(s) => {
-                let t = scalar_type(*s);
-                let ctor = format_ident!("{}", s.name());
-                (
-                    quote_spanned!(span=> #t),
-                    quote_spanned!(span=> ::sarek::__private::Arg::#ctor(#ident)),
-                )
-            }
-            HostParam::Value(t) => (
-                quote_spanned!(span=> #t),
-                quote_spanned!(span=> ::sarek::__private::Arg::bytes(::sarek::__private::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
-            ),
-            HostParam::AtomicSlice { elem } => {
-                let t = scalar_type(*elem);
-                (
-                    quote_spanned!(span=> &::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::__private::Arg::atomic(#ident)),
-                )
-            }
-            HostParam::Slice {
-                elem,
-                access: Access::Read,
-            } => {
-                let t = elem_type(elem);
-                (
-                    quote_spanned!(span=> &::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::__private::Arg::read(#ident)),
-                )
-            }
-            HostParam::Slice {
-                elem,
-                access: Access::ReadWrite,
-            } => {
-                let t = elem_type(elem);
-                (
-                    quote_spanned!(span=> &mut ::sarek::Buffer<#t>),
-                    quote_spanned!(span=> ::sarek::__private::Arg::write(#ident)),
-                )
-            }
-        };
+        let (ty, arg) = param_tokens(ident, param);
         launch_params.push(quote!(#ident: #ty));
         launch_args.push(arg);
     }
@@ -246,6 +192,102 @@ pub fn expand_kernel_in(
     }
 }
 
+/// Lowers and compiles one (monomorphic) kernel, adding its errors to `errors`.
+pub(super) fn compile_kernel(
+    attr: &attr::KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    errors: &mut Diagnostics,
+) -> Option<(super::LoweredKernel, crate::CompiledKernel)> {
+    let lowered = match lower_kernel(attr, item, module) {
+        Ok(lowered) => lowered,
+        Err(e) => {
+            errors.append(e);
+            return None;
+        }
+    };
+    if !errors.is_empty() {
+        return None;
+    }
+    match crate::compile(&lowered.kernel) {
+        Ok(compiled) => Some((lowered, compiled)),
+        Err(CompileError::Kernel(list)) => {
+            for (span, message) in list {
+                errors.push(lowered.span(span), ErrorKind::Rule(message));
+            }
+            None
+        }
+        Err(CompileError::Naga { message, wgsl }) => {
+            errors.push(item.sig.ident.span(), ErrorKind::Naga { message, wgsl });
+            None
+        }
+    }
+}
+
+/// The source positions of the IR's spans: the CPU backend's faults name them, and
+/// `line!()`/`column!()` spanned at the token give them without any unstable API.
+pub(super) fn span_tokens(lowered: &super::LoweredKernel) -> Vec<TokenStream> {
+    lowered
+        .spans
+        .iter()
+        .map(|s| {
+            let s = *s;
+            quote_spanned!(s=> (::core::line!(), ::core::column!()))
+        })
+        .collect()
+}
+
+/// `file:line` of the kernel's name.
+pub(super) fn location_tokens(name: &syn::Ident) -> TokenStream {
+    quote_spanned!(name.span()=> ::core::concat!(::core::file!(), ":", ::core::line!()))
+}
+
+/// The host type of a launch parameter and the expression that makes its [`Arg`].
+pub(super) fn param_tokens(ident: &syn::Ident, param: &HostParam) -> (TokenStream, TokenStream) {
+    let span = ident.span();
+    match param {
+        HostParam::Scalar(s) => {
+            let t = scalar_type(*s);
+            let ctor = format_ident!("{}", s.name());
+            (
+                quote_spanned!(span=> #t),
+                quote_spanned!(span=> ::sarek::__private::Arg::#ctor(#ident)),
+            )
+        }
+        HostParam::Value(t) => (
+            quote_spanned!(span=> #t),
+            quote_spanned!(span=> ::sarek::__private::Arg::bytes(::sarek::__private::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
+        ),
+        HostParam::AtomicSlice { elem } => {
+            let t = scalar_type(*elem);
+            (
+                quote_spanned!(span=> &::sarek::Buffer<#t>),
+                quote_spanned!(span=> ::sarek::__private::Arg::atomic(#ident)),
+            )
+        }
+        HostParam::Slice {
+            elem,
+            access: Access::Read,
+        } => {
+            let t = elem_type(elem);
+            (
+                quote_spanned!(span=> &::sarek::Buffer<#t>),
+                quote_spanned!(span=> ::sarek::__private::Arg::read(#ident)),
+            )
+        }
+        HostParam::Slice {
+            elem,
+            access: Access::ReadWrite,
+        } => {
+            let t = elem_type(elem);
+            (
+                quote_spanned!(span=> &mut ::sarek::Buffer<#t>),
+                quote_spanned!(span=> ::sarek::__private::Arg::write(#ident)),
+            )
+        }
+    }
+}
+
 fn elem_type(e: &HostElem) -> TokenStream {
     match e {
         HostElem::Scalar(s) => scalar_type(*s),
@@ -273,7 +315,7 @@ fn scalar_tokens(s: Scalar) -> TokenStream {
 }
 
 /// The ABI as a constant expression.
-fn abi_tokens(abi: &Abi) -> TokenStream {
+pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     let kernel = abi.kernel.as_ref();
     let entry = abi.entry_point.as_ref();
     let [x, y, z] = abi.workgroup_size;

@@ -8,6 +8,8 @@ pub mod consteval;
 pub mod depth;
 pub mod diagnostic;
 mod expand;
+mod expand_generic;
+pub mod generics;
 mod host;
 mod infer;
 mod lower;
@@ -62,41 +64,7 @@ pub fn lower_kernel(
     let sig = &item.sig;
     // The signature's errors come first, then the body's (the lowering's own collector).
     let mut errors = Diagnostics::new();
-    let mut refuse =
-        |span: Span, message: &'static str| errors.push(span, ErrorKind::unsupported(message));
-    if let Some(t) = &sig.constness {
-        refuse(t.span(), "a kernel cannot be a `const fn`");
-    }
-    if let Some(t) = &sig.asyncness {
-        refuse(t.span(), "a kernel cannot be `async`: it runs to completion on the GPU; launch it from async code instead");
-    }
-    if let Some(t) = &sig.unsafety {
-        refuse(
-            t.span(),
-            "a kernel cannot be `unsafe`: Sarek kernels are safe by construction; remove `unsafe`",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        refuse(abi.span(), "a kernel cannot have an `extern` ABI");
-    }
-    if !sig.generics.params.is_empty() {
-        refuse(
-            sig.generics.span(),
-            "a kernel cannot be generic: WGSL needs concrete types; write one kernel per type",
-        );
-    }
-    if let Some(w) = &sig.generics.where_clause {
-        refuse(w.span(), "a kernel cannot have a `where` clause");
-    }
-    if let Some(v) = &sig.variadic {
-        refuse(v.span(), "a kernel cannot be variadic");
-    }
-    if let syn::ReturnType::Type(_, ty) = &sig.output {
-        refuse(
-            ty.span(),
-            "a kernel returns nothing; write results into a `&mut [T]` parameter",
-        );
-    }
+    signature_errors(sig, &mut errors, false);
 
     let mut cx =
         lower::ModuleContext::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
@@ -159,4 +127,45 @@ pub fn lower_kernel(
         spans: cx.spans,
         host_params,
     })
+}
+
+/// The errors of a kernel's signature apart from its parameters (`const`, `async`, `unsafe`,
+/// `extern`, variadic, a return type; generics unless `generic_ok`, for the generic path,
+/// which checks them itself).
+pub(crate) fn signature_errors(sig: &syn::Signature, errors: &mut Diagnostics, generic_ok: bool) {
+    let mut refuse =
+        |span: Span, message: &'static str| errors.push(span, ErrorKind::unsupported(message));
+    if let Some(t) = &sig.constness {
+        refuse(t.span(), "a kernel cannot be a `const fn`");
+    }
+    if let Some(t) = &sig.asyncness {
+        refuse(t.span(), "a kernel cannot be `async`: it runs to completion on the GPU; launch it from async code instead");
+    }
+    if let Some(t) = &sig.unsafety {
+        refuse(
+            t.span(),
+            "a kernel cannot be `unsafe`: Sarek kernels are safe by construction; remove `unsafe`",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        refuse(abi.span(), "a kernel cannot have an `extern` ABI");
+    }
+    if !generic_ok && !sig.generics.params.is_empty() {
+        refuse(
+            sig.generics.span(),
+            "a kernel cannot be generic: WGSL needs concrete types; write one kernel per type",
+        );
+    }
+    if let (false, Some(w)) = (generic_ok, &sig.generics.where_clause) {
+        refuse(w.span(), "a kernel cannot have a `where` clause");
+    }
+    if let Some(v) = &sig.variadic {
+        refuse(v.span(), "a kernel cannot be variadic");
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        refuse(
+            ty.span(),
+            "a kernel returns nothing; write results into a `&mut [T]` parameter",
+        );
+    }
 }

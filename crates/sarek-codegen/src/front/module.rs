@@ -69,6 +69,30 @@ fn make_repr_c(s: &mut syn::ItemStruct, errors: &mut Diagnostics) {
     }
 }
 
+/// The unit structs of `items` that implement a trait of the module.
+fn marker_structs(items: &[syn::Item]) -> std::collections::HashSet<String> {
+    let units: std::collections::HashSet<String> = items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Struct(s) if matches!(s.fields, syn::Fields::Unit) => {
+                Some(s.ident.to_string())
+            }
+            _ => None,
+        })
+        .collect();
+    items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Impl(imp) if imp.trait_.is_some() => match &*imp.self_ty {
+                syn::Type::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .filter(|n| units.contains(n))
+        .collect()
+}
+
 /// Expands `#[sarek::module] mod name { items }`. Never panics: every problem becomes a
 /// `compile_error!` at the offending token.
 pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -119,7 +143,24 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         .filter(|i| !matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr)))
         .cloned()
         .collect();
-    let (types, item_types, type_errors) = module_types(&visible);
+    // Unit structs that implement a trait of the module are markers a generic kernel is
+    // instantiated with (`combine::<Add>`), never GPU values: they get no GPU type.
+    let markers = marker_structs(&items);
+    let is_marker =
+        |i: &syn::Item| matches!(i, syn::Item::Struct(s) if markers.contains(&s.ident.to_string()));
+    let typed: Vec<syn::Item> = visible.iter().filter(|i| !is_marker(i)).cloned().collect();
+    let (types, typed_types, type_errors) = module_types(&typed);
+    let mut typed_iter = typed_types.into_iter();
+    let item_types: Vec<Option<Type>> = visible
+        .iter()
+        .map(|i| {
+            if is_marker(i) {
+                None
+            } else {
+                typed_iter.next().flatten()
+            }
+        })
+        .collect();
     let types_ok = type_errors.is_empty();
     errors.append(type_errors);
 
@@ -173,6 +214,12 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
                 // Items used only by kernels: their GPU code does not count as a use for rustc.
                 f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 out_items.push(quote!(#f));
+            }
+            syn::Item::Trait(mut t) => {
+                visible_iter.next();
+                // A trait that only generic kernels name is used by their GPU code.
+                t.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+                out_items.push(quote!(#t));
             }
             syn::Item::Const(mut c) => {
                 visible_iter.next();

@@ -40,9 +40,9 @@
 
 mod exec;
 mod memory;
-pub mod subgroup;
 pub mod packing;
 mod std_math;
+pub mod subgroup;
 pub mod value;
 
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};

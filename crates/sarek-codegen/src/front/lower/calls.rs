@@ -329,6 +329,9 @@ impl Lowerer<'_> {
         f: &Rc<syn::ItemFn>,
         scope: Option<usize>,
     ) -> R<Value> {
+        if !f.sig.generics.params.is_empty() {
+            return self.generic_helper_call(c, f, scope);
+        }
         let span = c.span();
         let here = self.cx.items.current();
         self.cx.items.restore(scope);

@@ -34,6 +34,9 @@ pub struct ModuleContext {
     pub tuples: Vec<TypeId>,
     /// Methods of the module's types, by method name.
     pub methods: std::collections::HashMap<String, Vec<super::methods::Method>>,
+    /// Instances of generic helpers, by helper (`Rc` address) and type arguments.
+    pub generic_helpers:
+        std::collections::HashMap<(usize, Vec<&'static str>), std::rc::Rc<syn::ItemFn>>,
 }
 
 impl ModuleContext {
@@ -57,6 +60,7 @@ impl ModuleContext {
             calls: CallState::default(),
             tuples: Vec::new(),
             methods: std::collections::HashMap::new(),
+            generic_helpers: std::collections::HashMap::new(),
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;

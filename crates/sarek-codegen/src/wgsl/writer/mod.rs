@@ -10,8 +10,8 @@ use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
 mod expressions;
-mod invocation;
 mod extensions;
+mod invocation;
 mod statements;
 mod std_math;
 

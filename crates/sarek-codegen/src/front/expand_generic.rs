@@ -1,0 +1,348 @@
+//! The items a generic `#[sarek::kernel]` expands to: the unit struct, a sealed per-kernel
+//! instance trait with one impl per instance (each carrying that instance's WGSL, ABI and
+//! IR), and `launch`/`enqueue`/`record` generic over the kernel's parameters, which select the
+//! instance through the trait. rustc infers type parameters from the arguments and takes a
+//! turbofish in the kernel's declaration order; a const value maps to `sarek::gpu::Const<N>`.
+//! A type or value without an instance is a rustc error whose text
+//! `#[diagnostic::on_unimplemented]` sets.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
+
+use super::attr::KernelAttr;
+use super::diagnostic::Diagnostics;
+use super::expand::{abi_tokens, compile_kernel, location_tokens, param_tokens, span_tokens};
+use super::generics::{self, Bound, Param};
+
+/// Whether `tokens` name one of `names`.
+fn mentions(tokens: TokenStream, names: &[String]) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => names.contains(&i.to_string()),
+        proc_macro2::TokenTree::Group(g) => mentions(g.stream(), names),
+        _ => false,
+    })
+}
+
+/// Expands generic kernel `item` (whose attribute errors are in `errors`).
+pub fn expand(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    mut errors: Diagnostics,
+    docs: &[syn::Attribute],
+    passed_attrs: &[syn::Attribute],
+) -> TokenStream {
+    let name = &item.sig.ident;
+    // The signature's own errors first (each instance would repeat them).
+    let before = errors.len();
+    super::signature_errors(&item.sig, &mut errors, true);
+    let signature_failed = errors.len() > before;
+    let generic = match generics::instances(attr, item, module) {
+        Ok(g) => g,
+        Err(e) => {
+            errors.append(e);
+            return errors.into_compile_errors();
+        }
+    };
+    if !errors.is_empty() || signature_failed {
+        return errors.into_compile_errors();
+    }
+    // Every instance is lowered, compiled and validated now; the first that fails is
+    // reported (the others usually fail the same way).
+    let mut compiled = Vec::new();
+    for inst in &generic.instances {
+        let mut own = Diagnostics::new();
+        match compile_kernel(&inst.attr, &inst.item, &inst.module, &mut own) {
+            Some(c) => compiled.push(c),
+            None => {
+                let label = &inst.label;
+                errors.append(own.prefixed(&format!("in the instance {label} of `{name}`: ")));
+                if let Some(span) = inst.value_span {
+                    errors.error(span, format!("the instance {label} of `{name}` does not compile (see the error above): remove this value from `instances(..)`, or change the kernel so that it builds for it"));
+                }
+                return errors.into_compile_errors();
+            }
+        }
+    }
+    let param_names: Vec<String> = generic
+        .params
+        .iter()
+        .map(|p| p.ident().to_string())
+        .collect();
+    let scalar_params: Vec<String> = generic
+        .params
+        .iter()
+        .filter(|p| matches!(p, Param::Type(_, b) if b.is_scalar()))
+        .map(|p| p.ident().to_string())
+        .collect();
+
+    // The launch parameters: a type parameter may appear as `T`, `&[T]` or `&mut [T]`; the
+    // others are the same in every instance, so the first instance's are taken.
+    let mut launch_params = Vec::new();
+    let mut launch_args = Vec::new();
+    let first = &compiled[0].0;
+    for (k, input) in item.sig.inputs.iter().enumerate() {
+        let syn::FnArg::Typed(t) = input else {
+            continue;
+        };
+        let Some((ident, param)) = first.host_params.get(k) else {
+            continue;
+        };
+        let span = ident.span();
+        let (ty, arg) = match &*t.ty {
+            syn::Type::Path(p)
+                if p.qself.is_none()
+                    && p.path
+                        .get_ident()
+                        .is_some_and(|i| scalar_params.contains(&i.to_string())) =>
+            {
+                let ty = &p.path;
+                (
+                    quote_spanned!(span=> #ty),
+                    quote_spanned!(span=> ::sarek::gpu::Scalar::__sarek_arg(#ident)),
+                )
+            }
+            syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(s) if mentions(s.elem.to_token_stream(), &param_names)) =>
+            {
+                let syn::Type::Slice(s) = &*r.elem else {
+                    unreachable!()
+                };
+                let elem = &s.elem;
+                let is_param = matches!(&**elem, syn::Type::Path(p) if p.path.get_ident().is_some_and(|i| scalar_params.contains(&i.to_string())));
+                if !is_param {
+                    errors.error(elem.span(), "in a kernel's parameters, a type parameter appears as `T`, `&[T]` or `&mut [T]`");
+                    continue;
+                }
+                if r.mutability.is_some() {
+                    (
+                        quote_spanned!(span=> &mut ::sarek::Buffer<#elem>),
+                        quote_spanned!(span=> ::sarek::__private::Arg::write(#ident)),
+                    )
+                } else {
+                    (
+                        quote_spanned!(span=> &::sarek::Buffer<#elem>),
+                        quote_spanned!(span=> ::sarek::__private::Arg::read(#ident)),
+                    )
+                }
+            }
+            other if mentions(other.to_token_stream(), &param_names) => {
+                errors.error(other.span(), "in a kernel's parameters, a type parameter appears as `T`, `&[T]` or `&mut [T]`");
+                continue;
+            }
+            _ => param_tokens(ident, param),
+        };
+        launch_params.push(quote!(#ident: #ty));
+        launch_args.push(arg);
+    }
+    if !errors.is_empty() {
+        return errors.into_compile_errors();
+    }
+
+    let vis = &item.vis;
+    let instance_trait = format_ident!("__sarek_instance_{}", name);
+    // The method generics in declaration order, so that a turbofish reads like the kernel's.
+    let method_generics: Vec<TokenStream> = generic
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Type(i, b) if b.is_scalar() => {
+                let b = b.tokens();
+                quote!(#i: #b)
+            }
+            Param::Type(i, _) => quote!(#i),
+            Param::Const(i, ty, _) => quote!(const #i: #ty),
+        })
+        .collect();
+    // The body keeps the bounds as written, so that it type-checks as the user's Rust.
+    let body_generics = item.sig.generics.params.iter();
+    let trait_args: Vec<TokenStream> = generic
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Const(i, _, _) => quote!(::sarek::gpu::Const<#i>),
+            other => {
+                let i = other.ident();
+                quote!(#i)
+            }
+        })
+        .collect();
+    let trait_params: Vec<&syn::Ident> = generic.params.iter().map(Param::ident).collect();
+    let selected = quote!(<#name as #instance_trait<#(#trait_args),*>>::SOURCE);
+    let bound = quote!(#name: #instance_trait<#(#trait_args),*>);
+
+    let mut impls = Vec::new();
+    let mut labels = Vec::new();
+    for (inst, (lowered, c)) in generic.instances.iter().zip(&compiled) {
+        let args: Vec<TokenStream> = generic
+            .params
+            .iter()
+            .zip(&inst.args)
+            .map(|(p, a)| match p {
+                Param::Const(..) => {
+                    let v: proc_macro2::Literal = a
+                        .parse()
+                        .unwrap_or_else(|_| proc_macro2::Literal::usize_unsuffixed(0));
+                    quote!(::sarek::gpu::Const<#v>)
+                }
+                Param::Type(..) => {
+                    let i = format_ident!("{}", a);
+                    quote!(#i)
+                }
+            })
+            .collect();
+        let wgsl = &c.wgsl;
+        let abi = abi_tokens(&c.abi);
+        let ir = crate::interp::Program::to_json(&lowered.kernel);
+        let spans = span_tokens(lowered);
+        let location = location_tokens(name);
+        impls.push(quote! {
+            #(#passed_attrs)*
+            impl #instance_trait<#(#args),*> for #name {
+                const SOURCE: &'static ::sarek::__private::KernelSource = {
+                    #[allow(clippy::all)]
+                    static SOURCE: ::sarek::__private::KernelSource = ::sarek::__private::KernelSource {
+                        wgsl: #wgsl,
+                        abi: #abi,
+                        location: #location,
+                        ir: #ir,
+                        spans: &[#(#spans),*],
+                    };
+                    &SOURCE
+                };
+            }
+        });
+        labels.push(inst.label.clone());
+    }
+
+    let wanted: Vec<String> = generic
+        .params
+        .iter()
+        .map(|p| format!("{0} = {{{0}}}", p.ident()))
+        .collect();
+    let message = format!("`{name}` has no instance for {}", wanted.join(", "));
+    let consts: Vec<String> = generic
+        .params
+        .iter()
+        .filter_map(|p| match p {
+            Param::Const(i, ..) => Some(i.to_string()),
+            _ => None,
+        })
+        .collect();
+    let how = if consts.is_empty() {
+        "a type parameter takes the types its bound allows".to_owned()
+    } else {
+        format!(
+            "list the value in `#[sarek::kernel(instances({} = [..]))]`",
+            consts.join(" = [..], ")
+        )
+    };
+    let note = format!("`{name}` is built for: {}; {how}", labels.join("; "));
+    let label = "no instance of the kernel for these arguments".to_owned();
+    let instance_list = labels.iter().map(|l| l.as_str());
+    let bounds_doc = generic
+        .params
+        .iter()
+        .map(|p| match p {
+            Param::Type(i, Bound::Trait(t, _)) => {
+                format!("`{i}`: the implementors of `{t}` in the module")
+            }
+            Param::Type(i, b) => format!("`{i}`: {}", generics::bound_types(b).join(", ")),
+            Param::Const(i, _, v) => format!(
+                "`{i}`: {}",
+                v.iter()
+                    .map(|(n, _)| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    let launch_doc = format!(
+        "Launches the instance of `{name}` that the arguments and turbofish select (generic \
+         parameters in the kernel's order: {bounds_doc}) on `device` over `grid`. Returns once \
+         the work is submitted, with a [`Launch`](::sarek::Launch) handle."
+    );
+    let enqueue_doc = format!(
+        "Adds a launch of an instance of `{name}` to `batch` (see [`Batch`](::sarek::Batch))."
+    );
+    let record_doc = format!(
+        "Records a launch of an instance of `{name}` into `encoder` instead of submitting it."
+    );
+    let body_doc = format!(
+        "The body of `{name}` as plain Rust, for one invocation (see [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation))."
+    );
+    let device = format_ident!("__sarek_device");
+    let grid = format_ident!("__sarek_grid");
+    let encoder = format_ident!("__sarek_encoder");
+    let batch = format_ident!("__sarek_batch");
+    let inputs = &item.sig.inputs;
+    let prelude = if module.is_empty() {
+        quote!(
+            #[allow(unused_imports)]
+            use ::sarek::gpu::*;
+        )
+    } else {
+        TokenStream::new()
+    };
+    let block = &item.block;
+    quote! {
+        #(#docs)*
+        #(#passed_attrs)*
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default)]
+        #vis struct #name;
+
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, non_snake_case)]
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        #vis trait #instance_trait<#(#trait_params),*> {
+            /// The instance's WGSL, ABI and IR.
+            const SOURCE: &'static ::sarek::__private::KernelSource;
+        }
+
+        #(#impls)*
+
+        #(#passed_attrs)*
+        #[allow(private_bounds)]
+        impl #name {
+            /// Every instance Sarek built for this kernel, as `PARAM = value` lists.
+            pub const INSTANCES: &'static [&'static str] = &[#(#instance_list),*];
+
+            /// The WGSL module of one instance (validated by naga at compile time).
+            #vis fn wgsl<#(#method_generics),*>(&self) -> &'static str where #bound {
+                #selected.wgsl
+            }
+
+            /// How one instance binds its buffers and packs its uniform block.
+            #vis fn abi<#(#method_generics),*>(&self) -> &'static ::sarek::abi::Abi where #bound {
+                &#selected.abi
+            }
+
+            #[doc = #launch_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn launch<#(#method_generics),*>(&self, #device: &::sarek::Device, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<::sarek::Launch> where #bound {
+                ::sarek::__private::launch(#device, #selected, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #enqueue_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn enqueue<#(#method_generics),*>(&self, #batch: &mut ::sarek::Batch, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> where #bound {
+                ::sarek::__private::enqueue(#batch, #selected, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #record_doc]
+            #[allow(clippy::too_many_arguments)]
+            #vis fn record<#(#method_generics),*>(&self, #device: &::sarek::Device, #encoder: &mut ::sarek::wgpu::CommandEncoder, #grid: ::sarek::Grid, #(#launch_params),*) -> ::sarek::Result<()> where #bound {
+                ::sarek::__private::record(#device, #selected, #encoder, #grid, &[#(#launch_args),*])
+            }
+
+            #[doc = #body_doc]
+            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, clippy::all)]
+            #vis fn body<#(#body_generics),*>(#inputs) {
+                #prelude
+                #block
+            }
+        }
+    }
+}

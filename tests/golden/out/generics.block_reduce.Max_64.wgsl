@@ -16,10 +16,20 @@ fn sarek_f32_from_bits(bits: u32) -> f32 {
     return bitcast<f32>(bits);
 }
 
+fn sarek_max_f32(x: f32, y: f32) -> f32 {
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return y;
+    }
+    if (bitcast<u32>(y) & 0x7fffffffu) > 0x7f800000u {
+        return x;
+    }
+    return max(x, y);
+}
+
 fn Max__apply(sarek_a0: f32, sarek_a1: f32) -> f32 {
     let a: f32 = sarek_a0;
     let b: f32 = sarek_a1;
-    return max(a, b);
+    return sarek_max_f32(a, b);
 }
 
 @compute @workgroup_size(64, 1, 1)

@@ -15,6 +15,7 @@ pub(crate) fn wgpu_feature(feature: Feature) -> wgpu::Features {
         Feature::Subgroup => wgpu::Features::SUBGROUP,
         Feature::SubgroupBarrier => wgpu::Features::SUBGROUP_BARRIER,
         Feature::ShaderFloat32Atomic => wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        Feature::ShaderF16 => wgpu::Features::SHADER_F16,
     }
 }
 
@@ -25,6 +26,7 @@ pub(crate) fn usable() -> wgpu::Features {
         | wgpu::Features::SUBGROUP
         | wgpu::Features::SUBGROUP_BARRIER
         | wgpu::Features::SHADER_FLOAT32_ATOMIC
+        | wgpu::Features::SHADER_F16
 }
 
 /// Checks that a device with `features` and `limits` can run `abi`'s kernel: every feature
@@ -86,7 +88,8 @@ pub(crate) fn check(abi: &Abi, features: wgpu::Features, limits: &wgpu::Limits) 
 impl Device {
     /// The wgpu features the device has. Kernels that need one it lacks (their
     /// `ABI.features`) fail to launch with [`Error::MissingFeature`]. The CPU backend has
-    /// every feature a kernel can need (it emulates subgroups and float atomics).
+    /// every feature a kernel can need (it emulates subgroups and float atomics, and computes
+    /// `f16` through the `half` crate).
     ///
     /// ```
     /// use sarek_rt::wgpu::Features;
@@ -99,6 +102,7 @@ impl Device {
                 wgpu::Features::SUBGROUP
                     | wgpu::Features::SUBGROUP_BARRIER
                     | wgpu::Features::SHADER_FLOAT32_ATOMIC
+                    | wgpu::Features::SHADER_F16
             }
         }
     }

@@ -133,6 +133,7 @@
 extern crate self as sarek;
 
 pub mod gpu;
+pub mod scan;
 
 pub use sarek_macros::{kernel, module};
 

@@ -29,6 +29,7 @@ mod methods;
 mod multi;
 mod pipeline_cache;
 mod runtime;
+mod scan;
 mod semantics;
 mod std_methods;
 mod subgroups;

@@ -20,6 +20,9 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("histogram", histogram),
     ("mandelbrot", mandelbrot),
     ("scan", scan),
+    ("scan3", crate::scan_experiments::scan3),
+    ("matmul2", crate::matmul_kernels::matmul2),
+    ("sum2", crate::sum_kernels::sum2),
 ];
 
 /// Runs the experiments `chosen` picks by name.

@@ -18,10 +18,16 @@
 mod benches;
 mod experiments;
 mod kernels;
+mod matmul_kernels;
 mod measure;
 mod raw;
 mod report;
+mod scan_experiments;
+mod scan_kernels;
 mod suite;
+mod sum_kernels;
+#[cfg(test)]
+mod twins_valid;
 
 /// The command line's usage.
 const USAGE: &str =

@@ -49,6 +49,26 @@ fn work(m: usize) -> Work {
 /// The register-blocked product: a 16×16 workgroup per 128×128 tile of `c`, matrices passed
 /// as rows of `Vec4`.
 pub fn register_blocked(b: &Bench) -> Result<Vec<Measured>> {
+    blocked(
+        b,
+        include_str!("../wgsl/matmul_rb.wgsl"),
+        |dev, grid, m, a, bm, c| kernels::matmul_rb.launch(dev, grid, m, a, bm, c),
+    )
+}
+
+/// The launch of a register-blocked kernel: device, grid, n, a, b, c.
+type BlockedLaunch = fn(
+    &sarek::Device,
+    Grid,
+    usize,
+    &Buffer<Vec4>,
+    &Buffer<Vec4>,
+    &mut Buffer<Vec4>,
+) -> sarek::Result<sarek::Launch>;
+
+/// Checks and times a register-blocked product (`launch`) against its twin `wgsl` (bindings
+/// a, b, c, a uniform with n) at each size.
+fn blocked(b: &Bench, wgsl: &str, launch_kernel: BlockedLaunch) -> Result<Vec<Measured>> {
     let ctx = b.ctx;
     let dev = &ctx.dev;
     let mut rows = Vec::new();
@@ -59,18 +79,15 @@ pub fn register_blocked(b: &Bench) -> Result<Vec<Measured>> {
         let mut c = dev.zeros::<Vec4>(m * m / 4)?;
         let tiles = m.div_ceil(128) as u32;
         let grid = Grid::groups([tiles, tiles, 1]);
-        let launch = |c: &mut Buffer<Vec4>| {
-            kernels::matmul_rb
-                .launch(dev, grid, m, &a, &bm, c)
-                .expect("launch")
-        };
+        let launch =
+            |c: &mut Buffer<Vec4>| launch_kernel(dev, grid, m, &a, &bm, c).expect("launch");
         let first = first_launch(|| launch(&mut c));
         let got: Vec<f32> = bytemuck::cast_slice(&c.read()?).to_vec();
         let ra = storage(ctx, bytemuck::cast_slice(&av));
         let rbm = storage(ctx, bytemuck::cast_slice(&bv));
         let rc = storage(ctx, &vec![0u8; m * m * 4]);
         let params = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
-        let p = ctx.pipeline(include_str!("../wgsl/matmul_rb.wgsl"));
+        let p = ctx.pipeline(wgsl);
         let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
         ctx.time_passes(&[(&p, &bg, [tiles, tiles, 1])]);
         let raw: Vec<f32> = read(ctx, &rc);

@@ -10,7 +10,11 @@ pub mod launch_cost;
 mod matmul;
 mod memory;
 mod reduction;
+mod scan;
 mod subgroup;
+
+pub use reduction::input as reduction_input;
+pub use subgroup::sum4_subgroup_stage;
 
 use crate::measure::{Measured, Timer};
 use crate::raw::Ctx;
@@ -67,7 +71,15 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: subgroup::sum_subgroup,
     },
     Benchmark {
+        name: "sum_atomic",
+        run: subgroup::sum_atomic,
+    },
+    Benchmark {
         name: "scan",
+        run: scan::scan,
+    },
+    Benchmark {
+        name: "block_scan",
         run: memory::scan,
     },
     Benchmark {

@@ -58,7 +58,7 @@ pub fn tree_sum(b: &Bench) -> Result<Vec<Measured>> {
 }
 
 /// The floats summed: small multiples of 1/4, so that the exact sum is known on the host.
-pub(super) fn input(n: usize) -> Vec<f32> {
+pub fn input(n: usize) -> Vec<f32> {
     (0..n).map(|i| ((i % 17) as f32) * 0.25).collect()
 }
 

@@ -69,3 +69,59 @@ pub fn sum_subgroup(b: &Bench) -> Result<Vec<Measured>> {
     )?;
     Ok(vec![measured])
 }
+
+/// The sum of `n` floats in one pass: [`sum4_subgroup_stage`], then one float atomic add per
+/// workgroup (`crate::sum_kernels::sum4_subgroup_atomic`, needs `SHADER_FLOAT32_ATOMIC` too),
+/// so that no second dispatch waits for the first. Both sides zero the total with a buffer
+/// write before each run. The order of the workgroups' additions is the device's: checked
+/// against the exact sum within 1e-4 rather than bit for bit.
+pub fn sum_atomic(b: &Bench) -> Result<Vec<Measured>> {
+    use sarek::wgpu::Features;
+    let ctx = b.ctx;
+    let dev = &ctx.dev;
+    if !dev
+        .features()
+        .contains(Features::SUBGROUP | Features::SHADER_FLOAT32_ATOMIC)
+    {
+        eprintln!(
+            "sum_atomic: skipped, {} lacks subgroups or float atomics",
+            dev.name()
+        );
+        return Ok(Vec::new());
+    }
+    let n = b.n;
+    let xs = super::reduction::input(n);
+    let exact: f64 = xs.iter().map(|&v| f64::from(v)).sum();
+    let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs))?;
+    let groups: u32 = if b.quick { 64 } else { 2112 };
+    let mut total = dev.zeros::<f32>(1)?;
+    let launch = |total: &mut sarek::Buffer<f32>| {
+        total.write(&[0.0]).expect("write");
+        crate::sum_kernels::sum4_subgroup_atomic
+            .launch(dev, sarek::Grid::groups([groups, 1, 1]), &x, total)
+            .expect("launch")
+    };
+    let first = crate::measure::first_launch(|| launch(&mut total));
+    let got = f64::from(total.read()?[0]);
+    let rx = crate::raw::storage(ctx, bytemuck::cast_slice(&xs));
+    let rt = crate::raw::storage(ctx, &[0u8; 4]);
+    let p = ctx.pipeline(include_str!("../wgsl/sum4_subgroup_atomic.wgsl"));
+    let bg = ctx.bind(&p, &[&rx, &rt]);
+    let d = [groups, 1, 1];
+    ctx.time_passes(&[(&p, &bg, d)]);
+    let raw: Vec<f32> = crate::raw::read(ctx, &rt);
+    let close = |v: f64| ((v - exact) / exact).abs() < 1e-4;
+    let verified = close(got) && close(f64::from(raw[0]));
+    let (sarek, wgsl) = b
+        .timer
+        .compare_one(|| vec![launch(&mut total)], &[(&p, &bg, d)]);
+    Ok(vec![Measured {
+        size: format!("2^{}", n.trailing_zeros()),
+        work: crate::measure::Work::Bytes((n * 4) as f64),
+        sarek,
+        wgsl,
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}

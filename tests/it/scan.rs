@@ -1,0 +1,84 @@
+//! The library scan (`sarek::scan::Scan`): both sets of passes (with subgroup operations where
+//! the device has them, and the portable ones) against the host, at sizes around the tile
+//! (8192 floats) and the per-thread share, on the GPU and the CPU backend.
+
+use sarek::scan::{Scan, TILE};
+use sarek::Vec4;
+
+use crate::common::{device, random_u32};
+
+/// -1, 0 or 1: every prefix is a small integer, exact in any order of addition, so the
+/// device's result must equal the host's exactly.
+fn input(n: usize) -> Vec<f32> {
+    random_u32(7, n)
+        .iter()
+        .map(|v| (v % 3) as f32 - 1.0)
+        .collect()
+}
+
+fn host_scan(xs: &[f32]) -> Vec<f32> {
+    let mut s = 0.0;
+    xs.iter()
+        .map(|v| {
+            s += v;
+            s
+        })
+        .collect()
+}
+
+/// The floats (a multiple of four) each test scans: one `Vec4`, part of a tile, a tile less
+/// and more one `Vec4`, several tiles with a partial last one.
+fn sizes() -> Vec<usize> {
+    vec![4, 1000, TILE - 4, TILE, TILE + 4, 5 * TILE + 1236]
+}
+
+fn check(subgroups: bool) {
+    let Some(dev) = device() else { return };
+    if subgroups && !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
+        eprintln!(
+            "skipping the subgroup scan: {} has no subgroups",
+            dev.name()
+        );
+        return;
+    }
+    for n in sizes() {
+        let xs = input(n);
+        let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs)).unwrap();
+        let mut out = dev.zeros::<Vec4>(n / 4).unwrap();
+        let mut scan = Scan::with_subgroups(&dev, n / 4, subgroups).unwrap();
+        scan.run(&x, &mut out).unwrap().wait().unwrap();
+        let got: Vec<f32> = bytemuck::cast_slice(&out.read().unwrap()).to_vec();
+        assert_eq!(got, host_scan(&xs), "{n} floats, subgroups {subgroups}");
+        // A second run over the same scratch gives the same result.
+        scan.run(&x, &mut out).unwrap().wait().unwrap();
+        let again: Vec<f32> = bytemuck::cast_slice(&out.read().unwrap()).to_vec();
+        assert_eq!(again, got);
+    }
+}
+
+#[test]
+fn scan_with_subgroups_matches_the_host() {
+    check(true);
+}
+
+#[test]
+fn portable_scan_matches_the_host() {
+    check(false);
+}
+
+#[test]
+fn scan_new_picks_what_the_device_has() {
+    let Some(dev) = device() else { return };
+    let xs: Vec<f32> = (0..4 * 3000).map(|i| (i % 5) as f32 * 0.5).collect();
+    let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs)).unwrap();
+    let mut out = dev.zeros::<Vec4>(3000).unwrap();
+    Scan::new(&dev, 3000)
+        .unwrap()
+        .run(&x, &mut out)
+        .unwrap()
+        .wait()
+        .unwrap();
+    let got: Vec<f32> = bytemuck::cast_slice(&out.read().unwrap()).to_vec();
+    // Multiples of 1/2 below 2^24: exact too.
+    assert_eq!(got, host_scan(&xs));
+}

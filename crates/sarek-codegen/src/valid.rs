@@ -20,6 +20,7 @@ pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
             Feature::Subgroup => Capabilities::SUBGROUP,
             Feature::SubgroupBarrier => Capabilities::SUBGROUP_BARRIER,
             Feature::ShaderFloat32Atomic => Capabilities::SHADER_FLOAT32_ATOMIC,
+            Feature::CooperativeMatrix(_) => Capabilities::COOPERATIVE_MATRIX,
         };
     }
     let mut validator =

@@ -9,6 +9,7 @@ use crate::ir::*;
 use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
+mod coop;
 mod expressions;
 mod extensions;
 mod invocation;
@@ -218,7 +219,8 @@ impl<'a> Writer<'a> {
         }
         self.enter_function(&kernel.entry, &prepared.entry);
         self.block(&kernel.entry.body, 1);
-        let statements = std::mem::take(&mut self.body);
+        let coop_vars = coop::declarations(&kernel.entry.body);
+        let statements = format!("{coop_vars}{}", std::mem::take(&mut self.body));
         let coarse = prepared
             .coarse
             .as_ref()
@@ -232,6 +234,9 @@ impl<'a> Writer<'a> {
             k.name
         );
         out.push('\n');
+        if !coop_vars.is_empty() {
+            out.push_str("enable wgpu_cooperative_matrix;\n\n");
+        }
         self.structs(&mut out);
         self.declarations(&mut out);
         for helper in &self.helpers {

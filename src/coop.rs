@@ -52,6 +52,15 @@ pub trait CoopElement: Copy + Default + 'static {
     fn from_f32(x: f32) -> Self;
 }
 
+impl CoopElement for half::f16 {
+    fn to_f32(self) -> f32 {
+        half::f16::to_f32(self)
+    }
+    fn from_f32(x: f32) -> Self {
+        half::f16::from_f32(x)
+    }
+}
+
 impl CoopElement for f32 {
     fn to_f32(self) -> f32 {
         self

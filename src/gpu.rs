@@ -16,6 +16,8 @@ pub use atomic_f32::AtomicF32;
 pub use subgroups::*;
 mod bounds;
 pub use bounds::{Const, Float, Integer, Scalar};
+/// `f16` in kernel bodies (the glob import of `sarek::gpu` brings it into a kernel's `body`).
+pub use half::f16;
 
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -137,6 +137,10 @@ pub mod gpu;
 
 pub use sarek_macros::{kernel, module};
 
+/// IEEE binary16, the host type of a kernel's `f16` (from the `half` crate, with its
+/// `bytemuck` feature): buffer elements, scalar parameters and struct fields of type `f16` are
+/// `half::f16` on the host. Kernels that use it need the device feature `SHADER_F16`.
+pub use half::f16;
 pub use sarek_rt::Groups;
 pub use sarek_rt::{
     vector, wgpu, AdapterSelector, Batch, Buffer, Device, Element, Error, Grid, IVec2, IVec3,

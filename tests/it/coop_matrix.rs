@@ -8,6 +8,7 @@
 use crate::common;
 
 use sarek::coop::{A, B, C};
+use sarek::f16;
 use sarek::prelude::*;
 
 /// `z = x * y` for `n`×`n` row-major matrices (`n` a multiple of 16): one 16×16 tile of `z`
@@ -178,5 +179,55 @@ fn a_device_without_cooperative_matrices_refuses_with_missing_feature() {
             )
         }
         other => panic!("expected MissingFeature, got {other:?}"),
+    }
+}
+
+/// The tensor-core configuration: `f16` A and B, `f32` accumulators.
+#[sarek::kernel(workgroup_size = [32])]
+fn half_product(x: &[f16], y: &[f16], z: &mut [f32], n: u32) {
+    let n = n as usize;
+    let tiles = n / 16;
+    let b = block_idx_x();
+    let row = b / tiles * 16;
+    let col = b % tiles * 16;
+    let mut acc = CoopMatrix::<f32, 16, C>::zeros();
+    let mut k = 0;
+    while k < n {
+        let a = CoopMatrix::<f16, 16, A>::load_rows(x, row * n + k, n);
+        let bm = CoopMatrix::<f16, 16, B>::load_rows(y, k * n + col, n);
+        acc = a.multiply_add(bm, acc);
+        k += 16;
+    }
+    acc.store_rows(z, row * n + col, n);
+}
+
+#[test]
+fn an_f16_product_accumulates_in_f32() {
+    use sarek::abi::{CoopScalar, CoopShape, Feature};
+    assert!(half_product::ABI
+        .features
+        .contains(&Feature::CooperativeMatrix(CoopShape {
+            size: 16,
+            ab: Some(CoopScalar::F16),
+            c: Some(CoopScalar::F32),
+        })));
+    let n = 32;
+    let (x, y) = inputs(n);
+    let want = reference(&x, &y, n);
+    let h = |v: &[f32]| {
+        v.iter()
+            .map(|&f| f16::from_f32(f))
+            .collect::<Vec<_>>()
+    };
+    for dev in [common::device().unwrap(), Device::cpu()] {
+        let xb = dev.upload(&h(&x)).unwrap();
+        let yb = dev.upload(&h(&y)).unwrap();
+        let mut zb = dev.zeros::<f32>(n * n).unwrap();
+        let grid = Grid::groups((n / 16) * (n / 16));
+        match half_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32) {
+            Ok(_) => assert_eq!(zb.read().unwrap(), want),
+            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+            Err(e) => panic!("{e}"),
+        }
     }
 }

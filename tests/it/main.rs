@@ -24,6 +24,7 @@ mod generics;
 mod golden;
 mod gpu;
 mod grid;
+mod half;
 mod inference;
 mod methods;
 mod multi;

@@ -2,7 +2,9 @@
 //! lists them ([`crate::abi::Abi::features`]); the runtime refuses to launch a kernel on a
 //! device without one of them, and naga validates the WGSL with exactly their capabilities.
 
-use crate::ir::{Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType, Scalar, Stmt};
+use crate::ir::{
+    Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType, Scalar, Stmt, Type, TypeDef,
+};
 
 /// A wgpu feature a kernel may need. Serialized (in the JSON ABI) as the name of the
 /// `wgpu::Features` constant it stands for.
@@ -19,6 +21,9 @@ pub enum Feature {
     /// arrays of `AtomicF32` need nothing: WGSL allows float atomics only in storage buffers,
     /// so Sarek keeps those as `atomic<u32>` bits and adds through a compare-exchange loop.
     ShaderFloat32Atomic,
+    /// `wgpu::Features::SHADER_F16`: the type `f16` anywhere in the kernel (WGSL
+    /// `enable f16;`), in buffers, the uniform block, workgroup memory or locals.
+    ShaderF16,
     /// `wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX`, with a matrix shape the device must
     /// offer (`wgpu::Adapter::cooperative_matrix_properties`): `sarek::gpu::CoopMatrix`.
     CooperativeMatrix(CoopShape),
@@ -41,6 +46,7 @@ impl CoopScalar {
     pub fn of(scalar: Scalar) -> Option<CoopScalar> {
         match scalar {
             Scalar::F32 => Some(CoopScalar::F32),
+            Scalar::F16 => Some(CoopScalar::F16),
             _ => None,
         }
     }
@@ -91,6 +97,7 @@ impl Feature {
             Feature::SubgroupBarrier => "SUBGROUP_BARRIER",
             Feature::ShaderFloat32Atomic => "SHADER_FLOAT32_ATOMIC",
             Feature::CooperativeMatrix(_) => "EXPERIMENTAL_COOPERATIVE_MATRIX",
+            Feature::ShaderF16 => "SHADER_F16",
         }
     }
 
@@ -101,6 +108,7 @@ impl Feature {
             Feature::SubgroupBarrier => "`subgroup_barrier()`",
             Feature::ShaderFloat32Atomic => "`AtomicF32` buffers",
             Feature::CooperativeMatrix(_) => "cooperative matrices (`CoopMatrix`)",
+            Feature::ShaderF16 => "the type `f16`",
         }
     }
 }
@@ -135,6 +143,9 @@ pub fn required(kernel: &Kernel) -> Vec<Feature> {
             found.push(Feature::ShaderFloat32Atomic);
         }
     }
+    if uses_f16(kernel) {
+        found.push(Feature::ShaderF16);
+    }
     for function in kernel.all_functions() {
         let subgroup_builtin = function.exprs.iter().any(|(_, e)| {
             matches!(
@@ -167,6 +178,29 @@ pub fn required(kernel: &Kernel) -> Vec<Feature> {
         _ => true,
     });
     found
+}
+
+/// Whether `f16` appears in any type the kernel declares or computes with: its type table,
+/// parameters, workgroup arrays, and every function's arguments, result, locals and
+/// expressions (a cast from `f16` to `f32` still computes with an `f16` operand).
+pub fn uses_f16(kernel: &Kernel) -> bool {
+    let half = |ty: Type| matches!(ty, Type::Scalar(Scalar::F16) | Type::Vector(_, Scalar::F16));
+    let in_table = kernel.types.iter().any(|t| match t {
+        TypeDef::Array { elem, .. } => half(*elem),
+        TypeDef::Struct(s) => s.fields.iter().any(|f| half(f.ty)),
+    });
+    let in_params = kernel.params.iter().any(|p| match p.ty {
+        ParamType::Value(ty) | ParamType::Slice { elem: ty, .. } => half(ty),
+        ParamType::AtomicSlice { elem } => elem == Scalar::F16,
+    });
+    let in_shared = kernel.shared.iter().any(|s| half(s.elem));
+    let in_functions = kernel.all_functions().any(|f| {
+        f.args.iter().any(|t| half(*t))
+            || f.result.is_some_and(half)
+            || f.locals.iter().any(|(_, l)| half(l.ty))
+            || f.exprs.iter().any(|(_, e)| half(e.ty))
+    });
+    in_table || in_params || in_shared || in_functions
 }
 
 fn statements(block: &Block, found: &mut Vec<Feature>) {

@@ -1,11 +1,11 @@
 //! WGSL's memory layout of the types a kernel stores in buffers, the uniform block and
 //! workgroup memory (WGSL § "Memory Layout"): every scalar is 4 bytes (a `bool` is stored as a
-//! `u32`), an array's stride is its element size rounded up to the element alignment, a
+//! `u32`) except `f16`, which is 2, an array's stride is its element size rounded up to the element alignment, a
 //! struct's fields sit at the next multiple of their alignment and its size is rounded up to
 //! its largest alignment. The host types `#[sarek::module]` exports follow this layout, checked
 //! by const assertions.
 
-use crate::ir::{Type, TypeDef};
+use crate::ir::{Scalar, Type, TypeDef};
 
 /// Size and alignment of a type, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +32,13 @@ pub fn round_up(v: u32, align: u32) -> u32 {
 /// The layout of `ty`.
 pub fn of(types: &[TypeDef], ty: Type) -> Layout {
     match ty {
+        // `f16` is WGSL's only 2-byte type: `vec2<f16>` is 4 bytes aligned to 4, `vec3` and
+        // `vec4` 6 and 8 bytes aligned to 8.
+        Type::Scalar(Scalar::F16) => Layout { size: 2, align: 2 },
+        Type::Vector(n, Scalar::F16) => Layout {
+            size: 2 * u32::from(n),
+            align: if n == 2 { 4 } else { 8 },
+        },
         Type::Scalar(_) => Layout { size: 4, align: 4 },
         Type::Vector(n, _) => Layout {
             size: 4 * u32::from(n),
@@ -58,13 +65,18 @@ pub fn of(types: &[TypeDef], ty: Type) -> Layout {
 pub fn fields(types: &[TypeDef], tys: impl IntoIterator<Item = Type>) -> (Vec<u32>, Layout) {
     let mut offsets = Vec::new();
     let mut end = 0u32;
-    let mut align = 4u32;
+    // A struct's alignment is its largest member's (2 for one of `f16`s only); every other
+    // member aligns to at least 4, and a struct without members counts as 4.
+    let mut align = 0u32;
     for ty in tys {
         let l = of(types, ty);
         let offset = round_up(end, l.align);
         offsets.push(offset);
         end = offset.saturating_add(l.size);
         align = align.max(l.align);
+    }
+    if align == 0 {
+        align = 4;
     }
     (
         offsets,

@@ -70,6 +70,8 @@ pub enum Arg<'a> {
     Buffer(&'a RawBuffer, Access),
     /// A struct passed by value: its GPU bytes ([`Element::to_gpu`]).
     Bytes(&'a [u8]),
+    /// An `f16` scalar (`half::f16`), stored in the low half of its 4-byte uniform slot.
+    F16(half::f16),
 }
 
 impl<'a> Arg<'a> {
@@ -113,6 +115,15 @@ impl<'a> Arg<'a> {
     /// ```
     pub fn bool(v: bool) -> Self {
         Arg::Bool(v)
+    }
+    /// An `f16` parameter.
+    ///
+    /// ```
+    /// let v = half::f16::from_f32(1.5);
+    /// assert!(matches!(sarek_rt::raw::Arg::f16(v), sarek_rt::raw::Arg::F16(x) if x == v));
+    /// ```
+    pub fn f16(v: half::f16) -> Self {
+        Arg::F16(v)
     }
     /// A struct or enum parameter, as the bytes of its [`Element::Gpu`] form.
     ///

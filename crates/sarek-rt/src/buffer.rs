@@ -76,7 +76,7 @@ macro_rules! identity_element {
         }
     )*};
 }
-identity_element!(f32, i32, u32);
+identity_element!(f32, i32, u32, half::f16);
 
 impl<T: Element, const N: usize> Element for [T; N]
 where
@@ -224,7 +224,11 @@ impl RawBuffer {
     /// The binding of the kernel's view: `len` elements from `offset` (at least one element,
     /// since wgpu cannot bind an empty range).
     pub(crate) fn binding(&self) -> wgpu::BindingResource<'_> {
-        let bytes = (self.len as u64 * self.elem_size).max(self.elem_size.max(4));
+        // A storage binding's size is a multiple of 4 (an odd number of `f16`s is not); the
+        // kernel reads its length from the uniform block, not from the binding.
+        let bytes = (self.len as u64 * self.elem_size)
+            .max(self.elem_size.max(4))
+            .next_multiple_of(4);
         let buffer = self.gpu();
         let size = bytes.min(buffer.size() - self.offset);
         wgpu::BindingResource::Buffer(wgpu::BufferBinding {

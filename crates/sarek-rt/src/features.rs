@@ -16,6 +16,7 @@ pub(crate) fn wgpu_feature(feature: Feature) -> wgpu::Features {
         Feature::SubgroupBarrier => wgpu::Features::SUBGROUP_BARRIER,
         Feature::ShaderFloat32Atomic => wgpu::Features::SHADER_FLOAT32_ATOMIC,
         Feature::CooperativeMatrix(_) => wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        Feature::ShaderF16 => wgpu::Features::SHADER_F16,
     }
 }
 
@@ -73,6 +74,7 @@ pub(crate) fn usable() -> wgpu::Features {
         | wgpu::Features::SUBGROUP
         | wgpu::Features::SUBGROUP_BARRIER
         | wgpu::Features::SHADER_FLOAT32_ATOMIC
+        | wgpu::Features::SHADER_F16
 }
 
 /// Checks that a device with `features` and `limits` can run `abi`'s kernel: every feature
@@ -163,7 +165,8 @@ pub(crate) fn check(
 impl Device {
     /// The wgpu features the device has. Kernels that need one it lacks (their
     /// `ABI.features`) fail to launch with [`Error::MissingFeature`]. The CPU backend has
-    /// every feature a kernel can need (it emulates subgroups and float atomics).
+    /// every feature a kernel can need (it emulates subgroups and float atomics, and computes
+    /// `f16` through the `half` crate).
     ///
     /// ```
     /// use sarek_rt::wgpu::Features;
@@ -176,6 +179,7 @@ impl Device {
                 wgpu::Features::SUBGROUP
                     | wgpu::Features::SUBGROUP_BARRIER
                     | wgpu::Features::SHADER_FLOAT32_ATOMIC
+                    | wgpu::Features::SHADER_F16
                     | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
             }
         }

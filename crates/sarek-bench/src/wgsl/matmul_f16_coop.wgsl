@@ -1,6 +1,8 @@
 // The f16 matrix product with f32 accumulation on cooperative matrices (WGSL's
 // experimental wgpu_cooperative_matrix): one subgroup of 32 per workgroup computes a 64x64
 // block of c as 4x4 tiles of 16x16, loading 16x16 tiles of a and b straight from storage.
+// Each store takes its pointer from a `let`: naga 30 emits a coopStore's argument
+// expressions after the store, and its SPIR-V writer panics on them ("not cached").
 enable f16;
 enable wgpu_cooperative_matrix;
 
@@ -57,20 +59,84 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>) {
         acc32 = coopMultiplyAdd(a3, b2, acc32);
         acc33 = coopMultiplyAdd(a3, b3, acc33);
     }
-    coopStoreT(acc00, &c[(row + 0u) * m + col + 0u], m);
-    coopStoreT(acc01, &c[(row + 0u) * m + col + 16u], m);
-    coopStoreT(acc02, &c[(row + 0u) * m + col + 32u], m);
-    coopStoreT(acc03, &c[(row + 0u) * m + col + 48u], m);
-    coopStoreT(acc10, &c[(row + 16u) * m + col + 0u], m);
-    coopStoreT(acc11, &c[(row + 16u) * m + col + 16u], m);
-    coopStoreT(acc12, &c[(row + 16u) * m + col + 32u], m);
-    coopStoreT(acc13, &c[(row + 16u) * m + col + 48u], m);
-    coopStoreT(acc20, &c[(row + 32u) * m + col + 0u], m);
-    coopStoreT(acc21, &c[(row + 32u) * m + col + 16u], m);
-    coopStoreT(acc22, &c[(row + 32u) * m + col + 32u], m);
-    coopStoreT(acc23, &c[(row + 32u) * m + col + 48u], m);
-    coopStoreT(acc30, &c[(row + 48u) * m + col + 0u], m);
-    coopStoreT(acc31, &c[(row + 48u) * m + col + 16u], m);
-    coopStoreT(acc32, &c[(row + 48u) * m + col + 32u], m);
-    coopStoreT(acc33, &c[(row + 48u) * m + col + 48u], m);
+    {
+        let at = &c[(row + 0u) * m + col + 0u];
+        let v = acc00;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 16u];
+        let v = acc01;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 32u];
+        let v = acc02;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 48u];
+        let v = acc03;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 0u];
+        let v = acc10;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 16u];
+        let v = acc11;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 32u];
+        let v = acc12;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 48u];
+        let v = acc13;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 0u];
+        let v = acc20;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 16u];
+        let v = acc21;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 32u];
+        let v = acc22;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 48u];
+        let v = acc23;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 0u];
+        let v = acc30;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 16u];
+        let v = acc31;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 32u];
+        let v = acc32;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 48u];
+        let v = acc33;
+        coopStoreT(v, at, m);
+    }
 }

@@ -49,6 +49,8 @@ impl Value {
             },
             Literal::F32(v) => Value::Float(v),
             Literal::Bool(b) => Value::Bool(b),
+            // Constant evaluation computes floats in `f32`; an `f16` constant is exact there.
+            Literal::F16(bits) => Value::Float(half::f16::from_bits(bits).to_f32()),
         }
     }
 
@@ -102,6 +104,7 @@ fn name_of(ty: Option<Scalar>) -> &'static str {
         Some(Scalar::U32) => "u32",
         Some(Scalar::F32) => "f32",
         Some(Scalar::Bool) => "bool",
+        Some(Scalar::F16) => "f16",
         None => "{integer}",
     }
 }

@@ -302,6 +302,7 @@ fn scalar_type(s: HostScalar) -> TokenStream {
         HostScalar::U32 => quote!(u32),
         HostScalar::Usize => quote!(usize),
         HostScalar::Bool => quote!(bool),
+        HostScalar::F16 => quote!(::sarek::f16),
     }
 }
 
@@ -311,6 +312,7 @@ fn scalar_tokens(s: Scalar) -> TokenStream {
         Scalar::I32 => quote!(::sarek::abi::Scalar::I32),
         Scalar::U32 => quote!(::sarek::abi::Scalar::U32),
         Scalar::Bool => quote!(::sarek::abi::Scalar::Bool),
+        Scalar::F16 => quote!(::sarek::abi::Scalar::F16),
     }
 }
 

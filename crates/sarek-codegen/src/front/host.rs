@@ -64,6 +64,7 @@ fn scalar_tokens(s: Scalar) -> TokenStream {
         Scalar::F32 => quote!(f32),
         Scalar::I32 => quote!(i32),
         Scalar::U32 | Scalar::Bool => quote!(u32),
+        Scalar::F16 => quote!(::sarek::f16),
     }
 }
 

@@ -19,6 +19,8 @@ pub enum HostScalar {
     Usize,
     /// `bool`
     Bool,
+    /// `f16`: `half::f16` on the host (`sarek::f16`).
+    F16,
 }
 
 impl HostScalar {
@@ -29,6 +31,7 @@ impl HostScalar {
             HostScalar::I32 => Scalar::I32,
             HostScalar::U32 | HostScalar::Usize => Scalar::U32,
             HostScalar::Bool => Scalar::Bool,
+            HostScalar::F16 => Scalar::F16,
         }
     }
 
@@ -40,6 +43,7 @@ impl HostScalar {
             HostScalar::U32 => "u32",
             HostScalar::Usize => "usize",
             HostScalar::Bool => "bool",
+            HostScalar::F16 => "f16",
         }
     }
 }
@@ -92,7 +96,6 @@ pub fn refusal(name: &str) -> Option<String> {
             "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}` (two half-words a `u32` word: `word & 0xffff` and `word >> 16`; `unpack2x16_float` for `f16` data)",
             if name.starts_with('u') { "u32" } else { "i32" }
         ),
-        "f16" => "`f16` needs the optional `shader-f16` feature, which Sarek does not support yet; use `f32`".into(),
         "char" | "str" | "String" => {
             format!("WebGPU has no text types, so `{name}` cannot be used in a kernel; pass numbers instead")
         }
@@ -127,6 +130,7 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, Diagnostic> {
                 "u32" => HostScalar::U32,
                 "usize" => HostScalar::Usize,
                 "bool" => HostScalar::Bool,
+                "f16" => HostScalar::F16,
                 other => {
                     return Err(match refusal(other) {
                         Some(reason) => {

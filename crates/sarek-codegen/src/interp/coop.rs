@@ -43,6 +43,7 @@ impl Matrices {
 /// `x` rounded to a matrix element of type `scalar`.
 pub(super) fn round(scalar: Scalar, x: f32) -> f32 {
     match scalar {
+        Scalar::F16 => half::f16::from_f32(x).to_f32(),
         _ => x,
     }
 }

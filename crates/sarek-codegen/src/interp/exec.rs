@@ -520,7 +520,8 @@ impl<'p> Workgroup<'p> {
             AtomicTarget::Shared { var, indices } => {
                 let (v, at, ty) = self.shared_at(code, lane, *var, indices);
                 let scalar = ty.scalar().unwrap_or(Scalar::U32);
-                self.shared.get(v)?.get(at).map(|w| (w, scalar))
+                // `at` counts 2-byte units; an atomic is a whole word.
+                self.shared.get(v)?.get(at / 2).map(|w| (w, scalar))
             }
         }
     }

@@ -2,6 +2,9 @@
 //! CPU reads and writes the same bytes the GPU does. Words are relaxed atomics: workgroups run
 //! on several threads at once, and a racy kernel must not be undefined behaviour in Rust
 //! (relaxed loads and stores compile to plain moves).
+//!
+//! Addresses (`at`, offsets, strides) count 2-byte units ([`UNIT`]), the size of `f16`, WGSL's
+//! smallest type: every other scalar takes two units at an even address, i.e. one word.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -9,7 +12,37 @@ use super::value::Value;
 use crate::ir::{Scalar, Type, TypeDef};
 use crate::layout;
 
-/// Field offsets and element strides of a kernel's compound types, in words.
+/// The bytes of one unit of address: an `f16`.
+pub(super) const UNIT: usize = 2;
+
+/// The bits of the `f16` at unit `at` (the low or high half of its word, little-endian as
+/// on the GPU).
+fn load_half(mem: &[AtomicU32], at: usize) -> u32 {
+    let word = mem.get(at / 2).map_or(0, |w| w.load(Ordering::Relaxed));
+    if at % 2 == 0 {
+        word & 0xffff
+    } else {
+        word >> 16
+    }
+}
+
+/// Writes the `f16` `bits` at unit `at`, leaving the other half of the word as it is (a
+/// compare-exchange, since another invocation may write that half at the same time, as it
+/// may on the GPU).
+fn store_half(mem: &[AtomicU32], at: usize, bits: u32) {
+    if let Some(w) = mem.get(at / 2) {
+        let (shift, keep) = if at % 2 == 0 {
+            (0, 0xffff_0000)
+        } else {
+            (16, 0xffff)
+        };
+        let _ = w.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
+            Some((old & keep) | ((bits & 0xffff) << shift))
+        });
+    }
+}
+
+/// Field offsets and element strides of a kernel's compound types, in units ([`UNIT`]).
 pub(super) struct Layouts {
     /// Per [`crate::ir::TypeId`]: a struct's field offsets, or an array's `[stride]`.
     words: Vec<Vec<usize>>,
@@ -23,10 +56,10 @@ impl Layouts {
             .map(|t| match t {
                 TypeDef::Struct(s) => {
                     let (offsets, _) = layout::fields(types, s.fields.iter().map(|f| f.ty));
-                    offsets.into_iter().map(|o| o as usize / 4).collect()
+                    offsets.into_iter().map(|o| o as usize / UNIT).collect()
                 }
                 TypeDef::Array { elem, .. } => {
-                    vec![layout::of(types, *elem).stride() as usize / 4]
+                    vec![layout::of(types, *elem).stride() as usize / UNIT]
                 }
             })
             .collect();
@@ -36,15 +69,12 @@ impl Layouts {
         }
     }
 
-    /// The element stride of `[T]` in words.
+    /// The element stride of `[T]` in units.
     pub(super) fn stride(&self, elem: Type) -> usize {
-        match elem {
-            Type::Scalar(_) => 1,
-            _ => (layout::of(&self.types, elem).stride() as usize / 4).max(1),
-        }
+        (layout::of(&self.types, elem).stride() as usize / UNIT).max(1)
     }
 
-    /// The word offset of field `field` of struct type `ty` (or component of a vector).
+    /// The offset in units of field `field` of struct type `ty` (or component of a vector).
     pub(super) fn field_offset(&self, ty: Type, field: u32) -> usize {
         match ty {
             Type::Struct(id) => self
@@ -53,7 +83,8 @@ impl Layouts {
                 .and_then(|w| w.get(field as usize))
                 .copied()
                 .unwrap_or(0),
-            _ => field as usize,
+            Type::Vector(_, Scalar::F16) => field as usize,
+            _ => field as usize * 2,
         }
     }
 
@@ -68,7 +99,7 @@ impl Layouts {
         }
     }
 
-    /// An array type's element type, length and stride in words.
+    /// An array type's element type, length and stride in units.
     pub(super) fn array(&self, ty: Type) -> Option<(Type, u32, usize)> {
         let Type::Array(id) = ty else { return None };
         let (elem, len) = crate::ir::array_def(&self.types, id)?;
@@ -114,19 +145,27 @@ impl Layouts {
         }
     }
 
-    /// Reads a `ty` at word `at` (words past the end read as 0).
+    /// Reads a `ty` at unit `at` (words past the end read as 0).
     ///
     /// A struct's `bool` field keeps its word as a [`Value::U32`], as the GPU keeps the `u32`
     /// that stores it: copying a whole struct copies the word unchanged (a 2 stays 2), and
     /// reading the field gives `word != 0` ([`stored_bool`]).
     pub(super) fn load(&self, ty: Type, mem: &[AtomicU32], at: usize) -> Value {
-        let word = |i: usize| mem.get(i).map_or(0, |w| w.load(Ordering::Relaxed));
+        let word = |i: usize| mem.get(i / 2).map_or(0, |w| w.load(Ordering::Relaxed));
         match ty {
+            Type::Scalar(Scalar::F16) => Value::from_bits(Scalar::F16, load_half(mem, at)),
             Type::Scalar(s) => Value::from_bits(s, word(at)),
+            Type::Vector(n, Scalar::F16) => {
+                let mut bits = [0; 4];
+                for (i, b) in bits.iter_mut().enumerate().take(usize::from(n)) {
+                    *b = load_half(mem, at + i);
+                }
+                Value::Vector(Scalar::F16, n, bits)
+            }
             Type::Vector(n, s) => {
                 let mut bits = [0; 4];
                 for (i, b) in bits.iter_mut().enumerate().take(usize::from(n)) {
-                    *b = word(at + i);
+                    *b = word(at + 2 * i);
                 }
                 Value::Vector(s, n, bits)
             }
@@ -159,19 +198,25 @@ impl Layouts {
         }
     }
 
-    /// Writes `value`, a `ty`, at word `at` (words past the end are dropped).
+    /// Writes `value`, a `ty`, at unit `at` (words past the end are dropped).
     pub(super) fn store(&self, ty: Type, mem: &[AtomicU32], at: usize, value: &Value) {
         let put = |i: usize, bits: u32| {
-            if let Some(w) = mem.get(i) {
+            if let Some(w) = mem.get(i / 2) {
                 w.store(bits, Ordering::Relaxed);
             }
         };
         match (ty, value) {
-            (Type::Vector(n, _), Value::Vector(_, _, bits)) => {
+            (Type::Vector(n, Scalar::F16), Value::Vector(_, _, bits)) => {
                 for (i, b) in bits.iter().enumerate().take(usize::from(n)) {
-                    put(at + i, *b);
+                    store_half(mem, at + i, *b);
                 }
             }
+            (Type::Vector(n, _), Value::Vector(_, _, bits)) => {
+                for (i, b) in bits.iter().enumerate().take(usize::from(n)) {
+                    put(at + 2 * i, *b);
+                }
+            }
+            (Type::Scalar(Scalar::F16), scalar) => store_half(mem, at, scalar.bits()),
             (Type::Array(_), Value::Composite(parts)) => {
                 let (elem, _, stride) = self.array(ty).unwrap_or((ty, 0, 1));
                 for (i, p) in parts.iter().enumerate() {

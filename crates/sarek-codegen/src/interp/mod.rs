@@ -347,7 +347,7 @@ impl Program {
                     .fields
                     .iter()
                     .find(|f| f.source.value_param() == Some(i as u32))
-                    .map_or(0, |f| f.offset as usize / 4);
+                    .map_or(0, |f| f.offset as usize / memory::UNIT);
                 self.layouts.load(ty, launch.uniform, offset)
             })
             .collect()
@@ -377,7 +377,7 @@ impl Program {
                     .flatten()
                     .map_or(0, <[_]>::len);
                 let stride = ty.buffer().map_or(1, |(t, _)| self.layouts.stride(t));
-                (words / stride) as u32
+                (words * (4 / memory::UNIT) / stride) as u32
             }
         }
     }

@@ -109,6 +109,7 @@ pub(super) fn collective(op: SubgroupOp, members: &[Member]) -> Vec<Value> {
 fn zero(like: &Value) -> Value {
     match like {
         Value::F32(_) => Value::F32(0.0),
+        Value::F16(_) => Value::F16(half::f16::ZERO),
         Value::I32(_) => Value::I32(0),
         Value::Bool(_) => Value::Bool(false),
         _ => Value::U32(0),
@@ -120,6 +121,7 @@ fn identity(op: BinaryOp, like: &Value) -> Value {
     let one = op == BinaryOp::Mul;
     match like {
         Value::F32(_) => Value::F32(if one { 1.0 } else { 0.0 }),
+        Value::F16(_) => Value::F16(if one { half::f16::ONE } else { half::f16::ZERO }),
         Value::I32(_) => Value::I32(i32::from(one)),
         _ => Value::U32(u32::from(one)),
     }

@@ -14,6 +14,9 @@ pub enum Value {
     U32(u32),
     /// A `bool`.
     Bool(bool),
+    /// An `f16`; every operation rounds its result to the nearest `f16` (ties to even), as
+    /// the GPU's half-precision arithmetic does.
+    F16(half::f16),
     /// A vector of `n` components of one scalar type, as bits.
     Vector(Scalar, u8, [u32; 4]),
     /// A struct's fields or an array's elements, in order.
@@ -28,6 +31,7 @@ impl Value {
             Literal::I32(v) => Value::I32(v),
             Literal::U32(v) => Value::U32(v),
             Literal::Bool(v) => Value::Bool(v),
+            Literal::F16(bits) => Value::F16(half::f16::from_bits(bits)),
         }
     }
 
@@ -38,6 +42,7 @@ impl Value {
             Scalar::I32 => Value::I32(bits as i32),
             Scalar::U32 => Value::U32(bits),
             Scalar::Bool => Value::Bool(bits != 0),
+            Scalar::F16 => Value::F16(half::f16::from_bits(bits as u16)),
         }
     }
 
@@ -48,6 +53,7 @@ impl Value {
             Value::I32(v) => v as u32,
             Value::U32(v) => v,
             Value::Bool(v) => u32::from(v),
+            Value::F16(v) => u32::from(v.to_bits()),
             Value::Vector(..) | Value::Composite(_) => 0,
         }
     }
@@ -91,6 +97,7 @@ impl Value {
             Value::F32(_) => Scalar::F32,
             Value::I32(_) => Scalar::I32,
             Value::Bool(_) => Scalar::Bool,
+            Value::F16(_) => Scalar::F16,
             Value::Vector(s, ..) => *s,
             _ => Scalar::U32,
         }
@@ -166,6 +173,13 @@ fn scalar_binary(op: BinaryOp, left: &Value, right: &Value) -> Value {
     use Value::*;
     let amount = right.as_u32() & 31;
     match (left, right) {
+        // In `f32`, rounded to the nearest `f16` (ties to even): `f32` holds the exact result
+        // of `+ - *` on halves and rounds `/` and `%` far below a half's precision, so the
+        // double rounding never changes the half (the GPU rounds the exact result once).
+        (&F16(a), &F16(b)) => match scalar_binary(op, &F32(a.to_f32()), &F32(b.to_f32())) {
+            F32(r) => F16(half::f16::from_f32(r)),
+            other => other,
+        },
         (&F32(a), &F32(b)) => match op {
             Add => F32(a + b),
             Sub => F32(a - b),
@@ -251,6 +265,7 @@ fn scalar_binary(op: BinaryOp, left: &Value, right: &Value) -> Value {
 pub fn unary(op: UnaryOp, value: &Value) -> Value {
     value.map(value.scalar_type(), |v| match (op, v) {
         (UnaryOp::Neg, Value::F32(a)) => Value::F32(-a),
+        (UnaryOp::Neg, Value::F16(a)) => Value::F16(-a),
         (UnaryOp::Neg, Value::I32(a)) => Value::I32(a.wrapping_neg()),
         (UnaryOp::Neg, Value::U32(a)) => Value::U32(a.wrapping_neg()),
         (UnaryOp::Not, Value::Bool(a)) => Value::Bool(!a),
@@ -263,6 +278,15 @@ pub fn unary(op: UnaryOp, value: &Value) -> Value {
 /// `value as to`, with Rust's meaning (float-to-int saturates, NaN is 0).
 pub fn cast(value: &Value, to: Scalar) -> Value {
     value.map(to, |v| match (v, to) {
+        // `f16` converts through `f32` exactly; an integer rounds once (every integer that
+        // does not round to infinity is exact in `f32`), `f16` to an integer saturates.
+        (Value::F16(a), Scalar::F16) => Value::F16(a),
+        (Value::F16(a), to) => cast(&Value::F32(a.to_f32()), to),
+        (Value::Bool(a), Scalar::F16) => Value::F16(half::f16::from_f32(f32::from(u8::from(a)))),
+        (v, Scalar::F16) => match cast(&v, Scalar::F32) {
+            Value::F32(a) => Value::F16(half::f16::from_f32(a)),
+            other => other,
+        },
         (Value::F32(a), Scalar::F32) => Value::F32(a),
         (Value::F32(a), Scalar::I32) => Value::I32(a as i32),
         (Value::F32(a), Scalar::U32) => Value::U32(a as u32),
@@ -286,6 +310,21 @@ pub fn cast(value: &Value, to: Scalar) -> Value {
 /// A math function, with Rust's meaning (`std`'s own implementation for the floats, which the
 /// GPU's polyfills approximate within the documented bounds).
 pub fn math(fun: MathFun, args: &[Value]) -> Value {
+    if args.first().is_some_and(|a| a.scalar_type() == Scalar::F16) {
+        // `f16` math runs in `f32` and rounds once, as the WGSL back end prints it.
+        let wide: Vec<Value> = args
+            .iter()
+            .map(|a| match a.scalar_type() {
+                Scalar::F16 => cast(a, Scalar::F32),
+                _ => a.clone(),
+            })
+            .collect();
+        let r = math(fun, &wide);
+        return match r.scalar_type() {
+            Scalar::F32 => cast(&r, Scalar::F16),
+            _ => r,
+        };
+    }
     let arg = |i: usize| args.get(i).cloned().unwrap_or(Value::U32(0));
     let (a, b, c) = (arg(0), arg(1), arg(2));
     match fun {

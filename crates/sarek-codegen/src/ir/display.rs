@@ -22,6 +22,7 @@ pub fn vector_name(n: u8, s: super::Scalar) -> String {
         super::Scalar::U32 => "U",
         super::Scalar::Bool => "B",
         super::Scalar::F32 => "",
+        super::Scalar::F16 => "F16",
     };
     format!("{prefix}Vec{n}")
 }

@@ -34,6 +34,8 @@ pub enum Literal {
     U32(u32),
     /// A `bool` constant.
     Bool(bool),
+    /// An `f16` constant, as its IEEE binary16 bits (`half::f16::to_bits`).
+    F16(u16),
 }
 
 impl Literal {
@@ -44,6 +46,7 @@ impl Literal {
             Literal::I32(_) => Scalar::I32,
             Literal::U32(_) => Scalar::U32,
             Literal::Bool(_) => Scalar::Bool,
+            Literal::F16(_) => Scalar::F16,
         }
     }
 }

@@ -13,6 +13,9 @@ pub enum Scalar {
     U32,
     /// `bool`
     Bool,
+    /// `f16` (host type `half::f16`; WGSL's `f16`, which needs `enable f16;` and the
+    /// `SHADER_F16` feature). Last, so the other scalars keep their order.
+    F16,
 }
 
 impl Scalar {
@@ -23,7 +26,13 @@ impl Scalar {
             Scalar::I32 => "i32",
             Scalar::U32 => "u32",
             Scalar::Bool => "bool",
+            Scalar::F16 => "f16",
         }
+    }
+
+    /// Whether the type is `f32` or `f16`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F16)
     }
 
     /// Whether the type is `i32` or `u32`.

@@ -77,6 +77,11 @@ pub enum Helper {
     DivRefined,
     /// One of the `std` methods of [`super::std_helpers`].
     Std(StdHelper),
+    /// The identity on `f16` (see [`Helper::OpaqueF32`]).
+    OpaqueF16,
+    /// An `f16` from its bits (the low 16 bits of a `u32`) at run time, for infinities and
+    /// NaN, which WGSL has no `f16` literal for (see [`Helper::FromBits`]).
+    F16FromBits,
 }
 
 impl Helper {
@@ -116,6 +121,8 @@ impl Helper {
             Helper::RemU32 => REM_U32,
             Helper::DivRefined => polyfills::DIV_REFINED,
             Helper::Std(h) => h.source(),
+            Helper::OpaqueF16 => "fn sarek_opaque_f16(v: f16) -> f16 {\n    return v;\n}\n",
+            Helper::F16FromBits => "fn sarek_f16_from_bits(bits: u32) -> f16 {\n    return bitcast<vec2<f16>>(bits).x;\n}\n",
         }
     }
 
@@ -172,6 +179,8 @@ impl Helper {
             Helper::RemU32 => "sarek_rem_u32",
             Helper::DivRefined => "sarek_div_refined",
             Helper::Std(h) => h.name(),
+            Helper::OpaqueF16 => "sarek_opaque_f16",
+            Helper::F16FromBits => "sarek_f16_from_bits",
         }
     }
 }

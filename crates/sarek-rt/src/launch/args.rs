@@ -236,6 +236,8 @@ pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Res
                         })?
                     }
                     (Some(Arg::Bool(v)), Scalar::Bool) => u32::from(*v),
+                    // The low two bytes of the slot (the WGSL field is `@size(4)`).
+                    (Some(Arg::F16(v)), Scalar::F16) => u32::from(v.to_bits()),
                     (other, ty) => {
                         return Err(bad(format!(
                             "parameter {param} must be a `{}`, got {other:?}",

@@ -21,6 +21,7 @@ fn scalar_name(s: Scalar) -> Option<&'static str> {
         Scalar::F32 => Some("f32"),
         Scalar::I32 => Some("i32"),
         Scalar::U32 => Some("u32"),
+        Scalar::F16 => Some("f16"),
         Scalar::Bool => None,
     }
 }

@@ -5,7 +5,7 @@ use crate::arena::Handle;
 use crate::interp::coop::{self as matrices, Matrices};
 use crate::interp::value::Value;
 use crate::interp::FaultKind;
-use crate::ir::{CoopLayout, CoopMatrix, CoopMemory, CoopOp, Expression, Type};
+use crate::ir::{CoopLayout, CoopMatrix, CoopMemory, CoopOp, Expression, Scalar, Type};
 
 use super::{Code, Lane, Mem, Workgroup};
 
@@ -165,7 +165,11 @@ impl<'p> Workgroup<'p> {
                     self.coop_out_of_range(code, lane, i, len, at);
                     continue;
                 }
-                let v = Value::F32(elements[(r * n + c) as usize]);
+                let x = elements[(r * n + c) as usize];
+                let v = match elem {
+                    Type::Scalar(Scalar::F16) => Value::F16(half::f16::from_f32(x)),
+                    _ => Value::F32(x),
+                };
                 self.program
                     .layouts
                     .store(elem, words, i as usize * step, &v);
@@ -178,6 +182,7 @@ impl<'p> Workgroup<'p> {
 fn float(v: &Value) -> f32 {
     match v {
         Value::F32(x) => *x,
+        Value::F16(x) => x.to_f32(),
         other => f32::from_bits(other.bits()),
     }
 }

@@ -124,7 +124,20 @@ impl Writer<'_> {
                     CoopLayout::Rows => "coopStoreT",
                     CoopLayout::Columns => "coopStore",
                 };
-                format!("{f}({}, {pointer}, {stride});", var_name(src.id))
+                // naga 30 pushes a `coopStore` before emitting its arguments' expressions, so
+                // its SPIR-V writer panics on an argument computed in the call ("not
+                // cached"); `let`s emit them first.
+                let (m, p, s) = (
+                    internal("coop_value"),
+                    internal("coop_at"),
+                    internal("coop_stride"),
+                );
+                let i1 = INDENT;
+                format!(
+                    "{{\n{i1}{pad}let {m} = {};\n{i1}{pad}let {p} = {pointer};\n{i1}{pad}let {s}: u32 = {stride};\n{i1}{pad}{f}({m}, {p}, {s});\n{pad}}}",
+                    var_name(src.id),
+                    pad = INDENT.repeat(depth)
+                )
             }
         };
         self.line(depth, &text);

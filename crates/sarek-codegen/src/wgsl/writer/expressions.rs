@@ -24,6 +24,15 @@ impl Writer<'_> {
                 self.helpers.insert(Helper::FromBits);
                 format!("{}({:#010x}u)", Helper::FromBits.name(), v.to_bits())
             }
+            Literal::F16(bits) if half::f16::from_bits(bits).is_finite() => {
+                // `f16`'s `Debug` goes through `f32`; the shortest `f32` text of a half reads
+                // back to the same half, since every half is exact in `f32`.
+                format!("{:?}h", half::f16::from_bits(bits).to_f32())
+            }
+            Literal::F16(bits) => {
+                self.helpers.insert(Helper::F16FromBits);
+                format!("{}({:#010x}u)", Helper::F16FromBits.name(), bits)
+            }
         }
     }
 
@@ -107,7 +116,7 @@ impl Writer<'_> {
                     BinaryOp::Eq => format!("all({l} == {r})"),
                     // naga's SPIR-V writes float `!=` as an ordered comparison, false for NaN;
                     // Rust's `!=` is true for NaN: negate `==` instead.
-                    BinaryOp::Ne if self.element_of(*left) == Scalar::F32 => {
+                    BinaryOp::Ne if self.element_of(*left).is_float() => {
                         format!("(!all({l} == {r}))")
                     }
                     BinaryOp::Ne => format!("any({l} != {r})"),
@@ -162,40 +171,21 @@ impl Writer<'_> {
                         args[1] = self.opaque_any(self.exprs[*d].ty, text);
                     }
                 }
-                if let Some(text) = self.polyfill(*fun, arg_ty, &args) {
-                    return text;
+                if let Some(half) = arg_ty.filter(|t| is_f16(*t)) {
+                    // `f16` math runs in `f32` and rounds once: the polyfills are written for
+                    // `f32`, and the CPU backend computes the same way (`interp::value::math`).
+                    let args: Vec<String> = handles
+                        .iter()
+                        .zip(args)
+                        .map(|(h, text)| widen(self.exprs[*h].ty, text))
+                        .collect();
+                    let text = self.math_call(*fun, Some(widened(half)), args);
+                    return match self.exprs[handle].ty {
+                        ty if is_f16(ty) => format!("{}({text})", self.type_name(ty)),
+                        _ => text,
+                    };
                 }
-                let name = match fun {
-                    MathFun::Abs => "abs",
-                    MathFun::Min => "min",
-                    MathFun::Max => "max",
-                    MathFun::Sqrt => "sqrt",
-                    MathFun::Sin => "sin",
-                    MathFun::Cos => "cos",
-                    MathFun::Tan => "tan",
-                    MathFun::Exp => "exp",
-                    MathFun::Ln => "log",
-                    MathFun::Powf => "pow",
-                    MathFun::Floor => "floor",
-                    MathFun::Ceil => "ceil",
-                    MathFun::Trunc => "trunc",
-                    MathFun::MulAdd => "fma",
-                    MathFun::Dot => "dot",
-                    MathFun::Cross => "cross",
-                    MathFun::Length => "length",
-                    MathFun::Normalize => "normalize",
-                    MathFun::Distance => "distance",
-                    MathFun::LengthSquared => {
-                        return format!("dot({0}, {0})", args[0]);
-                    }
-                    MathFun::Round => {
-                        self.helpers.insert(Helper::Round);
-                        Helper::Round.name()
-                    }
-                    // Handled by `polyfill` above.
-                    _ => "",
-                };
-                format!("{name}({})", args.join(", "))
+                self.math_call(*fun, arg_ty, args)
             }
             Expr::Field { base, field } => {
                 let ty = self.exprs[*base].ty;
@@ -248,6 +238,46 @@ impl Writer<'_> {
             Expr::Zero(ty) => format!("{}()", self.type_name(*ty)),
             Expr::Argument(n) => internal(&format!("a{n}")),
         }
+    }
+
+    /// A math function of `args` (printed, of type `arg_ty` for the first): a polyfill or the
+    /// WGSL builtin.
+    fn math_call(&mut self, fun: MathFun, arg_ty: Option<Type>, args: Vec<String>) -> String {
+        let fun = &fun;
+        if let Some(text) = self.polyfill(*fun, arg_ty, &args) {
+            return text;
+        }
+        let name = match fun {
+            MathFun::Abs => "abs",
+            MathFun::Min => "min",
+            MathFun::Max => "max",
+            MathFun::Sqrt => "sqrt",
+            MathFun::Sin => "sin",
+            MathFun::Cos => "cos",
+            MathFun::Tan => "tan",
+            MathFun::Exp => "exp",
+            MathFun::Ln => "log",
+            MathFun::Powf => "pow",
+            MathFun::Floor => "floor",
+            MathFun::Ceil => "ceil",
+            MathFun::Trunc => "trunc",
+            MathFun::MulAdd => "fma",
+            MathFun::Dot => "dot",
+            MathFun::Cross => "cross",
+            MathFun::Length => "length",
+            MathFun::Normalize => "normalize",
+            MathFun::Distance => "distance",
+            MathFun::LengthSquared => {
+                return format!("dot({0}, {0})", args[0]);
+            }
+            MathFun::Round => {
+                self.helpers.insert(Helper::Round);
+                Helper::Round.name()
+            }
+            // Handled by `polyfill` above.
+            _ => "",
+        };
+        format!("{name}({})", args.join(", "))
     }
 
     /// Inserts `helper` (and what it calls) into the module; returns its name.
@@ -365,6 +395,7 @@ impl Writer<'_> {
             Type::Vector(_, s) => {
                 let one = match s {
                     Scalar::F32 => "1.0f",
+                    Scalar::F16 => "1.0h",
                     Scalar::I32 => "1i",
                     _ => "1u",
                 };
@@ -379,6 +410,7 @@ impl Writer<'_> {
     pub(super) fn opaque(&mut self, ty: Scalar, text: String) -> String {
         let helper = match ty {
             Scalar::F32 => Helper::OpaqueF32,
+            Scalar::F16 => Helper::OpaqueF16,
             Scalar::I32 => Helper::OpaqueI32,
             Scalar::U32 | Scalar::Bool => Helper::OpaqueU32,
         };
@@ -451,6 +483,11 @@ impl Writer<'_> {
             (BinaryOp::Rem, Scalar::F32) => {
                 format!("{}({left}, {r})", self.use_helper(Helper::Fmod))
             }
+            // Exact in `f32`, so rounding the `f32` remainder gives the `f16` one.
+            (BinaryOp::Rem, Scalar::F16) => {
+                let fmod = self.use_helper(Helper::Fmod);
+                format!("f16({fmod}(f32({left}), f32({r})))")
+            }
             (BinaryOp::Shl | BinaryOp::Shr, _) => {
                 // WGSL wants a u32 amount; Rust's wrapping shifts use its low five bits.
                 let amount = match right_ty {
@@ -461,7 +498,7 @@ impl Writer<'_> {
             }
             (BinaryOp::BitXor, Scalar::Bool) => format!("({left} != {r})"),
             // As for vectors: `NaN != x` must be true, which naga's SPIR-V `!=` is not.
-            (BinaryOp::Ne, Scalar::F32) => format!("(!({left} == {r}))"),
+            (BinaryOp::Ne, Scalar::F32 | Scalar::F16) => format!("(!({left} == {r}))"),
             _ => format!("({left} {} {r})", binary_token(op)),
         }
     }
@@ -479,6 +516,11 @@ impl Writer<'_> {
                 format!("{}({e})", Helper::F32ToU32.name())
             }
             (I32, U32) | (U32, I32) => format!("bitcast<{}>({e})", scalar_name(to)),
+            // Through `f32`, exactly: Rust's saturating conversion, and an integer rounds once
+            // (every integer an `f16` can round to is exact in `f32`).
+            (F16, I32 | U32) => self.cast(format!("f32({e})"), F32, to),
+            (I32 | U32, F16) => format!("f16(f32({e}))"),
+            (Bool, F16) => format!("select(0.0h, 1.0h, {e})"),
             (Bool, F32) => format!("select(0.0f, 1.0f, {e})"),
             (_, Bool) => format!("({e} != {}(0))", scalar_name(from)),
             _ => format!("{}({e})", scalar_name(to)),
@@ -489,4 +531,27 @@ impl Writer<'_> {
 /// The WGSL name of vector component `i`.
 pub(super) fn component(i: u32) -> &'static str {
     ["x", "y", "z", "w"].get(i as usize).copied().unwrap_or("x")
+}
+
+/// Whether `ty` is `f16` or a vector of it.
+fn is_f16(ty: Type) -> bool {
+    matches!(ty, Type::Scalar(Scalar::F16) | Type::Vector(_, Scalar::F16))
+}
+
+/// The `f32` counterpart of an `f16` type (others unchanged).
+fn widened(ty: Type) -> Type {
+    match ty {
+        Type::Scalar(Scalar::F16) => Type::Scalar(Scalar::F32),
+        Type::Vector(n, Scalar::F16) => Type::Vector(n, Scalar::F32),
+        other => other,
+    }
+}
+
+/// `text`, of type `ty`, converted to `f32` when it is an `f16` (exact).
+fn widen(ty: Type, text: String) -> String {
+    match ty {
+        Type::Scalar(Scalar::F16) => format!("f32({text})"),
+        Type::Vector(n, Scalar::F16) => format!("vec{n}<f32>({text})"),
+        _ => text,
+    }
 }

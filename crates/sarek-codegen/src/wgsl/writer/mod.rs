@@ -45,6 +45,7 @@ pub(super) struct Writer<'a> {
 fn scalar_name(s: Scalar) -> &'static str {
     match s {
         Scalar::F32 => "f32",
+        Scalar::F16 => "f16",
         Scalar::I32 => "i32",
         Scalar::U32 => "u32",
         // `bool` never reaches host-shareable memory; a uniform holds a `u32`.
@@ -234,6 +235,14 @@ impl<'a> Writer<'a> {
             k.name
         );
         out.push('\n');
+        if self
+            .abi
+            .features
+            .contains(&crate::features::Feature::ShaderF16)
+        {
+            // WGSL's `f16` exists only behind this directive, which precedes every declaration.
+            out.push_str("enable f16;\n\n");
+        }
         if !coop_vars.is_empty() {
             out.push_str("enable wgpu_cooperative_matrix;\n\n");
         }
@@ -413,6 +422,10 @@ impl<'a> Writer<'a> {
             let (attrs, ty) = match field.source {
                 FieldSource::Grid => (String::new(), "vec3<u32>".to_owned()),
                 FieldSource::Length { .. } => (String::new(), "u32".to_owned()),
+                // An `f16` keeps the 4-byte slot the ABI gives every scalar.
+                FieldSource::Scalar {
+                    ty: Scalar::F16, ..
+                } => ("@size(4) ".to_owned(), "f16".to_owned()),
                 FieldSource::Scalar { ty, .. } => (String::new(), shareable_name(ty).to_owned()),
                 FieldSource::Bytes { param, size } => {
                     let ty = match self.kernel.params[param as usize].ty {

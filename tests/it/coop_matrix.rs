@@ -214,11 +214,7 @@ fn an_f16_product_accumulates_in_f32() {
     let n = 32;
     let (x, y) = inputs(n);
     let want = reference(&x, &y, n);
-    let h = |v: &[f32]| {
-        v.iter()
-            .map(|&f| f16::from_f32(f))
-            .collect::<Vec<_>>()
-    };
+    let h = |v: &[f32]| v.iter().map(|&f| f16::from_f32(f)).collect::<Vec<_>>();
     for dev in [common::device().unwrap(), Device::cpu()] {
         let xb = dev.upload(&h(&x)).unwrap();
         let yb = dev.upload(&h(&y)).unwrap();

@@ -524,3 +524,79 @@ impl Lowerer<'_> {
         Ok(Value::Unit)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The compile errors of a kernel with `body`, as text.
+    fn errors(params: proc_macro2::TokenStream, body: proc_macro2::TokenStream) -> String {
+        let item = quote!(fn k(#params) { #body });
+        let out = crate::front::expand_kernel(quote!(workgroup_size = [32]), item);
+        out.to_string()
+    }
+
+    #[test]
+    fn a_divergent_operation_is_refused_at_the_condition_and_the_call() {
+        let text = errors(
+            quote!(x: &[f32], z: &mut [f32]),
+            quote! {
+                let mut acc = CoopMatrix::<f32, 16, C>::zeros();
+                if x[thread_idx_x()] > 0.0 {
+                    acc = CoopMatrix::<f32, 16, C>::load_rows(x, 0, 16);
+                }
+                acc.store_rows(z, 0, 16);
+            },
+        );
+        assert!(
+            text.contains("this condition can differ between the threads"),
+            "{text}"
+        );
+        assert!(
+            text.contains("this `CoopMatrix::load_rows()` is not reached by every thread"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn shapes_element_types_and_roles_are_checked() {
+        let text = errors(
+            quote!(x: &[f32], y: &[u32], z: &[f32]),
+            quote! {
+                let a = CoopMatrix::<f32, 12, A>::load_rows(x, 0, 12);
+                let b = CoopMatrix::<u32, 16, B>::zeros();
+                let a2 = CoopMatrix::<f32, 16, A>::load_rows(y, 0, 16);
+                let b2 = CoopMatrix::<f32, 16, B>::load_rows(x, 0, 16);
+                let c = CoopMatrix::<f32, 16, C>::zeros();
+                let wrong = b2.multiply_add(b2, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        for want in [
+            "WGSL's cooperative matrices are 8×8 or 16×16",
+            "cooperative matrices hold `f16` or `f32`",
+            "this matrix holds `f32`, so it loads from and stores to `f32` elements",
+            "this operand of `multiply_add` has role B, not A",
+            "a matrix is stored into a `&mut [T]` buffer or a workgroup array",
+        ] {
+            assert!(text.contains(want), "{want}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_valid_kernel_compiles_to_the_extension() {
+        let text = errors(
+            quote!(x: &[f32], z: &mut [f32]),
+            quote! {
+                let a = CoopMatrix::<f32, 16, A>::load_rows(x, 0, 16);
+                let b = CoopMatrix::<f32, 16, B>::load_columns(x, 256, 16);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains("enable wgpu_cooperative_matrix;"), "{text}");
+        assert!(text.contains("coopMultiplyAdd"), "{text}");
+    }
+}

@@ -11,6 +11,7 @@ use std::cell::Cell;
 
 mod atomic_f32;
 mod subgroups;
+pub use crate::coop::{CoopElement, CoopMatrix};
 pub use atomic_f32::AtomicF32;
 pub use subgroups::*;
 mod bounds;

@@ -132,6 +132,7 @@
 
 extern crate self as sarek;
 
+pub mod coop;
 pub mod gpu;
 pub mod scan;
 

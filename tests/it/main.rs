@@ -11,6 +11,7 @@ mod common;
 mod bytes;
 mod coarsen;
 mod consts;
+mod coop_matrix;
 mod cooperating_helpers;
 mod cooperation;
 mod cpu;

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-pub use crate::features::Feature;
+pub use crate::features::{CoopScalar, CoopShape, Feature};
 pub use crate::ir::{Access, Limits, Scalar};
 use crate::ir::{Kernel, ParamType, Type};
 #[cfg(feature = "wgsl")]

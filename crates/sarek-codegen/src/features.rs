@@ -2,7 +2,9 @@
 //! lists them ([`crate::abi::Abi::features`]); the runtime refuses to launch a kernel on a
 //! device without one of them, and naga validates the WGSL with exactly their capabilities.
 
-use crate::ir::{Barrier, Block, Builtin, Expr, Kernel, ParamType, Scalar, Stmt, Type, TypeDef};
+use crate::ir::{
+    Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType, Scalar, Stmt, Type, TypeDef,
+};
 
 /// A wgpu feature a kernel may need. Serialized (in the JSON ABI) as the name of the
 /// `wgpu::Features` constant it stands for.
@@ -22,6 +24,69 @@ pub enum Feature {
     /// `wgpu::Features::SHADER_F16`: the type `f16` anywhere in the kernel (WGSL
     /// `enable f16;`), in buffers, the uniform block, workgroup memory or locals.
     ShaderF16,
+    /// `wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX`, with a matrix shape the device must
+    /// offer (`wgpu::Adapter::cooperative_matrix_properties`): `sarek::gpu::CoopMatrix`.
+    CooperativeMatrix(CoopShape),
+}
+
+/// The element types of cooperative matrices.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum CoopScalar {
+    /// `f16`.
+    F16,
+    /// `f32`.
+    F32,
+}
+
+impl CoopScalar {
+    /// The element type of `scalar`, if matrices can have it.
+    pub fn of(scalar: Scalar) -> Option<CoopScalar> {
+        match scalar {
+            Scalar::F32 => Some(CoopScalar::F32),
+            Scalar::F16 => Some(CoopScalar::F16),
+            _ => None,
+        }
+    }
+
+    /// The Rust (and WGSL) name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoopScalar::F16 => "f16",
+            CoopScalar::F32 => "f32",
+        }
+    }
+}
+
+/// A cooperative-matrix configuration a kernel needs: `size`×`size`×`size` (M×N×K, square as
+/// in WGSL's extension), with the element type of A and B (`ab`) and of the accumulator C
+/// (`c`). A kernel that only loads and stores matrices of one role needs only that one.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct CoopShape {
+    /// M, N and K.
+    pub size: u32,
+    /// The element type of A and B, where it matters.
+    pub ab: Option<CoopScalar>,
+    /// The element type of C, where it matters.
+    pub c: Option<CoopScalar>,
+}
+
+impl std::fmt::Display for CoopShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.size;
+        write!(f, "{n}×{n}×{n}")?;
+        if let Some(ab) = self.ab {
+            write!(f, ", {} A and B", ab.name())?;
+        }
+        if let Some(c) = self.c {
+            write!(f, ", {} C", c.name())?;
+        }
+        Ok(())
+    }
 }
 
 impl Feature {
@@ -31,6 +96,7 @@ impl Feature {
             Feature::Subgroup => "SUBGROUP",
             Feature::SubgroupBarrier => "SUBGROUP_BARRIER",
             Feature::ShaderFloat32Atomic => "SHADER_FLOAT32_ATOMIC",
+            Feature::CooperativeMatrix(_) => "EXPERIMENTAL_COOPERATIVE_MATRIX",
             Feature::ShaderF16 => "SHADER_F16",
         }
     }
@@ -41,6 +107,7 @@ impl Feature {
             Feature::Subgroup => "subgroup operations (`subgroup_*`)",
             Feature::SubgroupBarrier => "`subgroup_barrier()`",
             Feature::ShaderFloat32Atomic => "`AtomicF32` buffers",
+            Feature::CooperativeMatrix(_) => "cooperative matrices (`CoopMatrix`)",
             Feature::ShaderF16 => "the type `f16`",
         }
     }
@@ -48,7 +115,10 @@ impl Feature {
 
 impl std::fmt::Display for Feature {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Feature::CooperativeMatrix(shape) => write!(f, "{} ({shape})", self.name()),
+            _ => f.write_str(self.name()),
+        }
     }
 }
 
@@ -90,6 +160,23 @@ pub fn required(kernel: &Kernel) -> Vec<Feature> {
     }
     found.sort();
     found.dedup();
+    // A load or store's one role is implied by a multiply-add of the same matrices: keep
+    // only the multiply-add's full shape, which is what the device must offer.
+    let full: Vec<CoopShape> = found
+        .iter()
+        .filter_map(|f| match f {
+            Feature::CooperativeMatrix(s) if s.ab.is_some() && s.c.is_some() => Some(*s),
+            _ => None,
+        })
+        .collect();
+    found.retain(|f| match f {
+        Feature::CooperativeMatrix(s) if s.ab.is_none() || s.c.is_none() => !full.iter().any(|x| {
+            x.size == s.size
+                && s.ab.is_none_or(|ab| x.ab == Some(ab))
+                && s.c.is_none_or(|c| x.c == Some(c))
+        }),
+        _ => true,
+    });
     found
 }
 
@@ -120,6 +207,7 @@ fn statements(block: &Block, found: &mut Vec<Feature>) {
     for s in block {
         match &s.kind {
             Stmt::Subgroup { .. } => found.push(Feature::Subgroup),
+            Stmt::Coop(op) => found.push(Feature::CooperativeMatrix(coop_shape(op))),
             // `SUBGROUP_BARRIER` enables nothing without `SUBGROUP` (wgpu's rule).
             Stmt::Barrier(Barrier::Subgroup) => {
                 found.extend([Feature::Subgroup, Feature::SubgroupBarrier])
@@ -141,6 +229,35 @@ fn statements(block: &Block, found: &mut Vec<Feature>) {
                 statements(default, found);
             }
             _ => {}
+        }
+    }
+}
+
+/// The configuration a cooperative-matrix statement needs: a multiply-add's A/B and C types,
+/// or the one role a load, store or zero names.
+fn coop_shape(op: &CoopOp) -> CoopShape {
+    let of = |s| CoopScalar::of(s);
+    match op {
+        CoopOp::MultiplyAdd { a, c, .. } => CoopShape {
+            size: a.size,
+            ab: of(a.scalar),
+            c: of(c.scalar),
+        },
+        _ => {
+            let m = op.matrices()[0];
+            let scalar = of(m.scalar);
+            match m.role {
+                CoopRole::C => CoopShape {
+                    size: m.size,
+                    ab: None,
+                    c: scalar,
+                },
+                CoopRole::A | CoopRole::B => CoopShape {
+                    size: m.size,
+                    ab: scalar,
+                    c: None,
+                },
+            }
         }
     }
 }

@@ -20,6 +20,7 @@ pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
             Feature::Subgroup => Capabilities::SUBGROUP,
             Feature::SubgroupBarrier => Capabilities::SUBGROUP_BARRIER,
             Feature::ShaderFloat32Atomic => Capabilities::SHADER_FLOAT32_ATOMIC,
+            Feature::CooperativeMatrix(_) => Capabilities::COOPERATIVE_MATRIX,
             Feature::ShaderF16 => Capabilities::SHADER_FLOAT16,
         };
     }

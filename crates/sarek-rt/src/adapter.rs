@@ -189,10 +189,24 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     // and the pipeline cache for `disk_cache.rs`.
     let features =
         adapter.features() & (crate::features::usable() | wgpu::Features::PIPELINE_CACHE);
+    // wgpu grants an `EXPERIMENTAL_*` feature (cooperative matrices) only with this token.
+    let experimental = if features.intersects(wgpu::Features::all_experimental_mask()) {
+        // SAFETY: the token acknowledges that wgpu's experimental features may still have
+        // bugs that break memory safety when a kernel uses them. Sarek requests only
+        // EXPERIMENTAL_COOPERATIVE_MATRIX, whose use is confined to kernels with cooperative
+        // matrices (`Feature::CooperativeMatrix` in their ABI); their shapes are checked
+        // against the adapter's offer before a pipeline is made, and naga has validated
+        // their WGSL. Kernels without them never touch the feature.
+        unsafe { wgpu::ExperimentalFeatures::enabled() }
+    } else {
+        wgpu::ExperimentalFeatures::disabled()
+    };
+    let coop = adapter.cooperative_matrix_properties();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("sarek"),
         required_features: features,
         required_limits: limits.clone(),
+        experimental_features: experimental,
         ..Default::default()
     }))
     .map_err(|e| Error::RequestDevice(e.to_string()))?;
@@ -200,7 +214,7 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
         log::error!("sarek: uncaptured wgpu error: {e}")
     }));
-    Ok(Device::wrap(device, queue, Some(info)))
+    Ok(Device::wrap(device, queue, Some(info), Some(coop)))
 }
 
 impl Device {

@@ -258,7 +258,7 @@ impl Device {
         if groups.contains(&0) {
             return Ok(None);
         }
-        crate::features::check(abi, self.features(), self.limits())?;
+        crate::features::check(abi, self.features(), self.limits(), None)?;
         crate::launch::workgroup_memory(self.limits(), abi)?;
         // The GPU's rules, so that a launch that runs here runs there (the CPU needs no
         // folding of the dispatch it computes).

@@ -44,6 +44,9 @@ pub(crate) struct Inner {
     pub(crate) limits: wgpu::Limits,
     /// The device's features, which kernels' launches are checked against.
     pub(crate) features: wgpu::Features,
+    /// The cooperative-matrix configurations its adapter offers (`None` for a device from
+    /// `from_wgpu`, whose adapter Sarek does not know: only the feature is checked).
+    pub(crate) coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
     pub(crate) lost: Arc<Mutex<Option<String>>>,
     pub(crate) lost_flag: Arc<AtomicBool>,
     pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
@@ -204,13 +207,14 @@ impl Device {
     /// ```
     pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
         crate::logging::init();
-        Device::wrap(device, queue, None)
+        Device::wrap(device, queue, None, None)
     }
 
     pub(crate) fn wrap(
         device: wgpu::Device,
         queue: wgpu::Queue,
         info: Option<wgpu::AdapterInfo>,
+        coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
     ) -> Device {
         let lost = Arc::new(Mutex::new(None));
         let lost_flag = Arc::new(AtomicBool::new(false));
@@ -240,6 +244,7 @@ impl Device {
                 info,
                 limits,
                 features,
+                coop,
                 lost,
                 lost_flag,
                 pipelines: Mutex::new(HashMap::new()),

@@ -58,12 +58,15 @@ pub enum Error {
     },
     /// A kernel that needs a wgpu feature the device does not have (its `ABI.features`; see
     /// [`crate::Device::features`]).
-    #[error("kernel `{kernel}` uses {}, which needs the wgpu feature {feature}, and this device does not have it; run it on a device that has it (`Device::features()` lists a device's features; a device given to `Device::from_wgpu` must be created with it in `required_features`) or write the kernel without it", feature.used_by())]
+    #[error("kernel `{kernel}` uses {}, which needs the wgpu feature {feature}, and this device does not have it{detail}; run it on a device that has it (`Device::features()` lists a device's features; a device given to `Device::from_wgpu` must be created with it in `required_features`) or write the kernel without it", feature.used_by())]
     MissingFeature {
         /// The kernel.
         kernel: String,
-        /// The feature it needs.
+        /// The feature it needs (for cooperative matrices, with the shape it needs).
         feature: sarek_codegen::abi::Feature,
+        /// What else helps: for cooperative matrices, the shapes the device offers
+        /// (`Device::cooperative_matrix_shapes`); empty otherwise.
+        detail: String,
     },
     /// A kernel that needs more of a limit than the device allows: only a kernel declared
     /// with `limits = "device"` can (a portable one fits WebGPU's defaults).

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use sarek_codegen::abi::{Abi, Feature};
+use sarek_codegen::abi::{Abi, CoopScalar, CoopShape, Feature};
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -15,14 +15,62 @@ pub(crate) fn wgpu_feature(feature: Feature) -> wgpu::Features {
         Feature::Subgroup => wgpu::Features::SUBGROUP,
         Feature::SubgroupBarrier => wgpu::Features::SUBGROUP_BARRIER,
         Feature::ShaderFloat32Atomic => wgpu::Features::SHADER_FLOAT32_ATOMIC,
+        Feature::CooperativeMatrix(_) => wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
         Feature::ShaderF16 => wgpu::Features::SHADER_F16,
     }
+}
+
+/// The element type of a wgpu cooperative-matrix configuration, where Sarek has it.
+fn coop_scalar(s: wgpu::CooperativeScalarType) -> Option<CoopScalar> {
+    match s {
+        wgpu::CooperativeScalarType::F16 => Some(CoopScalar::F16),
+        wgpu::CooperativeScalarType::F32 => Some(CoopScalar::F32),
+        _ => None,
+    }
+}
+
+/// The configurations in `offered` that Sarek can express: square ones with float elements.
+pub(crate) fn coop_shapes(offered: &[wgpu::CooperativeMatrixProperties]) -> Vec<CoopShape> {
+    let mut shapes: Vec<CoopShape> = offered
+        .iter()
+        .filter(|p| p.m_size == p.n_size && p.n_size == p.k_size)
+        .filter_map(|p| {
+            Some(CoopShape {
+                size: p.m_size,
+                ab: Some(coop_scalar(p.ab_type)?),
+                c: Some(coop_scalar(p.cr_type)?),
+            })
+        })
+        .collect();
+    shapes.sort();
+    shapes.dedup();
+    shapes
+}
+
+/// Whether a device offering `shapes` has what `needed` asks for (a role left open matches
+/// any element type).
+fn offers(shapes: &[CoopShape], needed: CoopShape) -> bool {
+    shapes.iter().any(|s| {
+        s.size == needed.size
+            && needed.ab.is_none_or(|ab| s.ab == Some(ab))
+            && needed.c.is_none_or(|c| s.c == Some(c))
+    })
+}
+
+/// What the error says a device offers, for a kernel whose matrices it lacks.
+fn offered_text(shapes: &[CoopShape]) -> String {
+    if shapes.is_empty() {
+        return "; this device offers no cooperative-matrix shape Sarek can use".to_owned();
+    }
+    let list: Vec<String> = shapes.iter().map(|s| s.to_string()).collect();
+    format!("; this device offers {}", list.join("; "))
 }
 
 /// Every wgpu feature Sarek can use: the kernels' features, and timestamps for profiling.
 /// [`Device::new`] and [`Device::gpu`] request those of them the adapter offers.
 pub(crate) fn usable() -> wgpu::Features {
     wgpu::Features::TIMESTAMP_QUERY
+        | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
         | wgpu::Features::SUBGROUP
         | wgpu::Features::SUBGROUP_BARRIER
         | wgpu::Features::SHADER_FLOAT32_ATOMIC
@@ -33,16 +81,45 @@ pub(crate) fn usable() -> wgpu::Features {
 /// it needs, and a workgroup size and buffer count within the device's limits (the workgroup
 /// memory is checked by `launch::workgroup_memory`). A portable kernel passes the limits on
 /// every device, since it was checked against WebGPU's defaults when it compiled.
-pub(crate) fn check(abi: &Abi, features: wgpu::Features, limits: &wgpu::Limits) -> Result<()> {
+///
+/// A kernel with cooperative matrices also needs each of its shapes among `coop`, the
+/// configurations the device offers (`None`: unknown, only the feature is checked).
+pub(crate) fn check(
+    abi: &Abi,
+    features: wgpu::Features,
+    limits: &wgpu::Limits,
+    coop: Option<&[CoopShape]>,
+) -> Result<()> {
     if let Some(&feature) = abi
         .features
         .iter()
         .find(|f| !features.contains(wgpu_feature(**f)))
     {
+        let detail = match (feature, coop) {
+            (Feature::CooperativeMatrix(_), Some(shapes)) => offered_text(shapes),
+            _ => String::new(),
+        };
         return Err(Error::MissingFeature {
             kernel: abi.kernel.to_string(),
             feature,
+            detail,
         });
+    }
+    if let Some(shapes) = coop {
+        for &feature in abi.features.iter() {
+            if let Feature::CooperativeMatrix(needed) = feature {
+                if !offers(shapes, needed) {
+                    return Err(Error::MissingFeature {
+                        kernel: abi.kernel.to_string(),
+                        feature,
+                        detail: format!(
+                            "; this device has cooperative matrices but not of {needed}{}",
+                            offered_text(shapes).replacen("; this device offers", ": it offers", 1)
+                        ),
+                    });
+                }
+            }
+        }
     }
     let [x, y, z] = abi.workgroup_size.map(u64::from);
     let checks = [
@@ -103,6 +180,43 @@ impl Device {
                     | wgpu::Features::SUBGROUP_BARRIER
                     | wgpu::Features::SHADER_FLOAT32_ATOMIC
                     | wgpu::Features::SHADER_F16
+                    | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+            }
+        }
+    }
+
+    /// The cooperative-matrix configurations the device offers that Sarek can use (square,
+    /// `f16` or `f32` elements), which a kernel's `CoopMatrix` shapes must be among:
+    /// `16×16×16, f16 A and B, f32 C` and the like. The CPU backend emulates every shape
+    /// WGSL has; a device from [`Device::from_wgpu`] lists none (its adapter is unknown, so
+    /// only the feature is checked); a GPU without `EXPERIMENTAL_COOPERATIVE_MATRIX` has none.
+    ///
+    /// ```
+    /// let shapes = sarek_rt::Device::cpu().cooperative_matrix_shapes();
+    /// assert!(shapes.iter().any(|s| s.size == 16));
+    /// ```
+    pub fn cooperative_matrix_shapes(&self) -> Vec<CoopShape> {
+        self.coop_offer().unwrap_or_default()
+    }
+
+    /// The shapes launches are checked against (`None`: unknown).
+    pub(crate) fn coop_offer(&self) -> Option<Vec<CoopShape>> {
+        match &self.backend {
+            crate::device::Backend::Gpu(inner) => inner.coop.as_deref().map(coop_shapes),
+            crate::device::Backend::Cpu(_) => {
+                let mut all = Vec::new();
+                for size in sarek_codegen::ir::COOP_SIZES {
+                    for ab in [CoopScalar::F16, CoopScalar::F32] {
+                        for c in [CoopScalar::F16, CoopScalar::F32] {
+                            all.push(CoopShape {
+                                size,
+                                ab: Some(ab),
+                                c: Some(c),
+                            });
+                        }
+                    }
+                }
+                Some(all)
             }
         }
     }

@@ -6,6 +6,7 @@
 
 pub mod bandwidth;
 mod compute;
+mod coop;
 pub mod launch_cost;
 mod matmul;
 mod memory;
@@ -101,6 +102,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "matmul_16x16",
         run: matmul::tiled_16x16,
+    },
+    Benchmark {
+        name: "matmul_f16",
+        run: coop::matmul_f16,
     },
     Benchmark {
         name: "mandelbrot",

@@ -111,7 +111,7 @@ fn first_barrier(block: &Block, reaches: &[Option<(Span, Barrier)>]) -> Option<(
         Stmt::Barrier(kind) => Some((s.span, *kind)),
         // Collective like a barrier (helpers cannot contain one, so only the entry point's
         // own subgroup operations reach this).
-        Stmt::Subgroup { .. } => Some((s.span, Barrier::Subgroup)),
+        Stmt::Subgroup { .. } | Stmt::Coop(_) => Some((s.span, Barrier::Subgroup)),
         // `workgroup_uniform_load` is a workgroup barrier first.
         Stmt::UniformLoad { .. } => Some((s.span, Barrier::Workgroup)),
         Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
@@ -390,6 +390,13 @@ impl<'a> Analysis<'a> {
                 if let (Some(cause), true) = (cause, self.report) {
                     let name = format!("subgroup_{}()", op.rust_name());
                     self.divergent_collective(cause, statement.span, &name);
+                }
+                None
+            }
+            // Collective over the subgroup, like the subgroup operations.
+            Stmt::Coop(op) => {
+                if let (Some(cause), true) = (cause, self.report) {
+                    self.divergent_collective(cause, statement.span, op.rust_name());
                 }
                 None
             }

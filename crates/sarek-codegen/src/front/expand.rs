@@ -356,9 +356,23 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
     let wg_mem = abi.workgroup_memory;
     let coarsened = abi.coarsened;
-    let features = abi.features.iter().map(|f| {
-        let variant = format_ident!("{}", format!("{f:?}"));
-        quote!(::sarek::abi::Feature::#variant)
+    let features = abi.features.iter().map(|f| match f {
+        crate::features::Feature::CooperativeMatrix(shape) => {
+            let size = shape.size;
+            let scalar = |s: Option<crate::features::CoopScalar>| match s {
+                Some(s) => {
+                    let s = format_ident!("{}", format!("{s:?}"));
+                    quote!(::std::option::Option::Some(::sarek::abi::CoopScalar::#s))
+                }
+                None => quote!(::std::option::Option::None),
+            };
+            let (ab, c) = (scalar(shape.ab), scalar(shape.c));
+            quote!(::sarek::abi::Feature::CooperativeMatrix(::sarek::abi::CoopShape { size: #size, ab: #ab, c: #c }))
+        }
+        _ => {
+            let variant = format_ident!("{}", format!("{f:?}"));
+            quote!(::sarek::abi::Feature::#variant)
+        }
     });
     let limits = format_ident!("{}", format!("{:?}", abi.limits));
     quote! {

@@ -3,6 +3,8 @@
 //! `continue` or `return` takes it out of the statements that follow until the construct it
 //! leaves is done.
 
+mod coop;
+
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -80,6 +82,8 @@ pub(super) struct Workgroup<'p> {
     fault: RefCell<Option<Fault>>,
     /// Steps run so far by this workgroup, against `Launch::fuel`.
     steps: std::cell::Cell<u64>,
+    /// The cooperative matrices of each subgroup (`exec/coop.rs`).
+    coop: RefCell<super::coop::Matrices>,
 }
 
 impl<'p> Workgroup<'p> {
@@ -130,6 +134,7 @@ impl<'p> Workgroup<'p> {
             lanes,
             fault: RefCell::new(None),
             steps: std::cell::Cell::new(0),
+            coop: coop::matrices(),
         }
     }
 
@@ -137,6 +142,7 @@ impl<'p> Workgroup<'p> {
     pub(super) fn run(&mut self, block: [u32; 3]) -> Result<(), Fault> {
         self.block = block;
         self.steps.set(0);
+        self.coop.borrow_mut().clear();
         for words in &self.shared {
             for w in words {
                 w.store(0, Ordering::Relaxed);
@@ -388,6 +394,7 @@ impl<'p> Workgroup<'p> {
             Stmt::Subgroup { op, args, result } => {
                 self.subgroup(code, *op, args, *result, lanes, active)
             }
+            Stmt::Coop(op) => self.coop(code, op, lanes, active),
             // Lockstep too: no invocation writes between the barrier and the reads, so every
             // one reads the same value.
             Stmt::UniformLoad {

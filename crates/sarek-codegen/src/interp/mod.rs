@@ -38,6 +38,7 @@
 //! assert!(out.iter().all(|w| w.load(std::sync::atomic::Ordering::Relaxed) == 7));
 //! ```
 
+pub(crate) mod coop;
 mod exec;
 mod memory;
 pub mod packing;
@@ -223,7 +224,10 @@ impl Program {
     pub fn has_barriers(&self) -> bool {
         fn any(block: &[crate::ir::Statement]) -> bool {
             block.iter().any(|s| match &s.kind {
-                Stmt::Barrier(_) | Stmt::Subgroup { .. } | Stmt::UniformLoad { .. } => true,
+                Stmt::Barrier(_)
+                | Stmt::Subgroup { .. }
+                | Stmt::UniformLoad { .. }
+                | Stmt::Coop(_) => true,
                 Stmt::If { accept, reject, .. } => any(accept) || any(reject),
                 Stmt::Loop {
                     body, continuing, ..

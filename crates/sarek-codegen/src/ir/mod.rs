@@ -7,9 +7,11 @@
 
 use crate::arena::{Arena, Handle};
 
+mod coop;
 mod display;
 mod extensions;
 mod types;
+pub use coop::*;
 pub use display::{type_name, vector_name};
 pub use extensions::*;
 pub use types::*;
@@ -728,6 +730,8 @@ pub enum Stmt {
         /// Declared here: whether the exchange happened.
         exchanged: Handle<Local>,
     },
+    /// A cooperative-matrix operation (see [`CoopOp`]); only in the kernel's entry point.
+    Coop(CoopOp),
 }
 
 /// A statement with its source location.

@@ -310,6 +310,7 @@ impl Walk<'_> {
             | Stmt::UniformLoad { .. }
             | Stmt::Atomic { .. }
             | Stmt::CompareExchange { .. }
+            | Stmt::Coop(_)
             | Stmt::Call { .. } => None,
         }
     }

@@ -178,6 +178,7 @@ where
                 old: l(*old),
                 exchanged: l(*exchanged),
             },
+            Stmt::Coop(op) => Stmt::Coop(op.map_exprs(e)),
         };
         Statement { kind, span: s.span }
     }

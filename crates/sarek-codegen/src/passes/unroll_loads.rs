@@ -288,6 +288,7 @@ impl Contents {
             | Stmt::Call { .. }
             // Collective: every lane must reach it together, which a guarded copy would break.
             | Stmt::Subgroup { .. }
+            | Stmt::Coop(_)
             | Stmt::UniformLoad { .. } => {
                 self.blocked = true;
             }

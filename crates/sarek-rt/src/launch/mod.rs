@@ -52,7 +52,8 @@ impl Device {
             return Ok(None);
         }
         let limits = self.limits();
-        crate::features::check(abi, self.features(), limits)?;
+        let offer = self.coop_offer();
+        crate::features::check(abi, self.features(), limits, offer.as_deref())?;
         workgroup_memory(limits, abi)?;
         let (entry, dispatch) = args::entry(limits, abi, groups, pipeline::coarsening_enabled())?;
         let buffers = buffers(abi, args, self.id())?;

@@ -160,6 +160,9 @@ impl Lowerer<'_> {
         if let Some((call, ty)) = local.init.as_ref().and_then(|i| Self::shared_call(&i.expr)) {
             return self.shared_let(local, call, ty);
         }
+        if let Some(v) = self.coop_let(local) {
+            return v;
+        }
         let (pat, annotation) = match &local.pat {
             syn::Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
             other => (other, None),
@@ -335,6 +338,10 @@ impl Lowerer<'_> {
                 Some(Binding::Shared(_)) => Err(self.error(
                     span,
                     "a workgroup array can only be indexed (`tile[i]`) inside a kernel",
+                )),
+                Some(Binding::Coop(_)) => Err(self.error(
+                    span,
+                    "a cooperative matrix is used only through `multiply_add`, `store_rows` and `store_columns`, and assigned a new matrix",
                 )),
                 Some(Binding::Failed) => Err(Reported),
                 Some(Binding::Counter(value, ty)) => {

@@ -79,6 +79,9 @@ impl Lowerer<'_> {
         if let Some(v) = self.user_method_call(m) {
             return v;
         }
+        if let Some(v) = self.coop_method(m) {
+            return v;
+        }
         let name = m.method.to_string();
         const ATOMIC: [&str; 12] = [
             "load",

@@ -28,6 +28,7 @@ mod build;
 mod calls;
 pub mod context;
 mod control;
+mod coop;
 mod data;
 mod generic_calls;
 mod guards;
@@ -71,6 +72,8 @@ enum Binding {
     Local(Handle<Local>),
     Param(ParamId),
     Shared(SharedId),
+    /// A cooperative matrix of the kernel body (`let m = CoopMatrix::<..>::zeros()`).
+    Coop(CoopMatrix),
     /// A `const` item of the kernel body.
     Const(Literal),
     /// A name whose declaration failed (already reported): uses stay quiet.

@@ -128,6 +128,11 @@ impl Lowerer<'_> {
         right: &syn::Expr,
         span: Span,
     ) -> R<Value> {
+        if op.is_none() {
+            if let Some(v) = self.coop_assign(left, right) {
+                return v;
+            }
+        }
         // Rust evaluates the assigned value before the place for primitive types.
         let want = if op.is_none() {
             self.place_type_hint(left)
@@ -191,6 +196,10 @@ impl Lowerer<'_> {
                     Some(Binding::Shared(_)) => Err(self.error(
                         left.span(),
                         "assign to an element of a workgroup array: `tile[i] = ..`",
+                    )),
+                    Some(Binding::Coop(_)) => Err(self.error(
+                        left.span(),
+                        "a cooperative matrix is assigned only a whole new matrix: `m = a.multiply_add(b, m);`",
                     )),
                     Some(Binding::Const(_)) => {
                         Err(self.error(left.span(), "a `const` cannot be assigned; use a `let mut`"))

@@ -9,6 +9,7 @@ use crate::ir::*;
 use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
+mod coop;
 mod expressions;
 mod extensions;
 mod invocation;
@@ -219,7 +220,8 @@ impl<'a> Writer<'a> {
         }
         self.enter_function(&kernel.entry, &prepared.entry);
         self.block(&kernel.entry.body, 1);
-        let statements = std::mem::take(&mut self.body);
+        let coop_vars = coop::declarations(&kernel.entry.body);
+        let statements = format!("{coop_vars}{}", std::mem::take(&mut self.body));
         let coarse = prepared
             .coarse
             .as_ref()
@@ -240,6 +242,9 @@ impl<'a> Writer<'a> {
         {
             // WGSL's `f16` exists only behind this directive, which precedes every declaration.
             out.push_str("enable f16;\n\n");
+        }
+        if !coop_vars.is_empty() {
+            out.push_str("enable wgpu_cooperative_matrix;\n\n");
         }
         self.structs(&mut out);
         self.declarations(&mut out);

@@ -146,6 +146,7 @@ impl Writer<'_> {
             Stmt::Barrier(Barrier::Storage) => self.line(depth, "storageBarrier();"),
             Stmt::Barrier(Barrier::Subgroup) => self.line(depth, "subgroupBarrier();"),
             Stmt::Subgroup { op, args, result } => self.subgroup(depth, *op, args, *result),
+            Stmt::Coop(op) => self.coop(depth, op),
             Stmt::Atomic {
                 fun,
                 target,

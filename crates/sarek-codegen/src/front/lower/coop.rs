@@ -1,0 +1,602 @@
+//! Cooperative matrices (`sarek::gpu::CoopMatrix<T, N, Role>`, WGSL's experimental
+//! `wgpu_cooperative_matrix`): a matrix is bound to a name by `let` and changed only by
+//! assigning it a new matrix, so each name is one matrix variable ([`CoopMatrix::id`]) and
+//! each operation one [`Stmt::Coop`]:
+//!
+//! ```text
+//! let mut acc = CoopMatrix::<f32, 16, C>::zeros();        Zero
+//! let a = CoopMatrix::<f32, 16, A>::load_rows(&x, o, s);   Load (row-major)
+//! acc = a.multiply_add(b, acc);                            MultiplyAdd
+//! acc.store_rows(&mut y, o, s);                            Store
+//! ```
+//!
+//! Shapes and element types are checked here against what WGSL has (8×8 and 16×16; `f32`,
+//! and `f16` where the kernel has it); the device's own shapes are checked at launch.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+use crate::ir::*;
+
+use super::{Binding, Lowerer, Value, R};
+
+/// The type of a matrix variable, before it has a number.
+#[derive(Clone, Copy, PartialEq)]
+struct CoopType {
+    size: u32,
+    scalar: Scalar,
+    role: CoopRole,
+}
+
+impl CoopType {
+    fn with_id(self, id: u32) -> CoopMatrix {
+        CoopMatrix {
+            id,
+            size: self.size,
+            scalar: self.scalar,
+            role: self.role,
+        }
+    }
+
+    fn of(m: CoopMatrix) -> CoopType {
+        CoopType {
+            size: m.size,
+            scalar: m.scalar,
+            role: m.role,
+        }
+    }
+
+    fn rust(self) -> String {
+        format!(
+            "CoopMatrix<{}, {}, {}>",
+            self.scalar.rust_name(),
+            self.size,
+            self.role.name()
+        )
+    }
+}
+
+/// The matrix operations a method call can be.
+const METHODS: [&str; 3] = ["multiply_add", "store_rows", "store_columns"];
+
+/// The highest matrix number used in `block`.
+fn highest(block: &Block, top: &mut Option<u32>) {
+    for s in block {
+        match &s.kind {
+            Stmt::Coop(op) => {
+                for m in op.matrices() {
+                    *top = Some(top.map_or(m.id, |t| t.max(m.id)));
+                }
+            }
+            Stmt::If { accept, reject, .. } => {
+                highest(accept, top);
+                highest(reject, top);
+            }
+            Stmt::Loop {
+                body, continuing, ..
+            } => {
+                highest(body, top);
+                highest(continuing, top);
+            }
+            Stmt::Switch { cases, default, .. } => {
+                for c in cases {
+                    highest(&c.body, top);
+                }
+                highest(default, top);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether `path` names the `CoopMatrix` type (with or without a module path).
+fn coop_segment(path: &syn::Path) -> Option<&syn::PathSegment> {
+    path.segments.iter().find(|s| s.ident == "CoopMatrix")
+}
+
+/// Strips `&`, `&mut`, `*` and parentheses from a memory argument.
+fn memory_name(e: &syn::Expr) -> Option<&syn::Ident> {
+    match e {
+        syn::Expr::Reference(r) => memory_name(&r.expr),
+        syn::Expr::Unary(u) if matches!(u.op, syn::UnOp::Deref(_)) => memory_name(&u.expr),
+        syn::Expr::Paren(p) => memory_name(&p.expr),
+        syn::Expr::Path(p) => p.path.get_ident(),
+        _ => None,
+    }
+}
+
+impl Lowerer<'_> {
+    /// A number for a new matrix variable: one more than any the function uses.
+    fn next_coop_id(&self) -> u32 {
+        let mut top = None;
+        highest(&self.function.body, &mut top);
+        for b in &self.blocks {
+            highest(b, &mut top);
+        }
+        top.map_or(0, |t| t + 1)
+    }
+
+    /// Whether `e` is a matrix expression: a `CoopMatrix::..` call or a `multiply_add`.
+    fn is_coop_expr(&self, e: &syn::Expr) -> bool {
+        match e {
+            syn::Expr::Call(c) => {
+                matches!(&*c.func, syn::Expr::Path(p) if coop_segment(&p.path).is_some())
+            }
+            syn::Expr::MethodCall(m) => m.method == "multiply_add",
+            syn::Expr::Paren(p) => self.is_coop_expr(&p.expr),
+            _ => false,
+        }
+    }
+
+    /// The matrix `e` names, if it is a name bound to one.
+    fn coop_binding(&self, e: &syn::Expr) -> Option<CoopMatrix> {
+        let syn::Expr::Path(p) = e else { return None };
+        match self.lookup(&super::ident_name(p.path.get_ident()?)) {
+            Some(Binding::Coop(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// Refuses matrices outside the kernel body.
+    fn coop_in_kernel(&mut self, span: Span) -> R<()> {
+        if self.helper.is_some() {
+            return Err(self.error(span, "cooperative matrices can only be used in the kernel body, where Sarek proves every thread of a subgroup reaches each operation together; load, multiply and store them there"));
+        }
+        Ok(())
+    }
+
+    /// `let m = <matrix expression>;` (with an optional `CoopMatrix<..>` annotation), if the
+    /// `let` binds a matrix.
+    pub(super) fn coop_let(&mut self, local: &syn::Local) -> Option<R<Value>> {
+        let (pat, annotation) = match &local.pat {
+            syn::Pat::Type(t) => (&*t.pat, Some(&*t.ty)),
+            other => (other, None),
+        };
+        let annotated =
+            matches!(annotation, Some(syn::Type::Path(p)) if coop_segment(&p.path).is_some());
+        let init = local.init.as_ref().map(|i| &*i.expr);
+        if !annotated && !init.is_some_and(|e| self.is_coop_expr(e)) {
+            return None;
+        }
+        Some(self.coop_let_inner(local, pat, annotation, init))
+    }
+
+    fn coop_let_inner(
+        &mut self,
+        local: &syn::Local,
+        pat: &syn::Pat,
+        annotation: Option<&syn::Type>,
+        init: Option<&syn::Expr>,
+    ) -> R<Value> {
+        self.coop_in_kernel(local.span())?;
+        let syn::Pat::Ident(ident) = pat else {
+            return Err(self.error(
+                pat.span(),
+                "bind a cooperative matrix to a name: `let m = CoopMatrix::<..>::zeros();`",
+            ));
+        };
+        let Some(init) = init else {
+            return Err(self.error(local.span(), "give the matrix its value where it is declared: `let m = CoopMatrix::<f32, 16, C>::zeros();`"));
+        };
+        let expected = match annotation {
+            Some(syn::Type::Path(p)) => match coop_segment(&p.path) {
+                Some(seg) => Some(self.coop_type(seg, p.span())?),
+                None => None,
+            },
+            _ => None,
+        };
+        let id = self.next_coop_id();
+        let ty = self.coop_value(init, expected, id)?;
+        self.bind(
+            super::ident_name(&ident.ident),
+            Binding::Coop(ty.with_id(id)),
+        );
+        Ok(Value::Unit)
+    }
+
+    /// `m = <matrix expression>;` for a name `m` bound to a matrix.
+    pub(super) fn coop_assign(&mut self, left: &syn::Expr, right: &syn::Expr) -> Option<R<Value>> {
+        let target = self.coop_binding(left)?;
+        Some(
+            self.coop_value(right, Some(CoopType::of(target)), target.id)
+                .map(|_| Value::Unit),
+        )
+    }
+
+    /// Lowers the matrix expression `e` into variable `id`; returns its type, which must be
+    /// `expected` where one is given.
+    fn coop_value(&mut self, e: &syn::Expr, expected: Option<CoopType>, id: u32) -> R<CoopType> {
+        let span = e.span();
+        self.coop_in_kernel(span)?;
+        let ty = match e {
+            syn::Expr::Paren(p) => return self.coop_value(&p.expr, expected, id),
+            syn::Expr::Call(c) => self.coop_constructor(c, expected, id)?,
+            syn::Expr::MethodCall(m) if m.method == "multiply_add" => {
+                self.coop_multiply_add(m, id)?
+            }
+            _ if self.coop_binding(e).is_some() => {
+                return Err(self.error(span, "a cooperative matrix cannot be copied into another name; load it again, or keep using the one name"));
+            }
+            _ => {
+                return Err(self.error(span, "a cooperative matrix gets its value from `CoopMatrix::zeros()`, `CoopMatrix::load_rows(..)`, `CoopMatrix::load_columns(..)` or `a.multiply_add(b, c)`"));
+            }
+        };
+        if let Some(want) = expected {
+            if want != ty {
+                return Err(self.error(
+                    span,
+                    format!(
+                        "mismatched cooperative matrix types: expected `{}`, found `{}`",
+                        want.rust(),
+                        ty.rust()
+                    ),
+                ));
+            }
+        }
+        Ok(ty)
+    }
+
+    /// The type `CoopMatrix<T, N, Role>` written in `seg`'s generic arguments.
+    fn coop_type(&mut self, seg: &syn::PathSegment, span: Span) -> R<CoopType> {
+        let syn::PathArguments::AngleBracketed(args) = &seg.arguments else {
+            return Err(self.error(span, "name the matrix type: `CoopMatrix::<f32, 16, C>`"));
+        };
+        let args: Vec<&syn::GenericArgument> = args.args.iter().collect();
+        let [scalar, size, role] = args[..] else {
+            return Err(self.error(
+                seg.span(),
+                "`CoopMatrix` takes three arguments: the element type, the size (8 or 16) and the role (`A`, `B` or `C`): `CoopMatrix<f32, 16, C>`",
+            ));
+        };
+        let scalar = match scalar {
+            syn::GenericArgument::Type(t) => match self.cx.resolve_type(t)? {
+                Type::Scalar(s) if crate::features::CoopScalar::of(s).is_some() => s,
+                _ => {
+                    return Err(self.error(t.span(), "cooperative matrices hold `f16` or `f32` (WGSL's extension has no other element type)"))
+                }
+            },
+            other => return Err(self.error(other.span(), "the first argument of `CoopMatrix` is the element type, `f16` or `f32`")),
+        };
+        let size = match size {
+            syn::GenericArgument::Const(e) => self.cx.constant_length(e, "a matrix size")?,
+            syn::GenericArgument::Type(syn::Type::Path(p)) if p.path.get_ident().is_some() => {
+                let e: syn::Expr = syn::parse_quote!(#p);
+                self.cx.constant_length(&e, "a matrix size")?
+            }
+            other => {
+                return Err(self.error(
+                    other.span(),
+                    "the second argument of `CoopMatrix` is its size, 8 or 16",
+                ))
+            }
+        };
+        if !COOP_SIZES.contains(&size) {
+            return Err(self.error(args[1].span(), format!("WGSL's cooperative matrices are 8×8 or 16×16 (`coop_mat8x8`, `coop_mat16x16`), not {size}×{size}")));
+        }
+        let role = match role {
+            syn::GenericArgument::Type(syn::Type::Path(p)) => {
+                match p
+                    .path
+                    .segments
+                    .last()
+                    .map(|s| s.ident.to_string())
+                    .as_deref()
+                {
+                    Some("A") => Some(CoopRole::A),
+                    Some("B") => Some(CoopRole::B),
+                    Some("C") => Some(CoopRole::C),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some(role) = role else {
+            return Err(self.error(
+                args[2].span(),
+                "the third argument of `CoopMatrix` is its role: `sarek::coop::A`, `B` or `C`",
+            ));
+        };
+        Ok(CoopType { size, scalar, role })
+    }
+
+    /// `CoopMatrix::<..>::zeros()`, `::load_rows(src, offset, stride)` or `::load_columns`.
+    fn coop_constructor(
+        &mut self,
+        c: &syn::ExprCall,
+        expected: Option<CoopType>,
+        id: u32,
+    ) -> R<CoopType> {
+        let span = c.span();
+        let syn::Expr::Path(p) = &*c.func else {
+            return Err(self.error(span, "expected `CoopMatrix::zeros()` or a load"));
+        };
+        let Some(seg) = coop_segment(&p.path) else {
+            return Err(self.error(span, "expected `CoopMatrix::zeros()` or a load"));
+        };
+        let ty = if matches!(seg.arguments, syn::PathArguments::None) {
+            match expected {
+                Some(t) => t,
+                None => {
+                    return Err(self.error(
+                        p.span(),
+                        "name the matrix type: `CoopMatrix::<f32, 16, C>::zeros()`",
+                    ))
+                }
+            }
+        } else {
+            self.coop_type(seg, p.span())?
+        };
+        let function = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        let dst = ty.with_id(id);
+        match function.as_str() {
+            "zeros" => {
+                if !c.args.is_empty() {
+                    return Err(self.error(c.args.span(), "`zeros` takes no arguments"));
+                }
+                self.push(Stmt::Coop(CoopOp::Zero { dst }), span);
+            }
+            "load_rows" | "load_columns" => {
+                let args: Vec<&syn::Expr> = c.args.iter().collect();
+                let [src, offset, stride] = args[..] else {
+                    return Err(self.error(span, format!("`{function}` takes the buffer or workgroup array, the index of element (0, 0) and the stride: `{function}(&x, offset, stride)`")));
+                };
+                let memory = self.coop_memory(src, ty.scalar, false)?;
+                let (offset, stride) = self.coop_index(offset, stride)?;
+                let layout = if function == "load_rows" {
+                    CoopLayout::Rows
+                } else {
+                    CoopLayout::Columns
+                };
+                self.push(
+                    Stmt::Coop(CoopOp::Load {
+                        dst,
+                        memory,
+                        offset,
+                        stride,
+                        layout,
+                    }),
+                    span,
+                );
+            }
+            other => {
+                return Err(self.error(span, format!("`CoopMatrix::{other}` is not a cooperative-matrix operation; use `zeros`, `load_rows` or `load_columns`")));
+            }
+        }
+        Ok(ty)
+    }
+
+    /// The offset and stride of a load or store, both `usize` (or `u32`).
+    fn coop_index(
+        &mut self,
+        offset: &syn::Expr,
+        stride: &syn::Expr,
+    ) -> R<(
+        crate::arena::Handle<Expression>,
+        crate::arena::Handle<Expression>,
+    )> {
+        let o = self.value(offset)?;
+        self.require(o, Scalar::U32, offset.span())?;
+        let s = self.value(stride)?;
+        self.require(s, Scalar::U32, stride.span())?;
+        Ok((o, s))
+    }
+
+    /// The buffer or workgroup array a load reads or a store (`write`) writes: its elements
+    /// must be the matrix's `scalar`.
+    fn coop_memory(&mut self, e: &syn::Expr, scalar: Scalar, write: bool) -> R<CoopMemory> {
+        let want =
+            "a buffer parameter or a one-dimensional workgroup array of the matrix's element type";
+        let Some(ident) = memory_name(e) else {
+            return Err(self.error(e.span(), format!("expected {want}")));
+        };
+        let (memory, elem, writable) = match self.lookup(&super::ident_name(ident)) {
+            Some(Binding::Param(id)) => match self.cx.kernel.param(id).ty {
+                ParamType::Slice { elem, access } => {
+                    (CoopMemory::Buffer(id), elem, access == Access::ReadWrite)
+                }
+                _ => return Err(self.error(e.span(), format!("expected {want}"))),
+            },
+            Some(Binding::Shared(id)) => {
+                let v = self.cx.kernel.shared_var(id);
+                if v.atomic || v.dims.len() != 1 {
+                    return Err(self.error(e.span(), format!("expected {want}")));
+                }
+                (CoopMemory::Shared(id), v.elem, true)
+            }
+            _ => return Err(self.error(e.span(), format!("expected {want}"))),
+        };
+        if elem != Type::Scalar(scalar) {
+            return Err(self.error(
+                e.span(),
+                format!(
+                    "this matrix holds `{}`, so it loads from and stores to `{}` elements",
+                    scalar.rust_name(),
+                    scalar.rust_name()
+                ),
+            ));
+        }
+        if write && !writable {
+            return Err(self.error(
+                e.span(),
+                "a matrix is stored into a `&mut [T]` buffer or a workgroup array",
+            ));
+        }
+        Ok(memory)
+    }
+
+    /// `a.multiply_add(b, c)` into variable `id`.
+    fn coop_multiply_add(&mut self, m: &syn::ExprMethodCall, id: u32) -> R<CoopType> {
+        let span = m.span();
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        let [b, c] = args[..] else {
+            return Err(self.error(
+                span,
+                "`multiply_add` takes B and C: `a.multiply_add(b, c)` is `a * b + c`",
+            ));
+        };
+        let mut operands = Vec::new();
+        for (e, role) in [
+            (&*m.receiver, CoopRole::A),
+            (b, CoopRole::B),
+            (c, CoopRole::C),
+        ] {
+            let Some(matrix) = self.coop_binding(e) else {
+                return Err(self.error(
+                    e.span(),
+                    "the operands of `multiply_add` are names bound to cooperative matrices",
+                ));
+            };
+            if matrix.role != role {
+                return Err(self.error(
+                    e.span(),
+                    format!(
+                        "this operand of `multiply_add` has role {}, not {}",
+                        matrix.role.name(),
+                        role.name()
+                    ),
+                ));
+            }
+            operands.push(matrix);
+        }
+        let (a, b, c) = (operands[0], operands[1], operands[2]);
+        if a.size != b.size || a.size != c.size {
+            return Err(self.error(span, "the matrices of `multiply_add` must have one size"));
+        }
+        if a.scalar != b.scalar {
+            return Err(self.error(span, "A and B of `multiply_add` must have one element type"));
+        }
+        let dst = CoopType::of(c).with_id(id);
+        self.push(Stmt::Coop(CoopOp::MultiplyAdd { dst, a, b, c }), span);
+        Ok(CoopType::of(c))
+    }
+
+    /// A method call on a matrix (`m.store_rows(..)`, `m.store_columns(..)`), or a
+    /// `multiply_add` whose result is not bound.
+    pub(super) fn coop_method(&mut self, m: &syn::ExprMethodCall) -> Option<R<Value>> {
+        let name = m.method.to_string();
+        if !METHODS.contains(&name.as_str()) {
+            return None;
+        }
+        let matrix = self.coop_binding(&m.receiver)?;
+        Some(self.coop_method_inner(m, matrix, &name))
+    }
+
+    fn coop_method_inner(
+        &mut self,
+        m: &syn::ExprMethodCall,
+        src: CoopMatrix,
+        name: &str,
+    ) -> R<Value> {
+        let span = m.span();
+        self.coop_in_kernel(span)?;
+        if name == "multiply_add" {
+            return Err(self.error(
+                span,
+                "bind the result of `multiply_add` to a matrix: `acc = a.multiply_add(b, acc);`",
+            ));
+        }
+        let args: Vec<&syn::Expr> = m.args.iter().collect();
+        let [dst, offset, stride] = args[..] else {
+            return Err(self.error(span, format!("`{name}` takes the buffer or workgroup array, the index of element (0, 0) and the stride: `m.{name}(&mut y, offset, stride)`")));
+        };
+        let memory = self.coop_memory(dst, src.scalar, true)?;
+        let (offset, stride) = self.coop_index(offset, stride)?;
+        let layout = if name == "store_rows" {
+            CoopLayout::Rows
+        } else {
+            CoopLayout::Columns
+        };
+        self.push(
+            Stmt::Coop(CoopOp::Store {
+                src,
+                memory,
+                offset,
+                stride,
+                layout,
+            }),
+            span,
+        );
+        Ok(Value::Unit)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The compile errors of a kernel with `body`, as text.
+    fn errors(params: proc_macro2::TokenStream, body: proc_macro2::TokenStream) -> String {
+        let item = quote!(fn k(#params) { #body });
+        let out = crate::front::expand_kernel(quote!(workgroup_size = [32]), item);
+        out.to_string()
+    }
+
+    #[test]
+    fn a_divergent_operation_is_refused_at_the_condition_and_the_call() {
+        let text = errors(
+            quote!(x: &[f32], z: &mut [f32]),
+            quote! {
+                let mut acc = CoopMatrix::<f32, 16, C>::zeros();
+                if x[thread_idx_x()] > 0.0 {
+                    acc = CoopMatrix::<f32, 16, C>::load_rows(x, 0, 16);
+                }
+                acc.store_rows(z, 0, 16);
+            },
+        );
+        assert!(
+            text.contains("this condition can differ between the threads"),
+            "{text}"
+        );
+        assert!(
+            text.contains("this `CoopMatrix::load_rows()` is not reached by every thread"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn shapes_element_types_and_roles_are_checked() {
+        let text = errors(
+            quote!(x: &[f32], y: &[u32], z: &[f32]),
+            quote! {
+                let a = CoopMatrix::<f32, 12, A>::load_rows(x, 0, 12);
+                let b = CoopMatrix::<u32, 16, B>::zeros();
+                let a2 = CoopMatrix::<f32, 16, A>::load_rows(y, 0, 16);
+                let b2 = CoopMatrix::<f32, 16, B>::load_rows(x, 0, 16);
+                let c = CoopMatrix::<f32, 16, C>::zeros();
+                let wrong = b2.multiply_add(b2, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        for want in [
+            "WGSL's cooperative matrices are 8×8 or 16×16",
+            "cooperative matrices hold `f16` or `f32`",
+            "this matrix holds `f32`, so it loads from and stores to `f32` elements",
+            "this operand of `multiply_add` has role B, not A",
+            "a matrix is stored into a `&mut [T]` buffer or a workgroup array",
+        ] {
+            assert!(text.contains(want), "{want}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_valid_kernel_compiles_to_the_extension() {
+        let text = errors(
+            quote!(x: &[f32], z: &mut [f32]),
+            quote! {
+                let a = CoopMatrix::<f32, 16, A>::load_rows(x, 0, 16);
+                let b = CoopMatrix::<f32, 16, B>::load_columns(x, 256, 16);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains("enable wgpu_cooperative_matrix;"), "{text}");
+        assert!(text.contains("coopMultiplyAdd"), "{text}");
+    }
+}

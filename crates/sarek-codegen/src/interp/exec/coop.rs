@@ -1,0 +1,193 @@
+//! The lockstep side of cooperative matrices: a [`CoopOp`] runs once per subgroup of the
+//! active invocations (see [`crate::interp::coop`]).
+
+use crate::arena::Handle;
+use crate::interp::coop::{self as matrices, Matrices};
+use crate::interp::value::Value;
+use crate::interp::FaultKind;
+use crate::ir::{CoopLayout, CoopMatrix, CoopMemory, CoopOp, Expression, Scalar, Type};
+
+use super::{Code, Lane, Mem, Workgroup};
+
+impl<'p> Workgroup<'p> {
+    /// Runs `op` for each subgroup of `active` (invocation `l` is in subgroup `l / size`).
+    pub(super) fn coop(&self, code: Code<'p>, op: &'p CoopOp, lanes: &[Lane], active: &[usize]) {
+        let size = self.launch.subgroup_size.max(1) as usize;
+        let mut start = 0;
+        while start < active.len() {
+            let group = active[start] / size;
+            let end = active[start..]
+                .iter()
+                .position(|&l| l / size != group)
+                .map_or(active.len(), |n| start + n);
+            let first = &lanes[active[start]];
+            let mut state = self.coop.borrow_mut();
+            match op {
+                CoopOp::Zero { dst } => {
+                    state.set(*dst, group, vec![0.0; (dst.size * dst.size) as usize])
+                }
+                CoopOp::Load {
+                    dst,
+                    memory,
+                    offset,
+                    stride,
+                    layout,
+                } => {
+                    let at = self.coop_at(code, first, *offset, *stride);
+                    let m = self.coop_load(code, first, *dst, *memory, at, *layout, *offset);
+                    state.set(*dst, group, m);
+                }
+                CoopOp::MultiplyAdd { dst, a, b, c } => {
+                    let n = a.size as usize;
+                    let r = matrices::multiply_add(
+                        n,
+                        &state.get(*a, group),
+                        &state.get(*b, group),
+                        &state.get(*c, group),
+                    );
+                    state.set(*dst, group, r);
+                }
+                CoopOp::Store {
+                    src,
+                    memory,
+                    offset,
+                    stride,
+                    layout,
+                } => {
+                    let at = self.coop_at(code, first, *offset, *stride);
+                    let m = state.get(*src, group);
+                    drop(state);
+                    self.coop_store(code, first, *src, &m, *memory, at, *layout, *offset);
+                }
+            }
+            start = end;
+        }
+    }
+
+    /// The offset and stride, from the subgroup's first active invocation.
+    fn coop_at(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        offset: Handle<Expression>,
+        stride: Handle<Expression>,
+    ) -> (u32, u32) {
+        (
+            self.eval(code, lane, offset).as_u32(),
+            self.eval(code, lane, stride).as_u32(),
+        )
+    }
+
+    /// The memory of a load or store, its element type and its length in elements.
+    fn coop_memory(&self, memory: CoopMemory) -> (Mem, Type, u64) {
+        match memory {
+            CoopMemory::Buffer(p) => {
+                let p = p.0 as usize;
+                (Mem::Buffer(p), self.elements[p].0, u64::from(self.lens[p]))
+            }
+            CoopMemory::Shared(v) => {
+                let var = self.program.kernel.shared_var(v);
+                let len = var.dims.iter().map(|&d| u64::from(d)).product();
+                (Mem::Shared(v.0 as usize), var.elem, len)
+            }
+        }
+    }
+
+    /// Reports an element out of range (checks on).
+    fn coop_out_of_range(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        i: u64,
+        len: u64,
+        at: Handle<Expression>,
+    ) {
+        let index = u32::try_from(i).unwrap_or(u32::MAX);
+        let len = u32::try_from(len).unwrap_or(u32::MAX);
+        self.report(
+            lane,
+            FaultKind::IndexOutOfBounds { index, len },
+            code.exprs[at].span,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn coop_load(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        m: CoopMatrix,
+        memory: CoopMemory,
+        (offset, stride): (u32, u32),
+        layout: CoopLayout,
+        at: Handle<Expression>,
+    ) -> Vec<f32> {
+        let (mem, elem, len) = self.coop_memory(memory);
+        let words = self.memory(mem);
+        let step = self.program.layouts.stride(elem);
+        let n = m.size;
+        let mut out = Vec::with_capacity((n * n) as usize);
+        for r in 0..n {
+            for c in 0..n {
+                let i = matrices::index(layout, offset, stride, r, c);
+                let v = if i < len {
+                    self.program.layouts.load(elem, words, i as usize * step)
+                } else {
+                    self.coop_out_of_range(code, lane, i, len, at);
+                    Value::F32(0.0)
+                };
+                out.push(float(&v));
+            }
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn coop_store(
+        &self,
+        code: Code<'p>,
+        lane: &Lane,
+        m: CoopMatrix,
+        elements: &[f32],
+        memory: CoopMemory,
+        (offset, stride): (u32, u32),
+        layout: CoopLayout,
+        at: Handle<Expression>,
+    ) {
+        let (mem, elem, len) = self.coop_memory(memory);
+        let words = self.memory(mem);
+        let step = self.program.layouts.stride(elem);
+        let n = m.size;
+        for r in 0..n {
+            for c in 0..n {
+                let i = matrices::index(layout, offset, stride, r, c);
+                if i >= len {
+                    self.coop_out_of_range(code, lane, i, len, at);
+                    continue;
+                }
+                let x = elements[(r * n + c) as usize];
+                let v = match elem {
+                    Type::Scalar(Scalar::F16) => Value::F16(half::f16::from_f32(x)),
+                    _ => Value::F32(x),
+                };
+                self.program
+                    .layouts
+                    .store(elem, words, i as usize * step, &v);
+            }
+        }
+    }
+}
+
+/// A matrix element's value as `f32`.
+fn float(v: &Value) -> f32 {
+    match v {
+        Value::F32(x) => *x,
+        Value::F16(x) => x.to_f32(),
+        other => f32::from_bits(other.bits()),
+    }
+}
+
+/// A fresh state for a workgroup's matrices.
+pub(super) fn matrices() -> std::cell::RefCell<Matrices> {
+    std::cell::RefCell::new(Matrices::default())
+}

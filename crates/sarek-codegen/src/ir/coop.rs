@@ -1,0 +1,174 @@
+//! Cooperative matrices (`sarek::gpu::CoopMatrix`, WGSL's experimental
+//! `wgpu_cooperative_matrix` extension): square matrices held by a whole subgroup together,
+//! loaded from and stored to buffers or workgroup arrays, multiplied on the GPU's matrix units.
+//!
+//! They are not IR values: a matrix lives in a numbered variable of the kernel's entry point
+//! ([`CoopMatrix::id`]) that only [`CoopOp`] statements read and write, so no other part of
+//! the IR (types, locals, expressions, layouts) has to know about them.
+
+use crate::arena::Handle;
+
+use super::{Expression, ParamId, Scalar, SharedId};
+
+/// The role of a matrix in `C = A * B + C`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub enum CoopRole {
+    /// The left operand.
+    A,
+    /// The right operand.
+    B,
+    /// The accumulator and the result.
+    C,
+}
+
+impl CoopRole {
+    /// The name in Rust (`sarek::gpu::coop::A`) and WGSL (`coop_mat16x16<f16, A>`).
+    pub fn name(self) -> &'static str {
+        match self {
+            CoopRole::A => "A",
+            CoopRole::B => "B",
+            CoopRole::C => "C",
+        }
+    }
+}
+
+/// The sizes WGSL's extension has (naga 30: `coop_mat8x8` and `coop_mat16x16`).
+pub const COOP_SIZES: [u32; 2] = [8, 16];
+
+/// A cooperative-matrix variable of the kernel's entry point, with its type: a
+/// `size`×`size` matrix of `scalar` (`f32`, or `f16` where the kernel has it) in `role`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct CoopMatrix {
+    /// The variable's number (`sarek_coop<id>` in WGSL).
+    pub id: u32,
+    /// Rows and columns (one of [`COOP_SIZES`]).
+    pub size: u32,
+    /// The element type.
+    pub scalar: Scalar,
+    /// Its role.
+    pub role: CoopRole,
+}
+
+/// Where a load reads or a store writes: a buffer parameter or a one-dimensional workgroup
+/// array whose element type is the matrix's scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum CoopMemory {
+    /// A slice parameter.
+    Buffer(ParamId),
+    /// A workgroup array.
+    Shared(SharedId),
+}
+
+/// How elements lie in memory from `offset`: element `(r, c)` is at
+/// `offset + r * stride + c` ([`CoopLayout::Rows`], WGSL's `coopLoadT`/`coopStoreT`) or
+/// `offset + c * stride + r` ([`CoopLayout::Columns`], `coopLoad`/`coopStore`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum CoopLayout {
+    /// Row-major.
+    Rows,
+    /// Column-major.
+    Columns,
+}
+
+/// A cooperative-matrix statement. Every one is collective over the subgroup (the uniformity
+/// check keeps it in uniform control flow), and its `offset` and `stride` are the same on
+/// every invocation of the subgroup (the first active invocation's are used).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum CoopOp {
+    /// `dst = 0`.
+    Zero {
+        /// The matrix set.
+        dst: CoopMatrix,
+    },
+    /// `dst = load(memory, offset, stride)`.
+    Load {
+        /// The matrix loaded.
+        dst: CoopMatrix,
+        /// Where from.
+        memory: CoopMemory,
+        /// The index of element `(0, 0)` (`u32`).
+        offset: Handle<Expression>,
+        /// Elements from one row (or column) to the next (`u32`).
+        stride: Handle<Expression>,
+        /// Row- or column-major.
+        layout: CoopLayout,
+    },
+    /// `dst = a * b + c`.
+    MultiplyAdd {
+        /// The result (role C).
+        dst: CoopMatrix,
+        /// Role A.
+        a: CoopMatrix,
+        /// Role B.
+        b: CoopMatrix,
+        /// Role C.
+        c: CoopMatrix,
+    },
+    /// `store(src, memory, offset, stride)`.
+    Store {
+        /// The matrix stored.
+        src: CoopMatrix,
+        /// Where to.
+        memory: CoopMemory,
+        /// The index of element `(0, 0)` (`u32`).
+        offset: Handle<Expression>,
+        /// Elements from one row (or column) to the next (`u32`).
+        stride: Handle<Expression>,
+        /// Row- or column-major.
+        layout: CoopLayout,
+    },
+}
+
+impl CoopOp {
+    /// The expressions the statement reads (`offset`, `stride`).
+    pub fn exprs(&self) -> Vec<Handle<Expression>> {
+        match self {
+            CoopOp::Load { offset, stride, .. } | CoopOp::Store { offset, stride, .. } => {
+                vec![*offset, *stride]
+            }
+            CoopOp::Zero { .. } | CoopOp::MultiplyAdd { .. } => Vec::new(),
+        }
+    }
+
+    /// The statement with its expressions replaced through `f` (for passes that renumber).
+    pub fn map_exprs(&self, mut f: impl FnMut(Handle<Expression>) -> Handle<Expression>) -> Self {
+        let mut op = self.clone();
+        match &mut op {
+            CoopOp::Load { offset, stride, .. } | CoopOp::Store { offset, stride, .. } => {
+                *offset = f(*offset);
+                *stride = f(*stride);
+            }
+            CoopOp::Zero { .. } | CoopOp::MultiplyAdd { .. } => {}
+        }
+        op
+    }
+
+    /// Every matrix the statement names.
+    pub fn matrices(&self) -> Vec<CoopMatrix> {
+        match self {
+            CoopOp::Zero { dst } | CoopOp::Load { dst, .. } => vec![*dst],
+            CoopOp::MultiplyAdd { dst, a, b, c } => vec![*dst, *a, *b, *c],
+            CoopOp::Store { src, .. } => vec![*src],
+        }
+    }
+
+    /// The Rust name of the operation, for messages.
+    pub fn rust_name(&self) -> &'static str {
+        match self {
+            CoopOp::Zero { .. } => "CoopMatrix::zeros()",
+            CoopOp::Load {
+                layout: CoopLayout::Rows,
+                ..
+            } => "CoopMatrix::load_rows()",
+            CoopOp::Load { .. } => "CoopMatrix::load_columns()",
+            CoopOp::MultiplyAdd { .. } => "CoopMatrix::multiply_add()",
+            CoopOp::Store {
+                layout: CoopLayout::Rows,
+                ..
+            } => "CoopMatrix::store_rows()",
+            CoopOp::Store { .. } => "CoopMatrix::store_columns()",
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Cooperative matrices (`sarek::gpu::CoopMatrix`): products of 16×16 and 8×8 tiles from
+//! buffers and workgroup memory, row- and column-major, against a host reference. lavapipe
+//! has no cooperative matrices, so on it the launch must fail with `MissingFeature` naming
+//! what the device offers; the CPU backend emulates them (with several subgroup sizes, since
+//! a matrix belongs to a subgroup); the H200 runs them for real (`examples/f16_matmul.rs`,
+//! the `sarek-bench` matrix products).
+
+use crate::common;
+
+use sarek::coop::{A, B, C};
+use sarek::f16;
+use sarek::prelude::*;
+
+/// `z = x * y` for `n`×`n` row-major matrices (`n` a multiple of 16): one 16×16 tile of `z`
+/// per workgroup, summed over `k` in steps of 16.
+#[sarek::kernel(workgroup_size = [32])]
+fn tile_product(x: &[f32], y: &[f32], z: &mut [f32], n: u32) {
+    let n = n as usize;
+    let tiles = n / 16;
+    let b = block_idx_x();
+    let row = b / tiles * 16;
+    let col = b % tiles * 16;
+    let mut acc = CoopMatrix::<f32, 16, C>::zeros();
+    let mut k = 0;
+    while k < n {
+        let a = CoopMatrix::<f32, 16, A>::load_rows(x, row * n + k, n);
+        let bm = CoopMatrix::<f32, 16, B>::load_rows(y, k * n + col, n);
+        acc = a.multiply_add(bm, acc);
+        k += 16;
+    }
+    acc.store_rows(z, row * n + col, n);
+}
+
+/// One 8×8 product `z = xᵀ·y + z` through workgroup memory: `x` is staged in a workgroup
+/// array and loaded column-major (so the matrix is `x` transposed), the result stored
+/// column-major.
+#[sarek::kernel(workgroup_size = [64])]
+fn staged_product(x: &[f32], y: &[f32], z: &mut [f32]) {
+    let t = thread_idx_x();
+    let tile = shared::<[f32; 64]>();
+    tile[t] = x[t];
+    block_barrier();
+    let a = CoopMatrix::<f32, 8, A>::load_columns(&tile, 0, 8);
+    let bm = CoopMatrix::<f32, 8, B>::load_rows(&y, 0, 8);
+    let c: CoopMatrix<f32, 8, C> = CoopMatrix::load_columns(&z, 0, 8);
+    let r = a.multiply_add(bm, c);
+    r.store_columns(z, 0, 8);
+}
+
+fn inputs(n: usize) -> (Vec<f32>, Vec<f32>) {
+    // Small integers and halves: every product and sum is exact in f32.
+    let x = (0..n * n)
+        .map(|i| ((i * 7 % 11) as f32 - 5.0) * 0.5)
+        .collect();
+    let y = (0..n * n)
+        .map(|i| ((i * 5 % 13) as f32 - 6.0) * 0.25)
+        .collect();
+    (x, y)
+}
+
+fn reference(x: &[f32], y: &[f32], n: usize) -> Vec<f32> {
+    let mut z = vec![0.0f32; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            z[r * n + c] = (0..n).map(|k| x[r * n + k] * y[k * n + c]).sum();
+        }
+    }
+    z
+}
+
+/// Runs `tile_product` on `dev`: `Ok(None)` where the device lacks cooperative matrices (the
+/// error checked), else the result.
+fn product_on(dev: &Device, n: usize) -> Option<Vec<f32>> {
+    let (x, y) = inputs(n);
+    let xb = dev.upload(&x).unwrap();
+    let yb = dev.upload(&y).unwrap();
+    let mut zb = dev.zeros::<f32>(n * n).unwrap();
+    let groups = (n / 16) * (n / 16);
+    match tile_product.launch(dev, Grid::groups(groups), &xb, &yb, &mut zb, n as u32) {
+        Ok(_) => Some(zb.read().unwrap()),
+        Err(e @ sarek::Error::MissingFeature { .. }) => {
+            assert!(
+                !dev.is_cpu(),
+                "the CPU backend emulates cooperative matrices"
+            );
+            let text = e.to_string();
+            assert!(
+                text.contains("`tile_product`")
+                    && text
+                        .contains("EXPERIMENTAL_COOPERATIVE_MATRIX (16×16×16, f32 A and B, f32 C)")
+                    && text.contains("offers"),
+                "{text}"
+            );
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[test]
+fn tile_product_matches_the_host() {
+    let dev = common::device().unwrap();
+    let n = 64;
+    if let Some(z) = product_on(&dev, n) {
+        let (x, y) = inputs(n);
+        assert_eq!(z, reference(&x, &y, n));
+    }
+}
+
+#[test]
+fn the_cpu_backend_emulates_matrices_with_every_subgroup_size() {
+    let dev = Device::cpu();
+    let n = 48;
+    let (x, y) = inputs(n);
+    let want = reference(&x, &y, n);
+    for size in [4, 8, 32, 64] {
+        assert_eq!(dev.set_subgroup_size(size), size);
+        assert_eq!(product_on(&dev, n).unwrap(), want, "subgroup size {size}");
+    }
+}
+
+#[test]
+fn staged_product_through_workgroup_memory() {
+    for dev in [common::device().unwrap(), Device::cpu()] {
+        let x: Vec<f32> = (0..64).map(|i| (i % 9) as f32 - 4.0).collect();
+        let y: Vec<f32> = (0..64).map(|i| (i % 5) as f32 * 0.5).collect();
+        let z0: Vec<f32> = (0..64).map(|i| i as f32).collect();
+        let xb = dev.upload(&x).unwrap();
+        let yb = dev.upload(&y).unwrap();
+        let mut zb = dev.upload(&z0).unwrap();
+        match staged_product.launch(&dev, Grid::groups(1), &xb, &yb, &mut zb) {
+            Ok(_) => {}
+            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => continue,
+            Err(e) => panic!("{e}"),
+        }
+        let z = zb.read().unwrap();
+        // a(r, k) = x[k * 8 + r] (column-major); c and the result column-major too.
+        for r in 0..8 {
+            for c in 0..8 {
+                let sum: f32 = (0..8).map(|k| x[k * 8 + r] * y[k * 8 + c]).sum();
+                assert_eq!(z[c * 8 + r], sum + z0[c * 8 + r], "({r}, {c})");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_abi_names_the_shapes() {
+    use sarek::abi::{CoopScalar, CoopShape, Feature};
+    let needs = &tile_product::ABI.features;
+    assert!(needs.contains(&Feature::CooperativeMatrix(CoopShape {
+        size: 16,
+        ab: Some(CoopScalar::F32),
+        c: Some(CoopScalar::F32),
+    })));
+    assert!(
+        tile_product::WGSL.starts_with("// Generated")
+            && tile_product::WGSL.contains("enable wgpu_cooperative_matrix;")
+    );
+}
+
+#[test]
+fn a_device_without_cooperative_matrices_refuses_with_missing_feature() {
+    let Some(dev) = crate::subgroups::bare_device() else {
+        return;
+    };
+    assert!(!dev
+        .features()
+        .contains(sarek::wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX));
+    let (x, y) = inputs(16);
+    let xb = dev.upload(&x).unwrap();
+    let yb = dev.upload(&y).unwrap();
+    let mut zb = dev.zeros::<f32>(256).unwrap();
+    match tile_product.launch(&dev, Grid::groups(1), &xb, &yb, &mut zb, 16) {
+        Err(e @ sarek::Error::MissingFeature { .. }) => {
+            assert!(
+                e.to_string().contains("EXPERIMENTAL_COOPERATIVE_MATRIX"),
+                "{e}"
+            )
+        }
+        other => panic!("expected MissingFeature, got {other:?}"),
+    }
+}
+
+/// The tensor-core configuration: `f16` A and B, `f32` accumulators.
+#[sarek::kernel(workgroup_size = [32])]
+fn half_product(x: &[f16], y: &[f16], z: &mut [f32], n: u32) {
+    let n = n as usize;
+    let tiles = n / 16;
+    let b = block_idx_x();
+    let row = b / tiles * 16;
+    let col = b % tiles * 16;
+    let mut acc = CoopMatrix::<f32, 16, C>::zeros();
+    let mut k = 0;
+    while k < n {
+        let a = CoopMatrix::<f16, 16, A>::load_rows(x, row * n + k, n);
+        let bm = CoopMatrix::<f16, 16, B>::load_rows(y, k * n + col, n);
+        acc = a.multiply_add(bm, acc);
+        k += 16;
+    }
+    acc.store_rows(z, row * n + col, n);
+}
+
+#[test]
+fn an_f16_product_accumulates_in_f32() {
+    use sarek::abi::{CoopScalar, CoopShape, Feature};
+    assert!(half_product::ABI
+        .features
+        .contains(&Feature::CooperativeMatrix(CoopShape {
+            size: 16,
+            ab: Some(CoopScalar::F16),
+            c: Some(CoopScalar::F32),
+        })));
+    let n = 32;
+    let (x, y) = inputs(n);
+    let want = reference(&x, &y, n);
+    let h = |v: &[f32]| v.iter().map(|&f| f16::from_f32(f)).collect::<Vec<_>>();
+    for dev in [common::device().unwrap(), Device::cpu()] {
+        let xb = dev.upload(&h(&x)).unwrap();
+        let yb = dev.upload(&h(&y)).unwrap();
+        let mut zb = dev.zeros::<f32>(n * n).unwrap();
+        let grid = Grid::groups((n / 16) * (n / 16));
+        match half_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32) {
+            Ok(_) => assert_eq!(zb.read().unwrap(), want),
+            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+            Err(e) => panic!("{e}"),
+        }
+    }
+}

@@ -20,6 +20,29 @@ pub(super) struct Traits<'a> {
     pub impls: Vec<&'a syn::ItemImpl>,
 }
 
+/// The module as a non-generic kernel sees it: the non-generic impls of the module's own
+/// traits as inherent impls (an impl of a trait from elsewhere, `Default` or `Add`, serves the
+/// host and stays out of sight, as before).
+pub(super) fn plain_view(module: &[syn::Item]) -> Vec<syn::Item> {
+    let all = traits(module);
+    if all.impls.is_empty() {
+        return module.to_vec();
+    }
+    let own = Traits {
+        impls: all
+            .impls
+            .iter()
+            .copied()
+            .filter(|imp| {
+                imp.generics.params.is_empty()
+                    && impl_trait(imp).is_some_and(|(t, _)| all.traits.contains_key(&t))
+            })
+            .collect(),
+        traits: all.traits.clone(),
+    };
+    module_view(module, &own, &[], &mut Subst::default())
+}
+
 /// Collects the traits and trait impls of `module`.
 pub(super) fn traits(module: &[syn::Item]) -> Traits<'_> {
     let mut t = Traits {

@@ -9,6 +9,7 @@
 mod common;
 
 mod bytes;
+mod cfg_variants;
 mod coarsen;
 mod consts;
 mod coop_matrix;

@@ -111,6 +111,171 @@ mod shapes {
     }
 }
 
+/// `&mut self` methods that leave early with `return`, methods called by path, and a
+/// module trait's methods called with method syntax.
+#[sarek::module]
+mod counters {
+    use sarek::prelude::*;
+
+    #[derive(Debug, PartialEq)]
+    pub struct Counter {
+        pub n: u32,
+        pub wraps: u32,
+    }
+
+    impl Counter {
+        /// Counts up, wrapping at `limit`; returns the previous count, `limit + 100` on a wrap
+        /// and twice the count on multiples of 3: `return` at several depths.
+        pub fn bump(&mut self, limit: u32) -> u32 {
+            let before = self.n;
+            self.n += 1;
+            if self.n >= limit {
+                self.n = 0;
+                self.wraps += 1;
+                return limit + 100;
+            }
+            match self.n % 3 {
+                0 => return before * 2,
+                _ => {}
+            }
+            if before == 1 {
+                self.n += 1;
+                before + 50
+            } else {
+                before
+            }
+        }
+
+        /// A tail `match` whose arms return or give the value; the result changes the
+        /// receiver after its value is taken.
+        pub fn take(&mut self) -> u32 {
+            let v = self.n;
+            match v % 4 {
+                0 => {
+                    self.n = 1;
+                    return v + 1000;
+                }
+                1 => v + self.bump(5),
+                _ => {
+                    self.n = 0;
+                    v
+                }
+            }
+        }
+
+        pub fn add(&mut self, k: u32) {
+            self.n += k;
+        }
+
+        pub fn get(&self) -> u32 {
+            self.n
+        }
+    }
+
+    /// A module trait with receivers, implemented by a struct: static dispatch.
+    pub trait Tally {
+        fn tally(&self) -> u32;
+        fn reset_to(&mut self, v: u32);
+        /// A default method, inherited.
+        fn twice(&self) -> u32 {
+            self.tally() * 2
+        }
+    }
+
+    impl Tally for Counter {
+        fn tally(&self) -> u32 {
+            self.n + self.wraps * 1000
+        }
+
+        fn reset_to(&mut self, v: u32) {
+            self.n = v;
+        }
+    }
+
+    /// Every call form on buffer elements and locals.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn count(limit: u32, cs: &mut [Counter], out: &mut [u32]) {
+        let i = global_thread_id();
+        if i < cs.len() {
+            let a = cs[i].bump(limit);
+            let b = Counter::bump(&mut cs[i], limit);
+            let t = cs[i].take();
+            let mut local = cs[i];
+            let c = Counter::get(&local)
+                + local.tally()
+                + Tally::tally(&local)
+                + <Counter as Tally>::tally(&local)
+                + local.twice();
+            Counter::add(&mut local, 5);
+            Tally::reset_to(&mut cs[i], local.n + a % 3);
+            local.reset_to(7);
+            let d = Counter::take(&mut local);
+            out[i] = a + b * 3 + c * 7 + t * 11 + d * 13 + local.n;
+        }
+    }
+
+    /// A trait method with method syntax inside a generic kernel's instance.
+    #[sarek::kernel(workgroup_size = [64])]
+    pub fn tallies<T: Scalar>(k: T, cs: &mut [Counter], out: &mut [T]) {
+        let i = global_thread_id();
+        if i < cs.len() {
+            let twice = cs[i].twice();
+            cs[i].reset_to(twice);
+            out[i] = k + T::ONE;
+        }
+    }
+}
+
+use counters::{Counter, Tally};
+
+#[test]
+fn mut_self_methods_return_early_and_are_called_by_path() {
+    let Some(dev) = common::device() else { return };
+    let n = 200;
+    let limit = 6;
+    let mut expected: Vec<Counter> = (0..n)
+        .map(|i| Counter {
+            n: (i % 9) as u32,
+            wraps: (i % 4) as u32,
+        })
+        .collect();
+    let mut cs = dev.upload(&expected).unwrap();
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    counters::count
+        .launch(&dev, Grid::cover(n), limit, &mut cs, &mut out)
+        .unwrap();
+    let mut expected_out = Vec::new();
+    for c in &mut expected {
+        let a = c.bump(limit);
+        let b = Counter::bump(c, limit);
+        let t = c.take();
+        let mut local = *c;
+        let s = Counter::get(&local)
+            + local.tally()
+            + Tally::tally(&local)
+            + <Counter as Tally>::tally(&local)
+            + local.twice();
+        Counter::add(&mut local, 5);
+        Tally::reset_to(c, local.n + a % 3);
+        local.reset_to(7);
+        let d = Counter::take(&mut local);
+        expected_out.push(a + b * 3 + s * 7 + t * 11 + d * 13 + local.n);
+    }
+    assert_eq!(cs.read().unwrap(), expected);
+    assert_eq!(out.read().unwrap(), expected_out);
+
+    let mut outf = dev.zeros::<f32>(n).unwrap();
+    counters::tallies
+        .launch(&dev, Grid::cover(n), 1.5f32, &mut cs, &mut outf)
+        .unwrap();
+    for c in &mut expected {
+        let twice = c.twice();
+        c.reset_to(twice);
+    }
+    assert_eq!(cs.read().unwrap(), expected);
+    assert_eq!(outf.read().unwrap(), vec![2.5f32; n]);
+}
+
 use shapes::{Particle, Rng, Vec2};
 
 fn particles(n: usize) -> Vec<Particle> {

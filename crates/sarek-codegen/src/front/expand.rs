@@ -73,6 +73,9 @@ pub fn expand_kernel_in(
     if super::generics::is_generic(item) {
         return super::expand_generic::expand(attr, item, module, errors, &docs, &passed_attrs);
     }
+    // A non-generic kernel sees the module's non-generic impls of its own traits as inherent
+    // impls, so that their methods are called as any method (`s.area()`, `Shape::area(&s)`).
+    let module = &super::trait_impls::plain_view(module);
     let Some((lowered, compiled)) = compile_kernel(attr, item, module, &mut errors) else {
         return errors.into_compile_errors();
     };

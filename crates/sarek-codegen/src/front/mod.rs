@@ -14,6 +14,7 @@ mod host;
 mod infer;
 mod lower;
 mod module;
+mod trait_impls;
 pub mod types;
 
 pub use attr::KernelAttr;

@@ -131,12 +131,42 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         errors.add(e);
         return errors.into_compile_errors();
     }
-    let cfg_errors = super::cfg::refuse(&items, |f| f.attrs.iter().any(is_kernel_attr));
+    let is_kernel = |f: &syn::ItemFn| f.attrs.iter().any(is_kernel_attr);
+    let (predicates, cfg_errors) = super::cfg::predicates(&items, is_kernel);
     if !cfg_errors.is_empty() {
-        // Expanding the alternatives would only add rustc's errors about them.
         errors.append(cfg_errors);
         return errors.into_compile_errors();
     }
+    let body = if predicates.is_empty() {
+        expand_items(items, errors)
+    } else {
+        // One expansion per combination of the predicates, each under its `#[cfg]`: rustc
+        // keeps the one whose items it compiles (see `cfg.rs`).
+        let mut body = errors.into_compile_errors();
+        for mask in 0..1u32 << predicates.len() {
+            let variant = super::cfg::select(&items, &predicates, mask, is_kernel);
+            let condition = super::cfg::condition(&predicates, mask);
+            body.extend(super::cfg::gate(
+                expand_items(variant, Diagnostics::new()),
+                &condition,
+            ));
+        }
+        body
+    };
+    let attrs = &module.attrs;
+    let vis = &module.vis;
+    let name = &module.ident;
+    quote! {
+        #(#attrs)*
+        #vis mod #name {
+            #body
+        }
+    }
+}
+
+/// Expands a module's items (one `cfg` variant of them): the items as rustc gets them, the
+/// host code generated for its structs and enums, each kernel, and the errors.
+fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
     // What kernels see: everything but the kernels.
     let visible: Vec<syn::Item> = items
         .iter()
@@ -233,15 +263,9 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
     }
     let errors = errors.into_compile_errors();
-    let attrs = &module.attrs;
-    let vis = &module.vis;
-    let name = &module.ident;
     quote! {
-        #(#attrs)*
-        #vis mod #name {
-            #(#out_items)*
-            #(#generated)*
-            #errors
-        }
+        #(#out_items)*
+        #(#generated)*
+        #errors
     }
 }

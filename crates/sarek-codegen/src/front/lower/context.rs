@@ -34,6 +34,9 @@ pub struct ModuleContext {
     pub tuples: Vec<TypeId>,
     /// Methods of the module's types, by method name.
     pub methods: std::collections::HashMap<String, Vec<super::methods::Method>>,
+    /// The names of the module's traits, whose functions may be called by path with a
+    /// receiver (`Shape::area(&s)`).
+    pub traits: std::collections::HashSet<String>,
     /// Instances of generic helpers, by helper (`Rc` address) and type arguments.
     pub generic_helpers:
         std::collections::HashMap<(usize, Vec<&'static str>), std::rc::Rc<syn::ItemFn>>,
@@ -60,6 +63,7 @@ impl ModuleContext {
             calls: CallState::default(),
             tuples: Vec::new(),
             methods: std::collections::HashMap::new(),
+            traits: std::collections::HashSet::new(),
             generic_helpers: std::collections::HashMap::new(),
         };
         cx.kernel.span = cx.span(span);
@@ -93,6 +97,11 @@ impl ModuleContext {
     /// Declares the items of the kernel's module (scope 0 of every lookup).
     pub fn declare_module(&mut self, module: &[syn::Item]) {
         self.items.open();
+        for i in module {
+            if let syn::Item::Trait(t) = i {
+                self.traits.insert(super::ident_name(&t.ident));
+            }
+        }
         let items: Vec<&syn::Item> = module
             .iter()
             .filter(|i| {

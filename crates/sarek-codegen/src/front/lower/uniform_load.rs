@@ -20,6 +20,8 @@ impl Lowerer<'_> {
         }
         let arg = match c.args.first() {
             Some(syn::Expr::Reference(r)) if c.args.len() == 1 && r.mutability.is_none() => r,
+            // With no argument, the call itself is where the argument is missing.
+            _ if c.args.is_empty() => return Err(self.error(c.span(), USAGE)),
             _ => return Err(self.error(c.args.span(), USAGE)),
         };
         let element = self.value(&arg.expr)?;

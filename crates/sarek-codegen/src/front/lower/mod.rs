@@ -31,6 +31,7 @@ mod control;
 mod data;
 mod generic_calls;
 mod guards;
+mod half;
 mod intrinsics;
 pub mod items;
 mod literals;

@@ -197,3 +197,93 @@ fn f16_wgsl_spells_literals_with_the_h_suffix() {
     );
     assert!(wgsl.contains("2.0h") && wgsl.contains("65504.0h"), "{wgsl}");
 }
+
+// `f16` fields at WGSL's offsets: `a` at 0, `b` at 4, `c` at 8, `d` at 10, size 12.
+#[sarek::module]
+mod halves {
+    use sarek::f16;
+    use sarek::prelude::*;
+
+    pub struct Mixed {
+        pub a: f16,
+        pub b: f32,
+        pub c: f16,
+        pub d: f16,
+    }
+
+    #[sarek::kernel]
+    pub fn mix(p: Mixed, items: &[Mixed], out: &mut [Mixed]) {
+        let i = global_thread_id();
+        if i < items.len() {
+            let m = items[i];
+            out[i] = Mixed {
+                a: m.a + p.a,
+                b: m.b * p.b,
+                c: m.d,
+                d: m.c * p.d,
+            };
+        }
+    }
+}
+
+#[test]
+fn f16_struct_fields_follow_wgsl_layout_in_buffers_and_the_uniform_block() {
+    use halves::{mix, Mixed};
+    assert_eq!(mix::ABI.buffers[0].stride, 12);
+    let Some(dev) = common::device() else { return };
+    let items: Vec<Mixed> = (0..37)
+        .map(|i| Mixed {
+            a: h(i as f32),
+            b: i as f32 * 0.5,
+            c: h(-(i as f32)),
+            d: h(i as f32 * 0.25),
+        })
+        .collect();
+    let p = Mixed {
+        a: h(0.5),
+        b: 3.0,
+        c: h(7.0),
+        d: h(-2.0),
+    };
+    let buf = dev.upload(&items).unwrap();
+    let mut out = dev.zeros::<Mixed>(items.len()).unwrap();
+    mix.launch(&dev, Grid::cover(items.len()), p, &buf, &mut out)
+        .unwrap();
+    let got = out.read().unwrap();
+    for (m, g) in items.iter().zip(&got) {
+        assert_eq!(g.a, m.a + p.a);
+        assert_eq!(g.b, m.b * p.b);
+        assert_eq!(g.c, m.d);
+        assert_eq!(g.d, m.c * p.d);
+    }
+}
+
+// A generic kernel over `Float` gets an `f16` instance where `instances` lists it.
+#[sarek::kernel(instances(T = [f32, f16]))]
+fn soft_clip<T: Float>(x: &[T], y: &mut [T]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let v = x[i];
+        y[i] = v / (T::ONE + v.abs()) + T::ZERO;
+    }
+}
+
+#[test]
+fn a_generic_float_kernel_has_the_listed_f16_instance() {
+    use sarek::abi::Feature;
+    assert!(soft_clip.abi::<f32>().features.is_empty());
+    assert_eq!(&*soft_clip.abi::<f16>().features, [Feature::ShaderF16]);
+    let Some(dev) = common::device() else { return };
+    let xs: Vec<f16> = (0..300).map(|i| h((i as f32 - 150.0) * 0.07)).collect();
+    let x = dev.upload(&xs).unwrap();
+    let mut y = dev.zeros::<f16>(xs.len()).unwrap();
+    soft_clip
+        .launch(&dev, Grid::cover(xs.len()), &x, &mut y)
+        .unwrap();
+    use sarek::gpu::Float;
+    let want: Vec<f16> = xs
+        .iter()
+        .map(|v| *v / (f16::ONE + Float::abs(*v)) + f16::ZERO)
+        .collect();
+    assert_eq!(y.read().unwrap(), want);
+}

@@ -18,6 +18,8 @@ mod bounds;
 pub use bounds::{Const, Float, Integer, Scalar};
 /// `f16` in kernel bodies (the glob import of `sarek::gpu` brings it into a kernel's `body`).
 pub use half::f16;
+mod half_math;
+pub use half_math::HalfMath;
 
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -206,7 +208,8 @@ shared_memory! {
     u32 => 0,
     std::sync::atomic::AtomicU32 => std::sync::atomic::AtomicU32::new(0),
     std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0),
-    AtomicF32 => AtomicF32::new(0.0)
+    AtomicF32 => AtomicF32::new(0.0),
+    half::f16 => half::f16::ZERO
 }
 
 macro_rules! shared_vectors {

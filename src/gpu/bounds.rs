@@ -17,6 +17,7 @@ mod sealed {
     impl Sealed for f32 {}
     impl Sealed for i32 {}
     impl Sealed for u32 {}
+    impl Sealed for half::f16 {}
 }
 
 /// A GPU scalar: `f32`, `i32` or `u32`. A generic kernel `fn k<T: Scalar>(..)` is built for
@@ -65,8 +66,9 @@ pub trait Scalar:
     fn __sarek_arg(self) -> crate::__private::Arg<'static>;
 }
 
-/// A GPU float: `f32` (and `f16` once Sarek supports it), with negation and the float
-/// methods kernels use most.
+/// A GPU float: `f32` and `f16` (`half::f16`; a generic kernel gets an `f16` instance only
+/// where `instances(T = [..])` lists it, since it needs `SHADER_F16`), with negation and the
+/// float methods kernels use most (on `f16` computed in `f32` and rounded, as on the GPU).
 ///
 /// ```
 /// use sarek::gpu::Float;
@@ -134,6 +136,7 @@ macro_rules! scalar {
 scalar!(f32, 0.0, 1.0, f32);
 scalar!(i32, 0, 1, i32);
 scalar!(u32, 0, 1, u32);
+scalar!(half::f16, half::f16::ZERO, half::f16::ONE, f16);
 impl Integer for i32 {}
 impl Integer for u32 {}
 
@@ -164,6 +167,22 @@ impl Float for f32 {
     }
     fn mul_add(self, a: Self, b: Self) -> Self {
         f32::mul_add(self, a, b)
+    }
+}
+
+macro_rules! half_float {
+    ($($name:ident),*) => {
+        $(fn $name(self) -> Self {
+            half::f16::from_f32(self.to_f32().$name())
+        })*
+    };
+}
+
+impl Float for half::f16 {
+    half_float!(sqrt, abs, exp, ln, sin, cos, floor, ceil);
+    fn mul_add(self, a: Self, b: Self) -> Self {
+        // In `f32`, rounded, as Sarek computes it on the GPU and the CPU backend.
+        half::f16::from_f32(self.to_f32().mul_add(a.to_f32(), b.to_f32()))
     }
 }
 

@@ -80,7 +80,13 @@ fn golden_wgsl() {
         let source = std::fs::read_to_string(&input).unwrap();
         for (name, wgsl) in kernels(&source) {
             count += 1;
-            sarek_codegen::valid::validate(&wgsl)
+            // An `f16` kernel is validated with the capability its `enable f16;` needs.
+            let features: &[sarek_codegen::features::Feature] = if wgsl.contains("enable f16;") {
+                &[sarek_codegen::features::Feature::ShaderF16]
+            } else {
+                &[]
+            };
+            sarek_codegen::valid::validate_with(&wgsl, features)
                 .unwrap_or_else(|e| panic!("naga rejects {name}: {e}"));
             // Generation is deterministic: a second run gives the same bytes.
             assert_eq!(

@@ -86,3 +86,204 @@ fn a_device_without_shader_f16_refuses_with_missing_feature() {
         other => panic!("expected MissingFeature, got {other:?}"),
     }
 }
+
+// Literals, constants, conversions, comparisons, locals and math.
+#[sarek::kernel]
+fn half_ops(x: &[f16], out: &mut [f16], flags: &mut [u32], ints: &mut [i32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let v = x[i];
+        let two = f16::from_f32(2.0);
+        let mut acc = f16::ZERO;
+        acc += v * two - f16::ONE;
+        acc = acc / f16::from_f32(3.0);
+        let w = f16::from_f32(v.to_f32() * 0.5);
+        let base = i * 8;
+        out[base] = acc;
+        out[base + 1] = w;
+        out[base + 2] = v.sqrt();
+        out[base + 3] = v.abs().max(f16::from_f32(-0.25));
+        out[base + 4] = v.sin();
+        out[base + 5] = v.floor();
+        out[base + 6] = -v % f16::from_f32(0.75);
+        out[base + 7] = f16::from_f32(i as f32) + f16::MAX / f16::from_f32(65504.0);
+        let mut f = 0u32;
+        if v < two {
+            f |= 1;
+        }
+        if v >= f16::ZERO {
+            f |= 2;
+        }
+        if v != v {
+            f |= 4;
+        }
+        if v.is_nan() {
+            f |= 8;
+        }
+        flags[i] = f;
+        ints[i] = (v.to_f32() * 100.0) as i32;
+    }
+}
+
+#[test]
+fn f16_operations_round_like_the_host() {
+    let Some(dev) = common::device() else { return };
+    let mut xs: Vec<f16> = (0..200).map(|i| h((i as f32 - 100.0) * 0.173)).collect();
+    xs.extend([
+        f16::NAN,
+        f16::INFINITY,
+        f16::NEG_INFINITY,
+        f16::MAX,
+        f16::MIN_POSITIVE_SUBNORMAL,
+        h(-0.0),
+    ]);
+    let n = xs.len();
+    let x = dev.upload(&xs).unwrap();
+    let mut out = dev.zeros::<f16>(n * 8).unwrap();
+    let mut flags = dev.zeros::<u32>(n).unwrap();
+    let mut ints = dev.zeros::<i32>(n).unwrap();
+    half_ops
+        .launch(&dev, Grid::cover(n), &x, &mut out, &mut flags, &mut ints)
+        .unwrap();
+    let out = out.read().unwrap();
+    let flags = flags.read().unwrap();
+    let ints = ints.read().unwrap();
+    use sarek::gpu::Float;
+    for (i, &v) in xs.iter().enumerate() {
+        let two = h(2.0);
+        let acc = (v * two - f16::ONE) / h(3.0);
+        let want = [
+            acc,
+            h(v.to_f32() * 0.5),
+            Float::sqrt(v),
+            Float::abs(v).max(h(-0.25)),
+            Float::sin(v),
+            Float::floor(v),
+            -v % h(0.75),
+            h(i as f32) + f16::MAX / h(65504.0),
+        ];
+        for (k, w) in want.iter().enumerate() {
+            let g = out[i * 8 + k];
+            // `sin` may differ by an ulp of the half (the GPU's `f32` sine is approximate).
+            let ok = g.to_bits() == w.to_bits()
+                || (g.is_nan() && w.is_nan())
+                || (k == 4 && (g.to_f32() - w.to_f32()).abs() <= f16::EPSILON.to_f32() * 2.0);
+            assert!(ok, "x = {v}, result {k}: got {g}, want {w}");
+        }
+        let mut f = 0;
+        if v < two {
+            f |= 1;
+        }
+        if v >= f16::ZERO {
+            f |= 2;
+        }
+        if v != v {
+            f |= 4;
+        }
+        if v.is_nan() {
+            f |= 8;
+        }
+        assert_eq!(flags[i], f, "flags of {v}");
+        assert_eq!(ints[i], (v.to_f32() * 100.0) as i32, "int of {v}");
+    }
+}
+
+#[test]
+fn f16_wgsl_spells_literals_with_the_h_suffix() {
+    let wgsl = half_ops::WGSL;
+    assert!(
+        wgsl.starts_with("// Generated") && wgsl.contains("\nenable f16;\n"),
+        "{wgsl}"
+    );
+    assert!(wgsl.contains("2.0h") && wgsl.contains("65504.0h"), "{wgsl}");
+}
+
+// `f16` fields at WGSL's offsets: `a` at 0, `b` at 4, `c` at 8, `d` at 10, size 12.
+#[sarek::module]
+mod halves {
+    use sarek::f16;
+    use sarek::prelude::*;
+
+    pub struct Mixed {
+        pub a: f16,
+        pub b: f32,
+        pub c: f16,
+        pub d: f16,
+    }
+
+    #[sarek::kernel]
+    pub fn mix(p: Mixed, items: &[Mixed], out: &mut [Mixed]) {
+        let i = global_thread_id();
+        if i < items.len() {
+            let m = items[i];
+            out[i] = Mixed {
+                a: m.a + p.a,
+                b: m.b * p.b,
+                c: m.d,
+                d: m.c * p.d,
+            };
+        }
+    }
+}
+
+#[test]
+fn f16_struct_fields_follow_wgsl_layout_in_buffers_and_the_uniform_block() {
+    use halves::{mix, Mixed};
+    assert_eq!(mix::ABI.buffers[0].stride, 12);
+    let Some(dev) = common::device() else { return };
+    let items: Vec<Mixed> = (0..37)
+        .map(|i| Mixed {
+            a: h(i as f32),
+            b: i as f32 * 0.5,
+            c: h(-(i as f32)),
+            d: h(i as f32 * 0.25),
+        })
+        .collect();
+    let p = Mixed {
+        a: h(0.5),
+        b: 3.0,
+        c: h(7.0),
+        d: h(-2.0),
+    };
+    let buf = dev.upload(&items).unwrap();
+    let mut out = dev.zeros::<Mixed>(items.len()).unwrap();
+    mix.launch(&dev, Grid::cover(items.len()), p, &buf, &mut out)
+        .unwrap();
+    let got = out.read().unwrap();
+    for (m, g) in items.iter().zip(&got) {
+        assert_eq!(g.a, m.a + p.a);
+        assert_eq!(g.b, m.b * p.b);
+        assert_eq!(g.c, m.d);
+        assert_eq!(g.d, m.c * p.d);
+    }
+}
+
+// A generic kernel over `Float` gets an `f16` instance where `instances` lists it.
+#[sarek::kernel(instances(T = [f32, f16]))]
+fn soft_clip<T: Float>(x: &[T], y: &mut [T]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let v = x[i];
+        y[i] = v / (T::ONE + v.abs()) + T::ZERO;
+    }
+}
+
+#[test]
+fn a_generic_float_kernel_has_the_listed_f16_instance() {
+    use sarek::abi::Feature;
+    assert!(soft_clip.abi::<f32>().features.is_empty());
+    assert_eq!(&*soft_clip.abi::<f16>().features, [Feature::ShaderF16]);
+    let Some(dev) = common::device() else { return };
+    let xs: Vec<f16> = (0..300).map(|i| h((i as f32 - 150.0) * 0.07)).collect();
+    let x = dev.upload(&xs).unwrap();
+    let mut y = dev.zeros::<f16>(xs.len()).unwrap();
+    soft_clip
+        .launch(&dev, Grid::cover(xs.len()), &x, &mut y)
+        .unwrap();
+    use sarek::gpu::Float;
+    let want: Vec<f16> = xs
+        .iter()
+        .map(|v| *v / (f16::ONE + Float::abs(*v)) + f16::ZERO)
+        .collect();
+    assert_eq!(y.read().unwrap(), want);
+}

@@ -2,10 +2,20 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use sarek::f16;
 use sarek::Vec4;
 
 #[sarek::kernel]
 pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+/// `y = a·x + y` in `f16` (the device feature `SHADER_F16`).
+#[sarek::kernel]
+pub fn saxpy_f16(a: f16, x: &[f16], y: &mut [f16]) {
     let i = global_thread_id();
     if i < y.len() {
         y[i] = a * x[i] + y[i];

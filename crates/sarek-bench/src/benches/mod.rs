@@ -52,6 +52,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: memory::saxpy,
     },
     Benchmark {
+        name: "saxpy_f16",
+        run: memory::saxpy_f16,
+    },
+    Benchmark {
         name: "poly",
         run: memory::poly,
     },

@@ -185,6 +185,8 @@ pub fn expand(
                         .unwrap_or_else(|_| proc_macro2::Literal::usize_unsuffixed(0));
                     quote!(::sarek::gpu::Const<#v>)
                 }
+                // The host type of `f16`, whatever the caller's module imports.
+                Param::Type(..) if a == "f16" => quote!(::sarek::f16),
                 Param::Type(..) => {
                     let i = format_ident!("{}", a);
                     quote!(#i)

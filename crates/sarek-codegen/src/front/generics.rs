@@ -17,7 +17,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use proc_macro2::{Ident, Literal, Span, TokenStream, TokenTree};
+use proc_macro2::{Ident, Literal, Punct, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::spanned::Spanned;
 
@@ -164,6 +164,21 @@ pub fn rewrite(tokens: TokenStream, subst: &Subst) -> TokenStream {
                 let preceded_by_path = i >= 2
                     && punct_is(tokens.get(i - 1), ':')
                     && matches!(tokens.get(i - 2), Some(TokenTree::Punct(p)) if p.as_char() == ':' && p.spacing() == proc_macro2::Spacing::Joint);
+                if let (Some(Replace::Scalar("f16")), Some(m)) = (replace, &member) {
+                    if (m == "ZERO" || m == "ONE") && !preceded_by_path {
+                        // `f16` has no literal in stable Rust: its named constant.
+                        let mut first = Punct::new(':', proc_macro2::Spacing::Joint);
+                        let mut second = Punct::new(':', proc_macro2::Spacing::Alone);
+                        first.set_span(span);
+                        second.set_span(span);
+                        out.push(TokenTree::Ident(Ident::new("f16", span)));
+                        out.push(TokenTree::Punct(first));
+                        out.push(TokenTree::Punct(second));
+                        out.push(TokenTree::Ident(Ident::new(m, span)));
+                        i += 4;
+                        continue;
+                    }
+                }
                 if let (Some(Replace::Scalar(ty)), Some(m)) = (replace, &member) {
                     if (m == "ZERO" || m == "ONE") && !preceded_by_path {
                         let mut lit: Literal =
@@ -224,6 +239,17 @@ pub fn bound_types(bound: &Bound) -> &'static [&'static str] {
         Bound::Float => &["f32"],
         Bound::Integer => &["i32", "u32"],
         Bound::Trait(..) => &[],
+    }
+}
+
+/// The types `instances(T = [..])` may list for a bound: its set, and `f16` for `Scalar`
+/// and `Float`, which no kernel gets unless it lists it (an `f16` instance needs the device
+/// feature `SHADER_F16`).
+pub fn listable_types(bound: &Bound) -> &'static [&'static str] {
+    match bound {
+        Bound::Scalar => &["f32", "i32", "u32", "f16"],
+        Bound::Float => &["f32", "f16"],
+        other => bound_types(other),
     }
 }
 
@@ -470,6 +496,7 @@ pub fn instances(
                     match listed.get(&ident.to_string()) {
                         Some(list) => {
                             let mut picked = Vec::new();
+                            let all = listable_types(bound);
                             for e in list.iter() {
                                 let text = e.to_token_stream().to_string();
                                 if all.contains(&text.as_str()) {
@@ -547,6 +574,7 @@ fn choice_subst(params: &[Param], chosen: &[Choice]) -> Subst {
             (_, Choice::Type(t)) => Replace::Scalar(match t.as_str() {
                 "f32" => "f32",
                 "i32" => "i32",
+                "f16" => "f16",
                 _ => "u32",
             }),
             (_, Choice::Impl(t, _, _)) => Replace::Type(t.clone()),

@@ -115,6 +115,10 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, Diagnostic> {
         syn::Type::Path(p) if p.qself.is_none() => {
             let Some(ident) = p.path.get_ident() else {
                 if let Some(last) = p.path.segments.last() {
+                    // `sarek::f16`, `half::f16`: the one scalar that is a library type.
+                    if last.ident == "f16" && last.arguments.is_empty() {
+                        return Ok(HostScalar::F16);
+                    }
                     if let Some(reason) = refusal(&last.ident.to_string()) {
                         return Err(Diagnostic::new(
                             last.ident.span(),

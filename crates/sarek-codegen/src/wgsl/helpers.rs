@@ -79,8 +79,10 @@ pub enum Helper {
     Std(StdHelper),
     /// The identity on `f16` (see [`Helper::OpaqueF32`]).
     OpaqueF16,
-    /// An `f16` from its bits (the low 16 bits of a `u32`) at run time, for infinities and
-    /// NaN, which WGSL has no `f16` literal for (see [`Helper::FromBits`]).
+    /// An `f16` at run time from the bits of the `f32` of the same value, for infinities and
+    /// NaN, which WGSL has no `f16` literal for (see [`Helper::FromBits`]). Through `f32`:
+    /// naga 30 neither bit-casts to `vec2<f16>` nor has `unpack2x16float` without a
+    /// capability of its own.
     F16FromBits,
 }
 
@@ -122,7 +124,7 @@ impl Helper {
             Helper::DivRefined => polyfills::DIV_REFINED,
             Helper::Std(h) => h.source(),
             Helper::OpaqueF16 => "fn sarek_opaque_f16(v: f16) -> f16 {\n    return v;\n}\n",
-            Helper::F16FromBits => "fn sarek_f16_from_bits(bits: u32) -> f16 {\n    return bitcast<vec2<f16>>(bits).x;\n}\n",
+            Helper::F16FromBits => "fn sarek_f16_from_f32_bits(bits: u32) -> f16 {\n    return f16(bitcast<f32>(bits));\n}\n",
         }
     }
 
@@ -180,7 +182,7 @@ impl Helper {
             Helper::DivRefined => "sarek_div_refined",
             Helper::Std(h) => h.name(),
             Helper::OpaqueF16 => "sarek_opaque_f16",
-            Helper::F16FromBits => "sarek_f16_from_bits",
+            Helper::F16FromBits => "sarek_f16_from_f32_bits",
         }
     }
 }

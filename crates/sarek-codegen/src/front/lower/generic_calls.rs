@@ -98,7 +98,9 @@ impl Lowerer<'_> {
                     syn::GenericArgument::Type(syn::Type::Infer(_)) => {}
                     syn::GenericArgument::Type(t) => {
                         let text = quote::ToTokens::to_token_stream(t).to_string();
-                        *slot = ["f32", "i32", "u32"].into_iter().find(|s| *s == text);
+                        *slot = ["f32", "i32", "u32", "f16"]
+                            .into_iter()
+                            .find(|s| *s == text);
                         if slot.is_none() {
                             return Err(self.error(
                                 t.span(),
@@ -178,7 +180,7 @@ impl Lowerer<'_> {
             let Some(t) = chosen[k].or(literal[k]) else {
                 return Err(self.error(span, format!("cannot infer `{n}` of `{name}` here: annotate an argument, or write `{name}::<f32>(..)`")));
             };
-            if !generics::bound_types(bound).contains(&t) {
+            if !generics::listable_types(bound).contains(&t) {
                 return Err(self.error(
                     span,
                     format!(

@@ -130,6 +130,9 @@ impl Lowerer<'_> {
             let rest: Vec<&syn::Expr> = m.args.iter().collect();
             return self.vector_method(&name, m.method.span(), receiver, &rest, span);
         }
+        if let Some(v) = self.half_method(&name, receiver, m) {
+            return v;
+        }
         let mut operands: Vec<&syn::Expr> = vec![&m.receiver];
         operands.extend(m.args.iter());
         self.math_call_with(
@@ -253,6 +256,8 @@ impl Lowerer<'_> {
                     );
                 }
             }
+            // `f16` has every float function (computed in `f32` and rounded).
+            _ if self.infer.shallow(ty) == Ty::Known(Scalar::F16) => {}
             _ => {
                 if self.infer.shallow(ty) != Ty::Known(Scalar::F32)
                     && self.infer.kind_of(ty) != Some(VarKind::Float)
@@ -366,12 +371,15 @@ impl Lowerer<'_> {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
             }
         }
+        if let Some(v) = self.half_call(c, prefix, &last) {
+            return v;
+        }
         // `f32::sqrt(x)`, `i32::max(a, b)`: the method-call forms of the same functions.
         if let [ty] = prefix {
             if let Some(reason) = types::refusal(ty) {
                 return Err(self.error(p.span(), reason));
             }
-            if matches!(ty.as_str(), "f32" | "i32" | "u32" | "usize") {
+            if matches!(ty.as_str(), "f32" | "i32" | "u32" | "usize" | "f16") {
                 let operands: Vec<&syn::Expr> = c.args.iter().collect();
                 let name_span = p.path.segments.last().map_or(span, |s| s.ident.span());
                 return self

@@ -24,6 +24,9 @@ impl Lowerer<'_> {
                     span,
                 ))
             }
+            syn::Lit::Int(i) if i.suffix() == "f16" => {
+                Err(self.error(span, super::half::suffix_refusal(&i.to_string())))
+            }
             syn::Lit::Int(int) => {
                 let ty = match int.suffix() {
                     "" => self.infer.fresh(VarKind::Int),
@@ -52,6 +55,9 @@ impl Lowerer<'_> {
                 let h = self.expr(Expr::Literal(Literal::I32(0)), ty, span);
                 self.int_literals.push((h, value));
                 Ok(h)
+            }
+            syn::Lit::Float(f) if f.suffix() == "f16" => {
+                Err(self.error(span, super::half::suffix_refusal(&f.to_string())))
             }
             syn::Lit::Float(f) => {
                 let ty = match f.suffix() {
@@ -137,6 +143,10 @@ impl Lowerer<'_> {
             ("f32", "INFINITY") => Literal::F32(f32::INFINITY),
             ("f32", "NEG_INFINITY") => Literal::F32(f32::NEG_INFINITY),
             ("f32", "NAN") => Literal::F32(f32::NAN),
+            ("f16", name) => match super::half::constant(name) {
+                Some(l) => l,
+                None => return None,
+            },
             (t, _) => {
                 if let Some(reason) = types::refusal(t) {
                     return Some(Err(self.error(span, reason)));

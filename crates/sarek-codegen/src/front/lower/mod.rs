@@ -32,6 +32,7 @@ mod coop;
 mod data;
 mod generic_calls;
 mod guards;
+mod half;
 mod intrinsics;
 pub mod items;
 mod literals;

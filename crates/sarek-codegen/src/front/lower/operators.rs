@@ -276,6 +276,11 @@ impl Lowerer<'_> {
         })?;
         let e = self.value(&c.expr)?;
         let from = self.ty(e);
+        let from_half = self.infer.shallow(from) == Ty::Known(Scalar::F16);
+        if to == types::HostScalar::F16 || from_half {
+            let reason = super::half::cast_refusal(!from_half);
+            return Err(self.error(c.span(), reason));
+        }
         if let Ty::Compound(t) = self.infer.shallow(from) {
             let name = type_name(&self.cx.kernel.types, t);
             return Err(self.error(c.span(), format!("`as` converts numbers; `{name}` is not one (to number an enum's variants, `match` on it)")));

@@ -354,7 +354,10 @@ impl Lowerer<'_> {
         let shallow = self.infer.shallow(t);
         let kind = self.infer.kind_of(t);
         let ok = match on {
-            On::Float => matches!(shallow, Ty::Known(Scalar::F32)) || kind == Some(VarKind::Float),
+            On::Float => {
+                matches!(shallow, Ty::Known(Scalar::F32 | Scalar::F16))
+                    || kind == Some(VarKind::Float)
+            }
             On::Int => {
                 matches!(shallow, Ty::Known(Scalar::I32 | Scalar::U32))
                     || kind == Some(VarKind::Int)
@@ -376,6 +379,7 @@ impl Lowerer<'_> {
             ));
         }
         match on {
+            On::Float if shallow == Ty::Known(Scalar::F16) => Ok(t),
             On::Float => self.unify(t, Ty::Known(Scalar::F32), span),
             On::Signed => self.unify(t, Ty::Known(Scalar::I32), span),
             On::Unsigned => self.unify(t, Ty::Known(Scalar::U32), span),

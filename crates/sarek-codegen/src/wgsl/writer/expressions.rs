@@ -31,7 +31,8 @@ impl Writer<'_> {
             }
             Literal::F16(bits) => {
                 self.helpers.insert(Helper::F16FromBits);
-                format!("{}({:#010x}u)", Helper::F16FromBits.name(), bits)
+                let wide = half::f16::from_bits(bits).to_f32().to_bits();
+                format!("{}({wide:#010x}u)", Helper::F16FromBits.name())
             }
         }
     }

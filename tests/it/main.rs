@@ -14,6 +14,7 @@ mod consts;
 mod cooperating_helpers;
 mod cooperation;
 mod cpu;
+mod cpu_jit;
 mod data;
 mod device_limits;
 mod differential;

@@ -39,7 +39,7 @@
 //! ```
 
 mod exec;
-mod memory;
+pub(crate) mod memory;
 pub mod packing;
 mod std_math;
 pub mod subgroup;
@@ -190,6 +190,11 @@ impl Program {
     /// `kernel` serialized for [`Program::from_json`].
     pub fn to_json(kernel: &Kernel) -> String {
         serde_json::to_string(kernel).unwrap_or_default()
+    }
+
+    /// The field offsets and strides of the kernel's types, in words (shared with the JIT).
+    pub(crate) fn layouts(&self) -> &Layouts {
+        &self.layouts
     }
 
     /// The kernel.
@@ -350,7 +355,7 @@ impl Program {
     }
 
     /// The element count of slice parameter `param`, as the uniform block holds it.
-    fn len(&self, launch: &Launch<'_>, param: usize, ty: ParamType) -> u32 {
+    pub(crate) fn len(&self, launch: &Launch<'_>, param: usize, ty: ParamType) -> u32 {
         if ty.buffer().is_none() {
             return 0;
         }

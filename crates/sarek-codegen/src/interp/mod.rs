@@ -193,6 +193,7 @@ impl Program {
     }
 
     /// The field offsets and strides of the kernel's types, in words (shared with the JIT).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
     pub(crate) fn layouts(&self) -> &Layouts {
         &self.layouts
     }

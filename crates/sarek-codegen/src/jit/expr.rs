@@ -3,7 +3,7 @@
 
 use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types, InstBuilder, Value};
 
-use super::gen::{flags, Cg, Gen, Val};
+use super::gen::{flags, Cg, Gen, Param, Val};
 use super::Unsupported;
 use crate::arena::Handle;
 use crate::ir::{
@@ -38,13 +38,7 @@ impl<'a> Cg<'a, '_> {
                 self.load(ty, addr)
             }
             Expr::Local(l) => self.read_local(self.acts.len() - 1, *l),
-            Expr::Len(p) => {
-                let v = self
-                    .b
-                    .ins()
-                    .load(types::I32, flags(), self.c.lens, 4 * p.0 as i32);
-                Ok(Val::S(v))
-            }
+            Expr::Len(p) => Ok(Val::S(self.params[p.0 as usize].len)),
             Expr::Index { slice, index } => {
                 let i = self.scalar(*index)?;
                 let addr = self.buffer_addr(slice.0, i, false)?;
@@ -181,15 +175,8 @@ impl<'a> Cg<'a, '_> {
             .map(|b| b.0)
             .ok_or_else(|| Unsupported("an index into a value parameter".into()))?;
         let stride = self.lay.stride(elem) as i64;
-        let bound = self
-            .b
-            .ins()
-            .load(types::I32, flags(), self.c.bounds, 4 * p as i32);
+        let Param { base, bound, .. } = self.params[p as usize];
         let in_bounds = self.b.ins().icmp(IntCC::UnsignedLessThan, i, bound);
-        let base = self
-            .b
-            .ins()
-            .load(types::I64, flags(), self.c.buffers, 8 * p as i32);
         let wide = self.b.ins().uextend(types::I64, i);
         let bytes = self.b.ins().imul_imm_s(wide, stride * 4);
         let addr = self.b.ins().iadd(base, bytes);

@@ -75,12 +75,28 @@ pub(super) struct CtxVals {
     pub fuel_limit: Value,
 }
 
+/// A buffer parameter's values, loaded once at the function's start (so that no access
+/// reloads them).
+#[derive(Clone, Copy)]
+pub(super) struct Param {
+    /// The address of its first word.
+    pub base: Value,
+    /// `len()`, the uniform block's length.
+    pub len: Value,
+    /// The whole elements its buffer holds (indices below are in memory).
+    pub bound: Value,
+}
+
 /// Code generation for one kernel.
 pub(super) struct Cg<'a, 'f> {
     pub b: FunctionBuilder<'f>,
     pub k: &'a Kernel,
     pub lay: &'a Layouts,
     pub c: CtxVals,
+    /// Per kernel parameter, its buffer's address and lengths.
+    pub params: Vec<Param>,
+    /// Whether the entry has a `return` (kernels with barriers then track who returned).
+    pub returns: bool,
     /// Per value parameter, its word offset in the uniform block.
     pub param_words: Vec<u32>,
     /// Per workgroup array, its word offset in workgroup memory.

@@ -164,11 +164,23 @@ impl Compiled {
             let n = b.ins().iconst(types::I32, i64::from((wx * wy * wz) as i32));
             b.def_var(alive, n);
             let zero = b.ins().iconst(types::I32, 0);
+            let params = (0..k.params.len())
+                .map(|i| {
+                    let f = gen::flags();
+                    gen::Param {
+                        base: b.ins().load(types::I64, f, c.buffers, 8 * i as i32),
+                        len: b.ins().load(types::I32, f, c.lens, 4 * i as i32),
+                        bound: b.ins().load(types::I32, f, c.bounds, 4 * i as i32),
+                    }
+                })
+                .collect();
             let mut cg = Cg {
                 b,
                 k,
                 lay,
                 c,
+                params,
+                returns: region::any_return(&k.entry.body),
                 param_words,
                 shared_words: shared_offsets,
                 frame_offsets,

@@ -35,6 +35,21 @@ pub(super) fn has_barrier(k: &Kernel, s: &Statement) -> bool {
     }
 }
 
+/// Whether a block holds a `return` of the function it is in.
+pub(super) fn any_return(block: &[Statement]) -> bool {
+    block.iter().any(|s| match &s.kind {
+        Stmt::Return(_) => true,
+        Stmt::If { accept, reject, .. } => any_return(accept) || any_return(reject),
+        Stmt::Loop {
+            body, continuing, ..
+        } => any_return(body) || any_return(continuing),
+        Stmt::Switch { cases, default, .. } => {
+            cases.iter().any(|c| any_return(&c.body)) || any_return(default)
+        }
+        _ => false,
+    })
+}
+
 /// Whether a block holds a barrier.
 pub(super) fn any_barrier(k: &Kernel, block: &[Statement]) -> bool {
     block.iter().any(|s| has_barrier(k, s))
@@ -261,11 +276,13 @@ impl<'a> Cg<'a, '_> {
         self.inv_exit = Some(seg_exit);
         if self.barriers {
             let wide = self.b.ins().uextend(types::I64, iv);
-            let flag_at = self.b.ins().iadd(self.c.returned, wide);
-            let done = self.b.ins().load(types::I8, flags(), flag_at, 0);
-            let go = self.b.create_block();
-            self.b.ins().brif(done, next, &[], go, &[]);
-            self.b.switch_to_block(go);
+            if self.returns {
+                let flag_at = self.b.ins().iadd(self.c.returned, wide);
+                let done = self.b.ins().load(types::I8, flags(), flag_at, 0);
+                let go = self.b.create_block();
+                self.b.ins().brif(done, next, &[], go, &[]);
+                self.b.switch_to_block(go);
+            }
             let bytes = self.b.ins().imul_imm_s(wide, i64::from(self.frame_bytes));
             let frame = self.b.ins().iadd(self.c.scratch, bytes);
             self.frame = Some(frame);
@@ -354,14 +371,16 @@ impl<'a> Cg<'a, '_> {
             Ok(())
         })?;
         // Every invocation returned: the workgroup is done.
-        let alive = self.b.use_var(self.alive);
-        let (done, go) = (self.b.create_block(), self.b.create_block());
-        let none = self.b.ins().icmp_imm_s(IntCC::Equal, alive, 0);
-        self.b.ins().brif(none, done, &[], go, &[]);
-        self.b.switch_to_block(done);
-        let zero = self.u32c(0);
-        self.b.ins().return_(&[zero]);
-        self.b.switch_to_block(go);
+        if self.returns {
+            let alive = self.b.use_var(self.alive);
+            let (done, go) = (self.b.create_block(), self.b.create_block());
+            let none = self.b.ins().icmp_imm_s(IntCC::Equal, alive, 0);
+            self.b.ins().brif(none, done, &[], go, &[]);
+            self.b.switch_to_block(done);
+            let zero = self.u32c(0);
+            self.b.ins().return_(&[zero]);
+            self.b.switch_to_block(go);
+        }
         if let Some(LoopTarget::Workgroup { brk, cont }) = self.loops.last().copied() {
             let targets = self.wg_targets.last().copied();
             if let Some((cont_block, exit_block)) = targets {

@@ -165,7 +165,7 @@ impl<'a> Cg<'a, '_> {
                     }
                     self.b.ins().jump(after, &[]);
                 } else {
-                    if self.barriers {
+                    if self.barriers && self.returns {
                         let one = self.b.ins().iconst(types::I8, 1);
                         let wide = self.b.ins().uextend(types::I64, self.invocation);
                         let at = self.b.ins().iadd(self.c.returned, wide);

@@ -328,7 +328,7 @@ impl Compiled {
         } else {
             std::thread::scope(|s| {
                 for _ in 0..threads {
-                    s.spawn(&worker);
+                    s.spawn(worker);
                 }
             });
         }

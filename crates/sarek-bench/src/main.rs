@@ -5,6 +5,8 @@
 //!
 //! It runs on the GPU only: it measures the WGSL Sarek generates against hand-written WGSL,
 //! which the CPU backend (an interpreter of the IR) does not run.
+//! `--device cpu` runs a separate suite instead (`cpu.rs`): the CPU backend's JIT against
+//! plain Rust loops and against its interpreter.
 //!
 //! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]
 //! [--only NAME,NAME..]`

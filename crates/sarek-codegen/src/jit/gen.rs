@@ -130,6 +130,8 @@ pub(super) struct Cg<'a, 'f> {
     pub entry_locals: Vec<Handle<Local>>,
     /// Per workgroup-level loop being generated: its continuing block and its exit.
     pub wg_targets: Vec<(ir::Block, ir::Block)>,
+    /// Kernels with barriers: which entry locals need a frame, which are uniform.
+    pub plan: super::live::Plan,
 }
 
 /// Memory accesses the generator has bounded: aligned and never trapping.

@@ -16,6 +16,7 @@
 
 mod expr;
 mod gen;
+mod live;
 mod native;
 mod region;
 mod stmt;
@@ -204,12 +205,17 @@ impl Compiled {
                 math_funs: Vec::new(),
                 entry_locals: k.entry.locals.iter().map(|(h, _)| h).collect(),
                 wg_targets: Vec::new(),
+                plan: if barriers {
+                    live::plan(k)
+                } else {
+                    live::Plan::default()
+                },
             };
             if barriers {
                 cg.workgroup_block(&k.entry.body)?;
             } else {
                 let none = Default::default();
-                cg.per_invocation(&none, |cg| cg.block(&k.entry.body))?;
+                cg.per_invocation(&none, &none, |cg| cg.block(&k.entry.body))?;
             }
             let zero = cg.u32c(0);
             cg.b.ins().return_(&[zero]);

@@ -224,7 +224,8 @@ impl<'a> Cg<'a, '_> {
     /// after.
     pub fn per_invocation(
         &mut self,
-        live: &BTreeSet<usize>,
+        load: &BTreeSet<usize>,
+        store: &BTreeSet<usize>,
         body: impl FnOnce(&mut Self) -> Gen<()>,
     ) -> Gen<()> {
         let [wx, wy, wz] = self.k.workgroup_size;
@@ -286,13 +287,13 @@ impl<'a> Cg<'a, '_> {
             let bytes = self.b.ins().imul_imm_s(wide, i64::from(self.frame_bytes));
             let frame = self.b.ins().iadd(self.c.scratch, bytes);
             self.frame = Some(frame);
-            self.load_live(live)?;
+            self.load_live(load)?;
         }
         body(self)?;
         self.b.ins().jump(seg_exit, &[]);
         self.b.switch_to_block(seg_exit);
         if self.barriers {
-            self.store_live(live)?;
+            self.store_live(store)?;
         }
         self.b.ins().jump(next, &[]);
         self.b.switch_to_block(next);
@@ -348,6 +349,10 @@ impl<'a> Cg<'a, '_> {
                 self.segment(&run)?;
                 run.clear();
                 self.workgroup_statement(s)?;
+            } else if self.plan.is_uniform_stmt(self.acts[0].f, s) {
+                self.segment(&run)?;
+                run.clear();
+                self.uniform_statement(s)?;
             } else {
                 run.push(s);
             }
@@ -361,10 +366,18 @@ impl<'a> Cg<'a, '_> {
         if run.is_empty() {
             return Ok(());
         }
-        let mut live = BTreeSet::new();
-        locals_of(self.acts[0].f, run, &mut live);
+        let f = self.acts[0].f;
+        let mut named = BTreeSet::new();
+        locals_of(f, run, &mut named);
+        let mut written = BTreeSet::new();
+        for s in run {
+            super::live::writes(s, &mut written);
+        }
+        let framed = |l: &usize| !self.plan.private.contains(l) && !self.plan.uniform.contains(l);
+        let load: BTreeSet<usize> = named.iter().copied().filter(framed).collect();
+        let store: BTreeSet<usize> = written.iter().copied().filter(framed).collect();
         let run: Vec<&'a Statement> = run.to_vec();
-        self.per_invocation(&live, |cg| {
+        self.per_invocation(&load, &store, |cg| {
             for s in &run {
                 cg.block(std::slice::from_ref(*s))?;
             }
@@ -404,6 +417,7 @@ impl<'a> Cg<'a, '_> {
     fn uniform_scalar(&mut self, h: Handle<Expression>) -> Gen<cranelift_codegen::ir::Value> {
         let mut live = BTreeSet::new();
         expr_locals(self.acts[0].f, h, &mut live);
+        live.retain(|l| !self.plan.uniform.contains(l));
         let saved = (self.thread, self.invocation, self.frame);
         let zero = self.u32c(0);
         self.thread = [zero; 3];
@@ -413,6 +427,19 @@ impl<'a> Cg<'a, '_> {
         let v = self.scalar(h);
         (self.thread, self.invocation, self.frame) = saved;
         v
+    }
+
+    /// A statement that sets a uniform local from uniform values, run once for the
+    /// workgroup (on invocation 0's indices, which it does not read).
+    fn uniform_statement(&mut self, s: &'a Statement) -> Gen<()> {
+        let saved = (self.thread, self.invocation, self.frame);
+        let zero = self.u32c(0);
+        self.thread = [zero; 3];
+        self.invocation = zero;
+        self.frame = Some(self.c.scratch);
+        let r = self.block(std::slice::from_ref(s));
+        (self.thread, self.invocation, self.frame) = saved;
+        r
     }
 
     /// A statement holding a barrier, at workgroup level.

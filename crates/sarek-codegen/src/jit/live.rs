@@ -17,6 +17,9 @@ pub(super) struct Plan {
     pub uniform: BTreeSet<usize>,
     /// Locals named by one segment only, which declares them: registers, no frame.
     pub private: BTreeSet<usize>,
+    /// Locals set once, by a `let` from thread and block indices, parameters and other such
+    /// locals (declared before them): recomputed where a segment needs them, no frame.
+    pub invariant: BTreeMap<usize, Handle<Expression>>,
 }
 
 impl Plan {
@@ -61,6 +64,30 @@ fn uniform_expr(f: &Function, u: &BTreeSet<usize>, h: Handle<Expression>) -> boo
             reject,
         } => go(cond) && go(accept) && go(reject),
         Expr::Math { args, .. } => args.iter().all(go),
+        _ => false,
+    }
+}
+
+/// Whether an expression is the same each time an invocation evaluates it: thread and block
+/// indices, parameters, and invariant locals declared before local `l`.
+fn invariant_expr(
+    f: &Function,
+    inv: &BTreeMap<usize, Handle<Expression>>,
+    l: usize,
+    h: Handle<Expression>,
+) -> bool {
+    let go = |h: &Handle<Expression>| invariant_expr(f, inv, l, *h);
+    match &f.exprs[h].kind {
+        Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => true,
+        Expr::Local(x) => x.index() < l && inv.contains_key(&x.index()),
+        Expr::Builtin(b) => !matches!(b, Builtin::SubgroupSize | Builtin::SubgroupInvocationId),
+        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => go(expr),
+        Expr::Binary { left, right, .. } => go(left) && go(right),
+        Expr::Select {
+            cond,
+            accept,
+            reject,
+        } => go(cond) && go(accept) && go(reject),
         _ => false,
     }
 }
@@ -113,9 +140,27 @@ pub(super) fn plan(k: &Kernel) -> Plan {
             uniform.remove(&l);
         }
     }
+    let mut invariant = BTreeMap::new();
+    for (&l, ws) in &w.top_writes {
+        if let ([s], false) = (ws.as_slice(), w.other_writes.contains(&l)) {
+            if let Stmt::Let {
+                init: Some(init), ..
+            } = &s.kind
+            {
+                let scalar = matches!(
+                    f.locals.iter().nth(l).map(|(_, x)| x.ty),
+                    Some(Type::Scalar(_))
+                );
+                if scalar && !uniform.contains(&l) && invariant_expr(f, &invariant, l, *init) {
+                    invariant.insert(l, *init);
+                }
+            }
+        }
+    }
     let mut plan = Plan {
         uniform,
         private: BTreeSet::new(),
+        invariant,
     };
     // Segments as code generation splits them, with the locals each names and declares.
     let mut runs: Vec<Vec<&Statement>> = Vec::new();

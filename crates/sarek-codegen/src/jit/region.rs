@@ -309,7 +309,32 @@ impl<'a> Cg<'a, '_> {
     /// Loads the entry's register locals in `live` from the current frame.
     fn load_live(&mut self, live: &BTreeSet<usize>) -> Gen<()> {
         let frame = self.frame.ok_or_else(|| Unsupported("no frame".into()))?;
+        // Invariant locals are recomputed, with those they are computed from (declared
+        // before them, so ascending order defines each before its use).
+        let mut remat = BTreeSet::new();
+        let mut todo: Vec<usize> = live
+            .iter()
+            .copied()
+            .filter(|l| self.plan.invariant.contains_key(l))
+            .collect();
+        while let Some(l) = todo.pop() {
+            if remat.insert(l) {
+                let mut deps = BTreeSet::new();
+                expr_locals(self.acts[0].f, self.plan.invariant[&l], &mut deps);
+                todo.extend(deps);
+            }
+        }
+        for &l in &remat {
+            let h = self.entry_locals[l];
+            if let Home::Vars(vars) = self.home_in(0, h)? {
+                let v = self.scalar(self.plan.invariant[&l])?;
+                self.b.def_var(vars[0], v);
+            }
+        }
         for &l in live {
+            if remat.contains(&l) {
+                continue;
+            }
             let h = self.entry_locals[l];
             if let Home::Vars(vars) = self.home_in(0, h)? {
                 let ty = self.acts[0].f.locals[h].ty;
@@ -375,7 +400,12 @@ impl<'a> Cg<'a, '_> {
         }
         let framed = |l: &usize| !self.plan.private.contains(l) && !self.plan.uniform.contains(l);
         let load: BTreeSet<usize> = named.iter().copied().filter(framed).collect();
-        let store: BTreeSet<usize> = written.iter().copied().filter(framed).collect();
+        let store: BTreeSet<usize> = written
+            .iter()
+            .copied()
+            .filter(framed)
+            .filter(|l| !self.plan.invariant.contains_key(l))
+            .collect();
         let run: Vec<&'a Statement> = run.to_vec();
         self.per_invocation(&load, &store, |cg| {
             for s in &run {

@@ -132,6 +132,32 @@ fn lanes(out: &mut [u32]) {
 }
 
 /// The engine `SAREK_CPU_ENGINE` gives kernels the JIT compiles.
+/// Every placement of a barrier kernel's locals (`jit/live.rs`): `t` and `i` recomputed per
+/// segment, `v` in registers within one segment, `s` and `round` uniform (`s` set in the
+/// middle of a segment, between a read and a read of its new value), `acc` in the frame.
+#[sarek::kernel]
+fn placements(k: u32, x: &[u32], out: &mut [u32]) {
+    let tile = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    let mut acc = 0u32;
+    let mut s = k;
+    let mut round = 0u32;
+    while round < 4 {
+        let v = if i < x.len() { x[i] } else { 0 };
+        acc += v * s;
+        s = s * 2 + round;
+        tile[t] = acc + s;
+        block_barrier();
+        acc += tile[(t + 1) % 256];
+        block_barrier();
+        round += 1;
+    }
+    if i < out.len() {
+        out[i] = acc;
+    }
+}
+
 fn compiled() -> CpuEngine {
     match std::env::var("SAREK_CPU_ENGINE").as_deref() {
         Ok("interp") => CpuEngine::Interpreter,
@@ -149,6 +175,7 @@ fn the_benchmark_kernels_run_as_machine_code() {
         tree::SOURCE,
         scan::SOURCE,
         histogram::SOURCE,
+        placements::SOURCE,
     ];
     for source in sources {
         assert_eq!(
@@ -247,4 +274,43 @@ fn jit_workgroup_kernels_match_the_host() {
         want[(v & 255) as usize] += 1;
     }
     assert_eq!(bins.read().unwrap(), want);
+}
+
+#[test]
+fn jit_barrier_kernel_locals_keep_their_values() {
+    let dev = Device::cpu();
+    let n = 256 * 3 + 40;
+    let x: Vec<u32> = crate::common::random_u32(5, n)
+        .iter()
+        .map(|v| v % 100)
+        .collect();
+    let xb = dev.upload(&x).unwrap();
+    let mut ob = dev.zeros::<u32>(n).unwrap();
+    placements
+        .launch(&dev, Grid::cover(n), 3, &xb, &mut ob)
+        .unwrap();
+    let mut want = vec![0u32; n];
+    for g in 0..n.div_ceil(256) {
+        let mut acc = [0u32; 256];
+        let mut tile = [0u32; 256];
+        let mut s = 3u32;
+        for round in 0..4u32 {
+            let next = s.wrapping_mul(2).wrapping_add(round);
+            for t in 0..256 {
+                let v = x.get(g * 256 + t).copied().unwrap_or(0);
+                acc[t] = acc[t].wrapping_add(v.wrapping_mul(s));
+                tile[t] = acc[t].wrapping_add(next);
+            }
+            s = next;
+            for t in 0..256 {
+                acc[t] = acc[t].wrapping_add(tile[(t + 1) % 256]);
+            }
+        }
+        for t in 0..256 {
+            if g * 256 + t < n {
+                want[g * 256 + t] = acc[t];
+            }
+        }
+    }
+    assert_eq!(ob.read().unwrap(), want);
 }

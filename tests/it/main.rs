@@ -16,6 +16,7 @@ mod coop_matrix;
 mod cooperating_helpers;
 mod cooperation;
 mod cpu;
+mod cpu_jit;
 mod data;
 mod device_limits;
 mod differential;

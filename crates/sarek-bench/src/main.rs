@@ -5,6 +5,8 @@
 //!
 //! It runs on the GPU only: it measures the WGSL Sarek generates against hand-written WGSL,
 //! which the CPU backend (an interpreter of the IR) does not run.
+//! `--device cpu` runs a separate suite instead (`cpu.rs`): the CPU backend's JIT against
+//! plain Rust loops and against its interpreter.
 //!
 //! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]
 //! [--only NAME,NAME..]`
@@ -16,6 +18,7 @@
 //! - `experiments.rs`: variants that isolate single differences (`--experiments`).
 
 mod benches;
+mod cpu;
 mod experiments;
 mod kernels;
 mod matmul_kernels;
@@ -31,11 +34,13 @@ mod twins_valid;
 
 /// The command line's usage.
 const USAGE: &str =
-    "usage: sarek-bench [--quick] [--runs N] [--out DIR] [--experiments] [--only NAME,NAME..]";
+    "usage: sarek-bench [--device cpu] [--quick] [--runs N] [--out DIR] [--experiments] [--only NAME,NAME..]";
 
 fn main() {
     let mut options = suite::Options::default();
     let mut args = std::env::args().skip(1);
+    // `--device cpu`: the CPU backend's suite (`cpu.rs`) instead of the GPU's.
+    let mut cpu = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.quick = true,
@@ -51,6 +56,7 @@ fn main() {
                     .next()
                     .map(|v| v.split(',').map(str::to_string).collect())
             }
+            "--device" => cpu = args.next().as_deref() == Some("cpu"),
             "--out" => options.out = args.next().map(Into::into).unwrap_or(options.out),
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -61,6 +67,13 @@ fn main() {
                 std::process::exit(2);
             }
         }
+    }
+    if cpu {
+        if let Err(e) = cpu::run(options.only.as_deref(), options.quick, options.runs) {
+            eprintln!("benchmark failed: {e}");
+            std::process::exit(1);
+        }
+        return;
     }
     match suite::run(&options) {
         Ok(all_verified) => {

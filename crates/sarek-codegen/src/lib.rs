@@ -58,6 +58,8 @@ pub mod features;
 pub mod front;
 pub mod interp;
 pub mod ir;
+#[cfg(feature = "jit")]
+pub mod jit;
 pub mod layout;
 pub mod passes;
 #[cfg(feature = "wgsl")]

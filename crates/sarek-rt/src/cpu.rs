@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use sarek_codegen::interp::{self, FaultKind, Program};
+use sarek_codegen::jit::Compiled;
+
+use crate::cpu_engine::{prepare, EnginePolicy, Prepared};
 
 use crate::arg::{Arg, KernelSource};
 use crate::device::Device;
@@ -26,13 +29,16 @@ pub(crate) struct CpuInner {
     pub(crate) limits: wgpu::Limits,
     /// The subgroup size of the emulation ([`Device::set_subgroup_size`]).
     pub(crate) subgroup_size: AtomicU32,
-    /// Kernels read back from their embedded IR, by the address of their source.
-    programs: Mutex<HashMap<usize, Arc<Program>>>,
+    /// Kernels read back from their embedded IR (and compiled where the JIT runs them), by
+    /// the address of their source.
+    programs: Mutex<HashMap<usize, Arc<Prepared>>>,
+    /// Which engine runs kernels (`SAREK_CPU_ENGINE`).
+    engine: EnginePolicy,
 }
 
 impl CpuInner {
     pub(crate) fn new(id: u64) -> CpuInner {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = crate::cpu_engine::threads_from_env();
         // WebGPU's defaults, so that a program that fits the CPU fits a GPU too, but for the
         // buffer size (host memory) and what a kernel declared with `limits = "device"` may
         // use: the workgroup and buffer limits of a large discrete GPU (an H200's Vulkan
@@ -57,10 +63,13 @@ impl CpuInner {
             limits,
             subgroup_size: AtomicU32::new(crate::features::cpu_subgroup_size_from_env()),
             programs: Mutex::new(HashMap::new()),
+            engine: EnginePolicy::from_env(),
         }
     }
 
-    fn program(&self, source: &'static KernelSource) -> Result<Arc<Program>> {
+    /// The kernel of `source`, prepared (read back, and compiled as `SAREK_CPU_ENGINE` asks)
+    /// on its first launch and cached for the device.
+    pub(crate) fn prepared(&self, source: &'static KernelSource) -> Result<Arc<Prepared>> {
         let key = source as *const KernelSource as usize;
         let mut programs = crate::sync::lock(&self.programs);
         if let Some(p) = programs.get(&key) {
@@ -76,11 +85,11 @@ impl CpuInner {
             kernel: source.abi.kernel.to_string(),
             message,
         })?;
-        let program = Arc::new(program);
+        let prepared = Arc::new(prepare(source, Arc::new(program), self.engine)?);
         // Where a GPU would create the pipeline.
         crate::launch::dump(source);
-        programs.insert(key, program.clone());
-        Ok(program)
+        programs.insert(key, prepared.clone());
+        Ok(prepared)
     }
 }
 
@@ -174,6 +183,8 @@ impl Device {
 pub(crate) struct Work {
     source: &'static KernelSource,
     program: Arc<Program>,
+    /// The kernel's machine code, where the JIT runs it.
+    jit: Option<Arc<Compiled>>,
     uniform: Arc<[AtomicU32]>,
     /// Per kernel parameter, the words of its buffer.
     buffers: Vec<Option<Arc<[AtomicU32]>>>,
@@ -264,7 +275,8 @@ impl Device {
         // folding of the dispatch it computes).
         crate::launch::dispatch_size(self.limits(), abi, groups)?;
         crate::launch::buffers(abi, args, self.id())?;
-        let program = cpu.program(source)?;
+        let prepared = cpu.prepared(source)?;
+        let program = prepared.program.clone();
         let limit = cpu.memory.load(Ordering::Relaxed);
         let threads = threads_within_memory(source, &program, cpu.threads, limit)?;
         // Packed as the IR's own ABI lays it out, which a hand-written source's ABI need not
@@ -280,6 +292,7 @@ impl Device {
         Ok(Some(Work {
             source,
             program,
+            jit: prepared.jit.clone(),
             uniform: words_of(&uniform),
             buffers,
             groups: groups.map(|g| g as u32),
@@ -302,7 +315,11 @@ impl Device {
         }
         let kernel = work.source.abi.kernel.to_string();
         let started = std::time::Instant::now();
-        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| work.program.run(&launch)));
+        // Checked launches run on the interpreter, which reports where a fault happened.
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| match &work.jit {
+            Some(jit) if !launch.checks => jit.run(&work.program, &launch),
+            _ => work.program.run(&launch),
+        }));
         log::debug!(
             "sarek: ran `{kernel}` ({:?} workgroups) on the CPU in {:?}",
             work.groups,

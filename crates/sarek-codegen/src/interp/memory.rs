@@ -13,7 +13,7 @@ use crate::ir::{Scalar, Type, TypeDef};
 use crate::layout;
 
 /// The bytes of one unit of address: an `f16`.
-pub(super) const UNIT: usize = 2;
+pub(crate) const UNIT: usize = 2;
 
 /// The bits of the `f16` at unit `at` (the low or high half of its word, little-endian as
 /// on the GPU).
@@ -43,14 +43,14 @@ fn store_half(mem: &[AtomicU32], at: usize, bits: u32) {
 }
 
 /// Field offsets and element strides of a kernel's compound types, in units ([`UNIT`]).
-pub(super) struct Layouts {
+pub(crate) struct Layouts {
     /// Per [`crate::ir::TypeId`]: a struct's field offsets, or an array's `[stride]`.
     words: Vec<Vec<usize>>,
     types: Vec<TypeDef>,
 }
 
 impl Layouts {
-    pub(super) fn new(types: &[TypeDef]) -> Layouts {
+    pub(crate) fn new(types: &[TypeDef]) -> Layouts {
         let words = types
             .iter()
             .map(|t| match t {
@@ -70,12 +70,32 @@ impl Layouts {
     }
 
     /// The element stride of `[T]` in units.
-    pub(super) fn stride(&self, elem: Type) -> usize {
+    pub(crate) fn stride(&self, elem: Type) -> usize {
         (layout::of(&self.types, elem).stride() as usize / UNIT).max(1)
     }
 
+    /// The element stride of `[T]` in 4-byte words, for the JIT, which addresses memory by
+    /// words (it compiles no kernel with `f16`, the one type narrower than a word).
+    #[cfg(feature = "jit")]
+    pub(crate) fn stride_words(&self, elem: Type) -> usize {
+        (self.stride(elem) * UNIT / 4).max(1)
+    }
+
+    /// [`Layouts::field_offset`] in 4-byte words, for the JIT.
+    #[cfg(feature = "jit")]
+    pub(crate) fn field_offset_words(&self, ty: Type, field: u32) -> usize {
+        self.field_offset(ty, field) * UNIT / 4
+    }
+
+    /// [`Layouts::array`] with the stride in 4-byte words, for the JIT.
+    #[cfg(feature = "jit")]
+    pub(crate) fn array_words(&self, ty: Type) -> Option<(Type, u32, usize)> {
+        self.array(ty)
+            .map(|(elem, len, stride)| (elem, len, (stride * UNIT / 4).max(1)))
+    }
+
     /// The offset in units of field `field` of struct type `ty` (or component of a vector).
-    pub(super) fn field_offset(&self, ty: Type, field: u32) -> usize {
+    pub(crate) fn field_offset(&self, ty: Type, field: u32) -> usize {
         match ty {
             Type::Struct(id) => self
                 .words
@@ -89,7 +109,7 @@ impl Layouts {
     }
 
     /// The type of field `field` of `ty` (a vector's component is its scalar).
-    pub(super) fn field_type(&self, ty: Type, field: u32) -> Type {
+    pub(crate) fn field_type(&self, ty: Type, field: u32) -> Type {
         match ty {
             Type::Vector(_, s) => Type::Scalar(s),
             Type::Struct(id) => crate::ir::struct_def(&self.types, id)
@@ -100,7 +120,7 @@ impl Layouts {
     }
 
     /// An array type's element type, length and stride in units.
-    pub(super) fn array(&self, ty: Type) -> Option<(Type, u32, usize)> {
+    pub(crate) fn array(&self, ty: Type) -> Option<(Type, u32, usize)> {
         let Type::Array(id) = ty else { return None };
         let (elem, len) = crate::ir::array_def(&self.types, id)?;
         let stride = self.words.get(id.0 as usize)?.first().copied()?;
@@ -109,7 +129,7 @@ impl Layouts {
 
     /// The host bytes a [`Value`] of `ty` takes in the interpreter (an array or a struct is
     /// a boxed slice of values), saturated at `u64::MAX`.
-    pub(super) fn value_bytes(&self, ty: Type) -> u64 {
+    pub(crate) fn value_bytes(&self, ty: Type) -> u64 {
         let one = std::mem::size_of::<Value>() as u64;
         match ty {
             Type::Scalar(_) | Type::Vector(..) => one,
@@ -128,7 +148,7 @@ impl Layouts {
     }
 
     /// The all-zero value of `ty`.
-    pub(super) fn zero(&self, ty: Type) -> Value {
+    pub(crate) fn zero(&self, ty: Type) -> Value {
         match ty {
             Type::Scalar(s) => Value::from_bits(s, 0),
             Type::Vector(n, s) => Value::Vector(s, n, [0; 4]),
@@ -150,7 +170,7 @@ impl Layouts {
     /// A struct's `bool` field keeps its word as a [`Value::U32`], as the GPU keeps the `u32`
     /// that stores it: copying a whole struct copies the word unchanged (a 2 stays 2), and
     /// reading the field gives `word != 0` ([`stored_bool`]).
-    pub(super) fn load(&self, ty: Type, mem: &[AtomicU32], at: usize) -> Value {
+    pub(crate) fn load(&self, ty: Type, mem: &[AtomicU32], at: usize) -> Value {
         let word = |i: usize| mem.get(i / 2).map_or(0, |w| w.load(Ordering::Relaxed));
         match ty {
             Type::Scalar(Scalar::F16) => Value::from_bits(Scalar::F16, load_half(mem, at)),
@@ -199,7 +219,7 @@ impl Layouts {
     }
 
     /// Writes `value`, a `ty`, at unit `at` (words past the end are dropped).
-    pub(super) fn store(&self, ty: Type, mem: &[AtomicU32], at: usize, value: &Value) {
+    pub(crate) fn store(&self, ty: Type, mem: &[AtomicU32], at: usize, value: &Value) {
         let put = |i: usize, bits: u32| {
             if let Some(w) = mem.get(i / 2) {
                 w.store(bits, Ordering::Relaxed);
@@ -236,7 +256,7 @@ impl Layouts {
 
 /// `value` read as a `ty`: a struct's `bool` field held as its stored word ([`Layouts::load`])
 /// is `true` when the word is not 0, as the GPU reads it (`word != 0u`).
-pub(super) fn stored_bool(value: Value, ty: Type) -> Value {
+pub(crate) fn stored_bool(value: Value, ty: Type) -> Value {
     match (ty, value) {
         (Type::Scalar(Scalar::Bool), Value::U32(word)) => Value::Bool(word != 0),
         (_, value) => value,

@@ -40,7 +40,7 @@
 
 pub(crate) mod coop;
 mod exec;
-mod memory;
+pub(crate) mod memory;
 pub mod packing;
 mod std_math;
 pub mod subgroup;
@@ -191,6 +191,12 @@ impl Program {
     /// `kernel` serialized for [`Program::from_json`].
     pub fn to_json(kernel: &Kernel) -> String {
         serde_json::to_string(kernel).unwrap_or_default()
+    }
+
+    /// The field offsets and strides of the kernel's types, in words (shared with the JIT).
+    #[cfg_attr(not(feature = "jit"), allow(dead_code))]
+    pub(crate) fn layouts(&self) -> &Layouts {
+        &self.layouts
     }
 
     /// The kernel.
@@ -354,7 +360,7 @@ impl Program {
     }
 
     /// The element count of slice parameter `param`, as the uniform block holds it.
-    fn len(&self, launch: &Launch<'_>, param: usize, ty: ParamType) -> u32 {
+    pub(crate) fn len(&self, launch: &Launch<'_>, param: usize, ty: ParamType) -> u32 {
         if ty.buffer().is_none() {
             return 0;
         }

@@ -1,0 +1,241 @@
+//! `--device cpu`: the CPU backend against plain Rust and against its own interpreter
+//! (issue 17). Wall-clock medians of whole launches (a CPU launch runs before it returns),
+//! on the benchmark kernels of `kernels.rs`:
+//!
+//! - element-wise kernels (saxpy, a 3-term polynomial) against the same loop in plain Rust on
+//!   one core, with the JIT on one worker thread and on every core;
+//! - the 16×16 tiled matrix product at 256² and 512², in GFLOP/s;
+//! - a tree reduction, a block scan and a histogram of 2^22 elements, JIT against the
+//!   interpreter;
+//! - the preparation (IR read back and compiled) of each kernel, and the cached second one.
+//!
+//! The engines are chosen with `SAREK_CPU_ENGINE` and `SAREK_CPU_THREADS`, which a CPU device
+//! reads when it is created; the suite sets them before creating each device.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use sarek::{Device, Grid};
+
+use crate::kernels;
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+/// A CPU device with this engine and this many worker threads.
+fn device(engine: &str, threads: usize) -> Device {
+    // Edition 2021: `set_var` is safe; the suite is single-threaded here.
+    std::env::set_var("SAREK_CPU_ENGINE", engine);
+    std::env::set_var("SAREK_CPU_THREADS", threads.to_string());
+    Device::cpu()
+}
+
+/// The median of `runs` timings of `f` after one warm-up run.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    f();
+    let mut times: Vec<Duration> = (0..runs.max(1))
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Runs the CPU suite (`only` filters by name: `saxpy`, `poly`, `matmul`, `tree_sum`,
+/// `block_scan`, `histogram`, `prepare`).
+pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
+    let chosen = |name: &str| only.is_none_or(|o| o.iter().any(|x| x == name));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let runs = if quick { 3 } else { runs.min(21) };
+    let jit1 = device("jit", 1);
+    let jit = device("jit", cores);
+    let interp = device("interp", cores);
+    std::env::remove_var("SAREK_CPU_ENGINE");
+    std::env::remove_var("SAREK_CPU_THREADS");
+    println!(
+        "device: CPU backend, {cores} cores; times are medians of {runs} launches (wall clock)"
+    );
+    let n: usize = if quick { 1 << 16 } else { 1 << 22 };
+
+    if chosen("saxpy") || chosen("poly") {
+        let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.001).collect();
+        let y0: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
+        for name in ["saxpy", "poly"].into_iter().filter(|n| chosen(n)) {
+            let mut y = y0.clone();
+            let rust = median(runs, || {
+                let (a, b, c) = black_box((2.0f32, 0.5f32, 0.25f32));
+                for (yi, xi) in y.iter_mut().zip(&x) {
+                    *yi = if name == "saxpy" {
+                        a * *xi + *yi
+                    } else {
+                        (a * *xi + b) * *xi + c
+                    };
+                }
+                black_box(&mut y);
+            });
+            let time = |dev: &Device| -> Result<Duration> {
+                let xb = dev.upload(&x)?;
+                let mut yb = dev.upload(&y0)?;
+                Ok(median(runs, || {
+                    if name == "saxpy" {
+                        kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &xb, &mut yb)
+                    } else {
+                        kernels::poly.launch(dev, Grid::cover(n), 2.0, 0.5, 0.25, &xb, &mut yb)
+                    }
+                    .expect("launch");
+                }))
+            };
+            let (one, all) = (time(&jit1)?, time(&jit)?);
+            let int = {
+                let xb = interp.upload(&x)?;
+                let mut yb = interp.upload(&y0)?;
+                let t = Instant::now();
+                if name == "saxpy" {
+                    kernels::saxpy.launch(&interp, Grid::cover(n), 2.0, &xb, &mut yb)?;
+                } else {
+                    kernels::poly.launch(&interp, Grid::cover(n), 2.0, 0.5, 0.25, &xb, &mut yb)?;
+                }
+                t.elapsed()
+            };
+            println!(
+                "{name:<10} 2^{}: plain Rust 1 core {:.2} ms | JIT 1 thread {:.2} ms ({:.2}x Rust) | JIT {cores} threads {:.2} ms ({:.2}x Rust per core used, {:.2}x speed-up) | interpreter {:.1} ms ({:.0}x JIT)",
+                n.trailing_zeros(),
+                ms(rust),
+                ms(one),
+                one.as_secs_f64() / rust.as_secs_f64(),
+                ms(all),
+                all.as_secs_f64() * cores as f64 / rust.as_secs_f64(),
+                one.as_secs_f64() / all.as_secs_f64(),
+                ms(int),
+                int.as_secs_f64() / all.as_secs_f64(),
+            );
+        }
+    }
+
+    if chosen("matmul") {
+        for m in if quick { vec![64usize] } else { vec![256, 512] } {
+            let a: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 * 0.1).collect();
+            let bm: Vec<f32> = (0..m * m).map(|i| ((i * 5) % 11) as f32 * 0.1).collect();
+            let flops = 2.0 * (m as f64).powi(3);
+            let time = |dev: &Device, runs: usize| -> Result<(Duration, Vec<f32>)> {
+                let (ab, bb) = (dev.upload(&a)?, dev.upload(&bm)?);
+                let mut cb = dev.zeros::<f32>(m * m)?;
+                let t = median(runs, || {
+                    kernels::matmul
+                        .launch(dev, Grid::cover_2d(m, m), m, &ab, &bb, &mut cb)
+                        .expect("launch");
+                });
+                Ok((t, cb.read()?))
+            };
+            let (one, _) = time(&jit1, runs)?;
+            let (all, c) = time(&jit, runs)?;
+            // Spot-check a row against the host.
+            let ok = (0..m).all(|j| {
+                let e: f32 = (0..m).map(|k| a[k] * bm[k * m + j]).sum();
+                (c[j] - e).abs() <= 1e-3 * e.abs().max(1.0)
+            });
+            let int = if m <= 256 {
+                Some(time(&interp, 0)?.0)
+            } else {
+                None
+            };
+            println!(
+                "matmul     {m}²: JIT 1 thread {:.2} GFLOP/s | JIT {cores} threads {:.2} GFLOP/s{}{}",
+                flops / one.as_secs_f64() / 1e9,
+                flops / all.as_secs_f64() / 1e9,
+                int.map_or(String::new(), |t| format!(
+                    " | interpreter {:.3} GFLOP/s ({:.0}x slower)",
+                    flops / t.as_secs_f64() / 1e9,
+                    t.as_secs_f64() / all.as_secs_f64()
+                )),
+                if ok { "" } else { " WRONG" },
+            );
+        }
+    }
+
+    for name in ["tree_sum", "block_scan", "histogram"] {
+        if !chosen(name) {
+            continue;
+        }
+        let data: Vec<u32> = (0..n as u32)
+            .map(|i| i.wrapping_mul(2654435761) >> 7)
+            .collect();
+        let xf: Vec<f32> = data.iter().map(|v| (v % 8) as f32).collect();
+        let time = |dev: &Device, runs: usize| -> Result<Duration> {
+            Ok(match name {
+                "tree_sum" => {
+                    let x = dev.upload(&xf)?;
+                    let mut p = dev.zeros::<f32>(n.div_ceil(256))?;
+                    median(runs, || {
+                        kernels::tree_sum
+                            .launch(dev, Grid::cover(n), &x, &mut p)
+                            .expect("launch");
+                    })
+                }
+                "block_scan" => {
+                    let x = dev.upload(&data)?;
+                    let mut o = dev.zeros::<u32>(n)?;
+                    median(runs, || {
+                        kernels::block_scan
+                            .launch(dev, Grid::cover(n), &x, &mut o)
+                            .expect("launch");
+                    })
+                }
+                _ => {
+                    let x = dev.upload(&data)?;
+                    let bins = dev.zeros::<u32>(256)?;
+                    median(runs, || {
+                        kernels::histogram
+                            .launch(dev, Grid::cover(n), &x, &bins)
+                            .expect("launch");
+                    })
+                }
+            })
+        };
+        let (one, all) = (time(&jit1, runs)?, time(&jit, runs)?);
+        let int = time(&interp, 0)?;
+        println!(
+            "{name:<10} 2^{}: JIT 1 thread {:.2} ms | JIT {cores} threads {:.2} ms ({:.2}x speed-up) | interpreter {:.0} ms: JIT {:.0}x faster",
+            n.trailing_zeros(),
+            ms(one),
+            ms(all),
+            one.as_secs_f64() / all.as_secs_f64(),
+            ms(int),
+            int.as_secs_f64() / all.as_secs_f64()
+        );
+    }
+
+    if chosen("prepare") {
+        let fresh = device("jit", cores);
+        std::env::remove_var("SAREK_CPU_ENGINE");
+        std::env::remove_var("SAREK_CPU_THREADS");
+        let sources = [
+            ("saxpy", kernels::saxpy::SOURCE),
+            ("poly", kernels::poly::SOURCE),
+            ("matmul", kernels::matmul::SOURCE),
+            ("tree_sum", kernels::tree_sum::SOURCE),
+            ("block_scan", kernels::block_scan::SOURCE),
+            ("histogram", kernels::histogram::SOURCE),
+        ];
+        for (name, source) in sources {
+            let t = Instant::now();
+            let engine = fresh.cpu_engine(source)?;
+            let first = t.elapsed();
+            let t = Instant::now();
+            fresh.cpu_engine(source)?;
+            let again = t.elapsed();
+            println!(
+                "prepare    {name:<10}: {:.2} ms ({engine:?}); cached: {:.1} µs",
+                ms(first),
+                again.as_secs_f64() * 1e6
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,388 @@
+//! The CPU backend's JIT: a kernel's IR compiled to machine code through Cranelift, with the
+//! interpreter's meaning ([`crate::interp`]), so that kernels run at native speed without a
+//! GPU.
+//!
+//! One generated function runs one workgroup. A kernel without barriers is a loop over the
+//! workgroup's invocations around its whole body, with locals in registers. A kernel with
+//! barriers is split at them ([`region`]): each stretch between barriers loops over the
+//! invocations, a control statement that holds a barrier runs once for the workgroup, and
+//! the locals that live across barriers are kept per invocation in memory. Workgroups run in
+//! parallel on every core, as in the interpreter.
+//!
+//! What the JIT does not compile (subgroup operations, a helper holding a barrier, a few
+//! rare operations on structs) is reported as [`Unsupported`] when the kernel is prepared; the
+//! runtime then runs that kernel on the interpreter. Checked launches ([`Launch::checks`])
+//! always use the interpreter, which reports where a fault happened.
+
+mod expr;
+mod gen;
+mod live;
+mod native;
+mod region;
+mod stmt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use cranelift_codegen::ir::{types, AbiParam, InstBuilder, UserFuncName};
+use cranelift_codegen::Context;
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{default_libcall_names, Linkage, Module};
+
+use crate::interp::{Fault, FaultKind, Launch, Program};
+use crate::ir::{MathFun, ParamType, Span};
+use gen::{Act, Cg, CtxVals};
+use native::{Ctx, Native};
+
+/// Why the JIT does not compile a kernel (the construct it met).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub String);
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Words of the zeroed area every struct zero and out-of-bounds read can use.
+const ZERO_WORDS: u32 = 256;
+
+/// A kernel compiled to machine code.
+pub struct Compiled {
+    native: Native,
+    barriers: bool,
+    frame_bytes: u32,
+    invocations: u32,
+    shared_words: u32,
+    /// Words of the zeroed area and of the sink.
+    spare_words: u32,
+    /// How long compiling took.
+    compile_time: std::time::Duration,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("barriers", &self.barriers)
+            .field("compile_time", &self.compile_time)
+            .finish()
+    }
+}
+
+/// A `MathFun` at a fixed address for the life of the process (one per function).
+fn leaked_fun(fun: MathFun) -> usize {
+    static FUNS: OnceLock<Mutex<Vec<&'static MathFun>>> = OnceLock::new();
+    let funs = FUNS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut funs = funs.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(f) = funs.iter().find(|f| ***f == fun) {
+        return *f as *const MathFun as usize;
+    }
+    let f: &'static MathFun = Box::leak(Box::new(fun));
+    funs.push(f);
+    f as *const MathFun as usize
+}
+
+impl Compiled {
+    /// Compiles `program`'s kernel, or says which construct the JIT does not compile.
+    pub fn new(program: &Program) -> Result<Compiled, Unsupported> {
+        let started = std::time::Instant::now();
+        let k = program.kernel();
+        let lay = program.layouts();
+        // The JIT addresses memory by 4-byte words; `f16` (2 bytes, written without
+        // clobbering its neighbour) stays on the interpreter for now.
+        if crate::features::uses_f16(k) {
+            return Err(Unsupported("the `f16` type".into()));
+        }
+        let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
+        let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
+            .map_err(|e| err(&e))?;
+        let mut module = JITModule::new(jit);
+        let ptr = module.target_config().pointer_type();
+        if ptr != types::I64 {
+            return Err(Unsupported("a target whose pointers are not 64-bit".into()));
+        }
+        let mut sig = module.make_signature();
+        sig.params.push(AbiParam::new(ptr));
+        sig.returns.push(AbiParam::new(types::I32));
+        let id = module
+            .declare_function(&k.name, Linkage::Local, &sig)
+            .map_err(|e| err(&e))?;
+        let mut ctx: Context = module.make_context();
+        ctx.func.signature = sig;
+        ctx.func.name = UserFuncName::user(0, id.as_u32());
+        let mut fctx = FunctionBuilderContext::new();
+        let tcfg = module.target_config();
+
+        let barriers = region::any_barrier(k, &k.entry.body);
+        let (frame_offsets, frame_bytes) = region::frame_layout(k);
+        let mut shared_offsets = Vec::new();
+        let mut shared_words = 0u32;
+        for v in &k.shared {
+            shared_offsets.push(shared_words);
+            shared_words += (v.bytes(&k.types) as u32).div_ceil(4);
+        }
+        let mut spare_words = ZERO_WORDS;
+        for p in &k.params {
+            if let Some((elem, _)) = p.ty.buffer() {
+                spare_words = spare_words.max(crate::layout::of(&k.types, elem).stride() / 4 + 4);
+            }
+        }
+        let param_words = k
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, _)| {
+                program
+                    .abi()
+                    .uniform
+                    .fields
+                    .iter()
+                    .find(|f| f.source.value_param() == Some(i as u32))
+                    .map_or(0, |f| f.offset / 4)
+            })
+            .collect();
+        {
+            let mut b = FunctionBuilder::new(&mut ctx.func, &mut fctx);
+            let math_sig = {
+                let mut s = module.make_signature();
+                s.params
+                    .extend([AbiParam::new(ptr), AbiParam::new(ptr), AbiParam::new(ptr)]);
+                b.import_signature(s)
+            };
+            let frem_sig = {
+                let mut s = module.make_signature();
+                s.params
+                    .extend([AbiParam::new(types::F32), AbiParam::new(types::F32)]);
+                s.returns.push(AbiParam::new(types::F32));
+                b.import_signature(s)
+            };
+            let entry = b.create_block();
+            b.append_block_params_for_function_params(entry);
+            b.switch_to_block(entry);
+            let ctxp = b.block_params(entry)[0];
+            let c = load_ctx(&mut b, ctxp);
+            let fuel = b.declare_var(types::I64);
+            let zero64 = b.ins().iconst(types::I64, 0);
+            b.def_var(fuel, zero64);
+            let alive = b.declare_var(types::I32);
+            let [wx, wy, wz] = k.workgroup_size;
+            let n = b.ins().iconst(types::I32, i64::from((wx * wy * wz) as i32));
+            b.def_var(alive, n);
+            let zero = b.ins().iconst(types::I32, 0);
+            let params = (0..k.params.len())
+                .map(|i| {
+                    let f = gen::flags();
+                    gen::Param {
+                        base: b.ins().load(types::I64, f, c.buffers, 8 * i as i32),
+                        len: b.ins().load(types::I32, f, c.lens, 4 * i as i32),
+                        bound: b.ins().load(types::I32, f, c.bounds, 4 * i as i32),
+                    }
+                })
+                .collect();
+            let mut cg = Cg {
+                b,
+                k,
+                lay,
+                c,
+                params,
+                returns: region::any_return(&k.entry.body),
+                param_words,
+                shared_words: shared_offsets,
+                frame_offsets,
+                frame_bytes,
+                barriers,
+                thread: [zero; 3],
+                invocation: zero,
+                frame: None,
+                inv_exit: None,
+                acts: vec![Act {
+                    f: &k.entry,
+                    homes: Vec::new(),
+                    args: Vec::new(),
+                    ret: None,
+                }],
+                loops: Vec::new(),
+                fuel,
+                alive,
+                math_sig,
+                frem_sig,
+                math_funs: Vec::new(),
+                entry_locals: k.entry.locals.iter().map(|(h, _)| h).collect(),
+                wg_targets: Vec::new(),
+                plan: if barriers {
+                    live::plan(k)
+                } else {
+                    live::Plan::default()
+                },
+            };
+            if barriers {
+                cg.workgroup_block(&k.entry.body)?;
+            } else {
+                let none = Default::default();
+                cg.per_invocation(&none, &none, |cg| cg.block(&k.entry.body))?;
+            }
+            let zero = cg.u32c(0);
+            cg.b.ins().return_(&[zero]);
+            cg.b.seal_all_blocks();
+            cg.b.finalize(tcfg);
+        }
+        module.define_function(id, &mut ctx).map_err(|e| err(&e))?;
+        module.clear_context(&mut ctx);
+        module.finalize_definitions().map_err(|e| err(&e))?;
+        let code = module.get_finalized_function(id);
+        let [wx, wy, wz] = k.workgroup_size;
+        Ok(Compiled {
+            native: Native::new(module, code),
+            barriers,
+            frame_bytes,
+            invocations: wx * wy * wz,
+            shared_words,
+            spare_words,
+            compile_time: started.elapsed(),
+        })
+    }
+
+    /// How long compiling took.
+    pub fn compile_time(&self) -> std::time::Duration {
+        self.compile_time
+    }
+
+    /// Runs the kernel over `launch.groups` workgroups on `launch.threads` threads, as
+    /// [`Program::run`] does; only [`FaultKind::OutOfFuel`] can fail it (the JIT does not run
+    /// checked launches: the runtime gives those to the interpreter).
+    pub fn run(&self, program: &Program, launch: &Launch<'_>) -> Result<(), Fault> {
+        let [gx, gy, gz] = launch.groups;
+        let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
+        if total == 0 {
+            return Ok(());
+        }
+        let k = program.kernel();
+        let lens: Vec<u32> = k
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, p)| program.len(launch, i, p.ty))
+            .collect();
+        let mut buffers: Vec<*mut u32> = Vec::with_capacity(k.params.len());
+        let mut bounds: Vec<u32> = Vec::with_capacity(k.params.len());
+        for (i, p) in k.params.iter().enumerate() {
+            let words = launch.buffers.get(i).copied().flatten().unwrap_or(&[]);
+            buffers.push(words.as_ptr() as *mut u32);
+            let whole = match p.ty {
+                ParamType::Value(_) => 0,
+                ty => {
+                    let stride = ty.buffer().map_or(1, |(t, _)| program.layouts().stride_words(t));
+                    (words.len() / stride.max(1)) as u32
+                }
+            };
+            bounds.push(whole.min(lens[i]));
+        }
+        let zeros = vec![0u32; self.spare_words as usize];
+        let uniform_ptr = launch.uniform.as_ptr() as *const u32;
+        // Borrowed by every worker; the pointers stay valid for the whole run.
+        let shared_view = (uniform_ptr as usize, buffers.as_ptr() as usize);
+        let next = AtomicU64::new(0);
+        let stop = AtomicBool::new(false);
+        let fault: Mutex<Option<Fault>> = Mutex::new(None);
+        let worker = || {
+            let mut shared = vec![0u32; self.shared_words.max(1) as usize];
+            let mut sink = vec![0u32; self.spare_words as usize];
+            let frames = if self.barriers {
+                self.invocations as usize
+            } else {
+                0
+            };
+            let mut scratch = vec![0u8; frames * self.frame_bytes as usize + 16];
+            let mut returned = vec![0u8; frames.max(1)];
+            loop {
+                let g = next.fetch_add(1, Ordering::Relaxed);
+                if g >= total || stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
+                let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
+                shared.fill(0);
+                returned.fill(0);
+                let mut ctx = Ctx {
+                    uniform: shared_view.0 as *const u32,
+                    buffers: shared_view.1 as *const *mut u32,
+                    lens: lens.as_ptr(),
+                    bounds: bounds.as_ptr(),
+                    shared: shared.as_mut_ptr(),
+                    scratch: scratch.as_mut_ptr(),
+                    returned: returned.as_mut_ptr(),
+                    zeros: zeros.as_ptr(),
+                    sink: sink.as_mut_ptr(),
+                    block: [x, y, z],
+                    groups: launch.groups,
+                    fuel: launch.fuel.unwrap_or(u64::MAX),
+                    fault_span: 0,
+                    fault_thread: [0; 3],
+                };
+                if self.native.call(&mut ctx) != 0 {
+                    stop.store(true, Ordering::Relaxed);
+                    let mut slot = fault.lock().unwrap_or_else(|e| e.into_inner());
+                    slot.get_or_insert(Fault {
+                        kind: FaultKind::OutOfFuel,
+                        span: Span(ctx.fault_span),
+                        block: [x, y, z],
+                        thread: ctx.fault_thread,
+                    });
+                    break;
+                }
+            }
+        };
+        let threads = (launch.threads.max(1) as u64).min(total) as usize;
+        if threads == 1 {
+            worker();
+        } else {
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(worker);
+                }
+            });
+        }
+        match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            Some(f) => Err(f),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Loads the launch's pointers and the workgroup's coordinates from the context.
+fn load_ctx(b: &mut FunctionBuilder<'_>, ctx: cranelift_codegen::ir::Value) -> CtxVals {
+    use std::mem::offset_of;
+    let f = gen::flags();
+    let mut ptr = |off: usize| b.ins().load(types::I64, f, ctx, off as i32);
+    let uniform = ptr(offset_of!(Ctx, uniform));
+    let buffers = ptr(offset_of!(Ctx, buffers));
+    let lens = ptr(offset_of!(Ctx, lens));
+    let bounds = ptr(offset_of!(Ctx, bounds));
+    let shared = ptr(offset_of!(Ctx, shared));
+    let scratch = ptr(offset_of!(Ctx, scratch));
+    let returned = ptr(offset_of!(Ctx, returned));
+    let zeros = ptr(offset_of!(Ctx, zeros));
+    let sink = ptr(offset_of!(Ctx, sink));
+    let mut word = |off: usize| b.ins().load(types::I32, f, ctx, off as i32);
+    let block = [0, 1, 2].map(|i| word(offset_of!(Ctx, block) + 4 * i));
+    let groups = [0, 1, 2].map(|i| word(offset_of!(Ctx, groups) + 4 * i));
+    let fuel_limit = b
+        .ins()
+        .load(types::I64, f, ctx, offset_of!(Ctx, fuel) as i32);
+    CtxVals {
+        ctx,
+        uniform,
+        buffers,
+        lens,
+        bounds,
+        shared,
+        scratch,
+        returned,
+        zeros,
+        sink,
+        block,
+        groups,
+        fuel_limit,
+    }
+}

@@ -1,0 +1,134 @@
+//! The only `unsafe` code of the CPU backend's JIT: turning the address of the machine code
+//! Cranelift produced into a function and calling it.
+//!
+//! Everything else in [`super`] is safe Rust that *builds* code. The generated code itself
+//! is memory safe by construction: every access it makes goes through an address that
+//! [`super::gen`] bounds or clamps first (a buffer index past the end reads a zeroed area and
+//! writes a sink area, workgroup and local array indices are clamped to the last element, as
+//! WebGPU's robust access does), division by zero and `i32::MIN / -1` are guarded before the
+//! instruction that would trap, and it only touches the memory [`Ctx`] points to.
+
+use cranelift_jit::JITModule;
+
+/// What the generated function of one workgroup reads and writes: the launch's memory and the
+/// workgroup's coordinates. Field offsets are part of the generated code (`offset_of!`).
+#[repr(C)]
+pub(super) struct Ctx {
+    /// The uniform block's words.
+    pub uniform: *const u32,
+    /// Per kernel parameter, the first word of its buffer (null for value parameters).
+    pub buffers: *const *mut u32,
+    /// Per kernel parameter, the length `len()` returns (the uniform block's field).
+    pub lens: *const u32,
+    /// Per kernel parameter, how many whole elements its buffer holds: indices below this
+    /// are in memory (it is at most `lens`, so robust access never reads past the words).
+    pub bounds: *const u32,
+    /// The workgroup memory of this workgroup, zeroed before it runs.
+    pub shared: *mut u32,
+    /// Per invocation, the locals that live across barriers (a kernel with barriers).
+    pub scratch: *mut u8,
+    /// Per invocation, 1 once it has returned (a kernel with barriers), zeroed before a run.
+    pub returned: *mut u8,
+    /// Zeroed words: what an out-of-bounds read of a buffer element gives.
+    pub zeros: *const u32,
+    /// Words where an out-of-bounds write goes (never read back as data).
+    pub sink: *mut u32,
+    /// `block_idx`.
+    pub block: [u32; 3],
+    /// The number of workgroups along each axis.
+    pub groups: [u32; 3],
+    /// The workgroup's step limit (`u64::MAX` for none).
+    pub fuel: u64,
+    /// Written when the fuel runs out: the loop's span.
+    pub fault_span: u32,
+    /// Written when the fuel runs out: `thread_idx` of the invocation.
+    pub fault_thread: [u32; 3],
+}
+
+/// The compiled code of one kernel: the module that owns the machine code, and the entry.
+pub(super) struct Native {
+    /// Owns the executable memory the entry points into; never used after finalisation, and
+    /// kept (not freed) for as long as the entry may be called.
+    _module: std::sync::Mutex<JITModule>,
+    entry: usize,
+}
+
+impl Native {
+    /// Wraps finalised code: `entry` must be the address `module` gave for a function with the
+    /// signature `extern "C" fn(*mut Ctx) -> u32` built by [`super::gen`].
+    pub(super) fn new(module: JITModule, entry: *const u8) -> Native {
+        Native {
+            _module: std::sync::Mutex::new(module),
+            entry: entry as usize,
+        }
+    }
+
+    /// Runs one workgroup; returns 0 when it completed, 1 when it ran out of fuel.
+    pub(super) fn call(&self, ctx: &mut Ctx) -> u32 {
+        #[allow(unsafe_code)]
+        // SAFETY: `entry` is the finalised address of a function Cranelift compiled with the
+        // host's default calling convention and the signature `fn(*mut Ctx) -> u32` (see
+        // `gen::compile`), and the module owning its memory lives as long as `self`. The code
+        // only reads and writes through the pointers of `ctx`, within the sizes the caller
+        // (`super::Compiled::run`) allocated from the same layout the code was generated with;
+        // buffer words are `AtomicU32`s, which the code accesses with plain 32-bit moves
+        // (what relaxed atomics compile to) or with atomic instructions.
+        let f = unsafe { std::mem::transmute::<usize, extern "C" fn(*mut Ctx) -> u32>(self.entry) };
+        f(ctx)
+    }
+}
+
+/// Words per argument of [`math`]: the scalar type (0 `f32`, 1 `i32`, 2 `u32`, 3 `bool`), the
+/// width (0 for a scalar), then four components' bits.
+pub(super) const MATH_ARG_WORDS: usize = 6;
+
+/// The interpreter's own math ([`crate::interp::value::math`]) for generated code, so that
+/// every math function the JIT does not inline gives the interpreter's bits exactly.
+///
+/// `fun` points to a `MathFun` that lives for the program ([`super::gen`] leaks one per
+/// function), `args` to three arguments of [`MATH_ARG_WORDS`] words, `out` to four words.
+pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, out: *mut u32) {
+    use crate::interp::value::Value;
+    use crate::ir::Scalar;
+    #[allow(unsafe_code)]
+    // SAFETY: the generated code passes a leaked `&'static MathFun`, and two stack slots of
+    // `3 * MATH_ARG_WORDS` and 4 words, aligned to 4 bytes, that nothing else references.
+    let (fun, args, out) = unsafe {
+        (
+            *fun,
+            std::slice::from_raw_parts(args, 3 * MATH_ARG_WORDS),
+            std::slice::from_raw_parts_mut(out, 4),
+        )
+    };
+    let scalar = |code: u32| match code {
+        0 => Scalar::F32,
+        1 => Scalar::I32,
+        2 => Scalar::U32,
+        _ => Scalar::Bool,
+    };
+    let values: Vec<Value> = args
+        .chunks(MATH_ARG_WORDS)
+        .map(|a| {
+            let s = scalar(a[0]);
+            match a[1] {
+                0 => Value::from_bits(s, a[2]),
+                n => Value::Vector(s, n as u8, [a[2], a[3], a[4], a[5]]),
+            }
+        })
+        .collect();
+    let arity = fun.arity().min(3);
+    let result = crate::interp::value::math(fun, &values[..arity]);
+    match result {
+        Value::Vector(_, n, bits) => {
+            for (o, b) in out.iter_mut().zip(bits.iter()).take(usize::from(n)) {
+                *o = *b;
+            }
+        }
+        other => out[0] = other.bits(),
+    }
+}
+
+/// `a % b` on `f32` (Rust's `fmod`), which Cranelift has no instruction for.
+pub(super) extern "C" fn frem(a: f32, b: f32) -> f32 {
+    a % b
+}

@@ -1,0 +1,134 @@
+//! Which engine runs a kernel on the CPU backend: the JIT (machine code through Cranelift,
+//! `sarek_codegen::jit`) or the interpreter (`sarek_codegen::interp`), chosen once per kernel
+//! when it is prepared, and `SAREK_CPU_ENGINE` / `SAREK_CPU_THREADS`.
+
+use std::sync::Arc;
+
+use sarek_codegen::interp::Program;
+use sarek_codegen::jit::Compiled;
+
+use crate::arg::KernelSource;
+use crate::device::Device;
+use crate::error::{Error, Result};
+
+/// The engine that runs a kernel's unchecked launches on the CPU backend
+/// ([`Device::cpu_engine`]). Checked launches ([`Device::set_checks`]) always run on the
+/// interpreter, which reports where a fault happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuEngine {
+    /// Machine code compiled from the kernel's IR when it is first launched.
+    Jit,
+    /// The IR interpreter: kernels the JIT does not compile (subgroup operations, a helper
+    /// holding a barrier), or every kernel with `SAREK_CPU_ENGINE=interp`.
+    Interpreter,
+}
+
+/// What `SAREK_CPU_ENGINE` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EnginePolicy {
+    /// `auto` (the default): the JIT where it compiles the kernel, else the interpreter.
+    Auto,
+    /// `jit`: the JIT, and a kernel it does not compile is an error (for tests).
+    Jit,
+    /// `interp`: always the interpreter.
+    Interp,
+}
+
+impl EnginePolicy {
+    /// `SAREK_CPU_ENGINE`, or `auto` (an unknown value is logged).
+    pub(crate) fn from_env() -> EnginePolicy {
+        match std::env::var("SAREK_CPU_ENGINE").as_deref() {
+            Err(_) | Ok("auto") | Ok("") => EnginePolicy::Auto,
+            Ok("jit") => EnginePolicy::Jit,
+            Ok("interp") => EnginePolicy::Interp,
+            Ok(other) => {
+                log::warn!(
+                    "sarek: SAREK_CPU_ENGINE={other:?} is not auto, jit or interp; auto applies"
+                );
+                EnginePolicy::Auto
+            }
+        }
+    }
+}
+
+/// The worker threads of a CPU device: `SAREK_CPU_THREADS` when it is a positive number, else
+/// every core.
+pub(crate) fn threads_from_env() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match std::env::var("SAREK_CPU_THREADS") {
+        Err(_) => cores,
+        Ok(v) => match v.trim().parse::<usize>() {
+            Ok(n) if n > 0 => n,
+            _ => {
+                log::warn!("sarek: SAREK_CPU_THREADS={v:?} is not a positive number; {cores} threads (every core) apply");
+                cores
+            }
+        },
+    }
+}
+
+/// A kernel prepared for the CPU backend: its IR, and its machine code where the JIT runs it.
+pub(crate) struct Prepared {
+    pub(crate) program: Arc<Program>,
+    pub(crate) jit: Option<Arc<Compiled>>,
+}
+
+/// Compiles `program` as `policy` asks.
+pub(crate) fn prepare(
+    source: &KernelSource,
+    program: Arc<Program>,
+    policy: EnginePolicy,
+) -> Result<Prepared> {
+    let jit = match policy {
+        EnginePolicy::Interp => None,
+        EnginePolicy::Auto | EnginePolicy::Jit => match Compiled::new(&program) {
+            Ok(c) => {
+                log::debug!(
+                    "sarek: compiled `{}` for the CPU in {:?}",
+                    source.abi.kernel,
+                    c.compile_time()
+                );
+                Some(Arc::new(c))
+            }
+            Err(why) if policy == EnginePolicy::Jit => {
+                return Err(Error::CpuBackend {
+                    kernel: source.abi.kernel.to_string(),
+                    message: format!("the JIT does not compile it ({why}) and SAREK_CPU_ENGINE=jit asks for the JIT; use SAREK_CPU_ENGINE=auto to run it on the interpreter"),
+                })
+            }
+            Err(why) => {
+                log::debug!(
+                    "sarek: `{}` runs on the CPU interpreter: the JIT does not compile {why}",
+                    source.abi.kernel
+                );
+                None
+            }
+        },
+    };
+    Ok(Prepared { program, jit })
+}
+
+impl Device {
+    /// On the CPU backend, the engine that runs `kernel`'s unchecked launches (preparing the
+    /// kernel if it was not launched yet); `None` on a GPU. `SAREK_CPU_ENGINE=auto` (the
+    /// default) uses the JIT wherever it compiles the kernel, `jit` makes a kernel it does not
+    /// compile an error, `interp` always interprets.
+    ///
+    /// ```
+    /// use sarek_rt::{fixture::add_one, CpuEngine, Device};
+    /// let dev = Device::cpu();
+    /// # if std::env::var("SAREK_CPU_ENGINE").as_deref() != Ok("interp") {
+    /// assert_eq!(dev.cpu_engine(add_one::SOURCE).unwrap(), Some(CpuEngine::Jit));
+    /// # }
+    /// ```
+    pub fn cpu_engine(&self, kernel: &'static KernelSource) -> Result<Option<CpuEngine>> {
+        let Some(cpu) = self.as_cpu() else {
+            return Ok(None);
+        };
+        let prepared = cpu.prepared(kernel)?;
+        Ok(Some(match prepared.jit {
+            Some(_) => CpuEngine::Jit,
+            None => CpuEngine::Interpreter,
+        }))
+    }
+}

@@ -1,0 +1,316 @@
+//! The CPU backend's JIT (issue 17): the benchmark kernels (saxpy, a polynomial, a tiled
+//! matrix product, a tree reduction, a scan, a histogram with atomics) really run as machine
+//! code, give the host's results, and a kernel the JIT does not compile (a subgroup
+//! operation) runs on the interpreter under `SAREK_CPU_ENGINE=auto`.
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use sarek::prelude::*;
+use sarek::CpuEngine;
+
+#[sarek::kernel]
+fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+#[sarek::kernel]
+fn poly(a: f32, b: f32, c: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = (a * x[i] + b) * x[i] + c;
+    }
+}
+
+#[sarek::kernel(workgroup_size = [16, 16])]
+fn tiled(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
+    let ta = shared::<[[f32; 16]; 16]>();
+    let tb = shared::<[[f32; 16]; 16]>();
+    let (tx, ty) = (thread_idx_x(), thread_idx_y());
+    let (row, col) = (global_idx_y(), global_idx_x());
+    let mut acc = 0.0f32;
+    for t in 0..(n + 15) / 16 {
+        let ac = t * 16 + tx;
+        ta[ty][tx] = if row < n && ac < n {
+            a[row * n + ac]
+        } else {
+            0.0
+        };
+        let br = t * 16 + ty;
+        tb[ty][tx] = if br < n && col < n {
+            b[br * n + col]
+        } else {
+            0.0
+        };
+        block_barrier();
+        for k in 0..16 {
+            acc += ta[ty][k] * tb[k][tx];
+        }
+        block_barrier();
+    }
+    if row < n && col < n {
+        c[row * n + col] = acc;
+    }
+}
+
+#[sarek::kernel]
+fn tree(x: &[u32], partial: &mut [u32]) {
+    let tile = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    tile[t] = if i < x.len() { x[i] } else { 0 };
+    block_barrier();
+    let mut s = block_dim_x() / 2;
+    while s > 0 {
+        if t < s {
+            tile[t] += tile[t + s];
+        }
+        block_barrier();
+        s /= 2;
+    }
+    if t == 0 {
+        partial[block_idx_x()] = tile[0];
+    }
+}
+
+#[sarek::kernel]
+fn scan(x: &[u32], out: &mut [u32]) {
+    let a = shared::<[u32; 256]>();
+    let b = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    a[t] = if i < x.len() { x[i] } else { 0 };
+    block_barrier();
+    let mut offset = 1usize;
+    let mut from_a = true;
+    while offset < 256 {
+        if from_a {
+            b[t] = if t >= offset {
+                a[t] + a[t - offset]
+            } else {
+                a[t]
+            };
+        } else {
+            a[t] = if t >= offset {
+                b[t] + b[t - offset]
+            } else {
+                b[t]
+            };
+        }
+        block_barrier();
+        from_a = !from_a;
+        offset *= 2;
+    }
+    if i < out.len() {
+        out[i] = if from_a { a[t] } else { b[t] };
+    }
+}
+
+#[sarek::kernel]
+fn histogram(data: &[u32], bins: &[AtomicU32]) {
+    let local = shared::<[AtomicU32; 256]>();
+    let t = thread_idx_x();
+    local[t].store(0, Relaxed);
+    block_barrier();
+    let i = global_idx_x();
+    if i < data.len() {
+        local[(data[i] & 255) as usize].fetch_add(1, Relaxed);
+    }
+    block_barrier();
+    let count = local[t].load(Relaxed);
+    if count > 0 {
+        bins[t].fetch_add(count, Relaxed);
+    }
+}
+
+#[sarek::kernel(workgroup_size = [32])]
+fn lanes(out: &mut [u32]) {
+    let n = subgroup_add(1u32);
+    out[global_thread_id()] = n;
+}
+
+/// The engine `SAREK_CPU_ENGINE` gives kernels the JIT compiles.
+/// Every placement of a barrier kernel's locals (`jit/live.rs`): `t` and `i` recomputed per
+/// segment, `v` in registers within one segment, `s` and `round` uniform (`s` set in the
+/// middle of a segment, between a read and a read of its new value), `acc` in the frame.
+#[sarek::kernel]
+fn placements(k: u32, x: &[u32], out: &mut [u32]) {
+    let tile = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    let mut acc = 0u32;
+    let mut s = k;
+    let mut round = 0u32;
+    while round < 4 {
+        let v = if i < x.len() { x[i] } else { 0 };
+        acc += v * s;
+        s = s * 2 + round;
+        tile[t] = acc + s;
+        block_barrier();
+        acc += tile[(t + 1) % 256];
+        block_barrier();
+        round += 1;
+    }
+    if i < out.len() {
+        out[i] = acc;
+    }
+}
+
+fn compiled() -> CpuEngine {
+    match std::env::var("SAREK_CPU_ENGINE").as_deref() {
+        Ok("interp") => CpuEngine::Interpreter,
+        _ => CpuEngine::Jit,
+    }
+}
+
+#[test]
+fn the_benchmark_kernels_run_as_machine_code() {
+    let dev = Device::cpu();
+    let sources = [
+        saxpy::SOURCE,
+        poly::SOURCE,
+        tiled::SOURCE,
+        tree::SOURCE,
+        scan::SOURCE,
+        histogram::SOURCE,
+        placements::SOURCE,
+    ];
+    for source in sources {
+        assert_eq!(
+            dev.cpu_engine(source).unwrap(),
+            Some(compiled()),
+            "{}",
+            source.abi.kernel
+        );
+    }
+}
+
+#[test]
+fn a_subgroup_kernel_runs_on_the_interpreter() {
+    if std::env::var("SAREK_CPU_ENGINE").as_deref() == Ok("jit") {
+        // Forced JIT: the kernel is an error, which the suite's other tests report.
+        return;
+    }
+    let dev = Device::cpu();
+    assert_eq!(
+        dev.cpu_engine(lanes::SOURCE).unwrap(),
+        Some(CpuEngine::Interpreter)
+    );
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    lanes.launch(&dev, Grid::cover(64), &mut out).unwrap();
+    assert!(out.read().unwrap().iter().all(|&n| n == 32));
+    // A GPU device has no CPU engine.
+    if let Some(gpu) = crate::common::gpu_device() {
+        assert_eq!(gpu.cpu_engine(lanes::SOURCE).unwrap(), None);
+    }
+}
+
+#[test]
+fn jit_element_wise_kernels_match_the_host() {
+    let dev = Device::cpu();
+    let n = 10_000;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 900.0).collect();
+    let y0: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.5).collect();
+    let xb = dev.upload(&x).unwrap();
+    let mut yb = dev.upload(&y0).unwrap();
+    saxpy
+        .launch(&dev, Grid::cover(n), 1.5, &xb, &mut yb)
+        .unwrap();
+    let want: Vec<f32> = x.iter().zip(&y0).map(|(x, y)| 1.5 * x + y).collect();
+    assert_eq!(yb.read().unwrap(), want);
+    poly.launch(&dev, Grid::cover(n), 2.0, -3.0, 0.5, &xb, &mut yb)
+        .unwrap();
+    let want: Vec<f32> = x.iter().map(|x| (2.0 * x - 3.0) * x + 0.5).collect();
+    assert_eq!(yb.read().unwrap(), want);
+}
+
+#[test]
+fn jit_workgroup_kernels_match_the_host() {
+    let dev = Device::cpu();
+    // A tiled product of a size the tiles do not divide.
+    let m = 40;
+    let a: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32).collect();
+    let b: Vec<f32> = (0..m * m).map(|i| ((i * 5) % 11) as f32).collect();
+    let (ab, bb) = (dev.upload(&a).unwrap(), dev.upload(&b).unwrap());
+    let mut cb = dev.zeros::<f32>(m * m).unwrap();
+    tiled
+        .launch(&dev, Grid::cover_2d(m, m), m, &ab, &bb, &mut cb)
+        .unwrap();
+    let c = cb.read().unwrap();
+    for i in 0..m {
+        for j in 0..m {
+            let e: f32 = (0..m).map(|k| a[i * m + k] * b[k * m + j]).sum();
+            assert_eq!(c[i * m + j], e, "({i}, {j})");
+        }
+    }
+    // Tree sums, scans and a histogram over a length that ends inside a workgroup.
+    let n = 256 * 9 + 77;
+    let data = crate::common::random_u32(3, n);
+    let small: Vec<u32> = data.iter().map(|v| v % 1000).collect();
+    let xb = dev.upload(&small).unwrap();
+    let mut partial = dev.zeros::<u32>(n.div_ceil(256)).unwrap();
+    tree.launch(&dev, Grid::cover(n), &xb, &mut partial)
+        .unwrap();
+    let want: Vec<u32> = small.chunks(256).map(|c| c.iter().sum()).collect();
+    assert_eq!(partial.read().unwrap(), want);
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    scan.launch(&dev, Grid::cover(n), &xb, &mut out).unwrap();
+    let mut want = Vec::new();
+    for c in small.chunks(256) {
+        let mut acc = 0;
+        want.extend(c.iter().map(|v| {
+            acc += v;
+            acc
+        }));
+    }
+    assert_eq!(out.read().unwrap(), want);
+    let db = dev.upload(&data).unwrap();
+    let bins = dev.zeros::<u32>(256).unwrap();
+    histogram.launch(&dev, Grid::cover(n), &db, &bins).unwrap();
+    let mut want = vec![0u32; 256];
+    for v in &data {
+        want[(v & 255) as usize] += 1;
+    }
+    assert_eq!(bins.read().unwrap(), want);
+}
+
+#[test]
+fn jit_barrier_kernel_locals_keep_their_values() {
+    let dev = Device::cpu();
+    let n = 256 * 3 + 40;
+    let x: Vec<u32> = crate::common::random_u32(5, n)
+        .iter()
+        .map(|v| v % 100)
+        .collect();
+    let xb = dev.upload(&x).unwrap();
+    let mut ob = dev.zeros::<u32>(n).unwrap();
+    placements
+        .launch(&dev, Grid::cover(n), 3, &xb, &mut ob)
+        .unwrap();
+    let mut want = vec![0u32; n];
+    for g in 0..n.div_ceil(256) {
+        let mut acc = [0u32; 256];
+        let mut tile = [0u32; 256];
+        let mut s = 3u32;
+        for round in 0..4u32 {
+            let next = s.wrapping_mul(2).wrapping_add(round);
+            for t in 0..256 {
+                let v = x.get(g * 256 + t).copied().unwrap_or(0);
+                acc[t] = acc[t].wrapping_add(v.wrapping_mul(s));
+                tile[t] = acc[t].wrapping_add(next);
+            }
+            s = next;
+            for t in 0..256 {
+                acc[t] = acc[t].wrapping_add(tile[(t + 1) % 256]);
+            }
+        }
+        for t in 0..256 {
+            if g * 256 + t < n {
+                want[g * 256 + t] = acc[t];
+            }
+        }
+    }
+    assert_eq!(ob.read().unwrap(), want);
+}

@@ -272,7 +272,9 @@ impl Compiled {
             let whole = match p.ty {
                 ParamType::Value(_) => 0,
                 ty => {
-                    let stride = ty.buffer().map_or(1, |(t, _)| program.layouts().stride_words(t));
+                    let stride = ty
+                        .buffer()
+                        .map_or(1, |(t, _)| program.layouts().stride_words(t));
                     (words.len() / stride.max(1)) as u32
                 }
             };

@@ -23,6 +23,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("scan3", crate::scan_experiments::scan3),
     ("matmul2", crate::matmul_kernels::matmul2),
     ("sum2", crate::sum_kernels::sum2),
+    ("matmul_f16", crate::benches::coop::variants),
 ];
 
 /// Runs the experiments `chosen` picks by name.

@@ -1,7 +1,17 @@
 //! Every hand-written twin passes naga's validation (with the extension it uses), so that a
 //! typo shows up in `cargo test` rather than as a pipeline that silently fails on a device.
 
-use sarek_codegen::features::Feature;
+use sarek_codegen::features::{CoopScalar, CoopShape, Feature};
+
+/// f16 A and B, f32 C, 16×16×16: the shape of the f16 matrix products.
+const F16_COOP: &[Feature] = &[
+    Feature::ShaderF16,
+    Feature::CooperativeMatrix(CoopShape {
+        size: 16,
+        ab: Some(CoopScalar::F16),
+        c: Some(CoopScalar::F32),
+    }),
+];
 
 /// The twins with the features each needs.
 const TWINS: &[(&str, &str, &[Feature])] = &[
@@ -21,6 +31,31 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         "sum4_subgroup_stage",
         include_str!("wgsl/sum4_subgroup_stage.wgsl"),
         &[Feature::Subgroup],
+    ),
+    (
+        "matmul_f16_coop",
+        include_str!("wgsl/matmul_f16_coop.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_staged",
+        include_str!("wgsl/matmul_f16_staged.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_staged_threads",
+        include_str!("wgsl/experiments/matmul_f16_staged_threads.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_peak",
+        include_str!("wgsl/experiments/matmul_f16_peak.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_peak_shared",
+        include_str!("wgsl/experiments/matmul_f16_peak_shared.wgsl"),
+        F16_COOP,
     ),
 ];
 

@@ -6,7 +6,7 @@
 
 pub mod bandwidth;
 mod compute;
-mod coop;
+pub mod coop;
 pub mod launch_cost;
 mod matmul;
 mod memory;

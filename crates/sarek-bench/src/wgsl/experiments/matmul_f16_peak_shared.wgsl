@@ -1,0 +1,148 @@
+// A bound, not a product: the 64x64-per-subgroup shape of matmul_f16_coop.wgsl (one subgroup of
+// 32 per workgroup, 4x4 f32 accumulators of 16x16, 16 coopMultiplyAdd per step of 16 along k,
+// m/16 steps) with the operands loaded from workgroup memory every step (no copying into it, no barrier), so its time is what the matrix units
+// (and the workgroup-memory matrix loads) take for the product's 2*m^3 flops through
+// naga's SPIR-V and the driver. Its result is not the product.
+enable f16;
+enable wgpu_cooperative_matrix;
+
+struct Params { m: u32 }
+@group(0) @binding(0) var<storage, read> a: array<f16>;
+@group(0) @binding(1) var<storage, read> b: array<f16>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+var<workgroup> sa: array<f16, 2560>;
+var<workgroup> sb: array<f16, 2176>;
+
+@compute @workgroup_size(32)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let m = p.m;
+    let row = wid.y * 64u;
+    let col = wid.x * 64u;
+    var acc00: coop_mat16x16<f32, C>;
+    var acc01: coop_mat16x16<f32, C>;
+    var acc02: coop_mat16x16<f32, C>;
+    var acc03: coop_mat16x16<f32, C>;
+    var acc10: coop_mat16x16<f32, C>;
+    var acc11: coop_mat16x16<f32, C>;
+    var acc12: coop_mat16x16<f32, C>;
+    var acc13: coop_mat16x16<f32, C>;
+    var acc20: coop_mat16x16<f32, C>;
+    var acc21: coop_mat16x16<f32, C>;
+    var acc22: coop_mat16x16<f32, C>;
+    var acc23: coop_mat16x16<f32, C>;
+    var acc30: coop_mat16x16<f32, C>;
+    var acc31: coop_mat16x16<f32, C>;
+    var acc32: coop_mat16x16<f32, C>;
+    var acc33: coop_mat16x16<f32, C>;
+    for (var i = t; i < 2560u; i += 32u) { sa[i] = a[i]; }
+    for (var i = t; i < 2176u; i += 32u) { sb[i] = b[i]; }
+    workgroupBarrier();
+    for (var k = 0u; k < m; k += 16u) {
+        let s = (k / 16u) & 1u;
+        let a0 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(0u) * 40u + s * 16u], 40u);
+        let a1 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(16u) * 40u + s * 16u], 40u);
+        let a2 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(32u) * 40u + s * 16u], 40u);
+        let a3 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(48u) * 40u + s * 16u], 40u);
+        let b0 = coopLoadT<coop_mat16x16<f16, B>>(&sb[s * 16u * 136u + 0u], 136u);
+        let b1 = coopLoadT<coop_mat16x16<f16, B>>(&sb[s * 16u * 136u + 16u], 136u);
+        let b2 = coopLoadT<coop_mat16x16<f16, B>>(&sb[s * 16u * 136u + 32u], 136u);
+        let b3 = coopLoadT<coop_mat16x16<f16, B>>(&sb[s * 16u * 136u + 48u], 136u);
+        acc00 = coopMultiplyAdd(a0, b0, acc00);
+        acc01 = coopMultiplyAdd(a0, b1, acc01);
+        acc02 = coopMultiplyAdd(a0, b2, acc02);
+        acc03 = coopMultiplyAdd(a0, b3, acc03);
+        acc10 = coopMultiplyAdd(a1, b0, acc10);
+        acc11 = coopMultiplyAdd(a1, b1, acc11);
+        acc12 = coopMultiplyAdd(a1, b2, acc12);
+        acc13 = coopMultiplyAdd(a1, b3, acc13);
+        acc20 = coopMultiplyAdd(a2, b0, acc20);
+        acc21 = coopMultiplyAdd(a2, b1, acc21);
+        acc22 = coopMultiplyAdd(a2, b2, acc22);
+        acc23 = coopMultiplyAdd(a2, b3, acc23);
+        acc30 = coopMultiplyAdd(a3, b0, acc30);
+        acc31 = coopMultiplyAdd(a3, b1, acc31);
+        acc32 = coopMultiplyAdd(a3, b2, acc32);
+        acc33 = coopMultiplyAdd(a3, b3, acc33);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 0u];
+        let v = acc00;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 16u];
+        let v = acc01;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 32u];
+        let v = acc02;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 0u) * m + col + 48u];
+        let v = acc03;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 0u];
+        let v = acc10;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 16u];
+        let v = acc11;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 32u];
+        let v = acc12;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 16u) * m + col + 48u];
+        let v = acc13;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 0u];
+        let v = acc20;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 16u];
+        let v = acc21;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 32u];
+        let v = acc22;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 32u) * m + col + 48u];
+        let v = acc23;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 0u];
+        let v = acc30;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 16u];
+        let v = acc31;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 32u];
+        let v = acc32;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row + 48u) * m + col + 48u];
+        let v = acc33;
+        coopStoreT(v, at, m);
+    }
+}

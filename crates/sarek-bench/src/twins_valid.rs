@@ -48,6 +48,11 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         F16_COOP,
     ),
     (
+        "matmul_f16_staged_128",
+        include_str!("wgsl/experiments/matmul_f16_staged_128.wgsl"),
+        F16_COOP,
+    ),
+    (
         "matmul_f16_peak",
         include_str!("wgsl/experiments/matmul_f16_peak.wgsl"),
         F16_COOP,

@@ -87,10 +87,145 @@ pub fn matmul_f16_coop(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
     c33.store_rows(c, (row + 48) * m + col + 48, m);
 }
 
-/// `c = a * b` for `m`×`m` row-major f16 matrices (`m` a multiple of 128), f32 accumulation,
+/// `c = a * b` for `m`×`m` row-major f16 matrices (`m` a multiple of 256), f32 accumulation,
 /// with the tiles of `a` and `b` staged in workgroup memory (the twin is
-/// `wgsl/matmul_f16_staged.wgsl`). 128 threads (four subgroups of 32) compute a 128×128 block
+/// `wgsl/matmul_f16_staged.wgsl`). 256 threads (eight subgroups of 32) compute a 128×256 block
 /// of `c`, each subgroup a 64×64 part as 4×4 accumulators of 16×16. Per step of 32 along `k`,
+/// each subgroup copies a 16×32 part of the 128×32 tile of `a` and a 32×32 part of the 32×256
+/// tile of `b` into workgroup memory as 16×16 matrices (loaded from the buffers, stored into the
+/// arrays; rows padded by 8 halves so the matrix loads spread over the memory banks), and each
+/// subgroup loads its operands from there: every byte fetched from global memory feeds two or
+/// four subgroups' products. One buffer (two, 54 KiB, do not fit the device's 48 KiB): store,
+/// barrier, the next step's loads issued, products, barrier. Subgroup `t / 32` takes part
+/// `(t / 128, t / 32 % 4)` of the block, which assumes subgroups of 32 consecutive threads (as
+/// on NVIDIA, the devices with these matrices; on the CPU backend's other subgroup sizes each
+/// emulated subgroup computes the part of its `t / 32`, so the result is the same).
+#[sarek::kernel(workgroup_size = [256], limits = "device")]
+pub fn matmul_f16_staged(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
+    let m = m as usize;
+    let row0 = block_idx_y() * 128;
+    let col0 = block_idx_x() * 256;
+    let t = thread_idx_x();
+    let sg = t / 32;
+    let ar = (sg / 4) * 64; // this subgroup's rows in the block
+    let bc = (sg % 4) * 64; // and columns
+    let sa = shared::<[f16; 5120]>(); // 128 rows of 32 halves, padded to 40
+    let sb = shared::<[f16; 8448]>(); // 32 rows of 256 halves, padded to 264
+    let mut c00 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c01 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c02 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c03 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c10 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c11 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c12 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c13 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c20 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c21 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c22 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c23 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c30 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c31 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c32 = CoopMatrix::<f32, 16, C>::zeros();
+    let mut c33 = CoopMatrix::<f32, 16, C>::zeros();
+    // Subgroup sg copies rows 16·sg.. of the tile of `a` and columns 32·sg.. of that of `b`.
+    let ca = row0 + sg * 16;
+    let cb = col0 + sg * 32;
+    let mut ga0 = CoopMatrix::<f16, 16, A>::load_rows(a, (ca + 0) * m + 0, m);
+    let mut ga1 = CoopMatrix::<f16, 16, A>::load_rows(a, (ca + 0) * m + 16, m);
+    let mut gb0 = CoopMatrix::<f16, 16, B>::load_rows(b, (0) * m + cb + 0, m);
+    let mut gb1 = CoopMatrix::<f16, 16, B>::load_rows(b, (0) * m + cb + 16, m);
+    let mut gb2 = CoopMatrix::<f16, 16, B>::load_rows(b, (16) * m + cb + 0, m);
+    let mut gb3 = CoopMatrix::<f16, 16, B>::load_rows(b, (16) * m + cb + 16, m);
+    let mut k = 0;
+    while k < m {
+        ga0.store_rows(sa, (sg * 16 + 0) * 40 + 0, 40);
+        ga1.store_rows(sa, (sg * 16 + 0) * 40 + 16, 40);
+        gb0.store_rows(sb, 0 + sg * 32 + 0, 264);
+        gb1.store_rows(sb, 0 + sg * 32 + 16, 264);
+        gb2.store_rows(sb, 4224 + sg * 32 + 0, 264);
+        gb3.store_rows(sb, 4224 + sg * 32 + 16, 264);
+        block_barrier();
+        // The next step's matrices, in flight during the products (on the last step the last
+        // ones again: cooperative loads must not be under a condition on the loop counter).
+        let kn = (k + 32).min(m - 32);
+        ga0 = CoopMatrix::<f16, 16, A>::load_rows(a, (ca + 0) * m + kn + 0, m);
+        ga1 = CoopMatrix::<f16, 16, A>::load_rows(a, (ca + 0) * m + kn + 16, m);
+        gb0 = CoopMatrix::<f16, 16, B>::load_rows(b, (kn + 0) * m + cb + 0, m);
+        gb1 = CoopMatrix::<f16, 16, B>::load_rows(b, (kn + 0) * m + cb + 16, m);
+        gb2 = CoopMatrix::<f16, 16, B>::load_rows(b, (kn + 16) * m + cb + 0, m);
+        gb3 = CoopMatrix::<f16, 16, B>::load_rows(b, (kn + 16) * m + cb + 16, m);
+        let a0 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 0) * 40 + 0, 40);
+        let a1 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 16) * 40 + 0, 40);
+        let a2 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 32) * 40 + 0, 40);
+        let a3 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 48) * 40 + 0, 40);
+        let b0 = CoopMatrix::<f16, 16, B>::load_rows(sb, 0 + bc + 0, 264);
+        let b1 = CoopMatrix::<f16, 16, B>::load_rows(sb, 0 + bc + 16, 264);
+        let b2 = CoopMatrix::<f16, 16, B>::load_rows(sb, 0 + bc + 32, 264);
+        let b3 = CoopMatrix::<f16, 16, B>::load_rows(sb, 0 + bc + 48, 264);
+        c00 = a0.multiply_add(b0, c00);
+        c01 = a0.multiply_add(b1, c01);
+        c02 = a0.multiply_add(b2, c02);
+        c03 = a0.multiply_add(b3, c03);
+        c10 = a1.multiply_add(b0, c10);
+        c11 = a1.multiply_add(b1, c11);
+        c12 = a1.multiply_add(b2, c12);
+        c13 = a1.multiply_add(b3, c13);
+        c20 = a2.multiply_add(b0, c20);
+        c21 = a2.multiply_add(b1, c21);
+        c22 = a2.multiply_add(b2, c22);
+        c23 = a2.multiply_add(b3, c23);
+        c30 = a3.multiply_add(b0, c30);
+        c31 = a3.multiply_add(b1, c31);
+        c32 = a3.multiply_add(b2, c32);
+        c33 = a3.multiply_add(b3, c33);
+        let a0 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 0) * 40 + 16, 40);
+        let a1 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 16) * 40 + 16, 40);
+        let a2 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 32) * 40 + 16, 40);
+        let a3 = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + 48) * 40 + 16, 40);
+        let b0 = CoopMatrix::<f16, 16, B>::load_rows(sb, 4224 + bc + 0, 264);
+        let b1 = CoopMatrix::<f16, 16, B>::load_rows(sb, 4224 + bc + 16, 264);
+        let b2 = CoopMatrix::<f16, 16, B>::load_rows(sb, 4224 + bc + 32, 264);
+        let b3 = CoopMatrix::<f16, 16, B>::load_rows(sb, 4224 + bc + 48, 264);
+        c00 = a0.multiply_add(b0, c00);
+        c01 = a0.multiply_add(b1, c01);
+        c02 = a0.multiply_add(b2, c02);
+        c03 = a0.multiply_add(b3, c03);
+        c10 = a1.multiply_add(b0, c10);
+        c11 = a1.multiply_add(b1, c11);
+        c12 = a1.multiply_add(b2, c12);
+        c13 = a1.multiply_add(b3, c13);
+        c20 = a2.multiply_add(b0, c20);
+        c21 = a2.multiply_add(b1, c21);
+        c22 = a2.multiply_add(b2, c22);
+        c23 = a2.multiply_add(b3, c23);
+        c30 = a3.multiply_add(b0, c30);
+        c31 = a3.multiply_add(b1, c31);
+        c32 = a3.multiply_add(b2, c32);
+        c33 = a3.multiply_add(b3, c33);
+        block_barrier();
+        k += 32;
+    }
+    c00.store_rows(c, (row0 + ar + 0) * m + col0 + bc + 0, m);
+    c01.store_rows(c, (row0 + ar + 0) * m + col0 + bc + 16, m);
+    c02.store_rows(c, (row0 + ar + 0) * m + col0 + bc + 32, m);
+    c03.store_rows(c, (row0 + ar + 0) * m + col0 + bc + 48, m);
+    c10.store_rows(c, (row0 + ar + 16) * m + col0 + bc + 0, m);
+    c11.store_rows(c, (row0 + ar + 16) * m + col0 + bc + 16, m);
+    c12.store_rows(c, (row0 + ar + 16) * m + col0 + bc + 32, m);
+    c13.store_rows(c, (row0 + ar + 16) * m + col0 + bc + 48, m);
+    c20.store_rows(c, (row0 + ar + 32) * m + col0 + bc + 0, m);
+    c21.store_rows(c, (row0 + ar + 32) * m + col0 + bc + 16, m);
+    c22.store_rows(c, (row0 + ar + 32) * m + col0 + bc + 32, m);
+    c23.store_rows(c, (row0 + ar + 32) * m + col0 + bc + 48, m);
+    c30.store_rows(c, (row0 + ar + 48) * m + col0 + bc + 0, m);
+    c31.store_rows(c, (row0 + ar + 48) * m + col0 + bc + 16, m);
+    c32.store_rows(c, (row0 + ar + 48) * m + col0 + bc + 32, m);
+    c33.store_rows(c, (row0 + ar + 48) * m + col0 + bc + 48, m);
+}
+
+/// The 128×128 block of four subgroups, double-buffered (an experiment, `x_matmul_f16`; twin
+/// `wgsl/experiments/matmul_f16_staged_128.wgsl`): 128 threads (four subgroups of 32)
+/// compute a 128×128 block of `c`, each subgroup a 64×64 part as 4×4 accumulators of 16×16. Per step of 32 along `k`,
 /// each subgroup copies a 32×32 part of the 128×32 tile of `a` and of the 32×128 tile of `b`
 /// into workgroup memory as four 16×16 matrices each (loaded from the buffers, stored into the
 /// arrays; rows padded by 8 halves so the matrix loads spread over the memory banks), and each
@@ -102,7 +237,7 @@ pub fn matmul_f16_coop(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
 /// other subgroup sizes each emulated subgroup computes the part of its `t / 32`, so the
 /// result is the same).
 #[sarek::kernel(workgroup_size = [128], limits = "device")]
-pub fn matmul_f16_staged(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
+pub fn matmul_f16_staged_128(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
     let m = m as usize;
     let row0 = block_idx_y() * 128;
     let col0 = block_idx_x() * 128;
@@ -438,14 +573,14 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
     if !has_shape(dev, "matmul_f16") {
         return Ok(Vec::new());
     }
-    let sizes: &[usize] = if b.quick { &[128] } else { &[1024, 2048, 4096] };
+    let sizes: &[usize] = if b.quick { &[256] } else { &[1024, 2048, 4096] };
     let mut rows = Vec::new();
     for &m in sizes {
         let (av, bv) = inputs(m);
         let (a, bm) = (dev.upload(&av)?, dev.upload(&bv)?);
         let mut c = dev.zeros::<f32>(m * m)?;
-        let g = (m / 128) as u32;
-        let grid = Grid::groups([g, g, 1]);
+        let g = [(m / 256) as u32, (m / 128) as u32, 1];
+        let grid = Grid::groups(g);
         let launch = |c: &mut Buffer<f32>| {
             matmul_f16_staged
                 .launch(dev, grid, &a, &bm, c, m as u32)
@@ -459,12 +594,12 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
         let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
         let p = ctx.pipeline(include_str!("../wgsl/matmul_f16_staged.wgsl"));
         let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
-        ctx.time_passes(&[(&p, &bg, [g, g, 1])]);
+        ctx.time_passes(&[(&p, &bg, g)]);
         let raw: Vec<f32> = read(ctx, &rc);
         let verified = verify(m, &av, &bv, &got, &raw);
         let (sarek, wgsl) = b
             .timer
-            .compare_one(|| vec![launch(&mut c)], &[(&p, &bg, [g, g, 1])]);
+            .compare_one(|| vec![launch(&mut c)], &[(&p, &bg, g)]);
         rows.push(Measured {
             size: format!("{m}²"),
             work: Work::Flops(2.0 * (m as f64).powi(3)),
@@ -514,8 +649,15 @@ pub fn variants(b: &Bench) -> Result<()> {
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.contains(o));
     // Sarek: the staged kernel (the suite's row), its copy by threads, and the first kernel.
     for (name, kernel) in [
-        ("Sarek staged 128x128, copied by coop loads (the row)", 0),
-        ("Sarek staged 128x128, copied by threads", 1),
+        (
+            "Sarek staged 128x256, 8 subgroups, coop copy, one buffer (the row)",
+            3,
+        ),
+        (
+            "Sarek staged 128x128, copied by coop loads, double buffer",
+            0,
+        ),
+        ("Sarek staged 128x128, copied by threads, double buffer", 1),
         ("Sarek 64x64 per subgroup, tiles from storage (before)", 2),
     ] {
         if !wanted(name) {
@@ -525,7 +667,15 @@ pub fn variants(b: &Bench) -> Result<()> {
         let go = |c: &mut Buffer<f32>| {
             let (big, small) = (g(128), g(64));
             match kernel {
-                0 => matmul_f16_staged.launch(
+                3 => matmul_f16_staged.launch(
+                    dev,
+                    Grid::groups([g(256), big, 1]),
+                    &ah,
+                    &bh,
+                    c,
+                    m as u32,
+                ),
+                0 => matmul_f16_staged_128.launch(
                     dev,
                     Grid::groups([big, big, 1]),
                     &ah,
@@ -560,8 +710,18 @@ pub fn variants(b: &Bench) -> Result<()> {
     // WGSL.
     for (name, src, groups) in [
         (
-            "WGSL staged 128x128, copied by coop loads (the row's twin)",
+            "WGSL staged 128x256, 8 subgroups, coop copy, one buffer (the row's twin)",
             include_str!("../wgsl/matmul_f16_staged.wgsl"),
+            [g(256), g(128), 1],
+        ),
+        (
+            "WGSL staged 128x256, 8 subgroups, 16-byte copy, one buffer",
+            include_str!("../wgsl/experiments/matmul_f16_256_vec4_single.wgsl"),
+            [g(256), g(128), 1],
+        ),
+        (
+            "WGSL staged 128x128, copied by coop loads, double buffer",
+            include_str!("../wgsl/experiments/matmul_f16_staged_128.wgsl"),
             [g(128), g(128), 1],
         ),
         (
@@ -615,9 +775,10 @@ pub fn variants(b: &Bench) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// Both staged kernels on the CPU backend (which emulates cooperative matrices) equal the
-    /// f32 host product everywhere, over two blocks each way and eight steps along `k`, so both
-    /// halves of the double buffer and every subgroup's part are used.
+    /// The staged kernels on the CPU backend (which emulates cooperative matrices) equal the
+    /// f32 host product everywhere, over two blocks (one for the 128×256 block's columns) and
+    /// eight steps along `k`, so both halves of a double buffer and every subgroup's part are
+    /// used.
     #[test]
     fn the_staged_products_match_the_host() {
         let m = 256;
@@ -625,14 +786,20 @@ mod tests {
         let (av, bv) = inputs(m);
         let a = dev.upload(&av).unwrap();
         let bm = dev.upload(&bv).unwrap();
-        let g = (m / 128) as u32;
-        let grid = Grid::groups([g, g, 1]);
-        for threads in [false, true] {
+        let grid = Grid::groups([2, 2, 1]);
+        for kernel in 0..3 {
             let mut c = dev.zeros::<f32>(m * m).unwrap();
-            let launch = if threads {
-                matmul_f16_staged_threads.launch(&dev, grid, &a, &bm, &mut c, m as u32)
-            } else {
-                matmul_f16_staged.launch(&dev, grid, &a, &bm, &mut c, m as u32)
+            let launch = match kernel {
+                0 => matmul_f16_staged.launch(
+                    &dev,
+                    Grid::groups([1, 2, 1]),
+                    &a,
+                    &bm,
+                    &mut c,
+                    m as u32,
+                ),
+                1 => matmul_f16_staged_128.launch(&dev, grid, &a, &bm, &mut c, m as u32),
+                _ => matmul_f16_staged_threads.launch(&dev, grid, &a, &bm, &mut c, m as u32),
             };
             launch.unwrap().wait().unwrap();
             let got = c.read().unwrap();
@@ -641,7 +808,7 @@ mod tests {
                     let want: f32 = (0..m)
                         .map(|k| av[r * m + k].to_f32() * bv[k * m + col].to_f32())
                         .sum();
-                    assert_eq!(got[r * m + col], want, "threads {threads}: c[{r}][{col}]");
+                    assert_eq!(got[r * m + col], want, "kernel {kernel}: c[{r}][{col}]");
                 }
             }
         }

@@ -21,7 +21,6 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("mandelbrot", mandelbrot),
     ("scan", scan),
     ("scan3", crate::scan_experiments::scan3),
-    ("matmul2", crate::matmul_kernels::matmul2),
     ("sum2", crate::sum_kernels::sum2),
     ("matmul_f16", crate::benches::coop::variants),
 ];

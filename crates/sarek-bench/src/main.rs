@@ -21,7 +21,6 @@ mod benches;
 mod cpu;
 mod experiments;
 mod kernels;
-mod matmul_kernels;
 mod measure;
 mod raw;
 mod report;

@@ -49,10 +49,9 @@ pub fn scan3(b: &Bench) -> Result<()> {
     let one = Grid::groups([1, 1, 1]);
     let names = [
         "library, subgroups (apply_sg)",
-        "tree reduce, subgroup row apply",
+        "library passes enqueued one by one",
         "tree reduce, subgroup pair apply",
         "tiles of 16384: tree reduce, row apply",
-        "pass 3 alone (row apply)",
         "pass 1 alone (tree reduce)",
         "pass 2 alone (carry)",
         "pass 3 alone (library apply_sg, clamped loads)",
@@ -60,7 +59,7 @@ pub fn scan3(b: &Bench) -> Result<()> {
         "library, portable (per-thread apply)",
     ];
     for (variant, name) in names.iter().enumerate() {
-        if variant > 0 && variant < 9 && !sg {
+        if variant > 0 && variant < 8 && !sg {
             continue;
         }
         let mut go = |out: &mut Buffer<Vec4>| {
@@ -72,7 +71,9 @@ pub fn scan3(b: &Bench) -> Result<()> {
                     scan_reduce.enqueue(bt, g, &x, &mut sums).unwrap();
                     scan_carry.enqueue(bt, one, &sums, &mut carry).unwrap();
                     if variant == 1 {
-                        sk::scan_apply_rows.enqueue(bt, g, &x, &carry, out).unwrap();
+                        sarek::scan::scan_apply_sg
+                            .enqueue(bt, g, &x, &carry, out)
+                            .unwrap();
                     } else {
                         sk::scan_apply_pairs
                             .enqueue(bt, g, &x, &carry, out)
@@ -86,13 +87,12 @@ pub fn scan3(b: &Bench) -> Result<()> {
                         .enqueue(bt, g16, &x, &carry16, out)
                         .unwrap();
                 }
-                4 => sk::scan_apply_rows.enqueue(bt, g, &x, &carry, out).unwrap(),
-                5 => scan_reduce.enqueue(bt, g, &x, &mut sums).unwrap(),
-                6 => scan_carry.enqueue(bt, one, &sums, &mut carry).unwrap(),
-                7 => sarek::scan::scan_apply_sg
+                4 => scan_reduce.enqueue(bt, g, &x, &mut sums).unwrap(),
+                5 => scan_carry.enqueue(bt, one, &sums, &mut carry).unwrap(),
+                6 => sarek::scan::scan_apply_sg
                     .enqueue(bt, g, &x, &carry, out)
                     .unwrap(),
-                8 => scan_carry.enqueue(bt, one, &sums, &mut carry).unwrap(),
+                7 => scan_carry.enqueue(bt, one, &sums, &mut carry).unwrap(),
                 _ => portable.enqueue(bt, &x, out).unwrap(),
             }
             vec![batch.submit().expect("submit")]

@@ -1,181 +1,13 @@
 //! Variants of the three passes of a reduce-then-scan (tiles of 2048 `Vec4`s, 8192 floats,
-//! on 256 threads: eight `Vec4`s per thread), measured against each other by
-//! `--experiments --only scan3`. The portable one (no extension) is the library's
-//! (`sarek::scan`); these add subgroup operations.
+//! on 256 threads: eight `Vec4`s per thread), measured against each other and against the
+//! library's passes (`sarek::scan`, which the suite's `scan` row and these experiments call, not
+//! copy) by `--experiments --only scan3`.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use sarek::Vec4;
 
-/// Pass 1 with subgroups: the tile's sum, eight coalesced `Vec4` loads per thread, a subgroup
-/// sum, one slot per subgroup (taken from a counter: nothing assumed about which invocations
-/// share a subgroup), then the first subgroup adds the slots.
-#[sarek::kernel(workgroup_size = [256])]
-pub fn scan_reduce_sg(x: &[Vec4], sums: &mut [f32]) {
-    let slots = shared::<[f32; 64]>();
-    let taken = shared::<[AtomicU32; 1]>();
-    let t = thread_idx_x();
-    let first = block_idx_x() * 2048 + t;
-    let n = x.len();
-    let mut v = [Vec4::ZERO; 8];
-    for k in 0..8 {
-        if first + k * 256 < n {
-            v[k] = x[first + k * 256];
-        }
-    }
-    let s = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-    let total = subgroup_add((s.x + s.y) + (s.z + s.w));
-    if subgroup_elect() {
-        let slot = taken[0].fetch_add(1, Ordering::Relaxed);
-        slots[slot as usize] = total;
-    }
-    block_barrier();
-    let count = taken[0].load(Ordering::Relaxed);
-    let size = subgroup_size();
-    let mut k = subgroup_invocation_id();
-    let mut part = 0.0f32;
-    while k < count {
-        part += slots[k as usize];
-        k += size;
-    }
-    let sum = subgroup_add(part);
-    if t == 0 {
-        sums[block_idx_x()] = sum;
-    }
-}
-
-/// Pass 3 with subgroups: each subgroup takes a run of logical thread numbers from a counter
-/// (so the order of the tile follows the order in which the subgroups took them, whatever
-/// invocations a subgroup holds); logical thread `l` owns `Vec4`s `8l..8l+7` of its tile,
-/// scans them, and adds the tile's carry, the subgroup's exclusive prefix and the totals of
-/// the subgroups before it.
-#[sarek::kernel(workgroup_size = [256])]
-pub fn scan_apply_sg(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
-    let taken = shared::<[AtomicU32; 1]>();
-    let slots = shared::<[AtomicU32; 1]>();
-    let bases = shared::<[u32; 64]>();
-    let totals = shared::<[f32; 64]>();
-    let g = block_idx_x();
-    let rank = subgroup_exclusive_add(1u32);
-    let count = subgroup_add(1u32);
-    let mut mine = 0u32;
-    if subgroup_elect() {
-        mine = taken[0].fetch_add(count, Ordering::Relaxed);
-    }
-    let base = subgroup_add(mine);
-    let l = (base + rank) as usize;
-    let first = g * 2048 + l * 8;
-    let n = x.len();
-    let mut v = [Vec4::ZERO; 8];
-    for k in 0..8 {
-        if first + k < n {
-            v[k] = x[first + k];
-        }
-    }
-    let mut run = 0.0f32;
-    for k in 0..8 {
-        let e = v[k];
-        let p0 = run + e.x;
-        let p1 = p0 + e.y;
-        let p2 = p1 + e.z;
-        let p3 = p2 + e.w;
-        v[k] = Vec4::new(p0, p1, p2, p3);
-        run = p3;
-    }
-    let before = subgroup_exclusive_add(run);
-    let total = subgroup_add(run);
-    if subgroup_elect() {
-        let slot = slots[0].fetch_add(1, Ordering::Relaxed) as usize;
-        bases[slot] = base;
-        totals[slot] = total;
-    }
-    block_barrier();
-    let nslots = slots[0].load(Ordering::Relaxed) as usize;
-    let mut prefix = if g > 0 { carry[g - 1] } else { 0.0 };
-    let mut s = 0;
-    while s < nslots {
-        if bases[s] < base {
-            prefix += totals[s];
-        }
-        s += 1;
-    }
-    let add = Vec4::splat(prefix + before);
-    for k in 0..8 {
-        if first + k < n {
-            out[first + k] = v[k] + add;
-        }
-    }
-}
-
-/// Pass 3 with subgroups and coalesced rows: logical thread `l` (taken as in
-/// [`scan_apply_sg`]) owns `Vec4` `l` of each of the tile's eight rows of 256 `Vec4`s; each
-/// row is scanned across the subgroups, the rows one after the other.
-#[sarek::kernel(workgroup_size = [256])]
-pub fn scan_apply_rows(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
-    let taken = shared::<[AtomicU32; 1]>();
-    let slots = shared::<[AtomicU32; 1]>();
-    let bases = shared::<[u32; 64]>();
-    let totals = shared::<[[f32; 8]; 64]>();
-    let g = block_idx_x();
-    let rank = subgroup_exclusive_add(1u32);
-    let count = subgroup_add(1u32);
-    let mut mine = 0u32;
-    if subgroup_elect() {
-        mine = taken[0].fetch_add(count, Ordering::Relaxed);
-    }
-    let base = subgroup_add(mine);
-    let l = (base + rank) as usize;
-    let first = g * 2048 + l;
-    let n = x.len();
-    let mut v = [Vec4::ZERO; 8];
-    for k in 0..8 {
-        if first + k * 256 < n {
-            v[k] = x[first + k * 256];
-        }
-    }
-    let mut before = [0.0f32; 8];
-    let mut row = [0.0f32; 8];
-    for k in 0..8 {
-        let e = v[k];
-        let p1 = e.x + e.y;
-        let p2 = p1 + e.z;
-        let p3 = p2 + e.w;
-        v[k] = Vec4::new(e.x, p1, p2, p3);
-        before[k] = subgroup_exclusive_add(p3);
-        row[k] = subgroup_add(p3);
-    }
-    if subgroup_elect() {
-        let slot = slots[0].fetch_add(1, Ordering::Relaxed) as usize;
-        bases[slot] = base;
-        for k in 0..8 {
-            totals[slot][k] = row[k];
-        }
-    }
-    block_barrier();
-    let nslots = slots[0].load(Ordering::Relaxed) as usize;
-    let mut rows = [0.0f32; 8];
-    let mut s = 0;
-    while s < nslots {
-        let earlier = bases[s] < base;
-        for k in 0..8 {
-            let tk = totals[s][k];
-            rows[k] += tk;
-            if earlier {
-                before[k] += tk;
-            }
-        }
-        s += 1;
-    }
-    let mut prefix = if g > 0 { carry[g - 1] } else { 0.0 };
-    for k in 0..8 {
-        if first + k * 256 < n {
-            out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
-        }
-        prefix += rows[k];
-    }
-}
-
-/// [`scan_apply_rows`] with each logical thread owning two consecutive `Vec4`s of each of
+/// `sarek::scan::scan_apply_sg` with each logical thread owning two consecutive `Vec4`s of each of
 /// four rows of 512: half as many scans across the subgroups.
 #[sarek::kernel(workgroup_size = [256])]
 pub fn scan_apply_pairs(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
@@ -284,7 +116,7 @@ pub fn scan_reduce16(x: &[Vec4], sums: &mut [f32]) {
     }
 }
 
-/// [`scan_apply_rows`] for tiles of 4096 `Vec4`s: sixteen rows.
+/// `sarek::scan::scan_apply_sg` for tiles of 4096 `Vec4`s: sixteen rows.
 #[sarek::kernel(workgroup_size = [256])]
 pub fn scan_apply_rows16(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
     let taken = shared::<[AtomicU32; 1]>();

@@ -122,6 +122,32 @@ fn waiting_on_a_launch_still_in_the_encoder_waits_for_it() {
 }
 
 #[test]
+fn dependent_launches_in_the_shared_pass_see_each_others_writes() {
+    // Untimed launches share one open compute pass: each must read what the one before it
+    // wrote and write only after the one before it read, and a timed launch in the middle
+    // (a pass of its own) keeps its place.
+    let Some(dev) = common::device() else { return };
+    let mut x = dev.zeros::<u32>(N).unwrap();
+    let mut y = dev.zeros::<u32>(N).unwrap();
+    for round in 1..=40u32 {
+        bump.launch(&dev, Grid::cover(N), &mut x).unwrap();
+        scale_into
+            .launch(&dev, Grid::cover(N), 3, &x, &mut y)
+            .unwrap();
+        if round == 20 {
+            let profiling = dev.set_profiling(true);
+            add_k.launch(&dev, Grid::cover(N), 1000, &mut x).unwrap();
+            dev.set_profiling(false);
+            let _ = profiling;
+        }
+        add_k.launch(&dev, Grid::cover(N), round, &mut y).unwrap();
+    }
+    // x: 40 bumps and one 1000; y: 3·x after the last bump, plus 40.
+    assert_eq!(x.read_range(N - 1..N).unwrap(), [1040]);
+    assert_eq!(y.read_range(0..2).unwrap(), [3 * 1040 + 40, 3 * 1040 + 40]);
+}
+
+#[test]
 fn gpu_times_of_a_burst_are_each_their_own() {
     let Some(dev) = common::device() else { return };
     let mut v = dev.zeros::<u32>(N).unwrap();

@@ -402,6 +402,18 @@ pub fn poly(a: f32, b: f32, c: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
+/// `poly` as a user writes it for full bandwidth: the same Horner polynomial over `Vec4`s,
+/// one 16-byte load and store per thread (what the README recommends where the compiler's
+/// scalar coarsening stops short).
+#[sarek::kernel]
+pub fn poly4(a: f32, b: f32, c: f32, x: &[Vec4], y: &mut [Vec4]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        let v = x[i];
+        y[i] = (v * a + b) * v + c;
+    }
+}
+
 /// A privatised 256-bin histogram: each workgroup counts its share of `data` (a grid-stride
 /// loop) into workgroup memory, then adds its counts to `bins`.
 #[sarek::kernel]

@@ -2,7 +2,7 @@
 //! vec4 twin as well), a polynomial (likewise), a block scan, histograms with atomics (the
 //! privatised grid-stride one users should write, and the naive one) and a tiled transpose.
 
-use sarek::{Buffer, Grid};
+use sarek::{Buffer, Grid, Vec4};
 
 use super::{pow2, random_u32, Bench, Result};
 use crate::kernels;
@@ -149,6 +149,53 @@ pub fn poly(b: &Bench) -> Result<Vec<Measured>> {
         sarek,
         wgsl: raw[0],
         wgsl_vec4: Some(raw[1]),
+        verified,
+        first_launch: first,
+    }])
+}
+
+/// `poly` written with `Vec4` buffers (`kernels::poly4`), against the vec4 twin: what a user
+/// writes where a one-buffer element-wise kernel must reach the copy bandwidth.
+pub fn poly_vec4(b: &Bench) -> Result<Vec<Measured>> {
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    let (ca, cb, cc) = (0.5f32, -2.0f32, 3.0f32);
+    let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.25).collect();
+    let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs))?;
+    let mut y = dev.zeros::<Vec4>(n / 4)?;
+    let launch = |y: &mut Buffer<Vec4>| {
+        kernels::poly4
+            .launch(dev, Grid::cover(n / 4), ca, cb, cc, &x, y)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut y));
+    let got: Vec<f32> = bytemuck::cast_slice(&y.read()?).to_vec();
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ry = storage(ctx, &vec![0u8; n * 4]);
+    let params = ctx.uniform(bytemuck::cast_slice(&[
+        ca.to_bits(),
+        cb.to_bits(),
+        cc.to_bits(),
+        n as u32,
+    ]));
+    let p4 = ctx.pipeline(include_str!("../wgsl/poly_vec4.wgsl"));
+    let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
+    let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+    ctx.time_passes(&[(&p4, &bg4, d4)]);
+    let raw: Vec<f32> = read(ctx, &ry);
+    let verified = got == raw
+        && (0..n)
+            .step_by(997)
+            .all(|i| got[i] == (ca * xs[i] + cb) * xs[i] + cc);
+    let (sarek, raw) = b
+        .timer
+        .compare(|| vec![launch(&mut y)], &[&[(&p4, &bg4, d4)]]);
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((2 * n * 4) as f64),
+        sarek,
+        wgsl: raw[0],
+        wgsl_vec4: None,
         verified,
         first_launch: first,
     }])

@@ -60,6 +60,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: memory::poly,
     },
     Benchmark {
+        name: "poly_vec4",
+        run: memory::poly_vec4,
+    },
+    Benchmark {
         name: "sum",
         run: reduction::sum,
     },

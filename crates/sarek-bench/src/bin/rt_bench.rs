@@ -53,6 +53,9 @@ fn main() {
             failed = true;
         }
     }
+    if all || picked.contains(&"naga") {
+        naga_times();
+    }
     if all || picked.contains(&"first-launch") {
         if let Err(e) = first_launch(driver_cache) {
             eprintln!("first-launch failed: {e}");
@@ -102,11 +105,6 @@ fn back_to_back(quick: bool) -> Result<()> {
     } else {
         None
     };
-    let expect = 2.0 * (1 + 3 * launches + if gpu.is_some() { launches } else { 0 }) as f32;
-    let got = y.read_range(n - 1..n)?[0];
-    if got != expect {
-        return Err(format!("saxpy gave {got}, expected {expect}").into());
-    }
 
     // Raw wgpu, one submission per dispatch, as a reference.
     let ctx = raw::Ctx {
@@ -162,6 +160,85 @@ fn back_to_back(quick: bool) -> Result<()> {
         per(raw_wall)
     );
 
+    // Where the rest goes: the same dispatches in one command buffer (the floor of any
+    // submission scheme), as one pass each and as one pass, with the GPU's own span from the
+    // first dispatch's start to the last one's end where there are timestamps.
+    let stamps = ctx
+        .device()
+        .features()
+        .contains(sarek::wgpu::Features::TIMESTAMP_QUERY);
+    for one_pass in [false, true] {
+        let shape = if one_pass { "one pass" } else { "a pass each" };
+        let (raw_wall, _) = raw_stream(&ctx, (&p, &bg, d), launches, one_pass, false);
+        let span = if stamps {
+            raw_stream(&ctx, (&p, &bg, d), launches, one_pass, true).1
+        } else {
+            None
+        };
+        let against = |x: Duration| match gpu {
+            Some(g) => format!(
+                " = {:.3} × the launches' GPU time",
+                x.as_secs_f64() / g.as_secs_f64()
+            ),
+            None => String::new(),
+        };
+        println!(
+            "  raw wgpu, {launches} dispatches in one command buffer, {shape}: wall {:.1} µs/launch{}",
+            per(raw_wall),
+            against(raw_wall)
+        );
+        if let Some(span) = span {
+            println!(
+                "    GPU span first start .. last end {:.1} µs/launch{}",
+                per(span),
+                against(span)
+            );
+        }
+    }
+    // Sarek's own stream, split: the loop of launches, then the wait; and one `Batch`.
+    let start = Instant::now();
+    let first = saxpy(&mut y)?;
+    let first_returned = start.elapsed();
+    drop(first);
+    for _ in 1..launches {
+        saxpy(&mut y)?;
+    }
+    let looped = start.elapsed();
+    dev.synchronize()?;
+    let total = start.elapsed();
+    println!(
+        "  sarek timeline: first launch returned after {:.1} µs, all {launches} after {:.1} µs, synchronize done at {:.1} µs ({:.1} µs/launch{})",
+        first_returned.as_secs_f64() * 1e6,
+        looped.as_secs_f64() * 1e6,
+        total.as_secs_f64() * 1e6,
+        per(total),
+        match gpu {
+            Some(g) => format!(", {:.3} × GPU", total.as_secs_f64() / g.as_secs_f64()),
+            None => String::new(),
+        }
+    );
+    let start = Instant::now();
+    let mut batch = dev.batch();
+    for _ in 0..launches {
+        kernels::saxpy.enqueue(&mut batch, Grid::cover(n), 2.0, &x, &mut y)?;
+    }
+    batch.submit()?.wait()?;
+    let batched = start.elapsed();
+    println!(
+        "  sarek, one Batch of {launches}: wall {:.1} µs/launch{}",
+        per(batched),
+        match gpu {
+            Some(g) => format!(" = {:.3} × GPU", batched.as_secs_f64() / g.as_secs_f64()),
+            None => String::new(),
+        }
+    );
+
+    let expect = 2.0 * (1 + 5 * launches + if gpu.is_some() { launches } else { 0 }) as f32;
+    let got = y.read_range(n - 1..n)?[0];
+    if got != expect {
+        return Err(format!("saxpy gave {got}, expected {expect}").into());
+    }
+
     // The CPU cost of a tiny launch, three times.
     let count = if quick { 2_000 } else { 10_000 };
     let mut v: Buffer<u32> = dev.zeros(256)?;
@@ -200,6 +277,142 @@ fn back_to_back(quick: bool) -> Result<()> {
     Ok(())
 }
 
+/// `launches` dispatches of `work` in one command buffer (a pass each, or all in one pass),
+/// submitted at once: the wall time to their end and, with `stamp`, the GPU's span from the
+/// first pass's start to the last one's end.
+fn raw_stream(
+    ctx: &raw::Ctx,
+    work: (
+        &sarek::wgpu::ComputePipeline,
+        &sarek::wgpu::BindGroup,
+        [u32; 3],
+    ),
+    launches: u32,
+    one_pass: bool,
+    stamp: bool,
+) -> (Duration, Option<Duration>) {
+    use sarek::wgpu;
+    let device = ctx.device();
+    let queries = stamp.then(|| {
+        device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: None,
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        })
+    });
+    let buffer = |usage| {
+        device.create_buffer(&wgpu::BufferDescriptor {
+            label: None,
+            size: 16,
+            usage,
+            mapped_at_creation: false,
+        })
+    };
+    let resolve = buffer(wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC);
+    let read = buffer(wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST);
+    let (p, bg, d) = work;
+    let start = Instant::now();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    let passes = if one_pass { 1 } else { launches };
+    let per_pass = if one_pass { launches } else { 1 };
+    for i in 0..passes {
+        let writes = queries.as_ref().and_then(|q| {
+            let (first, last) = (i == 0, i + 1 == passes);
+            (first || last).then_some(wgpu::ComputePassTimestampWrites {
+                query_set: q,
+                beginning_of_pass_write_index: first.then_some(0),
+                end_of_pass_write_index: last.then_some(1),
+            })
+        });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: None,
+            timestamp_writes: writes,
+        });
+        pass.set_pipeline(p);
+        pass.set_bind_group(0, bg, &[]);
+        for _ in 0..per_pass {
+            pass.dispatch_workgroups(d[0], d[1], d[2]);
+        }
+    }
+    if let Some(q) = &queries {
+        encoder.resolve_query_set(q, 0..2, &resolve, 0);
+        encoder.copy_buffer_to_buffer(&resolve, 0, &read, 0, 16);
+    }
+    ctx.queue().submit([encoder.finish()]);
+    ctx.wait();
+    let wall = start.elapsed();
+    let span = queries.map(|_| {
+        read.slice(..).map_async(wgpu::MapMode::Read, |_| {});
+        ctx.wait();
+        let ticks: Vec<u64> =
+            bytemuck::pod_collect_to_vec(&read.slice(..).get_mapped_range().expect("mapped"));
+        let period = f64::from(ctx.queue().get_timestamp_period());
+        Duration::from_nanos((ticks[1].saturating_sub(ticks[0]) as f64 * period) as u64)
+    });
+    (wall, span)
+}
+
+/// naga's share of a first launch, on this host's CPU: parsing and validating a kernel's WGSL
+/// (what `create_shader_module` does) and writing one entry point's SPIR-V (what the Vulkan
+/// back end does in `create_compute_pipeline`, before the driver compiles it), for the whole
+/// module and for the module cut to its direct entry point.
+fn naga_times() {
+    let kernels: [(&str, &str); 3] = [
+        ("saxpy", kernels::saxpy::SOURCE.wgsl),
+        ("matmul", kernels::matmul::SOURCE.wgsl),
+        ("matmul_rb", kernels::matmul_rb::SOURCE.wgsl),
+    ];
+    println!("naga on the host CPU (median of 5): parse, validate, SPIR-V of sarek_main");
+    for (name, wgsl) in kernels {
+        // The direct entry point is the first one the writer emits.
+        let cut = match wgsl.match_indices("@compute").nth(1) {
+            Some((at, _)) => &wgsl[..at],
+            None => wgsl,
+        };
+        for (shape, text) in [("whole module", wgsl), ("sarek_main only", cut)] {
+            let mut times = [[0.0f64; 3]; 5];
+            for t in &mut times {
+                let start = Instant::now();
+                let module = naga::front::wgsl::parse_str(text).expect("parses");
+                let parsed = start.elapsed();
+                let info = naga::valid::Validator::new(
+                    naga::valid::ValidationFlags::all(),
+                    naga::valid::Capabilities::all(),
+                )
+                .validate(&module)
+                .expect("valid");
+                let validated = start.elapsed();
+                let options = naga::back::spv::Options::default();
+                let pipeline = naga::back::spv::PipelineOptions {
+                    shader_stage: naga::ShaderStage::Compute,
+                    entry_point: "sarek_main".into(),
+                };
+                let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline))
+                    .expect("SPIR-V");
+                let written = start.elapsed();
+                assert!(!words.is_empty());
+                *t = [
+                    parsed.as_secs_f64(),
+                    (validated - parsed).as_secs_f64(),
+                    (written - validated).as_secs_f64(),
+                ];
+            }
+            let median = |i: usize| {
+                let mut v: Vec<f64> = times.iter().map(|t| t[i] * 1e3).collect();
+                v.sort_by(f64::total_cmp);
+                v[2]
+            };
+            println!(
+                "  {name:<10} {shape:<16} {:>7} bytes: parse {:.2} ms, validate {:.2} ms, SPIR-V {:.2} ms",
+                text.len(),
+                median(0),
+                median(1),
+                median(2)
+            );
+        }
+    }
+}
+
 /// The kernels whose first launch is timed, by name.
 const FIRST: [&str; 5] = ["saxpy", "matmul", "matmul_rb", "mandelbrot", "nbody"];
 
@@ -213,6 +426,7 @@ fn first_launch(driver_cache: bool) -> Result<()> {
         let mut cmd = std::process::Command::new(&me);
         cmd.arg("--child-first-launch")
             .env("SAREK_CACHE_DIR", &dir)
+            .env("SAREK_LOG", "sarek_rt::launch::pipeline=info")
             .env_remove("SAREK_CACHE");
         if !driver_cache {
             cmd.env("__GL_SHADER_DISK_CACHE", "0")
@@ -225,6 +439,12 @@ fn first_launch(driver_cache: bool) -> Result<()> {
                 String::from_utf8_lossy(&out.stderr)
             )
             .into());
+        }
+        // Where each pipeline's time went (the runtime's log line per pipeline).
+        for line in String::from_utf8_lossy(&out.stderr).lines() {
+            if let Some(at) = line.find("created the pipeline") {
+                println!("  {label} process: {}", &line[at..]);
+            }
         }
         Ok(String::from_utf8_lossy(&out.stdout)
             .lines()

@@ -97,15 +97,19 @@ impl Device {
             open.submit();
         }
         let bound = self.bind(&source.abi, checked, Submission::Now);
-        let encoder = open.encoder();
-        pass(
-            encoder,
-            &source.abi.kernel,
-            timer.as_ref(),
-            [bound.dispatch()],
-        );
         if let Some(t) = &timer {
+            // A timed launch has a pass of its own, stamped at its start and end.
+            let encoder = open.encoder();
+            pass(encoder, &source.abi.kernel, Some(t), [bound.dispatch()]);
             t.resolve(encoder);
+        } else {
+            // Untimed launches share the open pass (see `submit.rs`).
+            let d = bound.dispatch();
+            let pass = open.pass();
+            pass.set_pipeline(&d.pipeline.pipeline);
+            pass.set_bind_group(0, d.bind_group, &[]);
+            let [x, y, z] = d.workgroups;
+            pass.dispatch_workgroups(x, y, z);
         }
         let ticket = open.launched();
         log::debug!(

@@ -97,36 +97,44 @@ impl Device {
             bind_group_layouts: &[Some(&layout)],
             immediate_size: 0,
         });
+        let entry_point: &str = match entry {
+            Entry::Direct => &abi.entry_point,
+            Entry::Folded => FOLDED_ENTRY_POINT,
+            Entry::Coarse => COARSE_ENTRY_POINT,
+        };
+        let layouts = started.elapsed();
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(&abi.kernel),
-            source: wgpu::ShaderSource::Wgsl(source.wgsl.into()),
+            source: wgpu::ShaderSource::Wgsl(only_entry_point(source.wgsl, entry_point)),
         });
+        let moduled = started.elapsed();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&abi.kernel),
             layout: Some(&pipeline_layout),
             module: &module,
-            entry_point: Some(match entry {
-                Entry::Direct => &abi.entry_point,
-                Entry::Folded => FOLDED_ENTRY_POINT,
-                Entry::Coarse => COARSE_ENTRY_POINT,
-            }),
+            entry_point: Some(entry_point),
             compilation_options: Default::default(),
             cache: disk.as_deref().map(crate::disk_cache::DiskCache::cache),
         });
+        let compiled = started.elapsed();
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(Error::Pipeline {
                 kernel: abi.kernel.to_string(),
                 message: e.to_string(),
             });
         }
-        log::info!(
-            "sarek: created the pipeline of `{}` in {:?}",
-            abi.kernel,
-            started.elapsed()
-        );
         if let Some(disk) = disk {
             disk.save();
         }
+        log::info!(
+            "sarek: created the pipeline of `{}` ({entry_point}) in {:?}: layouts {:?}, shader module {:?}, pipeline {:?}, cache save {:?}",
+            abi.kernel,
+            started.elapsed(),
+            layouts,
+            moduled - layouts,
+            compiled - moduled,
+            started.elapsed() - compiled,
+        );
         dump(source);
         let p = Arc::new(Pipeline {
             pipeline,
@@ -135,6 +143,52 @@ impl Device {
         });
         cache.insert(key, p.clone());
         Ok(p)
+    }
+}
+
+/// The text of `wgsl` without the entry points other than `entry_point`, so that wgpu parses
+/// and validates (and the driver sees) only the code of the entry point being launched: the
+/// direct and the folded entry point each hold a copy of the kernel's body, and the coarsened
+/// one four, so a module with all of them costs naga two to six times the work of one. Relies
+/// on the writer's layout (an entry point is a line `@compute ...`, a line `fn name(`, and
+/// ends at a line `}`); where the text does not look like that, it is returned whole.
+pub(crate) fn only_entry_point<'a>(wgsl: &'a str, entry_point: &str) -> std::borrow::Cow<'a, str> {
+    let mut lines = wgsl.split_inclusive('\n').peekable();
+    let mut out = String::with_capacity(wgsl.len());
+    let mut found = false;
+    while let Some(line) = lines.next() {
+        if !line.starts_with("@compute") {
+            out.push_str(line);
+            continue;
+        }
+        let Some(name) = lines
+            .peek()
+            .and_then(|next| next.strip_prefix("fn "))
+            .and_then(|rest| rest.split('(').next())
+        else {
+            return wgsl.into();
+        };
+        if name.trim() == entry_point {
+            found = true;
+            out.push_str(line);
+            continue;
+        }
+        // Skip the whole function, up to its closing line.
+        let mut closed = false;
+        for skipped in lines.by_ref() {
+            if skipped.trim_end() == "}" {
+                closed = true;
+                break;
+            }
+        }
+        if !closed {
+            return wgsl.into();
+        }
+    }
+    if found {
+        out.into()
+    } else {
+        wgsl.into()
     }
 }
 
@@ -160,5 +214,44 @@ pub(crate) fn dump(source: &KernelSource) {
         });
     if let Err(e) = written {
         log::warn!("sarek: could not dump `{name}` to {}: {e}", dir.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::only_entry_point;
+
+    /// Laid out as the WGSL writer lays out a module: a helper, then three entry points.
+    const MODULE: &str = "struct P {\n    n: u32,\n}\n\nfn helper(a: f32) -> f32 {\n    if a > 0.0 {\n        return a;\n    }\n    return -a;\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main(\n    @builtin(global_invocation_id) g: vec3<u32>,\n) {\n    if g.x > 1u {\n        return;\n    }\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main_folded(\n    @builtin(workgroup_id) w: vec3<u32>,\n) {\n    let a = helper(1.0);\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main_coarse(\n    @builtin(workgroup_id) w: vec3<u32>,\n) {\n    {\n        let b = 2u;\n    }\n}\n";
+
+    #[test]
+    fn keeps_only_the_entry_point_launched() {
+        for (name, body) in [
+            ("sarek_main", "if g.x > 1u"),
+            ("sarek_main_folded", "let a = helper(1.0);"),
+            ("sarek_main_coarse", "let b = 2u;"),
+        ] {
+            let text = only_entry_point(MODULE, name);
+            assert_eq!(text.matches("@compute").count(), 1, "{text}");
+            assert!(text.contains(&format!("fn {name}(")), "{text}");
+            assert!(text.contains(body), "{text}");
+            // Everything that is not an entry point stays, in order.
+            assert!(text.starts_with("struct P {\n    n: u32,\n}\n\nfn helper(a: f32)"));
+            assert!(text.contains("    return -a;\n}\n"));
+        }
+        let direct = only_entry_point(MODULE, "sarek_main");
+        assert!(
+            direct.trim_end().ends_with("        return;\n    }\n}"),
+            "{direct}"
+        );
+    }
+
+    #[test]
+    fn leaves_text_it_does_not_recognise_whole() {
+        assert_eq!(only_entry_point(MODULE, "missing"), MODULE);
+        let odd = "@compute @workgroup_size(1)\n@other\nfn sarek_main() {\n}\n";
+        assert_eq!(only_entry_point(odd, "sarek_main"), odd);
+        let unclosed = "@compute @workgroup_size(1)\nfn a() {\n@compute @workgroup_size(1)\nfn sarek_main() {\n}\n";
+        assert_eq!(only_entry_point(unclosed, "sarek_main"), unclosed);
     }
 }

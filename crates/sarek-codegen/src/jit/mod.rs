@@ -14,6 +14,7 @@
 //! runtime then runs that kernel on the interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
 
+mod effects;
 mod expr;
 mod gen;
 mod live;
@@ -95,8 +96,18 @@ impl Compiled {
             return Err(Unsupported("the `f16` type".into()));
         }
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
-        let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
-            .map_err(|e| err(&e))?;
+        let jit = JITBuilder::with_flags(
+            &[(
+                "opt_level",
+                if std::env::var("SAREK_JIT_OPT").is_ok() {
+                    "none"
+                } else {
+                    "speed"
+                },
+            )],
+            default_libcall_names(),
+        )
+        .map_err(|e| err(&e))?;
         let mut module = JITModule::new(jit);
         let ptr = module.target_config().pointer_type();
         if ptr != types::I64 {
@@ -215,19 +226,39 @@ impl Compiled {
                 } else {
                     live::Plan::default()
                 },
+                kernel_writes: {
+                    let mut w = effects::Writes::default();
+                    effects::block(k, &k.entry.body, &mut w);
+                    w
+                },
+                segment: None,
+                wg_body: false,
             };
             if barriers {
                 cg.workgroup_block(&k.entry.body)?;
             } else {
                 let none = Default::default();
-                cg.per_invocation(&none, &none, |cg| cg.block(&k.entry.body))?;
+                let body: Vec<_> = k.entry.body.iter().collect();
+                cg.per_invocation(&none, &none, &body)?;
             }
             let zero = cg.u32c(0);
             cg.b.ins().return_(&[zero]);
             cg.b.seal_all_blocks();
             cg.b.finalize(tcfg);
         }
+        // `SAREK_JIT_DUMP=<kernel name>` prints the kernel's optimised Cranelift IR and its
+        // machine code to stderr: what to read when a kernel is slower than expected.
+        let dump = std::env::var("SAREK_JIT_DUMP").is_ok_and(|d| d == k.name);
+        if dump {
+            ctx.set_disasm(true);
+        }
         module.define_function(id, &mut ctx).map_err(|e| err(&e))?;
+        if dump {
+            eprintln!("{}", ctx.func.display());
+            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                eprintln!("{code}");
+            }
+        }
         module.clear_context(&mut ctx);
         module.finalize_definitions().map_err(|e| err(&e))?;
         let code = module.get_finalized_function(id);

@@ -218,18 +218,26 @@ pub(super) fn expr_locals(f: &Function, h: Handle<Expression>, out: &mut BTreeSe
 }
 
 impl<'a> Cg<'a, '_> {
-    /// Runs `body` once per invocation of the workgroup, with `thread`, `invocation` and (with
-    /// barriers) the frame set. With barriers, an invocation that has returned is skipped, and
-    /// the entry's register locals in `live` are loaded from its frame before and stored
-    /// after.
+    /// Runs the statements `stmts` once per invocation of the workgroup, with `thread`,
+    /// `invocation` and (with barriers) the frame set. With barriers, an invocation that has
+    /// returned is skipped, and the entry's register locals in `load` are loaded from its
+    /// frame before and those in `store` stored after.
     pub fn per_invocation(
         &mut self,
         load: &BTreeSet<usize>,
         store: &BTreeSet<usize>,
-        body: impl FnOnce(&mut Self) -> Gen<()>,
+        stmts: &[&'a Statement],
     ) -> Gen<()> {
         let [wx, wy, wz] = self.k.workgroup_size;
         let n = wx * wy * wz;
+        // Workgroup memory's address, loaded here so that loads from it stay in the segment.
+        let mut writes = super::effects::Writes::default();
+        for s in stmts {
+            super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
+        }
+        let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
+        let base = self.b.ins().load(types::I64, flags(), self.c.ctx, off);
+        let saved_segment = self.segment.replace((base, writes));
         let i = self.b.declare_var(types::I32);
         let zero = self.u32c(0);
         self.b.def_var(i, zero);
@@ -289,7 +297,9 @@ impl<'a> Cg<'a, '_> {
             self.frame = Some(frame);
             self.load_live(load)?;
         }
-        body(self)?;
+        for s in stmts {
+            self.block(std::slice::from_ref(*s))?;
+        }
         self.b.ins().jump(seg_exit, &[]);
         self.b.switch_to_block(seg_exit);
         if self.barriers {
@@ -303,6 +313,7 @@ impl<'a> Cg<'a, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         (self.thread, self.invocation, self.frame, self.inv_exit) = saved;
+        self.segment = saved_segment;
         Ok(())
     }
 
@@ -378,6 +389,10 @@ impl<'a> Cg<'a, '_> {
                 self.segment(&run)?;
                 run.clear();
                 self.uniform_statement(s)?;
+            } else if self.wg_body && self.plan.is_uniform_jump(self.acts[0].f, s) {
+                self.segment(&run)?;
+                run.clear();
+                self.uniform_jump(s)?;
             } else {
                 run.push(s);
             }
@@ -406,13 +421,7 @@ impl<'a> Cg<'a, '_> {
             .filter(framed)
             .filter(|l| !self.plan.invariant.contains_key(l))
             .collect();
-        let run: Vec<&'a Statement> = run.to_vec();
-        self.per_invocation(&load, &store, |cg| {
-            for s in &run {
-                cg.block(std::slice::from_ref(*s))?;
-            }
-            Ok(())
-        })?;
+        self.per_invocation(&load, &store, run)?;
         // Every invocation returned: the workgroup is done.
         if self.returns {
             let alive = self.b.use_var(self.alive);
@@ -472,6 +481,39 @@ impl<'a> Cg<'a, '_> {
         r
     }
 
+    /// `if c { break }` (or `continue`, in either arm) of the innermost workgroup-level loop
+    /// with a uniform `c`: one test and a jump for the whole workgroup.
+    fn uniform_jump(&mut self, s: &'a Statement) -> Gen<()> {
+        let Stmt::If {
+            cond,
+            accept,
+            reject,
+        } = &s.kind
+        else {
+            return Err(Unsupported("a uniform jump that is not an `if`".into()));
+        };
+        let Some((cont, exit)) = self.wg_targets.last().copied() else {
+            return Err(Unsupported("a uniform jump outside a loop".into()));
+        };
+        let c = self.uniform_scalar(*cond)?;
+        let (yes, no, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(c, yes, &[], no, &[]);
+        for (block, arm) in [(yes, accept), (no, reject)] {
+            self.b.switch_to_block(block);
+            match arm.first().map(|x| &x.kind) {
+                Some(Stmt::Break) => self.b.ins().jump(exit, &[]),
+                Some(Stmt::Continue) => self.b.ins().jump(cont, &[]),
+                _ => self.b.ins().jump(done, &[]),
+            };
+        }
+        self.b.switch_to_block(done);
+        Ok(())
+    }
+
     /// A statement holding a barrier, at workgroup level.
     fn workgroup_statement(&mut self, s: &'a Statement) -> Gen<()> {
         match &s.kind {
@@ -524,13 +566,17 @@ impl<'a> Cg<'a, '_> {
                 self.thread = saved;
                 self.loops.push(LoopTarget::Workgroup { brk, cont: cnt });
                 self.wg_targets.push((cont, exit));
+                let outer = std::mem::replace(&mut self.wg_body, true);
                 let r = self.workgroup_block(body);
                 self.loops.pop();
                 self.wg_targets.pop();
+                self.wg_body = false;
                 r?;
                 self.b.ins().jump(cont, &[]);
                 self.b.switch_to_block(cont);
-                self.workgroup_block(continuing)?;
+                let r = self.workgroup_block(continuing);
+                self.wg_body = outer;
+                r?;
                 match break_if {
                     Some(c) => {
                         let c = self.uniform_scalar(*c)?;

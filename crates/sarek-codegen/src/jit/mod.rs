@@ -96,18 +96,8 @@ impl Compiled {
             return Err(Unsupported("the `f16` type".into()));
         }
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
-        let jit = JITBuilder::with_flags(
-            &[(
-                "opt_level",
-                if std::env::var("SAREK_JIT_OPT").is_ok() {
-                    "none"
-                } else {
-                    "speed"
-                },
-            )],
-            default_libcall_names(),
-        )
-        .map_err(|e| err(&e))?;
+        let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
+            .map_err(|e| err(&e))?;
         let mut module = JITModule::new(jit);
         let ptr = module.target_config().pointer_type();
         if ptr != types::I64 {

@@ -9,13 +9,16 @@
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
 //! parallel on every core, as in the interpreter.
 //!
-//! What the JIT does not compile (subgroup operations, a helper holding a barrier, a few
-//! rare operations on structs) is reported as [`Unsupported`] when the kernel is prepared; the
-//! runtime then runs that kernel on the interpreter. Checked launches ([`Launch::checks`])
+//! What the JIT does not compile ([`fallback`]: `f16`, subgroup operations, cooperative
+//! matrices, a helper holding a barrier; a few rare operations on structs) is reported as
+//! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
+//! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
 
+mod control;
 mod effects;
 mod expr;
+mod fallback;
 mod gen;
 mod live;
 mod native;
@@ -90,11 +93,7 @@ impl Compiled {
         let started = std::time::Instant::now();
         let k = program.kernel();
         let lay = program.layouts();
-        // The JIT addresses memory by 4-byte words; `f16` (2 bytes, written without
-        // clobbering its neighbour) stays on the interpreter for now.
-        if crate::features::uses_f16(k) {
-            return Err(Unsupported("the `f16` type".into()));
-        }
+        fallback::check(k)?;
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
         let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
             .map_err(|e| err(&e))?;

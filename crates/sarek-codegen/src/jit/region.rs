@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder};
 
+use super::control::Level;
 use super::gen::{cl_type, flags, Cg, Gen, Home, LoopTarget};
 use super::Unsupported;
 use crate::arena::Handle;
@@ -453,7 +454,10 @@ impl<'a> Cg<'a, '_> {
     }
 
     /// Evaluates a uniform condition on invocation 0's values.
-    fn uniform_scalar(&mut self, h: Handle<Expression>) -> Gen<cranelift_codegen::ir::Value> {
+    pub(super) fn uniform_scalar(
+        &mut self,
+        h: Handle<Expression>,
+    ) -> Gen<cranelift_codegen::ir::Value> {
         let mut live = BTreeSet::new();
         expr_locals(self.acts[0].f, h, &mut live);
         live.retain(|l| !self.plan.uniform.contains(l));
@@ -523,101 +527,17 @@ impl<'a> Cg<'a, '_> {
                 cond,
                 accept,
                 reject,
-            } => {
-                let c = self.uniform_scalar(*cond)?;
-                let (yes, no, done) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().brif(c, yes, &[], no, &[]);
-                self.b.switch_to_block(yes);
-                self.workgroup_block(accept)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(no);
-                self.workgroup_block(reject)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_if(Level::Workgroup, *cond, accept, reject),
             Stmt::Loop {
                 body,
                 continuing,
                 break_if,
-            } => {
-                let (head, cont, exit) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                let brk = self.b.declare_var(types::I8);
-                let cnt = self.b.declare_var(types::I8);
-                let z = self.b.ins().iconst(types::I8, 0);
-                self.b.def_var(brk, z);
-                self.b.def_var(cnt, z);
-                self.b.ins().jump(head, &[]);
-                self.b.switch_to_block(head);
-                let [wx, wy, wz] = self.k.workgroup_size;
-                let n = u64::from(wx * wy * wz);
-                let zero = self.u32c(0);
-                let saved = self.thread;
-                self.thread = [zero; 3];
-                self.burn(n * (1 + body.len() as u64), s.span);
-                self.thread = saved;
-                self.loops.push(LoopTarget::Workgroup { brk, cont: cnt });
-                self.wg_targets.push((cont, exit));
-                let outer = std::mem::replace(&mut self.wg_body, true);
-                let r = self.workgroup_block(body);
-                self.loops.pop();
-                self.wg_targets.pop();
-                self.wg_body = false;
-                r?;
-                self.b.ins().jump(cont, &[]);
-                self.b.switch_to_block(cont);
-                let r = self.workgroup_block(continuing);
-                self.wg_body = outer;
-                r?;
-                match break_if {
-                    Some(c) => {
-                        let c = self.uniform_scalar(*c)?;
-                        self.b.ins().brif(c, exit, &[], head, &[]);
-                    }
-                    None => {
-                        self.b.ins().jump(head, &[]);
-                    }
-                }
-                self.b.switch_to_block(exit);
-                Ok(())
-            }
+            } => self.emit_loop(Level::Workgroup, s.span, body, continuing, *break_if),
             Stmt::Switch {
                 selector,
                 cases,
                 default,
-            } => {
-                let sel = self.uniform_scalar(*selector)?;
-                let done = self.b.create_block();
-                for case in cases {
-                    let (arm, next) = (self.b.create_block(), self.b.create_block());
-                    let mut hit = self.b.ins().iconst(types::I8, 0);
-                    for v in &case.values {
-                        let bits = crate::interp::value::Value::literal(*v).bits();
-                        let eq = self
-                            .b
-                            .ins()
-                            .icmp_imm_s(IntCC::Equal, sel, i64::from(bits as i32));
-                        hit = self.b.ins().bor(hit, eq);
-                    }
-                    self.b.ins().brif(hit, arm, &[], next, &[]);
-                    self.b.switch_to_block(arm);
-                    self.workgroup_block(&case.body)?;
-                    self.b.ins().jump(done, &[]);
-                    self.b.switch_to_block(next);
-                }
-                self.workgroup_block(default)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_switch(Level::Workgroup, *selector, cases, default),
             Stmt::Barrier(Barrier::Subgroup) => Err(Unsupported("a subgroup barrier".into())),
             Stmt::Subgroup { .. } => Err(Unsupported("a subgroup operation".into())),
             Stmt::Call { .. } => Err(Unsupported("a helper that holds a barrier".into())),

@@ -158,6 +158,27 @@ fn placements(k: u32, x: &[u32], out: &mut [u32]) {
     }
 }
 
+/// Reads of a workgroup array at fixed indices, and of a buffer the kernel never writes, in a
+/// loop whose other segment rewrites the array: the JIT may move such loads within a segment
+/// but never out of it (`jit/effects.rs`).
+#[sarek::kernel]
+fn rereads(rounds: u32, x: &[u32], out: &mut [u32]) {
+    let tile = shared::<[u32; 256]>();
+    let t = thread_idx_x();
+    let i = global_idx_x();
+    let mut acc = 0u32;
+    for r in 0..rounds {
+        let v = if i < x.len() { x[i] } else { 0 };
+        tile[t] = v + r * 7 + acc % 5;
+        block_barrier();
+        acc += tile[0] * 3 + tile[255] + x[0];
+        block_barrier();
+    }
+    if i < out.len() {
+        out[i] = acc;
+    }
+}
+
 fn compiled() -> CpuEngine {
     match std::env::var("SAREK_CPU_ENGINE").as_deref() {
         Ok("interp") => CpuEngine::Interpreter,
@@ -176,6 +197,7 @@ fn the_benchmark_kernels_run_as_machine_code() {
         scan::SOURCE,
         histogram::SOURCE,
         placements::SOURCE,
+        rereads::SOURCE,
     ];
     for source in sources {
         assert_eq!(
@@ -304,6 +326,45 @@ fn jit_barrier_kernel_locals_keep_their_values() {
             s = next;
             for t in 0..256 {
                 acc[t] = acc[t].wrapping_add(tile[(t + 1) % 256]);
+            }
+        }
+        for t in 0..256 {
+            if g * 256 + t < n {
+                want[g * 256 + t] = acc[t];
+            }
+        }
+    }
+    assert_eq!(ob.read().unwrap(), want);
+}
+
+#[test]
+fn jit_rereads_workgroup_memory_after_each_barrier() {
+    let dev = Device::cpu();
+    let n = 256 * 2 + 17;
+    let x: Vec<u32> = crate::common::random_u32(9, n)
+        .iter()
+        .map(|v| v % 1000)
+        .collect();
+    let xb = dev.upload(&x).unwrap();
+    let mut ob = dev.zeros::<u32>(n).unwrap();
+    let rounds = 5;
+    rereads
+        .launch(&dev, Grid::cover(n), rounds, &xb, &mut ob)
+        .unwrap();
+    let mut want = vec![0u32; n];
+    for g in 0..n.div_ceil(256) {
+        let mut acc = [0u32; 256];
+        let mut tile = [0u32; 256];
+        for r in 0..rounds {
+            for t in 0..256 {
+                let v = x.get(g * 256 + t).copied().unwrap_or(0);
+                tile[t] = v.wrapping_add(r * 7).wrapping_add(acc[t] % 5);
+            }
+            for a in acc.iter_mut() {
+                *a = a
+                    .wrapping_add(tile[0].wrapping_mul(3))
+                    .wrapping_add(tile[255])
+                    .wrapping_add(x[0]);
             }
         }
         for t in 0..256 {

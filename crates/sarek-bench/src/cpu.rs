@@ -51,7 +51,15 @@ fn ms(d: Duration) -> f64 {
 /// `block_scan`, `histogram`, `prepare`).
 pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
     let chosen = |name: &str| only.is_none_or(|o| o.iter().any(|x| x == name));
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // `SAREK_CPU_THREADS` sets the threads of the "every core" column (a scaling study runs
+    // the suite once per count); by default every core.
+    let cores = std::env::var("SAREK_CPU_THREADS")
+        .ok()
+        .and_then(|t| t.parse::<usize>().ok())
+        .filter(|t| *t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // `SAREK_BENCH_INTERP=0` leaves the interpreter out (its launches take seconds).
+    let with_interp = std::env::var("SAREK_BENCH_INTERP").as_deref() != Ok("0");
     let runs = if quick { 3 } else { runs.min(21) };
     let jit1 = device("jit", 1);
     let jit = device("jit", cores);
@@ -92,7 +100,9 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
                 }))
             };
             let (one, all) = (time(&jit1)?, time(&jit)?);
-            let int = {
+            let int = if !with_interp {
+                Duration::ZERO
+            } else {
                 let xb = interp.upload(&x)?;
                 let mut yb = interp.upload(&y0)?;
                 let t = Instant::now();
@@ -140,7 +150,7 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
                 let e: f32 = (0..m).map(|k| a[k] * bm[k * m + j]).sum();
                 (c[j] - e).abs() <= 1e-3 * e.abs().max(1.0)
             });
-            let int = if m <= 256 {
+            let int = if m <= 256 && with_interp {
                 Some(time(&interp, 0)?.0)
             } else {
                 None
@@ -199,7 +209,11 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
             })
         };
         let (one, all) = (time(&jit1, runs)?, time(&jit, runs)?);
-        let int = time(&interp, 0)?;
+        let int = if with_interp {
+            time(&interp, 0)?
+        } else {
+            Duration::ZERO
+        };
         println!(
             "{name:<10} 2^{}: JIT 1 thread {:.2} ms | JIT {cores} threads {:.2} ms ({:.2}x speed-up) | interpreter {:.0} ms: JIT {:.0}x faster",
             n.trailing_zeros(),

@@ -3,7 +3,7 @@
 
 use cranelift_codegen::ir::{condcodes::FloatCC, condcodes::IntCC, types, InstBuilder, Value};
 
-use super::gen::{flags, Cg, Gen, Param, Val};
+use super::gen::{flags, movable, Cg, Gen, Param, Val};
 use super::Unsupported;
 use crate::arena::Handle;
 use crate::ir::{
@@ -35,14 +35,21 @@ impl<'a> Cg<'a, '_> {
                     .b
                     .ins()
                     .iadd_imm_s(self.c.uniform, i64::from(words) * 4);
-                self.load(ty, addr)
+                // The uniform block does not change during a launch.
+                self.load_with(ty, addr, movable())
             }
             Expr::Local(l) => self.read_local(self.acts.len() - 1, *l),
             Expr::Len(p) => Ok(Val::S(self.params[p.0 as usize].len)),
             Expr::Index { slice, index } => {
                 let i = self.scalar(*index)?;
                 let addr = self.buffer_addr(slice.0, i, false)?;
-                self.load(ty, addr)
+                // A buffer the kernel never writes holds the same words for the whole launch.
+                let fl = if self.kernel_writes.param(slice.0) {
+                    flags()
+                } else {
+                    movable()
+                };
+                self.load_with(ty, addr, fl)
             }
             Expr::Unary { op, expr } => {
                 let s = Self::scalar_of(ty)?;
@@ -79,10 +86,17 @@ impl<'a> Cg<'a, '_> {
                 let to = *to;
                 self.map(&v, |cg, x| cg.cast(x, from, to))
             }
-            Expr::SharedIndex { var, indices } => {
-                let addr = self.shared_addr(*var, indices)?;
-                self.load(ty, addr)
-            }
+            Expr::SharedIndex { var, indices } => match self.segment.clone() {
+                // Nothing writes this array until the segment ends.
+                Some((base, w)) if !w.shared(var.0) => {
+                    let addr = self.shared_addr_from(base, *var, indices)?;
+                    self.load_with(ty, addr, movable())
+                }
+                _ => {
+                    let addr = self.shared_addr(*var, indices)?;
+                    self.load(ty, addr)
+                }
+            },
             Expr::Builtin(b) => Ok(Val::S(self.builtin(*b)?)),
             Expr::Math { fun, args } => self.math(*fun, args, ty),
             Expr::Field { base, field } => {
@@ -185,31 +199,36 @@ impl<'a> Cg<'a, '_> {
 
     /// The address of element `indices` of workgroup array `var` (each index clamped).
     pub fn shared_addr(&mut self, var: SharedId, indices: &[Handle<Expression>]) -> Gen<Value> {
+        self.shared_addr_from(self.c.shared, var, indices)
+    }
+
+    /// [`Cg::shared_addr`] with workgroup memory at `shared`. Each clamped index adds its own
+    /// 64-bit byte offset (the clamps keep every term small, so this is the flat index's
+    /// address), which lets a constant index become the load's displacement.
+    pub fn shared_addr_from(
+        &mut self,
+        shared: Value,
+        var: SharedId,
+        indices: &[Handle<Expression>],
+    ) -> Gen<Value> {
         let v = self.k.shared_var(var);
-        let stride = self.lay.stride_words(v.elem) as i64;
+        let stride = self.lay.stride_words(v.elem) as i64 * 4;
         let dims = v.dims.clone();
-        let mut flat: Option<Value> = None;
-        for (dim, index) in dims.iter().zip(indices) {
+        let mut addr = self
+            .b
+            .ins()
+            .iadd_imm_s(shared, i64::from(self.shared_words[var.0 as usize]) * 4);
+        for (d, (dim, index)) in dims.iter().zip(indices).enumerate() {
             let i = self.scalar(*index)?;
             let i = self.clamp(i, *dim);
-            flat = Some(match flat {
-                None => i,
-                Some(f) => {
-                    let scaled = self.b.ins().imul_imm_s(f, i64::from(*dim));
-                    self.b.ins().iadd(scaled, i)
-                }
-            });
+            let scale = dims[d + 1..]
+                .iter()
+                .fold(stride, |acc, x| acc * i64::from(*x));
+            let wide = self.b.ins().uextend(types::I64, i);
+            let bytes = self.b.ins().imul_imm_s(wide, scale);
+            addr = self.b.ins().iadd(addr, bytes);
         }
-        let flat = match flat {
-            Some(f) => f,
-            None => self.u32c(0),
-        };
-        let words = self.b.ins().imul_imm_s(flat, stride);
-        let base = self.b.ins().iadd_imm_s(
-            self.c.shared,
-            i64::from(self.shared_words[var.0 as usize]) * 4,
-        );
-        Ok(self.word_addr(base, words))
+        Ok(addr)
     }
 
     fn builtin(&mut self, b: Builtin) -> Gen<Value> {

@@ -132,11 +132,29 @@ pub(super) struct Cg<'a, 'f> {
     pub wg_targets: Vec<(ir::Block, ir::Block)>,
     /// Kernels with barriers: which entry locals need a frame, which are uniform.
     pub plan: super::live::Plan,
+    /// The memory the whole kernel may write (a buffer it never writes is read with
+    /// [`movable`] loads).
+    pub kernel_writes: super::effects::Writes,
+    /// Inside a segment (or the invocation loop of a kernel without barriers): workgroup
+    /// memory's address loaded afresh at the segment's start, and what the segment may
+    /// write. A workgroup array the segment does not write is read with [`movable`] loads
+    /// from that address, which keeps them from moving out of the segment.
+    pub segment: Option<(Value, super::effects::Writes)>,
+    /// Whether the workgroup-level code being generated is in the body of a workgroup-level
+    /// loop (not its continuing): a uniform `if c { break }` there runs once per workgroup.
+    pub wg_body: bool,
 }
 
 /// Memory accesses the generator has bounded: aligned and never trapping.
 pub(super) fn flags() -> MemFlagsData {
     MemFlagsData::trusted()
+}
+
+/// Flags of a load from memory that nothing writes while the load can run
+/// ([`super::effects`]): Cranelift treats it as pure and may move it to its use or out of
+/// loops.
+pub(super) fn movable() -> MemFlagsData {
+    flags().with_readonly().with_can_move()
 }
 
 /// The Cranelift type of a scalar.
@@ -186,12 +204,17 @@ impl<'a> Cg<'a, '_> {
 
     /// Reads a `ty` at `addr` (a `bool` is the word `!= 0`, as a struct's field is read).
     pub fn load(&mut self, ty: Type, addr: Value) -> Gen<Val> {
+        self.load_with(ty, addr, flags())
+    }
+
+    /// [`Cg::load`] with these flags for its scalar loads ([`movable`] or [`flags`]).
+    pub fn load_with(&mut self, ty: Type, addr: Value, fl: MemFlagsData) -> Gen<Val> {
         Ok(match ty {
-            Type::Scalar(s) => Val::S(self.load_scalar(s, addr, 0)?),
+            Type::Scalar(s) => Val::S(self.load_scalar(s, addr, 0, fl)?),
             Type::Vector(n, s) => {
                 let mut parts = Vec::new();
                 for i in 0..i32::from(n) {
-                    parts.push(self.load_scalar(s, addr, 4 * i)?);
+                    parts.push(self.load_scalar(s, addr, 4 * i, fl)?);
                 }
                 Val::V(parts)
             }
@@ -199,17 +222,17 @@ impl<'a> Cg<'a, '_> {
         })
     }
 
-    fn load_scalar(&mut self, s: Scalar, addr: Value, offset: i32) -> Gen<Value> {
+    fn load_scalar(&mut self, s: Scalar, addr: Value, offset: i32, fl: MemFlagsData) -> Gen<Value> {
         Ok(match s {
             Scalar::Bool => {
-                let w = self.b.ins().load(types::I32, flags(), addr, offset);
+                let w = self.b.ins().load(types::I32, fl, addr, offset);
                 self.b
                     .ins()
                     .icmp_imm_s(ir::condcodes::IntCC::NotEqual, w, 0)
             }
             s => {
                 let t = cl_type(s)?;
-                self.b.ins().load(t, flags(), addr, offset)
+                self.b.ins().load(t, fl, addr, offset)
             }
         })
     }

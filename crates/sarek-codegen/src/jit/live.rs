@@ -32,6 +32,20 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// Whether `s`, a statement at workgroup level, is `if c { break }` / `if c {} else {
+    /// continue }` (either arm empty, the other one `break` or `continue`) with a uniform
+    /// condition: the lowering of a `for`/`while` loop's test. It then runs once for the
+    /// workgroup and jumps, instead of setting each invocation's flag in a segment.
+    pub fn is_uniform_jump(&self, f: &Function, s: &Statement) -> bool {
+        let jump = |b: &[Statement]| {
+            b.is_empty() || matches!(b, [x] if matches!(x.kind, Stmt::Break | Stmt::Continue))
+        };
+        matches!(&s.kind, Stmt::If { cond, accept, reject }
+            if jump(accept) && jump(reject) && uniform_expr(f, &self.uniform, *cond))
+    }
+}
+
 /// The local a `let` or a whole-local assignment sets, and the value (none: zero).
 fn uniform_write(f: &Function, s: &Statement) -> Option<(usize, Option<Handle<Expression>>)> {
     match &s.kind {
@@ -164,7 +178,7 @@ pub(super) fn plan(k: &Kernel) -> Plan {
     };
     // Segments as code generation splits them, with the locals each names and declares.
     let mut runs: Vec<Vec<&Statement>> = Vec::new();
-    split_runs(k, &plan, f, &f.body, &mut runs);
+    split_runs(k, &plan, f, &f.body, false, &mut runs);
     let mut named_by: BTreeMap<usize, usize> = BTreeMap::new();
     let mut declared: Vec<BTreeSet<usize>> = Vec::new();
     for run in &runs {
@@ -223,12 +237,14 @@ fn lets_of<'s>(block: impl Iterator<Item = &'s Statement>, out: &mut BTreeSet<us
 }
 
 /// The per-invocation segments of a workgroup-level block, split at barriers and at
-/// statements that run once per workgroup (as `Cg::workgroup_block` splits them).
+/// statements that run once per workgroup (as `Cg::workgroup_block` splits them; `in_body`:
+/// inside the body of a workgroup-level loop, where a uniform jump runs once too).
 fn split_runs<'a>(
     k: &Kernel,
     plan: &Plan,
     f: &Function,
     block: &'a [Statement],
+    in_body: bool,
     runs: &mut Vec<Vec<&'a Statement>>,
 ) {
     let mut run = Vec::new();
@@ -237,24 +253,24 @@ fn split_runs<'a>(
             runs.push(std::mem::take(&mut run));
             match &s.kind {
                 Stmt::If { accept, reject, .. } => {
-                    split_runs(k, plan, f, accept, runs);
-                    split_runs(k, plan, f, reject, runs);
+                    split_runs(k, plan, f, accept, in_body, runs);
+                    split_runs(k, plan, f, reject, in_body, runs);
                 }
                 Stmt::Loop {
                     body, continuing, ..
                 } => {
-                    split_runs(k, plan, f, body, runs);
-                    split_runs(k, plan, f, continuing, runs);
+                    split_runs(k, plan, f, body, true, runs);
+                    split_runs(k, plan, f, continuing, false, runs);
                 }
                 Stmt::Switch { cases, default, .. } => {
                     for c in cases {
-                        split_runs(k, plan, f, &c.body, runs);
+                        split_runs(k, plan, f, &c.body, in_body, runs);
                     }
-                    split_runs(k, plan, f, default, runs);
+                    split_runs(k, plan, f, default, in_body, runs);
                 }
                 _ => runs.push(vec![s]),
             }
-        } else if plan.is_uniform_stmt(f, s) {
+        } else if plan.is_uniform_stmt(f, s) || (in_body && plan.is_uniform_jump(f, s)) {
             runs.push(std::mem::take(&mut run));
             runs.push(vec![s]);
         } else {

@@ -9,12 +9,16 @@
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
 //! parallel on every core, as in the interpreter.
 //!
-//! What the JIT does not compile (subgroup operations, a helper holding a barrier, a few
-//! rare operations on structs) is reported as [`Unsupported`] when the kernel is prepared; the
-//! runtime then runs that kernel on the interpreter. Checked launches ([`Launch::checks`])
+//! What the JIT does not compile ([`fallback`]: `f16`, subgroup operations, cooperative
+//! matrices, a helper holding a barrier; a few rare operations on structs) is reported as
+//! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
+//! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
 
+mod control;
+mod effects;
 mod expr;
+mod fallback;
 mod gen;
 mod live;
 mod native;
@@ -89,11 +93,7 @@ impl Compiled {
         let started = std::time::Instant::now();
         let k = program.kernel();
         let lay = program.layouts();
-        // The JIT addresses memory by 4-byte words; `f16` (2 bytes, written without
-        // clobbering its neighbour) stays on the interpreter for now.
-        if crate::features::uses_f16(k) {
-            return Err(Unsupported("the `f16` type".into()));
-        }
+        fallback::check(k)?;
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
         let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
             .map_err(|e| err(&e))?;
@@ -215,19 +215,39 @@ impl Compiled {
                 } else {
                     live::Plan::default()
                 },
+                kernel_writes: {
+                    let mut w = effects::Writes::default();
+                    effects::block(k, &k.entry.body, &mut w);
+                    w
+                },
+                segment: None,
+                wg_body: false,
             };
             if barriers {
                 cg.workgroup_block(&k.entry.body)?;
             } else {
                 let none = Default::default();
-                cg.per_invocation(&none, &none, |cg| cg.block(&k.entry.body))?;
+                let body: Vec<_> = k.entry.body.iter().collect();
+                cg.per_invocation(&none, &none, &body)?;
             }
             let zero = cg.u32c(0);
             cg.b.ins().return_(&[zero]);
             cg.b.seal_all_blocks();
             cg.b.finalize(tcfg);
         }
+        // `SAREK_JIT_DUMP=<kernel name>` prints the kernel's optimised Cranelift IR and its
+        // machine code to stderr: what to read when a kernel is slower than expected.
+        let dump = std::env::var("SAREK_JIT_DUMP").is_ok_and(|d| d == k.name);
+        if dump {
+            ctx.set_disasm(true);
+        }
         module.define_function(id, &mut ctx).map_err(|e| err(&e))?;
+        if dump {
+            eprintln!("{}", ctx.func.display());
+            if let Some(code) = ctx.compiled_code().and_then(|c| c.vcode.as_ref()) {
+                eprintln!("{code}");
+            }
+        }
         module.clear_context(&mut ctx);
         module.finalize_definitions().map_err(|e| err(&e))?;
         let code = module.get_finalized_function(id);

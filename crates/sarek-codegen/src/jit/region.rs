@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 
 use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder};
 
+use super::control::Level;
 use super::gen::{cl_type, flags, Cg, Gen, Home, LoopTarget};
 use super::Unsupported;
 use crate::arena::Handle;
@@ -218,18 +219,26 @@ pub(super) fn expr_locals(f: &Function, h: Handle<Expression>, out: &mut BTreeSe
 }
 
 impl<'a> Cg<'a, '_> {
-    /// Runs `body` once per invocation of the workgroup, with `thread`, `invocation` and (with
-    /// barriers) the frame set. With barriers, an invocation that has returned is skipped, and
-    /// the entry's register locals in `live` are loaded from its frame before and stored
-    /// after.
+    /// Runs the statements `stmts` once per invocation of the workgroup, with `thread`,
+    /// `invocation` and (with barriers) the frame set. With barriers, an invocation that has
+    /// returned is skipped, and the entry's register locals in `load` are loaded from its
+    /// frame before and those in `store` stored after.
     pub fn per_invocation(
         &mut self,
         load: &BTreeSet<usize>,
         store: &BTreeSet<usize>,
-        body: impl FnOnce(&mut Self) -> Gen<()>,
+        stmts: &[&'a Statement],
     ) -> Gen<()> {
         let [wx, wy, wz] = self.k.workgroup_size;
         let n = wx * wy * wz;
+        // Workgroup memory's address, loaded here so that loads from it stay in the segment.
+        let mut writes = super::effects::Writes::default();
+        for s in stmts {
+            super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
+        }
+        let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
+        let base = self.b.ins().load(types::I64, flags(), self.c.ctx, off);
+        let saved_segment = self.segment.replace((base, writes));
         let i = self.b.declare_var(types::I32);
         let zero = self.u32c(0);
         self.b.def_var(i, zero);
@@ -289,7 +298,9 @@ impl<'a> Cg<'a, '_> {
             self.frame = Some(frame);
             self.load_live(load)?;
         }
-        body(self)?;
+        for s in stmts {
+            self.block(std::slice::from_ref(*s))?;
+        }
         self.b.ins().jump(seg_exit, &[]);
         self.b.switch_to_block(seg_exit);
         if self.barriers {
@@ -303,6 +314,7 @@ impl<'a> Cg<'a, '_> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(exit);
         (self.thread, self.invocation, self.frame, self.inv_exit) = saved;
+        self.segment = saved_segment;
         Ok(())
     }
 
@@ -378,6 +390,10 @@ impl<'a> Cg<'a, '_> {
                 self.segment(&run)?;
                 run.clear();
                 self.uniform_statement(s)?;
+            } else if self.wg_body && self.plan.is_uniform_jump(self.acts[0].f, s) {
+                self.segment(&run)?;
+                run.clear();
+                self.uniform_jump(s)?;
             } else {
                 run.push(s);
             }
@@ -406,13 +422,7 @@ impl<'a> Cg<'a, '_> {
             .filter(framed)
             .filter(|l| !self.plan.invariant.contains_key(l))
             .collect();
-        let run: Vec<&'a Statement> = run.to_vec();
-        self.per_invocation(&load, &store, |cg| {
-            for s in &run {
-                cg.block(std::slice::from_ref(*s))?;
-            }
-            Ok(())
-        })?;
+        self.per_invocation(&load, &store, run)?;
         // Every invocation returned: the workgroup is done.
         if self.returns {
             let alive = self.b.use_var(self.alive);
@@ -444,7 +454,10 @@ impl<'a> Cg<'a, '_> {
     }
 
     /// Evaluates a uniform condition on invocation 0's values.
-    fn uniform_scalar(&mut self, h: Handle<Expression>) -> Gen<cranelift_codegen::ir::Value> {
+    pub(super) fn uniform_scalar(
+        &mut self,
+        h: Handle<Expression>,
+    ) -> Gen<cranelift_codegen::ir::Value> {
         let mut live = BTreeSet::new();
         expr_locals(self.acts[0].f, h, &mut live);
         live.retain(|l| !self.plan.uniform.contains(l));
@@ -472,6 +485,39 @@ impl<'a> Cg<'a, '_> {
         r
     }
 
+    /// `if c { break }` (or `continue`, in either arm) of the innermost workgroup-level loop
+    /// with a uniform `c`: one test and a jump for the whole workgroup.
+    fn uniform_jump(&mut self, s: &'a Statement) -> Gen<()> {
+        let Stmt::If {
+            cond,
+            accept,
+            reject,
+        } = &s.kind
+        else {
+            return Err(Unsupported("a uniform jump that is not an `if`".into()));
+        };
+        let Some((cont, exit)) = self.wg_targets.last().copied() else {
+            return Err(Unsupported("a uniform jump outside a loop".into()));
+        };
+        let c = self.uniform_scalar(*cond)?;
+        let (yes, no, done) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(c, yes, &[], no, &[]);
+        for (block, arm) in [(yes, accept), (no, reject)] {
+            self.b.switch_to_block(block);
+            match arm.first().map(|x| &x.kind) {
+                Some(Stmt::Break) => self.b.ins().jump(exit, &[]),
+                Some(Stmt::Continue) => self.b.ins().jump(cont, &[]),
+                _ => self.b.ins().jump(done, &[]),
+            };
+        }
+        self.b.switch_to_block(done);
+        Ok(())
+    }
+
     /// A statement holding a barrier, at workgroup level.
     fn workgroup_statement(&mut self, s: &'a Statement) -> Gen<()> {
         match &s.kind {
@@ -481,97 +527,17 @@ impl<'a> Cg<'a, '_> {
                 cond,
                 accept,
                 reject,
-            } => {
-                let c = self.uniform_scalar(*cond)?;
-                let (yes, no, done) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().brif(c, yes, &[], no, &[]);
-                self.b.switch_to_block(yes);
-                self.workgroup_block(accept)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(no);
-                self.workgroup_block(reject)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_if(Level::Workgroup, *cond, accept, reject),
             Stmt::Loop {
                 body,
                 continuing,
                 break_if,
-            } => {
-                let (head, cont, exit) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                let brk = self.b.declare_var(types::I8);
-                let cnt = self.b.declare_var(types::I8);
-                let z = self.b.ins().iconst(types::I8, 0);
-                self.b.def_var(brk, z);
-                self.b.def_var(cnt, z);
-                self.b.ins().jump(head, &[]);
-                self.b.switch_to_block(head);
-                let [wx, wy, wz] = self.k.workgroup_size;
-                let n = u64::from(wx * wy * wz);
-                let zero = self.u32c(0);
-                let saved = self.thread;
-                self.thread = [zero; 3];
-                self.burn(n * (1 + body.len() as u64), s.span);
-                self.thread = saved;
-                self.loops.push(LoopTarget::Workgroup { brk, cont: cnt });
-                self.wg_targets.push((cont, exit));
-                let r = self.workgroup_block(body);
-                self.loops.pop();
-                self.wg_targets.pop();
-                r?;
-                self.b.ins().jump(cont, &[]);
-                self.b.switch_to_block(cont);
-                self.workgroup_block(continuing)?;
-                match break_if {
-                    Some(c) => {
-                        let c = self.uniform_scalar(*c)?;
-                        self.b.ins().brif(c, exit, &[], head, &[]);
-                    }
-                    None => {
-                        self.b.ins().jump(head, &[]);
-                    }
-                }
-                self.b.switch_to_block(exit);
-                Ok(())
-            }
+            } => self.emit_loop(Level::Workgroup, s.span, body, continuing, *break_if),
             Stmt::Switch {
                 selector,
                 cases,
                 default,
-            } => {
-                let sel = self.uniform_scalar(*selector)?;
-                let done = self.b.create_block();
-                for case in cases {
-                    let (arm, next) = (self.b.create_block(), self.b.create_block());
-                    let mut hit = self.b.ins().iconst(types::I8, 0);
-                    for v in &case.values {
-                        let bits = crate::interp::value::Value::literal(*v).bits();
-                        let eq = self
-                            .b
-                            .ins()
-                            .icmp_imm_s(IntCC::Equal, sel, i64::from(bits as i32));
-                        hit = self.b.ins().bor(hit, eq);
-                    }
-                    self.b.ins().brif(hit, arm, &[], next, &[]);
-                    self.b.switch_to_block(arm);
-                    self.workgroup_block(&case.body)?;
-                    self.b.ins().jump(done, &[]);
-                    self.b.switch_to_block(next);
-                }
-                self.workgroup_block(default)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_switch(Level::Workgroup, *selector, cases, default),
             Stmt::Barrier(Barrier::Subgroup) => Err(Unsupported("a subgroup barrier".into())),
             Stmt::Subgroup { .. } => Err(Unsupported("a subgroup operation".into())),
             Stmt::Call { .. } => Err(Unsupported("a helper that holds a barrier".into())),

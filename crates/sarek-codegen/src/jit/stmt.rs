@@ -3,6 +3,7 @@
 
 use cranelift_codegen::ir::{condcodes::IntCC, types, AtomicRmwOp, InstBuilder, Value};
 
+use super::control::Level;
 use super::gen::{flags, Act, Cg, Gen, Home, LoopTarget, Val};
 use super::Unsupported;
 use crate::arena::Handle;
@@ -90,55 +91,12 @@ impl<'a> Cg<'a, '_> {
                 cond,
                 accept,
                 reject,
-            } => {
-                let c = self.scalar(*cond)?;
-                let (yes, no, done) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().brif(c, yes, &[], no, &[]);
-                self.b.switch_to_block(yes);
-                self.block(accept)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(no);
-                self.block(reject)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_if(Level::Invocation, *cond, accept, reject),
             Stmt::Loop {
                 body,
                 continuing,
                 break_if,
-            } => {
-                let (head, cont, exit) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                self.b.ins().jump(head, &[]);
-                self.b.switch_to_block(head);
-                self.burn(1 + body.len() as u64, s.span);
-                self.loops.push(LoopTarget::Native { cont, exit });
-                let r = self.block(body);
-                self.loops.pop();
-                r?;
-                self.b.ins().jump(cont, &[]);
-                self.b.switch_to_block(cont);
-                self.block(continuing)?;
-                match break_if {
-                    Some(c) => {
-                        let c = self.scalar(*c)?;
-                        self.b.ins().brif(c, exit, &[], head, &[]);
-                    }
-                    None => {
-                        self.b.ins().jump(head, &[]);
-                    }
-                }
-                self.b.switch_to_block(exit);
-                Ok(())
-            }
+            } => self.emit_loop(Level::Invocation, s.span, body, continuing, *break_if),
             Stmt::Break | Stmt::Continue => {
                 let brk = matches!(s.kind, Stmt::Break);
                 match self.loops.last().copied() {
@@ -184,31 +142,7 @@ impl<'a> Cg<'a, '_> {
                 selector,
                 cases,
                 default,
-            } => {
-                let sel = self.scalar(*selector)?;
-                let done = self.b.create_block();
-                for case in cases {
-                    let (arm, next) = (self.b.create_block(), self.b.create_block());
-                    let mut hit = self.b.ins().iconst(types::I8, 0);
-                    for v in &case.values {
-                        let bits = crate::interp::value::Value::literal(*v).bits();
-                        let eq = self
-                            .b
-                            .ins()
-                            .icmp_imm_s(IntCC::Equal, sel, i64::from(bits as i32));
-                        hit = self.b.ins().bor(hit, eq);
-                    }
-                    self.b.ins().brif(hit, arm, &[], next, &[]);
-                    self.b.switch_to_block(arm);
-                    self.block(&case.body)?;
-                    self.b.ins().jump(done, &[]);
-                    self.b.switch_to_block(next);
-                }
-                self.block(default)?;
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                Ok(())
-            }
+            } => self.emit_switch(Level::Invocation, *selector, cases, default),
             Stmt::Call {
                 function,
                 args,

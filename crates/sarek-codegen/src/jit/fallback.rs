@@ -1,0 +1,61 @@
+//! The constructs the JIT leaves to the interpreter, decided in one place before any code is
+//! generated (a kernel using one runs on the interpreter under `SAREK_CPU_ENGINE=auto`).
+//! Code generation still refuses what it cannot compile as a last resort (a comparison of
+//! whole structs, a dynamic index into a vector), but each construct of the list below is
+//! named here first, so that adding one is one line.
+
+use super::region::any_barrier;
+use super::Unsupported;
+use crate::ir::{Barrier, Builtin, Expr, Kernel, Statement, Stmt};
+
+/// Why the JIT leaves `k` to the interpreter, if it does.
+pub(super) fn check(k: &Kernel) -> Result<(), Unsupported> {
+    let refuse = |what: &str| Err(Unsupported(what.into()));
+    // The JIT addresses memory by 4-byte words; an `f16` is 2 bytes, written without
+    // clobbering its neighbour, which the interpreter's 2-byte units do.
+    if crate::features::uses_f16(k) {
+        return refuse("the `f16` type");
+    }
+    for f in k.all_functions() {
+        for (_, e) in f.exprs.iter() {
+            if let Expr::Builtin(b @ (Builtin::SubgroupSize | Builtin::SubgroupInvocationId)) =
+                &e.kind
+            {
+                return refuse(&format!("the builtin {b:?}"));
+            }
+        }
+        if let Some(what) = block(k, &f.body) {
+            return refuse(what);
+        }
+    }
+    Ok(())
+}
+
+/// The first construct of `body` (at any depth) the JIT leaves to the interpreter.
+fn block(k: &Kernel, body: &[Statement]) -> Option<&'static str> {
+    body.iter().find_map(|s| statement(k, s))
+}
+
+fn statement(k: &Kernel, s: &Statement) -> Option<&'static str> {
+    match &s.kind {
+        // Lanes in lockstep: the interpreter's subgroup emulation.
+        Stmt::Subgroup { .. } => Some("a subgroup operation"),
+        Stmt::Barrier(Barrier::Subgroup) => Some("a subgroup barrier"),
+        Stmt::Coop(_) => Some("a cooperative matrix"),
+        // Its barrier would have to split the caller's segments inside the inlined body.
+        Stmt::Call { function, .. } => k
+            .functions
+            .get(function.0 as usize)
+            .is_some_and(|f| any_barrier(k, &f.body))
+            .then_some("a helper that holds a barrier"),
+        Stmt::If { accept, reject, .. } => block(k, accept).or_else(|| block(k, reject)),
+        Stmt::Loop {
+            body, continuing, ..
+        } => block(k, body).or_else(|| block(k, continuing)),
+        Stmt::Switch { cases, default, .. } => cases
+            .iter()
+            .find_map(|c| block(k, &c.body))
+            .or_else(|| block(k, default)),
+        _ => None,
+    }
+}

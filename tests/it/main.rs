@@ -27,6 +27,7 @@ mod golden;
 mod gpu;
 mod grid;
 mod half;
+mod half_vectors;
 mod inference;
 mod methods;
 mod multi;

@@ -86,7 +86,7 @@ fn half_vector_ops(x: &[F16Vec4], s: F16Vec2, out: &mut [F16Vec4], wide: &mut [V
             two * s.y,
         );
         out[base + 4] = F16Vec4::from_vec4(v.to_vec4() * 0.5) + F16Vec4::from(Vec4::Z);
-        out[base + 5] = v.floor() - v.ceil() + v.trunc();
+        out[base + 5] = -v.floor() - v.ceil() + v.trunc();
         let mut w = v.to_vec4();
         if v == F16Vec4::ZERO || F16Vec2::from(Vec2::new(w.x, w.y)) != F16Vec2::new(v.x, v.y) {
             w = Vec4::splat(-1.0);
@@ -135,7 +135,7 @@ fn f16vec_operations_round_like_the_host() {
                 two * s.y,
             ),
             F16Vec4::from_vec4(v.to_vec4() * 0.5) + F16Vec4::from(Vec4::Z),
-            v.floor() - v.ceil() + v.trunc(),
+            -v.floor() - v.ceil() + v.trunc(),
         ];
         for (k, w) in want.iter().enumerate() {
             let g = out[i * 6 + k];

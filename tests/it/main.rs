@@ -28,6 +28,7 @@ mod gpu;
 mod grid;
 mod half;
 mod half_vectors;
+mod helper_collectives;
 mod inference;
 mod methods;
 mod multi;

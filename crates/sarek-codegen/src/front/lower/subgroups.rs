@@ -31,8 +31,11 @@ impl Lowerer<'_> {
         builtin: Option<Builtin>,
     ) -> R<Value> {
         let span = c.span();
-        if self.helper.is_some() {
-            return Err(self.error(c.func.span(), format!("`{name}` can only be called in the kernel body, where Sarek proves every thread of a subgroup reaches it together; call it there and pass its value to the helper")));
+        // A subgroup operation may run in a helper (the uniformity check then requires every
+        // call of the helper in uniform control flow); the two built-ins are entry-point
+        // inputs in WGSL, which helpers do not see.
+        if self.helper.is_some() && builtin.is_some() {
+            return Err(self.error(c.func.span(), format!("`{name}()` is an input of the kernel's entry point in WGSL, so it can only be read in the kernel body; read it there and pass its value to the helper")));
         }
         if let Some(builtin) = builtin {
             if !c.args.is_empty() {

@@ -240,3 +240,111 @@ fn a_device_without_shader_f16_refuses_an_f16vec_kernel() {
         other => panic!("expected MissingFeature, got {other:?}"),
     }
 }
+
+// Subgroup operations on `f16` and `F16Vec4` (features `SHADER_F16` and `SUBGROUP`).
+#[sarek::kernel(workgroup_size = [64])]
+fn half_subgroups(
+    x: &[f16],
+    v: &[F16Vec4],
+    out: &mut [f16],
+    vout: &mut [F16Vec4],
+    sizes: &mut [u32],
+) {
+    let i = global_thread_id();
+    let a = x[i];
+    let w = v[i];
+    let sum = subgroup_add(a);
+    let lo = subgroup_min(a);
+    let hi = subgroup_max(a);
+    let inc = subgroup_inclusive_add(a);
+    let exc = subgroup_exclusive_add(a);
+    let first = subgroup_broadcast_first(a);
+    let swapped = subgroup_shuffle_xor(a, 1);
+    let b0 = subgroup_broadcast(a, 0);
+    let vsum = subgroup_add(w);
+    let vmax = subgroup_max(w);
+    let vswap = subgroup_shuffle(w, subgroup_invocation_id() ^ 1);
+    let size = subgroup_size();
+    let base = i * 8;
+    out[base] = sum;
+    out[base + 1] = lo;
+    out[base + 2] = hi;
+    out[base + 3] = inc;
+    out[base + 4] = exc;
+    out[base + 5] = first;
+    out[base + 6] = swapped;
+    out[base + 7] = b0;
+    vout[i * 3] = vsum;
+    vout[i * 3 + 1] = vmax;
+    vout[i * 3 + 2] = vswap;
+    sizes[i] = size;
+}
+
+#[test]
+fn subgroup_operations_on_f16_and_f16vec4_match_the_host() {
+    use sarek::abi::Feature;
+    let features = &half_subgroups::ABI.features;
+    assert!(features.contains(&Feature::ShaderF16) && features.contains(&Feature::Subgroup));
+    let Some(dev) = common::device() else { return };
+    if !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
+        eprintln!("no SUBGROUP on this device: skipped");
+        return;
+    }
+    let n = 256;
+    // Multiples of 0.5 up to 2: every sum and prefix of up to 64 of them is exact in `f16`,
+    // so the device's order of summation does not matter.
+    let xs: Vec<f16> = (0..n)
+        .map(|i| h(((i * 7 % 9) as f32 - 4.0) * 0.5))
+        .collect();
+    let vs: Vec<F16Vec4> = xs
+        .iter()
+        .map(|&a| F16Vec4::new(a, -a, f16::ONE, a * h(2.0)))
+        .collect();
+    let x = dev.upload(&xs).unwrap();
+    let v = dev.upload(&vs).unwrap();
+    let mut out = dev.zeros::<f16>(n * 8).unwrap();
+    let mut vout = dev.zeros::<F16Vec4>(n * 3).unwrap();
+    let mut sizes = dev.zeros::<u32>(n).unwrap();
+    half_subgroups
+        .launch(
+            &dev,
+            Grid::cover(n),
+            &x,
+            &v,
+            &mut out,
+            &mut vout,
+            &mut sizes,
+        )
+        .unwrap();
+    let (out, vout, sizes) = (
+        out.read().unwrap(),
+        vout.read().unwrap(),
+        sizes.read().unwrap(),
+    );
+    let size = sizes[0] as usize;
+    assert!(
+        size.is_power_of_two() && size >= 2 && 64 % size == 0,
+        "{size}"
+    );
+    for i in 0..n {
+        let lane = i % size;
+        let group = &xs[i - lane..i - lane + size];
+        let vgroup = &vs[i - lane..i - lane + size];
+        let sum = group.iter().fold(f16::ZERO, |s, &a| s + a);
+        let inc = group[..=lane].iter().fold(f16::ZERO, |s, &a| s + a);
+        let exc = group[..lane].iter().fold(f16::ZERO, |s, &a| s + a);
+        let lo = group.iter().copied().fold(f16::INFINITY, f16::min);
+        let hi = group.iter().copied().fold(f16::NEG_INFINITY, f16::max);
+        let want = [sum, lo, hi, inc, exc, group[0], group[lane ^ 1], group[0]];
+        assert_eq!(&out[i * 8..i * 8 + 8], want, "invocation {i}");
+        let vsum = vgroup.iter().fold(F16Vec4::ZERO, |s, &a| s + a);
+        let vmax = vgroup
+            .iter()
+            .fold(F16Vec4::splat(f16::NEG_INFINITY), |m, &a| m.max(a));
+        assert_eq!(
+            &vout[i * 3..i * 3 + 3],
+            [vsum, vmax, vgroup[lane ^ 1]],
+            "invocation {i}"
+        );
+    }
+}

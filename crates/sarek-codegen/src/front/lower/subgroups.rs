@@ -100,7 +100,9 @@ impl Lowerer<'_> {
         Ok(Value::Expr(self.read(result, ty, span)))
     }
 
-    /// The type of a subgroup operation's numeric operand: `f32`, `i32` or `u32`.
+    /// The type of a subgroup operation's numeric operand: `f32`, `i32`, `u32`, `f16` or an
+    /// `f16` vector (`F16Vec2`, `F16Vec4`; WGSL's subgroup built-ins take vectors, and these
+    /// are what a half-precision kernel reduces).
     fn subgroup_number(
         &mut self,
         value: crate::arena::Handle<Expression>,
@@ -109,13 +111,14 @@ impl Lowerer<'_> {
     ) -> R<Ty> {
         let ty = self.ty(value);
         match self.infer.shallow(ty) {
-            Ty::Known(Scalar::F32 | Scalar::I32 | Scalar::U32) => Ok(ty),
+            Ty::Known(Scalar::F32 | Scalar::I32 | Scalar::U32 | Scalar::F16) => Ok(ty),
+            Ty::Compound(Type::Vector(2 | 4, Scalar::F16)) => Ok(ty),
             Ty::Var(_) if self.infer.kind_of(ty).is_some() => Ok(ty),
             other => {
                 let found = self.describe(other);
                 Err(self.error(
                     written.span(),
-                    format!("`{name}` works on `f32`, `i32` and `u32`, not on `{found}`"),
+                    format!("`{name}` works on `f32`, `i32`, `u32`, `f16`, `F16Vec2` and `F16Vec4`, not on `{found}`"),
                 ))
             }
         }

@@ -147,6 +147,7 @@ pub use sarek_rt::{
     vector, wgpu, AdapterSelector, Batch, Buffer, CpuEngine, Device, Element, Error, Grid, IVec2,
     IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
+pub use sarek_rt::{F16Vec2, F16Vec4};
 
 /// What the code `#[sarek::kernel]` and `#[sarek::module]` generate refers to: the runtime's
 /// type-erased layer (`Arg`, `KernelSource`, `RawBuffer`, the raw `launch`, `enqueue` and
@@ -173,5 +174,6 @@ pub mod abi {
 pub mod prelude {
     pub use crate::gpu::*;
     pub use crate::{Buffer, Device, Grid};
+    pub use crate::{F16Vec2, F16Vec4};
     pub use crate::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};
 }

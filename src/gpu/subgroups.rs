@@ -14,12 +14,16 @@
 //! like a barrier: Sarek refuses one under a condition that differs between invocations, as
 //! WGSL's uniformity analysis does. A kernel that uses them needs the `SUBGROUP` feature
 //! (`ABI.features`); launching it on a device without it fails with
-//! `Error::MissingFeature`. They can only be called in the kernel body.
+//! `Error::MissingFeature`. A helper function may call them; every call of such a helper must
+//! then be reached by every invocation together (checked at the call). [`subgroup_size`] and
+//! [`subgroup_invocation_id`] are read in the kernel body (WGSL's entry-point inputs) and
+//! passed to helpers as arguments.
 //!
 //! On the host (a kernel's plain-Rust `body`, one invocation at a time) every invocation is a
 //! subgroup of its own: `subgroup_size()` is 1 and every operation sees only its own value.
 
-/// The values subgroup arithmetic and shuffles work on: `f32`, `i32`, `u32`.
+/// The values subgroup arithmetic and shuffles work on: `f32`, `i32`, `u32`, `f16`, `F16Vec2`,
+/// `F16Vec4`.
 pub trait SubgroupValue: Copy + 'static {
     #[doc(hidden)]
     fn zero() -> Self;
@@ -52,6 +56,30 @@ impl SubgroupValue for u32 {
     }
     fn one() -> Self {
         1
+    }
+}
+impl SubgroupValue for half::f16 {
+    fn zero() -> Self {
+        half::f16::ZERO
+    }
+    fn one() -> Self {
+        half::f16::ONE
+    }
+}
+impl SubgroupValue for crate::F16Vec2 {
+    fn zero() -> Self {
+        crate::F16Vec2::ZERO
+    }
+    fn one() -> Self {
+        crate::F16Vec2::ONE
+    }
+}
+impl SubgroupValue for crate::F16Vec4 {
+    fn zero() -> Self {
+        crate::F16Vec4::ZERO
+    }
+    fn one() -> Self {
+        crate::F16Vec4::ONE
     }
 }
 impl SubgroupInteger for i32 {}

@@ -8,7 +8,8 @@ use std::path::Path;
 
 use sarek_codegen::front::{attr, lower_kernel};
 
-fn kernels(source: &str) -> Vec<(String, String)> {
+/// Each kernel's name, WGSL and the features its ABI declares.
+fn kernels(source: &str) -> Vec<(String, String, Vec<sarek_codegen::features::Feature>)> {
     let file = syn::parse_file(source).expect("golden inputs are valid Rust");
     let is_kernel = |a: &syn::Attribute| {
         a.path()
@@ -51,6 +52,7 @@ fn kernels(source: &str) -> Vec<(String, String)> {
                 out.push((
                     format!("{}.{}", f.sig.ident, inst.args.join("_")),
                     compiled.wgsl,
+                    compiled.abi.features.to_vec(),
                 ));
             }
             continue;
@@ -59,7 +61,11 @@ fn kernels(source: &str) -> Vec<(String, String)> {
             lower_kernel(&attr, &f, &module).unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         let compiled = sarek_codegen::compile(&lowered.kernel)
             .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
-        out.push((f.sig.ident.to_string(), compiled.wgsl));
+        out.push((
+            f.sig.ident.to_string(),
+            compiled.wgsl,
+            compiled.abi.features.to_vec(),
+        ));
     }
     out
 }
@@ -78,22 +84,18 @@ fn golden_wgsl() {
     for input in inputs {
         let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
         let source = std::fs::read_to_string(&input).unwrap();
-        for (name, wgsl) in kernels(&source) {
+        for (name, wgsl, features) in kernels(&source) {
             count += 1;
-            // An `f16` kernel is validated with the capability its `enable f16;` needs.
-            let features: &[sarek_codegen::features::Feature] = if wgsl.contains("enable f16;") {
-                &[sarek_codegen::features::Feature::ShaderF16]
-            } else {
-                &[]
-            };
-            sarek_codegen::valid::validate_with(&wgsl, features)
+            // Validated with the capabilities of the features the kernel declares (`f16`,
+            // cooperative matrices), as the runtime creates its shader.
+            sarek_codegen::valid::validate_with(&wgsl, &features)
                 .unwrap_or_else(|e| panic!("naga rejects {name}: {e}"));
             // Generation is deterministic: a second run gives the same bytes.
             assert_eq!(
                 kernels(&source)
                     .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, w)| w),
+                    .find(|(n, _, _)| *n == name)
+                    .map(|(_, w, _)| w),
                 Some(&wgsl)
             );
             let path = root.join("out").join(format!("{stem}.{name}.wgsl"));

@@ -27,6 +27,8 @@ mod golden;
 mod gpu;
 mod grid;
 mod half;
+mod half_vectors;
+mod helper_collectives;
 mod inference;
 mod methods;
 mod multi;

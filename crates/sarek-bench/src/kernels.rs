@@ -22,6 +22,16 @@ pub fn saxpy_f16(a: f16, x: &[f16], y: &mut [f16]) {
     }
 }
 
+/// `y = a·x + y` in `f16`, four halves a thread through `F16Vec4` (WGSL's `vec4<f16>`):
+/// 8-byte loads and stores, as a user writes a vectorised half-precision saxpy.
+#[sarek::kernel]
+pub fn saxpy_f16x4(a: f16, x: &[sarek::F16Vec4], y: &mut [sarek::F16Vec4]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = x[i] * a + y[i];
+    }
+}
+
 /// First stage of a sum: a grid-stride loop per thread, then a tree in workgroup memory.
 #[sarek::kernel]
 pub fn sum_stage(x: &[f32], partial: &mut [f32]) {

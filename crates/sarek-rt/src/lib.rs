@@ -36,6 +36,7 @@ mod features;
 #[doc(hidden)]
 pub mod fixture;
 mod grid;
+pub mod half_vector;
 mod launch;
 mod logging;
 mod poller;
@@ -52,6 +53,7 @@ pub use cpu_engine::CpuEngine;
 pub use device::Device;
 pub use error::{Error, Result};
 pub use grid::{Grid, Groups};
+pub use half_vector::{F16Vec2, F16Vec4};
 pub use launch::Launch;
 pub use split::{Part, Split};
 pub use vector::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};

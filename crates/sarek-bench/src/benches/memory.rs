@@ -102,6 +102,54 @@ pub fn saxpy_f16(b: &Bench) -> Result<Vec<Measured>> {
     }])
 }
 
+/// `y = a·x + y` over `n` halves written by a user with `F16Vec4` (four halves a thread),
+/// against the vec4 twin with `vec4<f16>` (`wgsl/saxpy_f16_vec4.wgsl`); nothing on a device
+/// without `SHADER_F16`.
+pub fn saxpy_f16x4(b: &Bench) -> Result<Vec<Measured>> {
+    use sarek::{f16, F16Vec4};
+    let (ctx, n) = (b.ctx, b.n);
+    let dev = &ctx.dev;
+    if !dev.features().contains(sarek::wgpu::Features::SHADER_F16) {
+        eprintln!("saxpy_f16x4: the device has no SHADER_F16; skipped");
+        return Ok(Vec::new());
+    }
+    let a = f16::from_f32(2.0);
+    let xs: Vec<f16> = (0..n)
+        .map(|i| f16::from_f32((i % 1000) as f32 * 0.125))
+        .collect();
+    let ys: Vec<f16> = (0..n).map(|i| f16::from_f32((i % 7) as f32)).collect();
+    let x = dev.upload::<F16Vec4>(bytemuck::cast_slice(&xs))?;
+    let mut y = dev.upload::<F16Vec4>(bytemuck::cast_slice(&ys))?;
+    let launch = |y: &mut Buffer<F16Vec4>| {
+        kernels::saxpy_f16x4
+            .launch(dev, Grid::cover(n / 4), a, &x, y)
+            .expect("launch")
+    };
+    let first = first_launch(|| launch(&mut y));
+    let got: Vec<f16> = bytemuck::cast_slice(&y.read()?).to_vec();
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let ry = storage(ctx, bytemuck::cast_slice(&ys));
+    let params = ctx.uniform(bytemuck::cast_slice(&[u32::from(a.to_bits()), n as u32]));
+    let p4 = ctx.pipeline(include_str!("../wgsl/saxpy_f16_vec4.wgsl"));
+    let bg4 = ctx.bind(&p4, &[&rx, &ry, &params]);
+    let d4 = ctx.dispatch_1d((n / 4).div_ceil(256) as u32);
+    ctx.time_passes(&[(&p4, &bg4, d4)]);
+    let raw: Vec<f16> = read(ctx, &ry);
+    let verified = got == raw && (0..n).step_by(997).all(|i| got[i] == a * xs[i] + ys[i]);
+    let (sarek, raw) = b
+        .timer
+        .compare(|| vec![launch(&mut y)], &[&[(&p4, &bg4, d4)]]);
+    Ok(vec![Measured {
+        size: pow2(n),
+        work: Work::Bytes((3 * n * 2) as f64),
+        sarek,
+        wgsl: raw[0],
+        wgsl_vec4: None,
+        verified,
+        first_launch: first,
+    }])
+}
+
 /// `y = (a·x + b)·x + c` over `n` floats, as a user writes it, against a scalar and a vec4
 /// twin.
 pub fn poly(b: &Bench) -> Result<Vec<Measured>> {

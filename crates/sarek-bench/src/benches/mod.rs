@@ -56,6 +56,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
         run: memory::saxpy_f16,
     },
     Benchmark {
+        name: "saxpy_f16x4",
+        run: memory::saxpy_f16x4,
+    },
+    Benchmark {
         name: "poly",
         run: memory::poly,
     },

@@ -39,6 +39,40 @@ enum Cause {
     Loop(Span),
 }
 
+/// What every invocation of a workgroup (or of a subgroup) must reach together: a barrier, a
+/// subgroup operation or a cooperative-matrix operation. The errors name it, so that a
+/// divergent `CoopMatrix::load_rows()` is not called a barrier or a subgroup operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Collective {
+    /// `block_barrier()`, `storage_barrier()`, `subgroup_barrier()` (and
+    /// `workgroup_uniform_load`, a workgroup barrier first).
+    Barrier(Barrier),
+    /// `subgroup_add()` and the other subgroup operations.
+    Subgroup(SubgroupOp),
+    /// A cooperative-matrix operation, by its Rust name (`CoopMatrix::load_rows()`).
+    Coop(&'static str),
+}
+
+impl Collective {
+    /// The Rust call the errors quote.
+    fn name(self) -> String {
+        match self {
+            Collective::Barrier(kind) => barrier_name(kind).to_owned(),
+            Collective::Subgroup(op) => format!("subgroup_{}()", op.rust_name()),
+            Collective::Coop(name) => name.to_owned(),
+        }
+    }
+
+    /// What kind of construct it is, in the errors' words.
+    fn noun(self) -> &'static str {
+        match self {
+            Collective::Barrier(_) => "barrier",
+            Collective::Subgroup(_) => "subgroup operation",
+            Collective::Coop(_) => "cooperative-matrix operation",
+        }
+    }
+}
+
 /// What a helper's analysis found, for one pattern of uniform and varying arguments.
 #[derive(Clone)]
 struct Summary {
@@ -51,8 +85,9 @@ struct Summary {
 /// State shared by the analyses of the kernel and its helpers.
 struct Shared<'a> {
     kernel: &'a Kernel,
-    /// Per helper: the first barrier it reaches (its own or a callee's), with its kind.
-    reaches: Vec<Option<(Span, Barrier)>>,
+    /// Per helper: the first barrier or collective operation it reaches (its own or a
+    /// callee's), with its kind.
+    reaches: Vec<Option<(Span, Collective)>>,
     /// Summaries by helper and argument pattern.
     memo: RefCell<HashMap<(u32, Vec<bool>), Summary>>,
 }
@@ -96,7 +131,7 @@ pub fn check(kernel: &Kernel) -> Vec<(Span, String)> {
 /// Per helper, the first barrier it reaches. A helper's callees come before it in
 /// [`Kernel::functions`] (each is lowered, and pushed, while its caller is being lowered, or
 /// was already), so one pass in order sees every callee's answer.
-fn barriers_reached(kernel: &Kernel) -> Vec<Option<(Span, Barrier)>> {
+fn barriers_reached(kernel: &Kernel) -> Vec<Option<(Span, Collective)>> {
     let mut reaches = Vec::with_capacity(kernel.functions.len());
     for f in &kernel.functions {
         let first = first_barrier(&f.body, &reaches);
@@ -106,14 +141,17 @@ fn barriers_reached(kernel: &Kernel) -> Vec<Option<(Span, Barrier)>> {
 }
 
 /// The first barrier a block reaches, directly or through a call (at any depth).
-fn first_barrier(block: &Block, reaches: &[Option<(Span, Barrier)>]) -> Option<(Span, Barrier)> {
+fn first_barrier(
+    block: &Block,
+    reaches: &[Option<(Span, Collective)>],
+) -> Option<(Span, Collective)> {
     block.iter().find_map(|s| match &s.kind {
-        Stmt::Barrier(kind) => Some((s.span, *kind)),
-        // Collective like a barrier (helpers cannot contain one, so only the entry point's
-        // own subgroup operations reach this).
-        Stmt::Subgroup { .. } | Stmt::Coop(_) => Some((s.span, Barrier::Subgroup)),
+        Stmt::Barrier(kind) => Some((s.span, Collective::Barrier(*kind))),
+        // Collective like a barrier, in the kernel body or in a helper.
+        Stmt::Subgroup { op, .. } => Some((s.span, Collective::Subgroup(*op))),
+        Stmt::Coop(op) => Some((s.span, Collective::Coop(op.rust_name()))),
         // `workgroup_uniform_load` is a workgroup barrier first.
-        Stmt::UniformLoad { .. } => Some((s.span, Barrier::Workgroup)),
+        Stmt::UniformLoad { .. } => Some((s.span, Collective::Barrier(Barrier::Workgroup))),
         Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
         Stmt::If { accept, reject, .. } => {
             first_barrier(accept, reaches).or_else(|| first_barrier(reject, reaches))
@@ -368,7 +406,7 @@ impl<'a> Analysis<'a> {
             }
             Stmt::Barrier(kind) => {
                 if let (Some(cause), true) = (cause, self.report) {
-                    self.divergent_barrier(cause, statement.span, *kind);
+                    self.divergent(cause, statement.span, Collective::Barrier(*kind));
                 }
                 None
             }
@@ -378,7 +416,8 @@ impl<'a> Analysis<'a> {
                 indices, result, ..
             } => {
                 if let (Some(cause), true) = (cause, self.report) {
-                    self.divergent_barrier(cause, statement.span, Barrier::Workgroup);
+                    let load = Collective::Barrier(Barrier::Workgroup);
+                    self.divergent(cause, statement.span, load);
                 }
                 if cause.is_some() || indices.iter().any(|i| self.expr_varying(*i)) {
                     self.mark(*result);
@@ -388,15 +427,14 @@ impl<'a> Analysis<'a> {
             Stmt::Subgroup { op, result, .. } => {
                 self.mark(*result);
                 if let (Some(cause), true) = (cause, self.report) {
-                    let name = format!("subgroup_{}()", op.rust_name());
-                    self.divergent_collective(cause, statement.span, &name);
+                    self.divergent(cause, statement.span, Collective::Subgroup(*op));
                 }
                 None
             }
             // Collective over the subgroup, like the subgroup operations.
             Stmt::Coop(op) => {
                 if let (Some(cause), true) = (cause, self.report) {
-                    self.divergent_collective(cause, statement.span, op.rust_name());
+                    self.divergent(cause, statement.span, Collective::Coop(op.rust_name()));
                 }
                 None
             }
@@ -470,48 +508,63 @@ impl<'a> Analysis<'a> {
         None
     }
 
-    /// The error at a divergent condition (once per condition).
-    fn divergent_cause(&mut self, cause: Cause, kind: Barrier) {
-        let name = barrier_name(kind);
-        let (span, why) = match cause {
-            Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the barrier it guards"),
-            Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the others wait forever at the barrier after it"),
-            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together; to leave a loop on a flag in workgroup memory, read the flag with `workgroup_uniform_load(&flag[0])`, whose value every thread of the workgroup shares"),
+    /// The error at a divergent condition (once per condition), naming what it guards.
+    fn divergent_cause(&mut self, cause: Cause, what: Collective) {
+        let name = what.name();
+        let noun = what.noun();
+        let (span, why) = match (cause, what) {
+            (Cause::Branch(s), _) => (s, format!("this condition can differ between the threads of a workgroup, so only some of them reach the {noun} it guards")),
+            (Cause::Return(s), Collective::Barrier(_)) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the others wait forever at the barrier after it".to_owned()),
+            (Cause::Return(s), _) => (s, format!("only some threads of a workgroup may take the early `return` under this condition, so the {noun} after it would run with some lanes missing")),
+            (Cause::Loop(s), Collective::Barrier(_)) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a barrier inside it is not reached by all of them together; to leave a loop on a flag in workgroup memory, read the flag with `workgroup_uniform_load(&flag[0])`, whose value every thread of the workgroup shares".to_owned()),
+            (Cause::Loop(s), _) => (s, format!("threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a {noun} inside it does not run with all lanes together")),
         };
-        if self.reported.insert(span) {
-            self.errors.push((
-                span,
-                format!(
-                    "{why}. Every thread of a workgroup must reach each `{name}`: WGSL rejects a barrier in control flow that depends on a thread index, on memory, or on a variable assigned from one. Move the barrier out, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()` and `grid_dim_*()`"
-                ),
-            ));
+        if !self.reported.insert(span) {
+            return;
         }
+        let rule = match what {
+            Collective::Barrier(_) => format!("Every thread of a workgroup must reach each `{name}`: WGSL rejects a barrier in control flow that depends on a thread index, on memory, or on a variable assigned from one. Move the barrier out, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()` and `grid_dim_*()`"),
+            _ => format!("Every thread of a workgroup must reach each `{name}` together: WGSL requires {noun}s in uniform control flow (which lanes take part in a divergent one is not defined). Compute the operation's input under the condition and call `{name}` outside it, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` and `subgroup_size()`"),
+        };
+        self.errors.push((span, format!("{why}. {rule}")));
     }
 
-    fn divergent_barrier(&mut self, cause: Cause, barrier: Span, kind: Barrier) {
-        let name = barrier_name(kind);
-        self.divergent_cause(cause, kind);
-        self.errors.push((barrier, format!("this `{name}` is not reached by every thread of its workgroup (see the divergent condition above)")));
+    /// A barrier or collective operation under divergent control flow: one error at the
+    /// cause (once) and one at the operation.
+    fn divergent(&mut self, cause: Cause, at: Span, what: Collective) {
+        self.divergent_cause(cause, what);
+        let name = what.name();
+        let together = match what {
+            Collective::Barrier(_) => "",
+            _ => " together",
+        };
+        self.errors.push((at, format!("this `{name}` is not reached by every thread of its workgroup{together} (see the divergent condition above)")));
     }
 
-    /// A call, under divergent control flow, of a helper that reaches a barrier.
+    /// A call, under divergent control flow, of a helper that reaches a barrier or a
+    /// collective operation.
     fn divergent_call(
         &mut self,
         cause: Cause,
         call: Span,
         function: FunctionId,
         barrier: Span,
-        kind: Barrier,
+        what: Collective,
     ) {
-        let name = barrier_name(kind);
+        let name = what.name();
+        let noun = what.noun();
         let callee = self.callee_name(function);
+        let does = match what {
+            Collective::Barrier(_) => format!("waits at a `{name}`"),
+            _ => format!("runs `{name}`, a {noun} of the whole subgroup"),
+        };
         self.errors.push((
             call,
             format!(
-                "`{callee}` waits at a `{name}`, so every thread of the workgroup must call it, but this call is under control flow that only some threads may take (see the divergent condition). Call `{callee}` where every thread of the workgroup calls it (outside the `if`, loop or early `return`), and move the divergent condition into `{callee}` around the work it guards, not around the barrier"
+                "`{callee}` {does}, so every thread of the workgroup must call it, but this call is under control flow that only some threads may take (see the divergent condition). Call `{callee}` where every thread of the workgroup calls it (outside the `if`, loop or early `return`), and move the divergent condition into `{callee}` around the work it guards, not around the {noun}"
             ),
         ));
-        self.divergent_cause(cause, kind);
+        self.divergent_cause(cause, what);
         self.errors.push((
             barrier,
             format!("this `{name}` is reached from the divergent call of `{callee}` above, so not every thread of its workgroup reaches it"),
@@ -523,10 +576,22 @@ impl<'a> Analysis<'a> {
     /// A call that makes a barrier in the helper divergent through its arguments.
     fn divergent_arguments(&mut self, call: Span, function: FunctionId) {
         let callee = self.callee_name(function);
+        let does = match self
+            .shared
+            .reaches
+            .get(function.0 as usize)
+            .copied()
+            .flatten()
+        {
+            Some((_, what @ (Collective::Subgroup(_) | Collective::Coop(_)))) => {
+                format!("runs a {}", what.noun())
+            }
+            _ => "waits at a barrier".to_owned(),
+        };
         self.errors.push((
             call,
             format!(
-                "this call passes `{callee}` a value that differs between the threads of a workgroup, and `{callee}` waits at a barrier under control flow that depends on it (see below): pass a value that is the same for every thread of the workgroup (a literal, a scalar parameter, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` or a value computed from them)"
+                "this call passes `{callee}` a value that differs between the threads of a workgroup, and `{callee}` {does} under control flow that depends on it (see below): pass a value that is the same for every thread of the workgroup (a literal, a scalar parameter, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` or a value computed from them)"
             ),
         ));
     }
@@ -545,27 +610,6 @@ fn barrier_name(kind: Barrier) -> &'static str {
         Barrier::Workgroup => "block_barrier()",
         Barrier::Storage => "storage_barrier()",
         Barrier::Subgroup => "subgroup_barrier()",
-    }
-}
-
-impl Analysis<'_> {
-    /// A subgroup operation `name` under divergent control flow: one error at the cause and
-    /// one at the operation, as for a barrier.
-    fn divergent_collective(&mut self, cause: Cause, at: Span, name: &str) {
-        let (span, why) = match cause {
-            Cause::Branch(s) => (s, "this condition can differ between the threads of a workgroup, so only some of them reach the subgroup operation it guards"),
-            Cause::Return(s) => (s, "only some threads of a workgroup may take the early `return` under this condition, so the subgroup operation after it would run with some lanes missing"),
-            Cause::Loop(s) => (s, "threads of a workgroup may leave this loop after different numbers of iterations (its exit depends on this value), so a subgroup operation inside it does not run with all lanes together"),
-        };
-        if self.reported.insert(span) {
-            self.errors.push((
-                span,
-                format!(
-                    "{why}. Every thread of a workgroup must reach each `{name}` together: WGSL requires subgroup operations in uniform control flow (which lanes take part in a divergent one is not defined). Compute the operation's input under the condition and call `{name}` outside it, or make the condition depend only on literals, scalar parameters, `block_idx_*()`, `block_dim_*()`, `grid_dim_*()` and `subgroup_size()`"
-                ),
-            ));
-        }
-        self.errors.push((at, format!("this `{name}` is not reached by every thread of its workgroup together (see the divergent condition above)")));
     }
 }
 

@@ -112,6 +112,8 @@ fn zero(like: &Value) -> Value {
         Value::F16(_) => Value::F16(half::f16::ZERO),
         Value::I32(_) => Value::I32(0),
         Value::Bool(_) => Value::Bool(false),
+        // Every component zero (the zero bits of each scalar type).
+        Value::Vector(s, n, _) => Value::Vector(*s, *n, [0; 4]),
         _ => Value::U32(0),
     }
 }
@@ -123,6 +125,10 @@ fn identity(op: BinaryOp, like: &Value) -> Value {
         Value::F32(_) => Value::F32(if one { 1.0 } else { 0.0 }),
         Value::F16(_) => Value::F16(if one { half::f16::ONE } else { half::f16::ZERO }),
         Value::I32(_) => Value::I32(i32::from(one)),
+        Value::Vector(s, n, _) => {
+            let each = identity(op, &Value::from_bits(*s, 0));
+            Value::vector(*s, (0..*n).map(|_| each.clone()))
+        }
         _ => Value::U32(u32::from(one)),
     }
 }

@@ -33,6 +33,7 @@ mod data;
 mod generic_calls;
 mod guards;
 mod half;
+mod half_vectors;
 mod intrinsics;
 pub mod items;
 mod literals;

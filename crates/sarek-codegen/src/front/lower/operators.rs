@@ -28,7 +28,7 @@ impl Lowerer<'_> {
                 let e = self.value(&u.expr)?;
                 self.require_numeric(e, span)?;
                 if let Ty::Compound(t) = self.infer.shallow(self.ty(e)) {
-                    if !matches!(t, Type::Vector(_, Scalar::F32 | Scalar::I32)) {
+                    if !matches!(t, Type::Vector(_, Scalar::F32 | Scalar::F16 | Scalar::I32)) {
                         let name = type_name(&self.cx.kernel.types, t);
                         return Err(self.error(span, format!("cannot apply unary `-` to `{name}`")));
                     }

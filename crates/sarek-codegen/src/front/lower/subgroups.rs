@@ -31,8 +31,11 @@ impl Lowerer<'_> {
         builtin: Option<Builtin>,
     ) -> R<Value> {
         let span = c.span();
-        if self.helper.is_some() {
-            return Err(self.error(c.func.span(), format!("`{name}` can only be called in the kernel body, where Sarek proves every thread of a subgroup reaches it together; call it there and pass its value to the helper")));
+        // A subgroup operation may run in a helper (the uniformity check then requires every
+        // call of the helper in uniform control flow); the two built-ins are entry-point
+        // inputs in WGSL, which helpers do not see.
+        if self.helper.is_some() && builtin.is_some() {
+            return Err(self.error(c.func.span(), format!("`{name}()` is an input of the kernel's entry point in WGSL, so it can only be read in the kernel body; read it there and pass its value to the helper")));
         }
         if let Some(builtin) = builtin {
             if !c.args.is_empty() {
@@ -97,7 +100,9 @@ impl Lowerer<'_> {
         Ok(Value::Expr(self.read(result, ty, span)))
     }
 
-    /// The type of a subgroup operation's numeric operand: `f32`, `i32` or `u32`.
+    /// The type of a subgroup operation's numeric operand: `f32`, `i32`, `u32`, `f16` or an
+    /// `f16` vector (`F16Vec2`, `F16Vec4`; WGSL's subgroup built-ins take vectors, and these
+    /// are what a half-precision kernel reduces).
     fn subgroup_number(
         &mut self,
         value: crate::arena::Handle<Expression>,
@@ -106,13 +111,14 @@ impl Lowerer<'_> {
     ) -> R<Ty> {
         let ty = self.ty(value);
         match self.infer.shallow(ty) {
-            Ty::Known(Scalar::F32 | Scalar::I32 | Scalar::U32) => Ok(ty),
+            Ty::Known(Scalar::F32 | Scalar::I32 | Scalar::U32 | Scalar::F16) => Ok(ty),
+            Ty::Compound(Type::Vector(2 | 4, Scalar::F16)) => Ok(ty),
             Ty::Var(_) if self.infer.kind_of(ty).is_some() => Ok(ty),
             other => {
                 let found = self.describe(other);
                 Err(self.error(
                     written.span(),
-                    format!("`{name}` works on `f32`, `i32` and `u32`, not on `{found}`"),
+                    format!("`{name}` works on `f32`, `i32`, `u32`, `f16`, `F16Vec2` and `F16Vec4`, not on `{found}`"),
                 ))
             }
         }

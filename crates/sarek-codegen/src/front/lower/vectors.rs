@@ -14,6 +14,10 @@ use crate::ir::*;
 pub(super) fn vector_type(name: &str) -> Option<Type> {
     let (scalar, rest) = if let Some(r) = name.strip_prefix("IVec") {
         (Scalar::I32, r)
+    } else if let Some(r) = name.strip_prefix("F16Vec") {
+        // `F16Vec2`/`F16Vec4` only: the host has no `F16Vec3` (WGSL's `vec3<f16>` would
+        // need a padded host type, and `vec4<f16>` costs the same 8 bytes).
+        return matches!(r, "2" | "4").then(|| Type::Vector(r.parse().unwrap_or(4), Scalar::F16));
     } else if let Some(r) = name.strip_prefix("UVec") {
         (Scalar::U32, r)
     } else {
@@ -54,6 +58,14 @@ impl Lowerer<'_> {
         let segments: Vec<&syn::PathSegment> = p.path.segments.iter().collect();
         let span = c.span();
         let (ty, splat) = match segments.as_slice() {
+            [.., ty_seg, f] if super::half_vectors::is_conversion(&f.ident) => {
+                let name = ident_name(&ty_seg.ident);
+                if segments.len() == 2 && self.cx.items.lookup(&name).is_some() {
+                    return None;
+                }
+                let ty = vector_type(&name)?;
+                return Some(self.vector_conversion(ty, &f.ident, c));
+            }
             [.., ty_seg, f] if f.ident == "new" || f.ident == "splat" => {
                 let name = ident_name(&ty_seg.ident);
                 if segments.len() == 2 && self.cx.items.lookup(&name).is_some() {
@@ -116,6 +128,7 @@ impl Lowerer<'_> {
         let span = path.span();
         let lit = |v: i32| match s {
             Scalar::F32 => Literal::F32(v as f32),
+            Scalar::F16 => Literal::F16(half::f16::from_f32(v as f32).to_bits()),
             Scalar::I32 => Literal::I32(v),
             _ => Literal::U32(v as u32),
         };
@@ -153,7 +166,7 @@ impl Lowerer<'_> {
         let other = if lt == Ty::Compound(vector) { rt } else { lt };
         match op {
             BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => {
-                if op == BinaryOp::Rem && s == Scalar::F32 {
+                if op == BinaryOp::Rem && s.is_float() {
                     return Err(self.error(span, format!("`%` on `{name}` would not be Rust's exact `fmod` per component; compute `%` on the components")));
                 }
                 if other != Ty::Compound(vector) {
@@ -161,7 +174,7 @@ impl Lowerer<'_> {
                         Ty::Known(k) if k == s => {}
                         Ty::Var(_)
                             if self.infer.kind_of(other)
-                                == Some(if s == Scalar::F32 {
+                                == Some(if s.is_float() {
                                     VarKind::Float
                                 } else {
                                     VarKind::Int
@@ -214,11 +227,18 @@ impl Lowerer<'_> {
             "floor" => (MathFun::Floor, Ty::Compound(ty), true),
             "ceil" => (MathFun::Ceil, Ty::Compound(ty), true),
             "trunc" => (MathFun::Trunc, Ty::Compound(ty), true),
+            _ if s == Scalar::F16 && super::half_vectors::widening(name, n) => {
+                if !rest.is_empty() {
+                    return Err(self.error(span, format!("`{name}` takes no arguments")));
+                }
+                let to = Type::Vector(n, Scalar::F32);
+                return Ok(self.expr(Expr::Cast { expr: receiver, to: Scalar::F32 }, Ty::Compound(to), span));
+            }
             _ => {
                 return Err(self.error(name_span, format!("`{name}` is not a `{vname}` method Sarek can run on the GPU; vectors support `dot`, `cross` (3 components), `length`, `length_squared`, `normalize`, `distance`, `min`, `max`, `abs`, `floor`, `ceil`, `trunc`, arithmetic and the components `.x` `.y` `.z` `.w`")))
             }
         };
-        if float_only && s != Scalar::F32 {
+        if float_only && !s.is_float() {
             return Err(self.error(
                 name_span,
                 format!("`{name}` needs a float vector, not `{vname}`"),

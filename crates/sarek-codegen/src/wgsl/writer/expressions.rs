@@ -146,6 +146,12 @@ impl Writer<'_> {
                 let (c, a, r) = (self.expr(*cond), self.expr(*accept), self.expr(*reject));
                 format!("select({r}, {a}, {c})")
             }
+            // `f16` vectors to and from `f32` ones (the only vector casts): WGSL converts
+            // each component as the scalar conversion does.
+            Expr::Cast { expr, .. } if matches!(self.exprs[handle].ty, Type::Vector(..)) => {
+                let e = self.expr(*expr);
+                format!("{}({e})", self.type_name(self.exprs[handle].ty))
+            }
             Expr::Cast { expr, to } => {
                 let from = self.scalar_of(*expr);
                 let e = self.expr(*expr);

@@ -233,30 +233,24 @@ impl<'a> Cg<'a, '_> {
 
     fn builtin(&mut self, b: Builtin) -> Gen<Value> {
         let size = self.k.workgroup_size;
-        let global = |cg: &mut Self, a: usize| {
-            let s = cg.b.ins().imul_imm_s(cg.c.block[a], i64::from(size[a]));
-            cg.b.ins().iadd(s, cg.thread[a])
-        };
         Ok(match b {
             Builtin::ThreadIdx(a) => self.thread[a.index()],
             Builtin::BlockIdx(a) => self.c.block[a.index()],
             Builtin::BlockDim(a) => self.u32c(size[a.index()]),
             Builtin::GridDim(a) => self.c.groups[a.index()],
-            Builtin::GlobalIdx(a) => global(self, a.index()),
+            Builtin::GlobalIdx(a) => {
+                let a = a.index();
+                self.b.ins().iadd(self.c.global_base[a], self.thread[a])
+            }
+            // The workgroup's part (`thread_id_base`) plus the invocation's: the same sum as
+            // `gx + (gy + gz·height)·width` over the global ids, since it is linear.
             Builtin::GlobalThreadId => {
-                let width = self
-                    .b
-                    .ins()
-                    .imul_imm_s(self.c.groups[0], i64::from(size[0]));
-                let height = self
-                    .b
-                    .ins()
-                    .imul_imm_s(self.c.groups[1], i64::from(size[1]));
-                let (g0, g1, g2) = (global(self, 0), global(self, 1), global(self, 2));
-                let zh = self.b.ins().imul(g2, height);
-                let rows = self.b.ins().iadd(g1, zh);
+                let [width, height] = self.c.extent;
+                let zh = self.b.ins().imul(self.thread[2], height);
+                let rows = self.b.ins().iadd(self.thread[1], zh);
                 let rw = self.b.ins().imul(rows, width);
-                self.b.ins().iadd(g0, rw)
+                let local = self.b.ins().iadd(self.thread[0], rw);
+                self.b.ins().iadd(self.c.thread_id_base, local)
             }
             other => return Err(Unsupported(format!("the builtin {other:?}"))),
         })

@@ -73,6 +73,14 @@ pub(super) struct CtxVals {
     pub block: [Value; 3],
     pub groups: [Value; 3],
     pub fuel_limit: Value,
+    /// `block[a] · workgroup_size[a]`: the workgroup's part of each global id, loaded from
+    /// the context (see `Ctx::thread_id_base` for why it is not computed here).
+    pub global_base: [Value; 3],
+    /// The grid's width and height in invocations (`groups[0..2] · workgroup_size[0..2]`).
+    pub extent: [Value; 2],
+    /// The workgroup's part of `global_thread_id()`:
+    /// `global_base[0] + (global_base[1] + global_base[2] · height) · width`.
+    pub thread_id_base: Value,
 }
 
 /// A buffer parameter's values, loaded once at the function's start (so that no access

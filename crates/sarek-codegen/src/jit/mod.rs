@@ -161,7 +161,7 @@ impl Compiled {
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
             let ctxp = b.block_params(entry)[0];
-            let c = load_ctx(&mut b, ctxp);
+            let c = load_ctx(&mut b, ctxp, k.workgroup_size);
             let fuel = b.declare_var(types::I64);
             let zero64 = b.ins().iconst(types::I64, 0);
             b.def_var(fuel, zero64);
@@ -326,6 +326,18 @@ impl Compiled {
                 let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
                 shared.fill(0);
                 returned.fill(0);
+                let size = k.workgroup_size;
+                let global_base = [
+                    x.wrapping_mul(size[0]),
+                    y.wrapping_mul(size[1]),
+                    z.wrapping_mul(size[2]),
+                ];
+                let (width, height) = (
+                    launch.groups[0].wrapping_mul(size[0]),
+                    launch.groups[1].wrapping_mul(size[1]),
+                );
+                let rows = global_base[1].wrapping_add(global_base[2].wrapping_mul(height));
+                let thread_id_base = global_base[0].wrapping_add(rows.wrapping_mul(width));
                 let mut ctx = Ctx {
                     uniform: shared_view.0 as *const u32,
                     buffers: shared_view.1 as *const *mut u32,
@@ -341,6 +353,8 @@ impl Compiled {
                     fuel: launch.fuel.unwrap_or(u64::MAX),
                     fault_span: 0,
                     fault_thread: [0; 3],
+                    thread_id_base,
+                    global_base,
                 };
                 if self.native.call(&mut ctx) != 0 {
                     stop.store(true, Ordering::Relaxed);
@@ -373,7 +387,11 @@ impl Compiled {
 }
 
 /// Loads the launch's pointers and the workgroup's coordinates from the context.
-fn load_ctx(b: &mut FunctionBuilder<'_>, ctx: cranelift_codegen::ir::Value) -> CtxVals {
+fn load_ctx(
+    b: &mut FunctionBuilder<'_>,
+    ctx: cranelift_codegen::ir::Value,
+    size: [u32; 3],
+) -> CtxVals {
     use std::mem::offset_of;
     let f = gen::flags();
     let mut ptr = |off: usize| b.ins().load(types::I64, f, ctx, off as i32);
@@ -392,6 +410,10 @@ fn load_ctx(b: &mut FunctionBuilder<'_>, ctx: cranelift_codegen::ir::Value) -> C
     let fuel_limit = b
         .ins()
         .load(types::I64, f, ctx, offset_of!(Ctx, fuel) as i32);
+    let mut word = |off: usize| b.ins().load(types::I32, f, ctx, off as i32);
+    let global_base = [0, 1, 2].map(|i| word(offset_of!(Ctx, global_base) + 4 * i));
+    let thread_id_base = word(offset_of!(Ctx, thread_id_base));
+    let extent = [0, 1].map(|a| b.ins().imul_imm_s(groups[a], i64::from(size[a])));
     CtxVals {
         ctx,
         uniform,
@@ -406,5 +428,8 @@ fn load_ctx(b: &mut FunctionBuilder<'_>, ctx: cranelift_codegen::ir::Value) -> C
         block,
         groups,
         fuel_limit,
+        global_base,
+        extent,
+        thread_id_base,
     }
 }

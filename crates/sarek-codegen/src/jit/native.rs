@@ -43,6 +43,13 @@ pub(super) struct Ctx {
     pub fault_span: u32,
     /// Written when the fuel runs out: `thread_idx` of the invocation.
     pub fault_thread: [u32; 3],
+    /// The workgroup's part of `global_thread_id()` (`global_base[0] + (global_base[1] +
+    /// global_base[2]·height)·width`, wrapping), computed here once per workgroup: generated
+    /// code computing it from `block` had it placed inside the invocation loop by Cranelift,
+    /// which sinks pure arithmetic to its uses; a value loaded from the context stays put.
+    pub thread_id_base: u32,
+    /// `block[a] · workgroup_size[a]`, the workgroup's part of `global_idx(a)`.
+    pub global_base: [u32; 3],
 }
 
 /// The compiled code of one kernel: the module that owns the machine code, and the entry.

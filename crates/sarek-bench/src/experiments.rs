@@ -22,7 +22,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("scan", scan),
     ("scan3", crate::scan_experiments::scan3),
     ("sum2", crate::sum_kernels::sum2),
-    ("matmul_f16", crate::benches::coop::variants),
+    ("matmul_f16", crate::benches::coop_variants::variants),
 ];
 
 /// Runs the experiments `chosen` picks by name.

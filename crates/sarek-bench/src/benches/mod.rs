@@ -7,6 +7,7 @@
 pub mod bandwidth;
 mod compute;
 pub mod coop;
+pub mod coop_variants;
 pub mod launch_cost;
 mod matmul;
 mod memory;

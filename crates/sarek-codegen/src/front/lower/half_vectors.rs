@@ -54,7 +54,7 @@ impl Lowerer<'_> {
             ));
         }
         let [arg] = c.args.iter().collect::<Vec<_>>()[..] else {
-            return Err(self.error(span, format!("`{target}::{f}` takes one argument")));
+            return Err(self.error(span, format!("`{target}::{f}` takes one argument, the `{source_name}` to convert: write `{target}::{f}(v)`")));
         };
         let e = self.value(arg)?;
         let t = self.ty(e);
@@ -62,7 +62,7 @@ impl Lowerer<'_> {
             let found = self.describe(t);
             return Err(self.error(
                 arg.span(),
-                format!("`{target}::{f}` converts a `{source_name}`, not `{found}`"),
+                format!("`{target}::{f}` converts a `{source_name}`, not `{found}`; make a `{source_name}` first (for example with `{source_name}::new(..)`)"),
             ));
         }
         Ok(self.expr(Expr::Cast { expr: e, to }, Ty::Compound(ty), span))

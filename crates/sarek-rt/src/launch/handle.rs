@@ -152,10 +152,25 @@ impl Launch {
     /// ```
     pub fn is_done(&self) -> bool {
         let done = self.completion();
-        if !done.is_done() {
-            let _ = self.device.inner().device.poll(wgpu::PollType::Poll);
+        if done.is_done() {
+            return true;
         }
-        done.is_done()
+        // The completion callback fires when everything submitted before it was registered
+        // is done, which on a shared device can include later submissions (other threads'),
+        // so a finished launch is also recognised by its own submission index, without
+        // waiting (a zero timeout).
+        match self.index() {
+            Some(index) => self
+                .device
+                .inner()
+                .device
+                .poll(wgpu::PollType::Wait {
+                    submission_index: Some(index),
+                    timeout: Some(std::time::Duration::ZERO),
+                })
+                .is_ok(),
+            None => done.is_done(),
+        }
     }
 
     /// Blocks until the GPU has finished the launch.

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! `--saxpy N` and `--matmul N` set the sizes (the matrix side a multiple of 4), `--repeat R`
-//! how many timed launches each measurement takes the best of, `--with-cpu` adds the CPU
+//! how many timed launches each measurement takes the best of, `--warm-ms T` how long each
+//! measurement first runs its work untimed (default 1000; see [`best`]), `--with-cpu` adds the CPU
 //! backend as one more device (CI uses it to split over lavapipe and the CPU backend), and
 //! `--trace` prints, for the best run of each measurement, when each device's thread started,
 //! had submitted its launch and had seen its device finish, and the launch's time on the GPU
@@ -108,6 +109,7 @@ struct Options {
     saxpy: usize,
     matmul: usize,
     repeat: usize,
+    warm: Duration,
     with_cpu: bool,
     trace: bool,
 }
@@ -117,6 +119,7 @@ fn options() -> Options {
         saxpy: 1 << 28,
         matmul: 8192,
         repeat: 5,
+        warm: Duration::from_millis(1000),
         with_cpu: false,
         trace: false,
     };
@@ -131,6 +134,7 @@ fn options() -> Options {
             "--saxpy" => o.saxpy = value("--saxpy"),
             "--matmul" => o.matmul = value("--matmul"),
             "--repeat" => o.repeat = value("--repeat").max(1),
+            "--warm-ms" => o.warm = Duration::from_millis(value("--warm-ms") as u64),
             "--with-cpu" => o.with_cpu = true,
             "--trace" => o.trace = true,
             other => panic!("unknown argument {other:?} (see the example's doc comment)"),
@@ -214,15 +218,31 @@ impl Trace {
     }
 }
 
-/// The best of `repeat` runs of `f` (after one untimed run that creates the pipelines),
-/// printing the best run's trace.
+/// The most untimed runs a warm-up makes, whatever `--warm-ms` says: saxpy's check needs its
+/// accumulated sums exact in f32 (below 2^24 with inputs up to 999).
+const MAX_WARM_RUNS: usize = 2000;
+
+/// The best of `repeat` runs of `f`, printing the best run's trace, and how many times `f`
+/// ran in all. First `f` runs untimed, once (creating the pipelines) and then again until
+/// `warm` has passed: a GPU left idle for a second or two drops its clocks (measured on an
+/// H200: SM clock 480–510 MHz after 2 s idle, saxpy at 1.8 TB/s instead of 4.3), and a few
+/// short launches do not bring them back, while 500 ms of steady work does. Uploading the
+/// parts idles every device for seconds, so without this warm-up the split run was timed at
+/// idle clocks and the one-device run, whose upload is shorter, partly at working clocks.
 fn best(
     what: &str,
     repeat: usize,
+    warm: Duration,
     trace: &Trace,
     mut f: impl FnMut() -> sarek::Result<()>,
-) -> sarek::Result<Duration> {
+) -> sarek::Result<(Duration, usize)> {
+    let warm_start = Instant::now();
     f()?;
+    let mut runs = 1;
+    while warm_start.elapsed() < warm && runs < MAX_WARM_RUNS {
+        f()?;
+        runs += 1;
+    }
     let mut best = Duration::MAX;
     let mut best_marks = Vec::new();
     for _ in 0..repeat {
@@ -237,25 +257,25 @@ fn best(
         }
     }
     trace.print(what, &best_marks);
-    Ok(best)
+    Ok((best, runs + repeat))
 }
 
-/// saxpy split over `devices`: the best launch time and the result.
+/// saxpy split over `devices`: the best launch time, the result and how many runs made it.
 fn run_saxpy(
     devices: &[Device],
     xs: &[f32],
     ys: &[f32],
-    repeat: usize,
+    o: &Options,
     trace: &Trace,
-) -> sarek::Result<(Duration, Vec<f32>)> {
+) -> sarek::Result<(Duration, Vec<f32>, usize)> {
     let split = Split::new(devices, xs.len())?;
     let x = split.scatter(xs)?;
     let y = split.scatter(ys)?;
     let mut parts: Vec<_> = x.iter().zip(y).collect();
-    // Every run adds 2·x to `y` again: after the untimed run and `repeat` timed ones,
-    // y = ys + (repeat + 1)·2·x, which `main` checks.
+    // Every run adds 2·x to `y` again: after `runs` runs (untimed and timed),
+    // y = ys + runs·2·x, which `main` checks.
     let what = format!("saxpy on {} device(s)", devices.len());
-    let time = best(&what, repeat, trace, || {
+    let (time, runs) = best(&what, o.repeat, o.warm, trace, || {
         split.run(&mut parts, |part, (x, y)| {
             let started = trace.now();
             let launch = saxpy.launch(&part.device, Grid::cover(part.len), 2.0, x, y)?;
@@ -263,7 +283,7 @@ fn run_saxpy(
         })
     })?;
     let y: Vec<_> = parts.into_iter().map(|(_, y)| y).collect();
-    Ok((time, split.gather(&y)?))
+    Ok((time, split.gather(&y)?, runs))
 }
 
 /// The matrix product split by rows over `devices`: the best launch time and `c`.
@@ -272,7 +292,7 @@ fn run_matmul(
     n: usize,
     av: &[Vec4],
     bv: &[Vec4],
-    repeat: usize,
+    o: &Options,
     trace: &Trace,
 ) -> sarek::Result<(Duration, Vec<Vec4>)> {
     let n4 = n / 4;
@@ -287,7 +307,7 @@ fn run_matmul(
         .map(|((a, b), c)| (a, b, c))
         .collect();
     let what = format!("matmul on {} device(s)", devices.len());
-    let time = best(&what, repeat, trace, || {
+    let (time, _) = best(&what, o.repeat, o.warm, trace, || {
         split.run(&mut parts, |part, (a, b, c)| {
             let started = trace.now();
             let grid = Grid::groups([n.div_ceil(128) as u32, part.len.div_ceil(128) as u32, 1]);
@@ -321,16 +341,16 @@ fn main() -> sarek::Result<()> {
     let n = o.saxpy;
     let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32).collect();
     let ys: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
-    let runs = (o.repeat + 1) as f32;
-    let check_saxpy = |got: &[f32]| {
+    let check_saxpy = |got: &[f32], runs: usize| {
+        let runs = runs as f32;
         (0..n)
             .filter(|&i| got[i] != ys[i] + runs * 2.0 * xs[i])
             .count()
     };
-    let (one, got) = run_saxpy(&devices[..1], &xs, &ys, o.repeat, &trace)?;
-    let wrong_one = check_saxpy(&got);
-    let (all, got) = run_saxpy(&devices, &xs, &ys, o.repeat, &trace)?;
-    let wrong_all = check_saxpy(&got);
+    let (one, got, runs) = run_saxpy(&devices[..1], &xs, &ys, &o, &trace)?;
+    let wrong_one = check_saxpy(&got, runs);
+    let (all, got, runs) = run_saxpy(&devices, &xs, &ys, &o, &trace)?;
+    let wrong_all = check_saxpy(&got, runs);
     let gbs = |t: Duration| 12.0 * n as f64 / t.as_secs_f64() / 1e9;
     println!(
         "saxpy over {n} floats: one device {one:?} ({:.1} GB/s), {} devices {all:?} ({:.1} GB/s): {:.2}× one",
@@ -354,8 +374,8 @@ fn main() -> sarek::Result<()> {
             .collect()
     };
     let (av, bv) = (to_vec4(&af), to_vec4(&bf));
-    let (one, c_one) = run_matmul(&devices[..1], n, &av, &bv, o.repeat, &trace)?;
-    let (all, c_all) = run_matmul(&devices, n, &av, &bv, o.repeat, &trace)?;
+    let (one, c_one) = run_matmul(&devices[..1], n, &av, &bv, &o, &trace)?;
+    let (all, c_all) = run_matmul(&devices, n, &av, &bv, &o, &trace)?;
     let flat = |c: &[Vec4]| -> Vec<f32> { c.iter().flat_map(|v| [v.x, v.y, v.z, v.w]).collect() };
     let (c_one, c_all) = (flat(&c_one), flat(&c_all));
     // Every row on either side of a boundary between parts, and a spread of others.

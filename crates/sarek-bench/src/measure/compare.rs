@@ -16,7 +16,11 @@ pub struct Timer<'a> {
     warmup: usize,
     /// Each comparison first runs its work for this long, so that the GPU's clocks settle on
     /// it (measured on an H200: a two-pass sum timed right after saxpy varied from 71 to
-    /// 140 µs between runs without it).
+    /// 140 µs between runs without it). After 2 s idle (a row's host-side reference, say) the
+    /// H200's SM clock sits at 480–510 MHz and saxpy runs at 1.8 TB/s instead of 4.3; 160
+    /// short timed launches (about 150 ms) left it there, 500 ms of steady launches brought it
+    /// back to 1980 MHz (stop 24's probe) — hence a second, not the 300 ms used before, which
+    /// left some rows of long runs timed at idle clocks on both sides.
     warm_for: Duration,
 }
 
@@ -31,18 +35,32 @@ impl<'a> Timer<'a> {
             warm_for: if quick {
                 Duration::ZERO
             } else {
-                Duration::from_millis(300)
+                Duration::from_millis(1000)
             },
+        }
+    }
+
+    /// Runs `work` untimed for `warm_for`, so that the clocks settle on it.
+    fn warm(&self, mut work: impl FnMut()) {
+        let start = Instant::now();
+        while start.elapsed() < self.warm_for {
+            work();
         }
     }
 
     /// The median time of the twin's passes alone.
     pub fn time_raw(&self, passes: &[Pass]) -> Duration {
+        self.warm(|| {
+            self.ctx.time_passes(passes);
+        });
         median(self.warmup, self.runs, || self.ctx.time_passes(passes))
     }
 
     /// The median time of Sarek's launches alone.
     pub fn time_sarek(&self, mut launch: impl FnMut() -> Vec<sarek::Launch>) -> Duration {
+        self.warm(|| {
+            self.ctx.time_sarek(&mut launch);
+        });
         median(self.warmup, self.runs, || self.ctx.time_sarek(&mut launch))
     }
 
@@ -54,13 +72,12 @@ impl<'a> Timer<'a> {
         mut sarek: impl FnMut() -> Vec<sarek::Launch>,
         raws: &[&[Pass]],
     ) -> (Duration, Vec<Duration>) {
-        let start = Instant::now();
-        while start.elapsed() < self.warm_for {
+        self.warm(|| {
             self.ctx.time_sarek(&mut sarek);
             for r in raws {
                 self.ctx.time_passes(r);
             }
-        }
+        });
         for _ in 0..self.warmup {
             self.ctx.time_sarek(&mut sarek);
             for r in raws {

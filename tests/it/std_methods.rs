@@ -10,8 +10,8 @@ use sarek::prelude::*;
 
 use crate::common;
 use crate::differential::{
-    agree, config, exact, i32s, near_f32, nth, on_backends, on_host, polyfill_args, same_f32, up,
-    zeros, BODY,
+    agree, config, exact, i32s, near_f32, nth, on_backends, on_host, on_unchecked_backends,
+    polyfill_args, same_f32, up, zeros, BODY,
 };
 
 /// The `f32` methods: output `14·i + m` is method `m` of [`FLOATS`] at `x[i]` (with `y[i]`,
@@ -284,7 +284,7 @@ fn int_std_edges(x: &[i32], y: &[i32], out: &mut [i32], uout: &mut [u32]) {
 fn where_rust_panics_the_results_are_documented() {
     let x = [7, -7, i32::MIN, 0, -4, i32::MAX, -1];
     let y = [0, 0, -1, 0, 3, 0, 1];
-    let outputs = on_backends(|dev| {
+    let outputs = on_unchecked_backends(|dev| {
         let (mut out, mut uout) = (zeros::<i32>(dev, 14), zeros::<u32>(dev, 28));
         int_std_edges
             .launch(

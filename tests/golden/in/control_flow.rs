@@ -28,3 +28,15 @@ fn control_flow(n: i32, flag: bool, x: &[f32], out: &mut [f32]) {
     };
     out[i] = costly + steps as f32;
 }
+
+/// An `if` between two effect-free vectors is WGSL's `select`, as between scalars (no branch,
+/// no temporary).
+#[sarek::kernel]
+fn vector_if(n: u32, x: &[Vec4], out: &mut [Vec4]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        let at = if i < n as usize { i } else { 0 };
+        let v = x[at];
+        out[i] = if i < n as usize { v } else { Vec4::ZERO };
+    }
+}

@@ -35,10 +35,15 @@ impl Lowerer<'_> {
         match (a, b) {
             (Value::Expr(x), Value::Expr(y)) => {
                 let ty = self.unify(self.ty(x), self.ty(y), span)?;
-                // `select` evaluates both arms and takes only scalars (and vectors).
-                let scalar = !matches!(self.infer.shallow(ty), Ty::Compound(_));
-                if accept.is_empty() && reject.is_empty() && scalar {
-                    // Both arms are effect-free scalars: `select` is exact and branch-free.
+                // `select` evaluates both arms and takes only scalars and vectors (a vector
+                // arm as a branch cost the scan a branch and a temporary per load: stop 24).
+                let selectable = !matches!(
+                    self.infer.shallow(ty),
+                    Ty::Compound(crate::ir::Type::Array(_) | crate::ir::Type::Struct(_))
+                );
+                if accept.is_empty() && reject.is_empty() && selectable {
+                    // Both arms are effect-free scalars or vectors: `select` is exact and
+                    // branch-free.
                     return Ok(Value::Expr(self.expr(
                         Expr::Select {
                             cond,

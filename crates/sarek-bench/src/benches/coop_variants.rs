@@ -503,6 +503,11 @@ pub fn variants(b: &Bench) -> Result<()> {
             wide,
         ),
         (
+            "WGSL 128x256, vec4<f16> words stored whole, k-step 32, one buffer",
+            include_str!("../wgsl/experiments/matmul_f16_s32_vecsmem.wgsl"),
+            wide,
+        ),
+        (
             "WGSL 128x256, vec4<u32> copies, k-step 16, two buffers",
             include_str!("../wgsl/experiments/matmul_f16_db16_u32.wgsl"),
             wide,

@@ -62,6 +62,29 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         include_str!("wgsl/experiments/matmul_f16_peak_shared.wgsl"),
         F16_COOP,
     ),
+    // (the `vec4<u32>` experiments convert with `unpack2x16float`, which this validation's
+    // capabilities refuse, as `matmul_f16_256_vec4_single.wgsl`, not listed either; the device
+    // accepts them)
+    (
+        "matmul_f16_db16",
+        include_str!("wgsl/experiments/matmul_f16_db16.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_db16_early",
+        include_str!("wgsl/experiments/matmul_f16_db16_early.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_s32_f16",
+        include_str!("wgsl/experiments/matmul_f16_s32_f16.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_s32_vecsmem",
+        include_str!("wgsl/experiments/matmul_f16_s32_vecsmem.wgsl"),
+        F16_COOP,
+    ),
 ];
 
 #[test]

@@ -6,9 +6,10 @@
 //! the suite's row (`super::coop::matmul_f16`) checks it.
 
 use sarek::coop::{A, B, C}; // the roles, for the plain-Rust body
-use sarek::{f16, Buffer, Grid};
+use sarek::{f16, Buffer, F16Vec4, Grid};
 
 use super::coop::{has_shape, inputs, matmul_f16_staged, verify};
+use super::coop_vec::{matmul_f16_db16, matmul_f16_db16_early, matmul_f16_s32};
 use super::{Bench, Result};
 use crate::raw::{read, storage};
 
@@ -389,6 +390,8 @@ pub fn variants(b: &Bench) -> Result<()> {
     let m = if b.quick { 256usize } else { 4096 };
     let (av, bv) = inputs(m);
     let (ah, bh) = (dev.upload(&av)?, dev.upload(&bv)?);
+    let ah4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&av))?;
+    let bh4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&bv))?;
     let ra = storage(ctx, bytemuck::cast_slice(&av));
     let rbm = storage(ctx, bytemuck::cast_slice(&bv));
     let params = ctx.uniform(bytemuck::cast_slice(&[m as u32]));
@@ -413,6 +416,12 @@ pub fn variants(b: &Bench) -> Result<()> {
     let wanted = |name: &str| only.as_deref().is_none_or(|o| name.contains(o));
     // Sarek: the staged kernel (the suite's row), its copy by threads, and the first kernel.
     for (name, kernel) in [
+        ("Sarek 128x256, F16Vec4 copies, k-step 16, two buffers", 4),
+        (
+            "Sarek 128x256, F16Vec4 copies, k-step 16, two buffers, operands early",
+            6,
+        ),
+        ("Sarek 128x256, F16Vec4 copies, k-step 32, one buffer", 5),
         (
             "Sarek staged 128x256, 8 subgroups, coop copy, one buffer (the row)",
             3,
@@ -430,7 +439,11 @@ pub fn variants(b: &Bench) -> Result<()> {
         c.write(&zeros)?;
         let go = |c: &mut Buffer<f32>| {
             let (big, small) = (g(128), g(64));
+            let wide = Grid::groups([g(256), big, 1]);
             match kernel {
+                4 => matmul_f16_db16.launch(dev, wide, &ah4, &bh4, c, m as u32),
+                5 => matmul_f16_s32.launch(dev, wide, &ah4, &bh4, c, m as u32),
+                6 => matmul_f16_db16_early.launch(dev, wide, &ah4, &bh4, c, m as u32),
                 3 => matmul_f16_staged.launch(
                     dev,
                     Grid::groups([g(256), big, 1]),
@@ -472,7 +485,38 @@ pub fn variants(b: &Bench) -> Result<()> {
         report(name, t, got);
     }
     // WGSL.
+    let wide = [g(256), g(128), 1];
     for (name, src, groups) in [
+        (
+            "WGSL 128x256, vec4<f16> copies, k-step 16, two buffers",
+            include_str!("../wgsl/experiments/matmul_f16_db16.wgsl"),
+            wide,
+        ),
+        (
+            "WGSL 128x256, vec4<f16> copies, k-step 16, two buffers, operands early",
+            include_str!("../wgsl/experiments/matmul_f16_db16_early.wgsl"),
+            wide,
+        ),
+        (
+            "WGSL 128x256, vec4<f16> copies, k-step 32, one buffer",
+            include_str!("../wgsl/experiments/matmul_f16_s32_f16.wgsl"),
+            wide,
+        ),
+        (
+            "WGSL 128x256, vec4<f16> words stored whole, k-step 32, one buffer",
+            include_str!("../wgsl/experiments/matmul_f16_s32_vecsmem.wgsl"),
+            wide,
+        ),
+        (
+            "WGSL 128x256, vec4<u32> copies, k-step 16, two buffers",
+            include_str!("../wgsl/experiments/matmul_f16_db16_u32.wgsl"),
+            wide,
+        ),
+        (
+            "WGSL 128x256, vec4<u32> copies, k-step 16, two buffers, operands early",
+            include_str!("../wgsl/experiments/matmul_f16_db16_u32_early.wgsl"),
+            wide,
+        ),
         (
             "WGSL staged 128x256, 8 subgroups, coop copy, one buffer (the row's twin)",
             include_str!("../wgsl/matmul_f16_staged.wgsl"),

@@ -8,6 +8,7 @@ pub mod bandwidth;
 mod compute;
 pub mod coop;
 pub mod coop_variants;
+pub mod coop_vec;
 pub mod launch_cost;
 mod matmul;
 mod memory;

@@ -172,15 +172,7 @@ pub fn scan_apply(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
     for k in 0..8 {
         let at = if first + k < n { first + k } else { n - 1 };
         let value = x[at];
-        // Zeroed component by component: an `if` between two scalars becomes WGSL's
-        // branch-free `select`, one between vectors a branch and a temporary.
-        let keep = first + k < n;
-        v[k] = Vec4::new(
-            if keep { value.x } else { 0.0 },
-            if keep { value.y } else { 0.0 },
-            if keep { value.z } else { 0.0 },
-            if keep { value.w } else { 0.0 },
-        );
+        v[k] = if first + k < n { value } else { Vec4::ZERO };
     }
     let mut run = 0.0f32;
     for k in 0..8 {
@@ -261,16 +253,11 @@ pub fn scan_apply_sg(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
             n - 1
         };
         let value = x[at];
-        // Zeroed component by component: Sarek makes an `if` between two scalars WGSL's
-        // branch-free `select` (as the twin has) but one between vectors a branch and a
-        // temporary, one per load (as `if .. { value } else { Vec4::ZERO }` did).
-        let keep = first + k * 256 < n;
-        v[k] = Vec4::new(
-            if keep { value.x } else { 0.0 },
-            if keep { value.y } else { 0.0 },
-            if keep { value.z } else { 0.0 },
-            if keep { value.w } else { 0.0 },
-        );
+        v[k] = if first + k * 256 < n {
+            value
+        } else {
+            Vec4::ZERO
+        };
     }
     let mut before = [0.0f32; 8];
     let mut row = [0.0f32; 8];

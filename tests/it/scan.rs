@@ -82,3 +82,14 @@ fn scan_new_picks_what_the_device_has() {
     // Multiples of 1/2 below 2^24: exact too.
     assert_eq!(got, host_scan(&xs));
 }
+
+/// The last pass zeroes the clamped loads past the end with `select`, as its hand-written twin
+/// does, not with a branch and a temporary per load (an `if` between vectors used to lower to
+/// one: stop 24).
+#[test]
+fn the_last_pass_zeroes_clamped_loads_without_branches() {
+    for wgsl in [sarek::scan::scan_apply::WGSL, sarek::scan::scan_apply_sg::WGSL] {
+        assert!(wgsl.contains("select(vec4<f32>()"), "{wgsl}");
+        assert!(!wgsl.contains("__if"), "{wgsl}");
+    }
+}

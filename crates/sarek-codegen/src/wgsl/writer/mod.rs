@@ -195,7 +195,12 @@ impl<'a> Writer<'a> {
         for (i, f) in kernel.functions.iter().enumerate() {
             self.enter_function(f, &prepared.functions[i]);
             self.block(&f.body, 1);
-            let body = std::mem::take(&mut self.body);
+            // A helper's matrices are `var`s of its own body, like the entry point's.
+            let body = format!(
+                "{}{}",
+                coop::declarations(&f.body),
+                std::mem::take(&mut self.body)
+            );
             let mut args: Vec<String> = f
                 .args
                 .iter()
@@ -243,7 +248,12 @@ impl<'a> Writer<'a> {
             // WGSL's `f16` exists only behind this directive, which precedes every declaration.
             out.push_str("enable f16;\n\n");
         }
-        if !coop_vars.is_empty() {
+        if !coop_vars.is_empty()
+            || kernel
+                .functions
+                .iter()
+                .any(|f| !coop::declarations(&f.body).is_empty())
+        {
             out.push_str("enable wgpu_cooperative_matrix;\n\n");
         }
         self.structs(&mut out);

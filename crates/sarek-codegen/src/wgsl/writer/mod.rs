@@ -188,7 +188,8 @@ impl<'a> Writer<'a> {
         self.enter(function, notes, local_names);
     }
 
-    pub(super) fn finish(mut self) -> String {
+    /// The module, and where each entry point's text lies in it.
+    pub(super) fn finish(mut self) -> (String, Vec<super::EntryPointText>) {
         let kernel = self.kernel;
         let prepared = self.prepared;
         let mut functions = String::new();
@@ -263,14 +264,28 @@ impl<'a> Writer<'a> {
             out.push('\n');
         }
         out.push_str(&functions);
+        let mut entries = Vec::new();
+        let mut record = |out: &String, name: &str, start: usize| {
+            entries.push(super::EntryPointText {
+                name: name.to_owned(),
+                start,
+                end: out.len(),
+            })
+        };
+        let start = out.len();
         self.entry_point(&mut out, &statements, false);
+        record(&out, &*self.abi.entry_point, start);
         out.push('\n');
+        let start = out.len();
         self.entry_point(&mut out, &statements, true);
+        record(&out, crate::abi::FOLDED_ENTRY_POINT, start);
         if let Some((coarse, text)) = coarse {
             out.push('\n');
+            let start = out.len();
             self.coarse_entry_point(&mut out, coarse, &text);
+            record(&out, crate::abi::COARSE_ENTRY_POINT, start);
         }
-        out
+        (out, entries)
     }
 
     /// The coarsened body: its loads, then its copies. Copy `k`'s locals are

@@ -274,7 +274,7 @@ impl<'a> Writer<'a> {
         };
         let start = out.len();
         self.entry_point(&mut out, &statements, false);
-        record(&out, &*self.abi.entry_point, start);
+        record(&out, &self.abi.entry_point, start);
         out.push('\n');
         let start = out.len();
         self.entry_point(&mut out, &statements, true);

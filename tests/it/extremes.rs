@@ -165,6 +165,7 @@ static LYING: KernelSource = KernelSource {
     location: concat!(file!(), ":", line!()),
     ir: "",
     spans: &[],
+    entry_points: &[],
 };
 
 #[test]

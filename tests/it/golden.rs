@@ -8,8 +8,29 @@ use std::path::Path;
 
 use sarek_codegen::front::{attr, lower_kernel};
 
-/// Each kernel's name, WGSL and the features its ABI declares.
-fn kernels(source: &str) -> Vec<(String, String, Vec<sarek_codegen::features::Feature>)> {
+/// Each kernel's name, WGSL, the features its ABI declares and each entry point's module
+/// alone (as the runtime gives it to wgpu).
+type Golden = (
+    String,
+    String,
+    Vec<sarek_codegen::features::Feature>,
+    Vec<(String, String)>,
+);
+
+/// Each entry point of `compiled`, with the module text the runtime gives wgpu for it.
+fn alone(compiled: &sarek_codegen::CompiledKernel) -> Vec<(String, String)> {
+    use sarek_codegen::wgsl::EntryPointText;
+    let entries = &compiled.entry_points;
+    entries
+        .iter()
+        .map(|e| {
+            let text = EntryPointText::text(&compiled.wgsl, entries, &e.name).unwrap();
+            (e.name.clone(), text)
+        })
+        .collect()
+}
+
+fn kernels(source: &str) -> Vec<Golden> {
     let file = syn::parse_file(source).expect("golden inputs are valid Rust");
     let is_kernel = |a: &syn::Attribute| {
         a.path()
@@ -51,8 +72,9 @@ fn kernels(source: &str) -> Vec<(String, String, Vec<sarek_codegen::features::Fe
                     .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
                 out.push((
                     format!("{}.{}", f.sig.ident, inst.args.join("_")),
-                    compiled.wgsl,
+                    compiled.wgsl.clone(),
                     compiled.abi.features.to_vec(),
+                    alone(&compiled),
                 ));
             }
             continue;
@@ -63,8 +85,9 @@ fn kernels(source: &str) -> Vec<(String, String, Vec<sarek_codegen::features::Fe
             .unwrap_or_else(|e| panic!("{}: {e}", f.sig.ident));
         out.push((
             f.sig.ident.to_string(),
-            compiled.wgsl,
+            compiled.wgsl.clone(),
             compiled.abi.features.to_vec(),
+            alone(&compiled),
         ));
     }
     out
@@ -84,18 +107,27 @@ fn golden_wgsl() {
     for input in inputs {
         let stem = input.file_stem().unwrap().to_string_lossy().into_owned();
         let source = std::fs::read_to_string(&input).unwrap();
-        for (name, wgsl, features) in kernels(&source) {
+        for (name, wgsl, features, entries) in kernels(&source) {
             count += 1;
             // Validated with the capabilities of the features the kernel declares (`f16`,
             // cooperative matrices), as the runtime creates its shader.
             sarek_codegen::valid::validate_with(&wgsl, &features)
                 .unwrap_or_else(|e| panic!("naga rejects {name}: {e}"));
+            // Each entry point's text alone, as the runtime gives it to wgpu, is a valid
+            // module with that one entry point, and every entry point has one.
+            assert_eq!(entries.len(), wgsl.matches("@compute").count(), "{name}");
+            for (entry, text) in &entries {
+                assert_eq!(text.matches("@compute").count(), 1, "{name}: {entry}");
+                assert!(text.contains(&format!("fn {entry}(")), "{name}: {entry}");
+                sarek_codegen::valid::validate_with(text, &features)
+                    .unwrap_or_else(|e| panic!("naga rejects {name}'s {entry} alone: {e}"));
+            }
             // Generation is deterministic: a second run gives the same bytes.
             assert_eq!(
                 kernels(&source)
                     .iter()
-                    .find(|(n, _, _)| *n == name)
-                    .map(|(_, w, _)| w),
+                    .find(|(n, ..)| *n == name)
+                    .map(|(_, w, ..)| w),
                 Some(&wgsl)
             );
             let path = root.join("out").join(format!("{stem}.{name}.wgsl"));

@@ -12,6 +12,7 @@ mod bytes;
 mod cfg_variants;
 mod coarsen;
 mod consts;
+mod coop_helpers;
 mod coop_matrix;
 mod cooperating_helpers;
 mod cooperation;

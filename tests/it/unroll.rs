@@ -77,6 +77,7 @@ fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
         location: source.location,
         ir: source.ir,
         spans: source.spans,
+        entry_points: &[],
     }))
 }
 

@@ -204,33 +204,15 @@ pub fn uses_f16(kernel: &Kernel) -> bool {
 }
 
 fn statements(block: &Block, found: &mut Vec<Feature>) {
-    for s in block {
-        match &s.kind {
-            Stmt::Subgroup { .. } => found.push(Feature::Subgroup),
-            Stmt::Coop(op) => found.push(Feature::CooperativeMatrix(coop_shape(op))),
-            // `SUBGROUP_BARRIER` enables nothing without `SUBGROUP` (wgpu's rule).
-            Stmt::Barrier(Barrier::Subgroup) => {
-                found.extend([Feature::Subgroup, Feature::SubgroupBarrier])
-            }
-            Stmt::If { accept, reject, .. } => {
-                statements(accept, found);
-                statements(reject, found);
-            }
-            Stmt::Loop {
-                body, continuing, ..
-            } => {
-                statements(body, found);
-                statements(continuing, found);
-            }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    statements(&c.body, found);
-                }
-                statements(default, found);
-            }
-            _ => {}
+    crate::ir::visit(block, &mut |s| match &s.kind {
+        Stmt::Subgroup { .. } => found.push(Feature::Subgroup),
+        Stmt::Coop(op) => found.push(Feature::CooperativeMatrix(coop_shape(op))),
+        // `SUBGROUP_BARRIER` enables nothing without `SUBGROUP` (wgpu's rule).
+        Stmt::Barrier(Barrier::Subgroup) => {
+            found.extend([Feature::Subgroup, Feature::SubgroupBarrier])
         }
-    }
+        _ => {}
+    });
 }
 
 /// The configuration a cooperative-matrix statement needs: a multiply-add's A/B and C types,

@@ -75,6 +75,8 @@ pub struct CompiledKernel {
     pub wgsl: String,
     /// How to bind and launch it.
     pub abi: abi::Abi,
+    /// Where each entry point's text lies in `wgsl` (the runtime gives wgpu one of them).
+    pub entry_points: Vec<wgsl::EntryPointText>,
 }
 
 /// Why a kernel did not compile.
@@ -147,10 +149,14 @@ pub fn compile_with(
     let abi = abi::build(kernel);
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
-    let wgsl = wgsl::write(&prepared, &abi);
+    let (wgsl, entry_points) = wgsl::write_split(&prepared, &abi);
     valid::validate_with(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
         message,
         wgsl: wgsl.clone(),
     })?;
-    Ok(CompiledKernel { wgsl, abi })
+    Ok(CompiledKernel {
+        wgsl,
+        abi,
+        entry_points,
+    })
 }

@@ -28,6 +28,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///     location: concat!(file!(), ":", line!()),
 ///     ir: "",
 ///     spans: &[],
+///     entry_points: &[],
 /// };
 /// assert_eq!(NOOP.abi.kernel, "noop");
 /// ```
@@ -45,6 +46,11 @@ pub struct KernelSource {
     /// The line and column of each source span the IR refers to, for the CPU backend's
     /// reports ([`crate::Error::KernelFault`]).
     pub spans: &'static [(u32, u32)],
+    /// Each entry point's name and the byte range of its text in `wgsl`, as the WGSL writer
+    /// recorded them (`sarek_codegen::wgsl::EntryPointText`): the runtime gives wgpu the
+    /// text before the first entry point followed by the launched one's. Empty for a
+    /// hand-written module, which is then given whole.
+    pub entry_points: &'static [(&'static str, usize, usize)],
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.

@@ -101,6 +101,7 @@ static ADD_ONE: KernelSource = KernelSource {
     // The IR the CPU backend runs, as `#[sarek::kernel]` would embed it.
     ir: ADD_ONE_IR,
     spans: &[],
+    entry_points: &[],
 };
 
 static COUNT: KernelSource = KernelSource {
@@ -144,6 +145,7 @@ static COUNT: KernelSource = KernelSource {
     location: concat!(file!(), ":", line!()),
     ir: COUNT_IR,
     spans: &[],
+    entry_points: &[],
 };
 
 #[rustfmt::skip]

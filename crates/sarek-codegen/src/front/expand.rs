@@ -91,6 +91,7 @@ pub fn expand_kernel_in(
     // which `line!()`/`column!()` spanned at the token give without any unstable API.
     let ir = crate::interp::Program::to_json(&lowered.kernel);
     let spans = span_tokens(&lowered);
+    let entry_points = entry_point_tokens(&compiled.entry_points);
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
@@ -163,6 +164,7 @@ pub fn expand_kernel_in(
                     location: #location,
                     ir: #ir,
                     spans: &[#(#spans),*],
+                    entry_points: &[#(#entry_points),*],
                 };
                 &SOURCE
             };
@@ -236,6 +238,17 @@ pub(super) fn span_tokens(lowered: &super::LoweredKernel) -> Vec<TokenStream> {
         .map(|s| {
             let s = *s;
             quote_spanned!(s=> (::core::line!(), ::core::column!()))
+        })
+        .collect()
+}
+
+/// Each entry point's name and text range in the module, as `KernelSource::entry_points`.
+pub(super) fn entry_point_tokens(entries: &[crate::wgsl::EntryPointText]) -> Vec<TokenStream> {
+    entries
+        .iter()
+        .map(|e| {
+            let (name, start, end) = (&e.name, e.start, e.end);
+            quote!((#name, #start, #end))
         })
         .collect()
 }

@@ -12,7 +12,9 @@ use syn::spanned::Spanned;
 
 use super::attr::KernelAttr;
 use super::diagnostic::Diagnostics;
-use super::expand::{abi_tokens, compile_kernel, location_tokens, param_tokens, span_tokens};
+use super::expand::{
+    abi_tokens, compile_kernel, entry_point_tokens, location_tokens, param_tokens, span_tokens,
+};
 use super::generics::{self, Bound, Param};
 
 /// Whether `tokens` name one of `names`.
@@ -197,6 +199,7 @@ pub fn expand(
         let abi = abi_tokens(&c.abi);
         let ir = crate::interp::Program::to_json(&lowered.kernel);
         let spans = span_tokens(lowered);
+        let entry_points = entry_point_tokens(&c.entry_points);
         let location = location_tokens(name);
         impls.push(quote! {
             #(#passed_attrs)*
@@ -209,6 +212,7 @@ pub fn expand(
                         location: #location,
                         ir: #ir,
                         spans: &[#(#spans),*],
+                        entry_points: &[#(#entry_points),*],
                     };
                     &SOURCE
                 };

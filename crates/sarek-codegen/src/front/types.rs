@@ -96,6 +96,7 @@ pub fn refusal(name: &str) -> Option<String> {
             "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}` (two half-words a `u32` word: `word & 0xffff` and `word >> 16`; `unpack2x16_float` for `f16` data)",
             if name.starts_with('u') { "u32" } else { "i32" }
         ),
+        "F16Vec3" => "there is no `F16Vec3`: the host has no padded three-component `f16` vector (WGSL's `vec3<f16>` takes the 8 bytes of a `vec4<f16>`); use `F16Vec4` and leave its `w` unused, or three `f16`s".into(),
         "char" | "str" | "String" => {
             format!("WebGPU has no text types, so `{name}` cannot be used in a kernel; pass numbers instead")
         }

@@ -12,11 +12,13 @@ mod display;
 mod extensions;
 mod math;
 mod types;
+mod walk;
 pub use coop::*;
 pub use display::{type_name, vector_name};
 pub use extensions::*;
 pub use math::MathFun;
 pub use types::*;
+pub use walk::visit;
 
 /// A source location, as an index the front end hands out. The IR never interprets it; the
 /// front end maps it back to a Rust token when it reports a diagnostic.

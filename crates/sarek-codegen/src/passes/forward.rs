@@ -48,29 +48,13 @@ fn forwarded(function: &Function, local: Handle<Local>, init: Handle<Expression>
 
 /// Calls `f` on every `let local = init` of `block`, at any depth.
 pub(crate) fn lets(block: &Block, f: &mut impl FnMut(Handle<Local>, Handle<Expression>)) {
-    for s in block {
-        match &s.kind {
-            Stmt::Let {
-                local,
-                init: Some(init),
-            } => f(*local, *init),
-            Stmt::If { accept, reject, .. } => {
-                lets(accept, f);
-                lets(reject, f);
-            }
-            Stmt::Loop {
-                body, continuing, ..
-            } => {
-                lets(body, f);
-                lets(continuing, f);
-            }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    lets(&c.body, f);
-                }
-                lets(default, f);
-            }
-            _ => {}
+    crate::ir::visit(block, &mut |s| {
+        if let Stmt::Let {
+            local,
+            init: Some(init),
+        } = &s.kind
+        {
+            f(*local, *init)
         }
-    }
+    });
 }

@@ -29,5 +29,38 @@ pub fn type_spelling(kernel: &Kernel, ty: crate::ir::Type) -> String {
 /// Writes the WGSL module of a kernel after the passes ([`crate::passes::run`]), whose ABI is
 /// `abi` (from [`crate::abi::build`]).
 pub fn write(prepared: &Prepared, abi: &Abi) -> String {
+    write_split(prepared, abi).0
+}
+
+/// [`write`], and where each entry point's text lies in the module: the runtime gives wgpu
+/// only the launched entry point's text ([`EntryPointText::text`]), so that naga and the
+/// driver never see the other copies of the kernel's body.
+pub fn write_split(prepared: &Prepared, abi: &Abi) -> (String, Vec<EntryPointText>) {
     writer::Writer::new(prepared, abi).finish()
+}
+
+/// One entry point's text in a kernel's WGSL module, as the writer recorded it.
+///
+/// Everything an entry point calls or declares (directives, structs, bindings, helpers)
+/// precedes the first entry point, so the module's text up to the first entry point's
+/// `start`, followed by `start..end` of one entry point, is a complete module with that
+/// entry point alone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryPointText {
+    /// The entry point's WGSL name (`sarek_main`, `sarek_main_folded`, ...).
+    pub name: String,
+    /// Where its text starts in the module, in bytes (at its `@compute` attribute).
+    pub start: usize,
+    /// Where its text ends, in bytes (just after its closing `}` line).
+    pub end: usize,
+}
+
+impl EntryPointText {
+    /// The module `wgsl` with only the entry point `name`, given the recorded `entries`;
+    /// `None` when `name` is not among them.
+    pub fn text(wgsl: &str, entries: &[EntryPointText], name: &str) -> Option<String> {
+        let first = entries.iter().map(|e| e.start).min()?;
+        let e = entries.iter().find(|e| e.name == name)?;
+        Some(format!("{}{}", &wgsl[..first], &wgsl[e.start..e.end]))
+    }
 }

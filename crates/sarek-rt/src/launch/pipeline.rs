@@ -105,7 +105,7 @@ impl Device {
         let layouts = started.elapsed();
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(&abi.kernel),
-            source: wgpu::ShaderSource::Wgsl(only_entry_point(source.wgsl, entry_point)),
+            source: wgpu::ShaderSource::Wgsl(only_entry_point(source, entry_point)),
         });
         let moduled = started.elapsed();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -146,49 +146,28 @@ impl Device {
     }
 }
 
-/// The text of `wgsl` without the entry points other than `entry_point`, so that wgpu parses
-/// and validates (and the driver sees) only the code of the entry point being launched: the
-/// direct and the folded entry point each hold a copy of the kernel's body, and the coarsened
-/// one four, so a module with all of them costs naga two to six times the work of one. Relies
-/// on the writer's layout (an entry point is a line `@compute ...`, a line `fn name(`, and
-/// ends at a line `}`); where the text does not look like that, it is returned whole.
-pub(crate) fn only_entry_point<'a>(wgsl: &'a str, entry_point: &str) -> std::borrow::Cow<'a, str> {
-    let mut lines = wgsl.split_inclusive('\n').peekable();
-    let mut out = String::with_capacity(wgsl.len());
-    let mut found = false;
-    while let Some(line) = lines.next() {
-        if !line.starts_with("@compute") {
-            out.push_str(line);
-            continue;
+/// The text of `source`'s module with `entry_point` alone, so that wgpu parses and validates
+/// (and the driver sees) only the code of the entry point being launched: the direct and the
+/// folded entry point each hold a copy of the kernel's body, and the coarsened one four, so a
+/// module with all of them costs naga two to six times the work of one. The writer recorded
+/// where each entry point's text lies ([`KernelSource::entry_points`]; everything they share
+/// precedes the first), so this is the text up to the first entry point and the launched one's
+/// range, which the macro's tests validate alone with naga. A source without the entry point's
+/// range (hand-written) is given whole.
+pub(crate) fn only_entry_point(
+    source: &KernelSource,
+    entry_point: &str,
+) -> std::borrow::Cow<'static, str> {
+    let ranges = source.entry_points;
+    let first = ranges.iter().map(|&(_, start, _)| start).min();
+    let found = ranges.iter().find(|&&(name, _, _)| name == entry_point);
+    match (first, found) {
+        (Some(first), Some(&(_, start, end)))
+            if first <= start && start <= end && end <= source.wgsl.len() =>
+        {
+            format!("{}{}", &source.wgsl[..first], &source.wgsl[start..end]).into()
         }
-        let Some(name) = lines
-            .peek()
-            .and_then(|next| next.strip_prefix("fn "))
-            .and_then(|rest| rest.split('(').next())
-        else {
-            return wgsl.into();
-        };
-        if name.trim() == entry_point {
-            found = true;
-            out.push_str(line);
-            continue;
-        }
-        // Skip the whole function, up to its closing line.
-        let mut closed = false;
-        for skipped in lines.by_ref() {
-            if skipped.trim_end() == "}" {
-                closed = true;
-                break;
-            }
-        }
-        if !closed {
-            return wgsl.into();
-        }
-    }
-    if found {
-        out.into()
-    } else {
-        wgsl.into()
+        _ => source.wgsl.into(),
     }
 }
 
@@ -220,38 +199,74 @@ pub(crate) fn dump(source: &KernelSource) {
 #[cfg(test)]
 mod tests {
     use super::only_entry_point;
+    use crate::arg::KernelSource;
 
     /// Laid out as the WGSL writer lays out a module: a helper, then three entry points.
-    const MODULE: &str = "struct P {\n    n: u32,\n}\n\nfn helper(a: f32) -> f32 {\n    if a > 0.0 {\n        return a;\n    }\n    return -a;\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main(\n    @builtin(global_invocation_id) g: vec3<u32>,\n) {\n    if g.x > 1u {\n        return;\n    }\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main_folded(\n    @builtin(workgroup_id) w: vec3<u32>,\n) {\n    let a = helper(1.0);\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main_coarse(\n    @builtin(workgroup_id) w: vec3<u32>,\n) {\n    {\n        let b = 2u;\n    }\n}\n";
+    const MODULE: &str = "struct P {\n    n: u32,\n}\n\nfn helper(a: f32) -> f32 {\n    return -a;\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main() {\n    let a = 1u;\n}\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main_folded() {\n    let a = helper(1.0);\n}\n";
 
-    #[test]
-    fn keeps_only_the_entry_point_launched() {
-        for (name, body) in [
-            ("sarek_main", "if g.x > 1u"),
-            ("sarek_main_folded", "let a = helper(1.0);"),
-            ("sarek_main_coarse", "let b = 2u;"),
-        ] {
-            let text = only_entry_point(MODULE, name);
-            assert_eq!(text.matches("@compute").count(), 1, "{text}");
-            assert!(text.contains(&format!("fn {name}(")), "{text}");
-            assert!(text.contains(body), "{text}");
-            // Everything that is not an entry point stays, in order.
-            assert!(text.starts_with("struct P {\n    n: u32,\n}\n\nfn helper(a: f32)"));
-            assert!(text.contains("    return -a;\n}\n"));
+    /// `MODULE` with `ranges` as the writer records them.
+    fn source(ranges: &'static [(&'static str, usize, usize)]) -> KernelSource {
+        use sarek_codegen::abi::{Abi, Limits, Uniform, ENTRY_POINT};
+        use std::borrow::Cow::Borrowed as B;
+        KernelSource {
+            wgsl: MODULE,
+            abi: Abi {
+                kernel: B("k"),
+                entry_point: B(ENTRY_POINT),
+                workgroup_size: [64, 1, 1],
+                buffers: B(&[]),
+                uniform: Uniform {
+                    binding: 0,
+                    size: 16,
+                    fields: B(&[]),
+                },
+                workgroup_memory: 0,
+                coarsened: false,
+                features: B(&[]),
+                limits: Limits::Portable,
+            },
+            location: "",
+            ir: "",
+            spans: &[],
+            entry_points: ranges,
         }
-        let direct = only_entry_point(MODULE, "sarek_main");
-        assert!(
-            direct.trim_end().ends_with("        return;\n    }\n}"),
-            "{direct}"
-        );
+    }
+
+    /// Where entry point `name`'s text lies in `MODULE`: from its `@compute` to after its
+    /// closing line.
+    fn range(name: &str) -> (usize, usize) {
+        let at = MODULE.find(&format!("fn {name}()")).unwrap();
+        let start = MODULE[..at].rfind("@compute").unwrap();
+        let end = at + MODULE[at..].find("\n}\n").unwrap() + 3;
+        (start, end)
     }
 
     #[test]
-    fn leaves_text_it_does_not_recognise_whole() {
-        assert_eq!(only_entry_point(MODULE, "missing"), MODULE);
-        let odd = "@compute @workgroup_size(1)\n@other\nfn sarek_main() {\n}\n";
-        assert_eq!(only_entry_point(odd, "sarek_main"), odd);
-        let unclosed = "@compute @workgroup_size(1)\nfn a() {\n@compute @workgroup_size(1)\nfn sarek_main() {\n}\n";
-        assert_eq!(only_entry_point(unclosed, "sarek_main"), unclosed);
+    fn keeps_the_shared_text_and_the_launched_entry_point() {
+        let (d0, d1) = range("sarek_main");
+        let (f0, f1) = range("sarek_main_folded");
+        let ranges: &'static [(&'static str, usize, usize)] = Box::leak(Box::new([
+            ("sarek_main", d0, d1),
+            ("sarek_main_folded", f0, f1),
+        ]));
+        let s = source(ranges);
+        let direct = only_entry_point(&s, "sarek_main");
+        assert_eq!(direct, &MODULE[..d1]);
+        let folded = only_entry_point(&s, "sarek_main_folded");
+        assert_eq!(folded, format!("{}{}", &MODULE[..d0], &MODULE[f0..f1]));
+        assert_eq!(folded.matches("@compute").count(), 1, "{folded}");
+        assert!(folded.ends_with("fn sarek_main_folded() {\n    let a = helper(1.0);\n}\n"));
+    }
+
+    #[test]
+    fn gives_a_source_without_ranges_whole() {
+        assert_eq!(only_entry_point(&source(&[]), "sarek_main"), MODULE);
+        let (d0, d1) = range("sarek_main");
+        let ranges: &'static [(&'static str, usize, usize)] =
+            Box::leak(Box::new([("sarek_main", d0, d1)]));
+        assert_eq!(only_entry_point(&source(ranges), "missing"), MODULE);
+        let past: &'static [(&'static str, usize, usize)] =
+            Box::leak(Box::new([("sarek_main", d0, MODULE.len() + 1)]));
+        assert_eq!(only_entry_point(&source(past), "sarek_main"), MODULE);
     }
 }

@@ -233,6 +233,7 @@ impl Lowerer<'_> {
                     }),
                     _ => Err(self.error(t.ty.span(), "a helper takes buffers as slices (`&[T]`, `&mut [T]`) and other values by copy")),
                 },
+                ty if super::coop::names_coop_matrix(ty) => Err(self.error(ty.span(), super::coop::NOT_PASSED)),
                 ty => self.cx.resolve_type(ty).map(|t| HelperParam::Value(t, mutable)),
             };
             match param {
@@ -340,6 +341,9 @@ impl Lowerer<'_> {
             syn::ReturnType::Default => Ok(None),
             syn::ReturnType::Type(_, ty) if matches!(&**ty, syn::Type::Reference(_)) => {
                 Err(self.error(ty.span(), "a helper cannot return a reference (WGSL functions return values, and a workgroup array cannot leave its workgroup): return the value, or take the array as a `&mut [T; N]` parameter and write into it"))
+            }
+            syn::ReturnType::Type(_, ty) if super::coop::names_coop_matrix(ty) => {
+                Err(self.error(ty.span(), super::coop::NOT_PASSED))
             }
             syn::ReturnType::Type(_, ty) => self.cx.resolve_type(ty).map(Some),
         };

@@ -40,6 +40,10 @@ pub struct ModuleContext {
     /// Instances of generic helpers, by helper (`Rc` address) and type arguments.
     pub generic_helpers:
         std::collections::HashMap<(usize, Vec<&'static str>), std::rc::Rc<syn::ItemFn>>,
+    /// One more than the highest cooperative-matrix number given so far in any function, so
+    /// a helper's matrices never share a number with its caller's (the interpreter keeps a
+    /// matrix's elements by number).
+    pub coop_ids: u32,
 }
 
 impl ModuleContext {
@@ -65,6 +69,7 @@ impl ModuleContext {
             methods: std::collections::HashMap::new(),
             traits: std::collections::HashSet::new(),
             generic_helpers: std::collections::HashMap::new(),
+            coop_ids: 0,
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;

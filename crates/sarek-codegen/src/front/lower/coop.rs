@@ -61,38 +61,27 @@ const METHODS: [&str; 3] = ["multiply_add", "store_rows", "store_columns"];
 
 /// The highest matrix number used in `block`.
 fn highest(block: &Block, top: &mut Option<u32>) {
-    for s in block {
-        match &s.kind {
-            Stmt::Coop(op) => {
-                for m in op.matrices() {
-                    *top = Some(top.map_or(m.id, |t| t.max(m.id)));
-                }
+    crate::ir::visit(block, &mut |s| {
+        if let Stmt::Coop(op) = &s.kind {
+            for m in op.matrices() {
+                *top = Some(top.map_or(m.id, |t| t.max(m.id)));
             }
-            Stmt::If { accept, reject, .. } => {
-                highest(accept, top);
-                highest(reject, top);
-            }
-            Stmt::Loop {
-                body, continuing, ..
-            } => {
-                highest(body, top);
-                highest(continuing, top);
-            }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    highest(&c.body, top);
-                }
-                highest(default, top);
-            }
-            _ => {}
         }
-    }
+    });
 }
 
 /// Whether `path` names the `CoopMatrix` type (with or without a module path).
 fn coop_segment(path: &syn::Path) -> Option<&syn::PathSegment> {
     path.segments.iter().find(|s| s.ident == "CoopMatrix")
 }
+
+/// Whether `ty` is a `CoopMatrix<..>` type.
+pub(super) fn names_coop_matrix(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if coop_segment(&p.path).is_some())
+}
+
+/// Why a helper neither takes nor returns a matrix, and what to write instead.
+pub(super) const NOT_PASSED: &str = "a cooperative matrix is a variable of the function that declares it, so it cannot be passed to or returned from a helper (Sarek's IR has no matrix values); pass the helper the buffers or workgroup arrays its matrices load from and store to (`&[f16]`, `&mut [f32; N]`), and load, multiply-add and store the matrices inside the helper";
 
 /// Strips `&`, `&mut`, `*` and parentheses from a memory argument.
 fn memory_name(e: &syn::Expr) -> Option<&syn::Ident> {
@@ -106,14 +95,18 @@ fn memory_name(e: &syn::Expr) -> Option<&syn::Ident> {
 }
 
 impl Lowerer<'_> {
-    /// A number for a new matrix variable: one more than any the function uses.
-    fn next_coop_id(&self) -> u32 {
+    /// A number for a new matrix variable: one more than any the function uses, and than
+    /// any given in another function of the kernel (helpers and their callers never share
+    /// one).
+    fn next_coop_id(&mut self) -> u32 {
         let mut top = None;
         highest(&self.function.body, &mut top);
         for b in &self.blocks {
             highest(b, &mut top);
         }
-        top.map_or(0, |t| t + 1)
+        let id = top.map_or(0, |t| t + 1).max(self.cx.coop_ids);
+        self.cx.coop_ids = id + 1;
+        id
     }
 
     /// Whether `e` is a matrix expression: a `CoopMatrix::..` call or a `multiply_add`.
@@ -135,14 +128,6 @@ impl Lowerer<'_> {
             Some(Binding::Coop(m)) => Some(m),
             _ => None,
         }
-    }
-
-    /// Refuses matrices outside the kernel body.
-    fn coop_in_kernel(&mut self, span: Span) -> R<()> {
-        if self.helper.is_some() {
-            return Err(self.error(span, "cooperative matrices can only be used in the kernel body, where Sarek proves every thread of a subgroup reaches each operation together; load, multiply and store them there"));
-        }
-        Ok(())
     }
 
     /// `let m = <matrix expression>;` (with an optional `CoopMatrix<..>` annotation), if the
@@ -168,7 +153,6 @@ impl Lowerer<'_> {
         annotation: Option<&syn::Type>,
         init: Option<&syn::Expr>,
     ) -> R<Value> {
-        self.coop_in_kernel(local.span())?;
         let syn::Pat::Ident(ident) = pat else {
             return Err(self.error(
                 pat.span(),
@@ -207,7 +191,6 @@ impl Lowerer<'_> {
     /// `expected` where one is given.
     fn coop_value(&mut self, e: &syn::Expr, expected: Option<CoopType>, id: u32) -> R<CoopType> {
         let span = e.span();
-        self.coop_in_kernel(span)?;
         let ty = match e {
             syn::Expr::Paren(p) => return self.coop_value(&p.expr, expected, id),
             syn::Expr::Call(c) => self.coop_constructor(c, expected, id)?,
@@ -493,7 +476,6 @@ impl Lowerer<'_> {
         name: &str,
     ) -> R<Value> {
         let span = m.span();
-        self.coop_in_kernel(span)?;
         if name == "multiply_add" {
             return Err(self.error(
                 span,

@@ -197,7 +197,17 @@ impl Lowerer<'_> {
             return self.short_circuit(op, b).map(Value::Expr);
         }
         let v = self.operands(&[&b.left, &b.right])?;
-        let ty = self.binary_type(op, v[0], v[1], span)?;
+        // `%` on a float vector is refused at the operator, not at the left operand.
+        let float_vector = |t: Ty| matches!(t, Ty::Compound(Type::Vector(_, s)) if s.is_float());
+        let at = if op == BinaryOp::Rem
+            && (float_vector(self.infer.shallow(self.ty(v[0])))
+                || float_vector(self.infer.shallow(self.ty(v[1]))))
+        {
+            b.op.span()
+        } else {
+            span
+        };
+        let ty = self.binary_type(op, v[0], v[1], at)?;
         Ok(Value::Expr(self.expr(
             Expr::Binary {
                 op,

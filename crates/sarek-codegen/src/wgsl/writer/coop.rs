@@ -27,36 +27,18 @@ fn var_name(id: u32) -> String {
 
 /// Every matrix variable of `block` (at any depth), by number.
 pub(super) fn variables(block: &Block, found: &mut BTreeMap<u32, CoopMatrix>) {
-    for s in block {
-        match &s.kind {
-            Stmt::Coop(op) => {
-                for m in op.matrices() {
-                    found.entry(m.id).or_insert(m);
-                }
+    crate::ir::visit(block, &mut |s| {
+        if let Stmt::Coop(op) = &s.kind {
+            for m in op.matrices() {
+                found.entry(m.id).or_insert(m);
             }
-            Stmt::If { accept, reject, .. } => {
-                variables(accept, found);
-                variables(reject, found);
-            }
-            Stmt::Loop {
-                body, continuing, ..
-            } => {
-                variables(body, found);
-                variables(continuing, found);
-            }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    variables(&c.body, found);
-                }
-                variables(default, found);
-            }
-            _ => {}
         }
-    }
+    });
 }
 
-/// The declarations that open the entry point's body: one `var` per matrix (WGSL's `var`
-/// starts at zero, but `zeros()` still assigns, so a matrix reused in a loop restarts).
+/// The declarations that open a function's body (the entry point's or a helper's): one `var`
+/// per matrix (WGSL's `var` starts at zero, but `zeros()` still assigns, so a matrix reused in
+/// a loop restarts).
 pub(super) fn declarations(body: &Block) -> String {
     let mut found = BTreeMap::new();
     variables(body, &mut found);

@@ -188,14 +188,20 @@ impl<'a> Writer<'a> {
         self.enter(function, notes, local_names);
     }
 
-    pub(super) fn finish(mut self) -> String {
+    /// The module, and where each entry point's text lies in it.
+    pub(super) fn finish(mut self) -> (String, Vec<super::EntryPointText>) {
         let kernel = self.kernel;
         let prepared = self.prepared;
         let mut functions = String::new();
         for (i, f) in kernel.functions.iter().enumerate() {
             self.enter_function(f, &prepared.functions[i]);
             self.block(&f.body, 1);
-            let body = std::mem::take(&mut self.body);
+            // A helper's matrices are `var`s of its own body, like the entry point's.
+            let body = format!(
+                "{}{}",
+                coop::declarations(&f.body),
+                std::mem::take(&mut self.body)
+            );
             let mut args: Vec<String> = f
                 .args
                 .iter()
@@ -243,7 +249,12 @@ impl<'a> Writer<'a> {
             // WGSL's `f16` exists only behind this directive, which precedes every declaration.
             out.push_str("enable f16;\n\n");
         }
-        if !coop_vars.is_empty() {
+        if !coop_vars.is_empty()
+            || kernel
+                .functions
+                .iter()
+                .any(|f| !coop::declarations(&f.body).is_empty())
+        {
             out.push_str("enable wgpu_cooperative_matrix;\n\n");
         }
         self.structs(&mut out);
@@ -253,14 +264,28 @@ impl<'a> Writer<'a> {
             out.push('\n');
         }
         out.push_str(&functions);
+        let mut entries = Vec::new();
+        let mut record = |out: &String, name: &str, start: usize| {
+            entries.push(super::EntryPointText {
+                name: name.to_owned(),
+                start,
+                end: out.len(),
+            })
+        };
+        let start = out.len();
         self.entry_point(&mut out, &statements, false);
+        record(&out, &self.abi.entry_point, start);
         out.push('\n');
+        let start = out.len();
         self.entry_point(&mut out, &statements, true);
+        record(&out, crate::abi::FOLDED_ENTRY_POINT, start);
         if let Some((coarse, text)) = coarse {
             out.push('\n');
+            let start = out.len();
             self.coarse_entry_point(&mut out, coarse, &text);
+            record(&out, crate::abi::COARSE_ENTRY_POINT, start);
         }
-        out
+        (out, entries)
     }
 
     /// The coarsened body: its loads, then its copies. Copy `k`'s locals are

@@ -41,4 +41,5 @@ mod subgroups;
 mod submission;
 mod uniform_load;
 mod unroll;
+mod vectorise;
 mod vectors;

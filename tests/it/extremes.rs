@@ -159,6 +159,7 @@ static LYING: KernelSource = KernelSource {
         },
         workgroup_memory: 0,
         coarsened: false,
+        vectorised: false,
         features: B(&[]),
         limits: sarek::abi::Limits::Portable,
     },

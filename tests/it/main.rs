@@ -42,4 +42,5 @@ mod subgroups;
 mod submission;
 mod uniform_load;
 mod unroll;
+mod vectorise;
 mod vectors;

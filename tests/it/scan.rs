@@ -88,7 +88,10 @@ fn scan_new_picks_what_the_device_has() {
 /// one: stop 24).
 #[test]
 fn the_last_pass_zeroes_clamped_loads_without_branches() {
-    for wgsl in [sarek::scan::scan_apply::WGSL, sarek::scan::scan_apply_sg::WGSL] {
+    for wgsl in [
+        sarek::scan::scan_apply::WGSL,
+        sarek::scan::scan_apply_sg::WGSL,
+    ] {
         assert!(wgsl.contains("select(vec4<f32>()"), "{wgsl}");
         assert!(!wgsl.contains("__if"), "{wgsl}");
     }

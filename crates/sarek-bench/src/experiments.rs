@@ -75,6 +75,21 @@ fn poly(b: &Bench) -> Result<()> {
             include_str!("wgsl/experiments/poly_coarse16.wgsl"),
             groups(16),
         ),
+        (
+            "poly coarsened x4 adjacent, scalar bindings",
+            include_str!("wgsl/experiments/poly_contig4.wgsl"),
+            groups(4),
+        ),
+        (
+            "poly vec4 bindings, staged stores (vec4 entry)",
+            include_str!("wgsl/experiments/poly_v4_staged.wgsl"),
+            groups(4),
+        ),
+        (
+            "poly vec4 loads, guarded lane stores",
+            include_str!("wgsl/experiments/poly_v4_lanes.wgsl"),
+            groups(4),
+        ),
     ] {
         let p = ctx.pipeline(src);
         let bg = ctx.bind(&p, &[&rx, &ry, &params]);

@@ -85,6 +85,21 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         include_str!("wgsl/experiments/matmul_f16_s32_vecsmem.wgsl"),
         F16_COOP,
     ),
+    (
+        "poly_contig4",
+        include_str!("wgsl/experiments/poly_contig4.wgsl"),
+        &[],
+    ),
+    (
+        "poly_v4_staged",
+        include_str!("wgsl/experiments/poly_v4_staged.wgsl"),
+        &[],
+    ),
+    (
+        "poly_v4_lanes",
+        include_str!("wgsl/experiments/poly_v4_lanes.wgsl"),
+        &[],
+    ),
 ];
 
 #[test]

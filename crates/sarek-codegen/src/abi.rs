@@ -38,6 +38,13 @@ pub const FOLDED_ENTRY_POINT: &str = "sarek_main_folded";
 /// for `k < 4`, where `T` is a quarter of the requested threads.
 pub const COARSE_ENTRY_POINT: &str = "sarek_main_coarse";
 
+/// The entry point of an element-wise kernel over 4-byte scalars in which invocation `t` does
+/// the elements `4t + k` (`k < 4`) through `vec4` views of the bindings (present when
+/// [`Abi::vectorised`] is set; see `sarek_codegen::passes::vectorise`): dispatch it like
+/// [`COARSE_ENTRY_POINT`], and only when every buffer is bound at a multiple of 16 bytes and
+/// holds at least as many elements as the grid has threads.
+pub const VEC4_ENTRY_POINT: &str = "sarek_main_vec4";
+
 /// How many invocations the coarsened entry point merges into one.
 pub const COARSEN_FACTOR: u32 = crate::passes::coarsen::FACTOR;
 
@@ -60,6 +67,10 @@ pub struct Abi {
     /// Whether the module has a [`COARSE_ENTRY_POINT`] (element-wise kernels), which a runner
     /// may use for large 1-D grids.
     pub coarsened: bool,
+    /// Whether the module has a [`VEC4_ENTRY_POINT`] (element-wise kernels over 4-byte
+    /// scalars), which a runner may use where it may use the coarsened one and every buffer
+    /// is bound at a multiple of 16 bytes and holds at least the grid's thread count.
+    pub vectorised: bool,
     /// The wgpu features the kernel needs beyond core WebGPU, sorted (empty for a kernel that
     /// runs on any WebGPU device); a runner must refuse a device without one of them.
     pub features: Cow<'static, [Feature]>,
@@ -190,6 +201,7 @@ impl Abi {
     ///     },
     ///     workgroup_memory: 0,
     ///     coarsened: false,
+    ///     vectorised: false,
     ///     features: Cow::Borrowed(&[Feature::Subgroup]),
     ///     limits: Limits::Portable,
     /// };
@@ -302,6 +314,7 @@ fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
         buffers: buffers.into(),
         workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
         coarsened: crate::passes::coarsen::plan(kernel).is_some(),
+        vectorised: crate::passes::vectorise::plan(kernel).is_some(),
         features: crate::features::required(kernel).into(),
         limits: kernel.limits,
     }

@@ -149,6 +149,7 @@ pub fn compile_with(
     let abi = abi::build(kernel);
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
+    debug_assert_eq!(abi.vectorised, prepared.vec4.is_some());
     let (wgsl, entry_points) = wgsl::write_split(&prepared, &abi);
     valid::validate_with(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
         message,

@@ -22,6 +22,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         uniform: Uniform { binding: 0, size: 16, fields: Cow::Borrowed(&[]) },
 ///         workgroup_memory: 0,
 ///         coarsened: false,
+///         vectorised: false,
 ///         features: Cow::Borrowed(&[]),
 ///         limits: sarek_codegen::abi::Limits::Portable,
 ///     },

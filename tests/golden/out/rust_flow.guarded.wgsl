@@ -8,6 +8,8 @@ struct sarek_Params {
 
 @group(0) @binding(0) var<storage, read> xs: array<i32>;
 @group(0) @binding(1) var<storage, read_write> out: array<i32>;
+@group(0) @binding(0) var<storage, read> sarek_v4_0: array<vec4<i32>>;
+@group(0) @binding(1) var<storage, read_write> sarek_v4_1: array<vec4<i32>>;
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
 @compute @workgroup_size(256, 1, 1)
@@ -176,4 +178,138 @@ fn sarek_main_coarse(
         sarek_c3_sarek___match = (sarek_c3_sarek_l5_v * 2i);
     }
     out[sarek_c3_i] = sarek_c3_sarek___match;
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_vec4(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = 4u * sarek_t + 0u;
+    let sarek_id1 = 4u * sarek_t + 1u;
+    let sarek_id2 = 4u * sarek_t + 2u;
+    let sarek_id3 = 4u * sarek_t + 3u;
+    let sarek_v_0: vec4<i32> = sarek_v4_0[sarek_t];
+    let sarek_p0_0: i32 = sarek_v_0.x;
+    let sarek_p1_0: i32 = sarek_v_0.y;
+    let sarek_p2_0: i32 = sarek_v_0.z;
+    let sarek_p3_0: i32 = sarek_v_0.w;
+    var sarek_s0_1: i32;
+    var sarek_f0_1: bool = false;
+    var sarek_s1_1: i32;
+    var sarek_f1_1: bool = false;
+    var sarek_s2_1: i32;
+    var sarek_f2_1: bool = false;
+    var sarek_s3_1: i32;
+    var sarek_f3_1: bool = false;
+    let sarek_c0_i: u32 = sarek_id0;
+    let sarek_c0_sarek___v: i32 = sarek_p0_0;
+    var sarek_c0_sarek___taken: bool = false;
+    var sarek_c0_sarek___match: i32;
+    if (!sarek_c0_sarek___taken) {
+        let sarek_c0_sarek_l4_v: i32 = sarek_c0_sarek___v;
+        if (sarek_c0_sarek_l4_v < 0i) {
+            sarek_c0_sarek___taken = true;
+            sarek_c0_sarek___match = (- sarek_c0_sarek_l4_v);
+        }
+    }
+    if ((!sarek_c0_sarek___taken) && (sarek_c0_sarek___v == 0i)) {
+        sarek_c0_sarek___taken = true;
+        sarek_c0_sarek___match = 100i;
+    }
+    if (!sarek_c0_sarek___taken) {
+        let sarek_c0_sarek_l5_v: i32 = sarek_c0_sarek___v;
+        sarek_c0_sarek___taken = true;
+        sarek_c0_sarek___match = (sarek_c0_sarek_l5_v * 2i);
+    }
+    sarek_s0_1 = sarek_c0_sarek___match;
+    sarek_f0_1 = true;
+    let sarek_c1_i: u32 = sarek_id1;
+    let sarek_c1_sarek___v: i32 = sarek_p1_0;
+    var sarek_c1_sarek___taken: bool = false;
+    var sarek_c1_sarek___match: i32;
+    if (!sarek_c1_sarek___taken) {
+        let sarek_c1_sarek_l4_v: i32 = sarek_c1_sarek___v;
+        if (sarek_c1_sarek_l4_v < 0i) {
+            sarek_c1_sarek___taken = true;
+            sarek_c1_sarek___match = (- sarek_c1_sarek_l4_v);
+        }
+    }
+    if ((!sarek_c1_sarek___taken) && (sarek_c1_sarek___v == 0i)) {
+        sarek_c1_sarek___taken = true;
+        sarek_c1_sarek___match = 100i;
+    }
+    if (!sarek_c1_sarek___taken) {
+        let sarek_c1_sarek_l5_v: i32 = sarek_c1_sarek___v;
+        sarek_c1_sarek___taken = true;
+        sarek_c1_sarek___match = (sarek_c1_sarek_l5_v * 2i);
+    }
+    sarek_s1_1 = sarek_c1_sarek___match;
+    sarek_f1_1 = true;
+    let sarek_c2_i: u32 = sarek_id2;
+    let sarek_c2_sarek___v: i32 = sarek_p2_0;
+    var sarek_c2_sarek___taken: bool = false;
+    var sarek_c2_sarek___match: i32;
+    if (!sarek_c2_sarek___taken) {
+        let sarek_c2_sarek_l4_v: i32 = sarek_c2_sarek___v;
+        if (sarek_c2_sarek_l4_v < 0i) {
+            sarek_c2_sarek___taken = true;
+            sarek_c2_sarek___match = (- sarek_c2_sarek_l4_v);
+        }
+    }
+    if ((!sarek_c2_sarek___taken) && (sarek_c2_sarek___v == 0i)) {
+        sarek_c2_sarek___taken = true;
+        sarek_c2_sarek___match = 100i;
+    }
+    if (!sarek_c2_sarek___taken) {
+        let sarek_c2_sarek_l5_v: i32 = sarek_c2_sarek___v;
+        sarek_c2_sarek___taken = true;
+        sarek_c2_sarek___match = (sarek_c2_sarek_l5_v * 2i);
+    }
+    sarek_s2_1 = sarek_c2_sarek___match;
+    sarek_f2_1 = true;
+    let sarek_c3_i: u32 = sarek_id3;
+    let sarek_c3_sarek___v: i32 = sarek_p3_0;
+    var sarek_c3_sarek___taken: bool = false;
+    var sarek_c3_sarek___match: i32;
+    if (!sarek_c3_sarek___taken) {
+        let sarek_c3_sarek_l4_v: i32 = sarek_c3_sarek___v;
+        if (sarek_c3_sarek_l4_v < 0i) {
+            sarek_c3_sarek___taken = true;
+            sarek_c3_sarek___match = (- sarek_c3_sarek_l4_v);
+        }
+    }
+    if ((!sarek_c3_sarek___taken) && (sarek_c3_sarek___v == 0i)) {
+        sarek_c3_sarek___taken = true;
+        sarek_c3_sarek___match = 100i;
+    }
+    if (!sarek_c3_sarek___taken) {
+        let sarek_c3_sarek_l5_v: i32 = sarek_c3_sarek___v;
+        sarek_c3_sarek___taken = true;
+        sarek_c3_sarek___match = (sarek_c3_sarek_l5_v * 2i);
+    }
+    sarek_s3_1 = sarek_c3_sarek___match;
+    sarek_f3_1 = true;
+    if sarek_f0_1 && sarek_f1_1 && sarek_f2_1 && sarek_f3_1 {
+        sarek_v4_1[sarek_t] = vec4<i32>(sarek_s0_1, sarek_s1_1, sarek_s2_1, sarek_s3_1);
+    } else {
+        if sarek_f0_1 {
+            sarek_v4_1[sarek_t].x = sarek_s0_1;
+        }
+        if sarek_f1_1 {
+            sarek_v4_1[sarek_t].y = sarek_s1_1;
+        }
+        if sarek_f2_1 {
+            sarek_v4_1[sarek_t].z = sarek_s2_1;
+        }
+        if sarek_f3_1 {
+            sarek_v4_1[sarek_t].w = sarek_s3_1;
+        }
+    }
 }

@@ -9,6 +9,8 @@ struct sarek_Params {
 
 @group(0) @binding(0) var<storage, read> x: array<f32>;
 @group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@group(0) @binding(0) var<storage, read> sarek_v4_1: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read_write> sarek_v4_2: array<vec4<f32>>;
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
 @compute @workgroup_size(256, 1, 1)
@@ -78,5 +80,76 @@ fn sarek_main_coarse(
     let sarek_c3_i: u32 = sarek_id3;
     if (sarek_c3_i < sarek_params.sarek_len2) {
         y[sarek_c3_i] = ((sarek_params.a * sarek_p3_1) + sarek_p3_2);
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_vec4(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = 4u * sarek_t + 0u;
+    let sarek_id1 = 4u * sarek_t + 1u;
+    let sarek_id2 = 4u * sarek_t + 2u;
+    let sarek_id3 = 4u * sarek_t + 3u;
+    let sarek_v_1: vec4<f32> = sarek_v4_1[sarek_t];
+    let sarek_p0_1: f32 = sarek_v_1.x;
+    let sarek_v_2: vec4<f32> = sarek_v4_2[sarek_t];
+    let sarek_p0_2: f32 = sarek_v_2.x;
+    let sarek_p1_1: f32 = sarek_v_1.y;
+    let sarek_p1_2: f32 = sarek_v_2.y;
+    let sarek_p2_1: f32 = sarek_v_1.z;
+    let sarek_p2_2: f32 = sarek_v_2.z;
+    let sarek_p3_1: f32 = sarek_v_1.w;
+    let sarek_p3_2: f32 = sarek_v_2.w;
+    var sarek_s0_2: f32;
+    var sarek_f0_2: bool = false;
+    var sarek_s1_2: f32;
+    var sarek_f1_2: bool = false;
+    var sarek_s2_2: f32;
+    var sarek_f2_2: bool = false;
+    var sarek_s3_2: f32;
+    var sarek_f3_2: bool = false;
+    let sarek_c0_i: u32 = sarek_id0;
+    if (sarek_c0_i < sarek_params.sarek_len2) {
+        sarek_s0_2 = ((sarek_params.a * sarek_p0_1) + sarek_p0_2);
+        sarek_f0_2 = true;
+    }
+    let sarek_c1_i: u32 = sarek_id1;
+    if (sarek_c1_i < sarek_params.sarek_len2) {
+        sarek_s1_2 = ((sarek_params.a * sarek_p1_1) + sarek_p1_2);
+        sarek_f1_2 = true;
+    }
+    let sarek_c2_i: u32 = sarek_id2;
+    if (sarek_c2_i < sarek_params.sarek_len2) {
+        sarek_s2_2 = ((sarek_params.a * sarek_p2_1) + sarek_p2_2);
+        sarek_f2_2 = true;
+    }
+    let sarek_c3_i: u32 = sarek_id3;
+    if (sarek_c3_i < sarek_params.sarek_len2) {
+        sarek_s3_2 = ((sarek_params.a * sarek_p3_1) + sarek_p3_2);
+        sarek_f3_2 = true;
+    }
+    if sarek_f0_2 && sarek_f1_2 && sarek_f2_2 && sarek_f3_2 {
+        sarek_v4_2[sarek_t] = vec4<f32>(sarek_s0_2, sarek_s1_2, sarek_s2_2, sarek_s3_2);
+    } else {
+        if sarek_f0_2 {
+            sarek_v4_2[sarek_t].x = sarek_s0_2;
+        }
+        if sarek_f1_2 {
+            sarek_v4_2[sarek_t].y = sarek_s1_2;
+        }
+        if sarek_f2_2 {
+            sarek_v4_2[sarek_t].z = sarek_s2_2;
+        }
+        if sarek_f3_2 {
+            sarek_v4_2[sarek_t].w = sarek_s3_2;
+        }
     }
 }

@@ -14,6 +14,11 @@ struct sarek_Params {
 @group(0) @binding(2) var<storage, read> s: array<u32>;
 @group(0) @binding(3) var<storage, read_write> f: array<f32>;
 @group(0) @binding(4) var<storage, read_write> i: array<i32>;
+@group(0) @binding(0) var<storage, read> sarek_v4_0: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> sarek_v4_1: array<vec4<i32>>;
+@group(0) @binding(2) var<storage, read> sarek_v4_2: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read_write> sarek_v4_3: array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read_write> sarek_v4_4: array<vec4<i32>>;
 @group(0) @binding(5) var<uniform> sarek_params: sarek_Params;
 
 fn sarek_fmod(x: f32, y: f32) -> f32 {
@@ -164,5 +169,113 @@ fn sarek_main_coarse(
     if (sarek_c3_k < sarek_params.sarek_len0) {
         f[sarek_c3_k] = ((sarek_fmod(sarek_p3_0, 3.0f) + sarek_round_half_away(sarek_p3_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p3_0));
         i[sarek_c3_k] = ((((sarek_f32_to_i32(sarek_p3_0) + (sarek_p3_1 << (sarek_p3_2 & 31u))) + (sarek_p3_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p3_0)));
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn sarek_main_vec4(
+    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
+    @builtin(workgroup_id) sarek_wid: vec3<u32>,
+    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
+) {
+    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
+    let sarek_total = sarek_params.sarek_grid.x * 64u;
+    if sarek_t >= sarek_total {
+        return;
+    }
+    let sarek_id0 = 4u * sarek_t + 0u;
+    let sarek_id1 = 4u * sarek_t + 1u;
+    let sarek_id2 = 4u * sarek_t + 2u;
+    let sarek_id3 = 4u * sarek_t + 3u;
+    let sarek_v_0: vec4<f32> = sarek_v4_0[sarek_t];
+    let sarek_p0_0: f32 = sarek_v_0.x;
+    let sarek_v_1: vec4<i32> = sarek_v4_1[sarek_t];
+    let sarek_p0_1: i32 = sarek_v_1.x;
+    let sarek_v_2: vec4<u32> = sarek_v4_2[sarek_t];
+    let sarek_p0_2: u32 = sarek_v_2.x;
+    let sarek_p1_0: f32 = sarek_v_0.y;
+    let sarek_p1_1: i32 = sarek_v_1.y;
+    let sarek_p1_2: u32 = sarek_v_2.y;
+    let sarek_p2_0: f32 = sarek_v_0.z;
+    let sarek_p2_1: i32 = sarek_v_1.z;
+    let sarek_p2_2: u32 = sarek_v_2.z;
+    let sarek_p3_0: f32 = sarek_v_0.w;
+    let sarek_p3_1: i32 = sarek_v_1.w;
+    let sarek_p3_2: u32 = sarek_v_2.w;
+    var sarek_s0_3: f32;
+    var sarek_f0_3: bool = false;
+    var sarek_s0_4: i32;
+    var sarek_f0_4: bool = false;
+    var sarek_s1_3: f32;
+    var sarek_f1_3: bool = false;
+    var sarek_s1_4: i32;
+    var sarek_f1_4: bool = false;
+    var sarek_s2_3: f32;
+    var sarek_f2_3: bool = false;
+    var sarek_s2_4: i32;
+    var sarek_f2_4: bool = false;
+    var sarek_s3_3: f32;
+    var sarek_f3_3: bool = false;
+    var sarek_s3_4: i32;
+    var sarek_f3_4: bool = false;
+    let sarek_c0_k: u32 = sarek_id0;
+    if (sarek_c0_k < sarek_params.sarek_len0) {
+        sarek_s0_3 = ((sarek_fmod(sarek_p0_0, 3.0f) + sarek_round_half_away(sarek_p0_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p0_0));
+        sarek_f0_3 = true;
+        sarek_s0_4 = ((((sarek_f32_to_i32(sarek_p0_0) + (sarek_p0_1 << (sarek_p0_2 & 31u))) + (sarek_p0_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p0_0)));
+        sarek_f0_4 = true;
+    }
+    let sarek_c1_k: u32 = sarek_id1;
+    if (sarek_c1_k < sarek_params.sarek_len0) {
+        sarek_s1_3 = ((sarek_fmod(sarek_p1_0, 3.0f) + sarek_round_half_away(sarek_p1_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p1_0));
+        sarek_f1_3 = true;
+        sarek_s1_4 = ((((sarek_f32_to_i32(sarek_p1_0) + (sarek_p1_1 << (sarek_p1_2 & 31u))) + (sarek_p1_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p1_0)));
+        sarek_f1_4 = true;
+    }
+    let sarek_c2_k: u32 = sarek_id2;
+    if (sarek_c2_k < sarek_params.sarek_len0) {
+        sarek_s2_3 = ((sarek_fmod(sarek_p2_0, 3.0f) + sarek_round_half_away(sarek_p2_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p2_0));
+        sarek_f2_3 = true;
+        sarek_s2_4 = ((((sarek_f32_to_i32(sarek_p2_0) + (sarek_p2_1 << (sarek_p2_2 & 31u))) + (sarek_p2_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p2_0)));
+        sarek_f2_4 = true;
+    }
+    let sarek_c3_k: u32 = sarek_id3;
+    if (sarek_c3_k < sarek_params.sarek_len0) {
+        sarek_s3_3 = ((sarek_fmod(sarek_p3_0, 3.0f) + sarek_round_half_away(sarek_p3_0)) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), sarek_p3_0));
+        sarek_f3_3 = true;
+        sarek_s3_4 = ((((sarek_f32_to_i32(sarek_p3_0) + (sarek_p3_1 << (sarek_p3_2 & 31u))) + (sarek_p3_1 >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(sarek_p3_0)));
+        sarek_f3_4 = true;
+    }
+    if sarek_f0_3 && sarek_f1_3 && sarek_f2_3 && sarek_f3_3 {
+        sarek_v4_3[sarek_t] = vec4<f32>(sarek_s0_3, sarek_s1_3, sarek_s2_3, sarek_s3_3);
+    } else {
+        if sarek_f0_3 {
+            sarek_v4_3[sarek_t].x = sarek_s0_3;
+        }
+        if sarek_f1_3 {
+            sarek_v4_3[sarek_t].y = sarek_s1_3;
+        }
+        if sarek_f2_3 {
+            sarek_v4_3[sarek_t].z = sarek_s2_3;
+        }
+        if sarek_f3_3 {
+            sarek_v4_3[sarek_t].w = sarek_s3_3;
+        }
+    }
+    if sarek_f0_4 && sarek_f1_4 && sarek_f2_4 && sarek_f3_4 {
+        sarek_v4_4[sarek_t] = vec4<i32>(sarek_s0_4, sarek_s1_4, sarek_s2_4, sarek_s3_4);
+    } else {
+        if sarek_f0_4 {
+            sarek_v4_4[sarek_t].x = sarek_s0_4;
+        }
+        if sarek_f1_4 {
+            sarek_v4_4[sarek_t].y = sarek_s1_4;
+        }
+        if sarek_f2_4 {
+            sarek_v4_4[sarek_t].z = sarek_s2_4;
+        }
+        if sarek_f3_4 {
+            sarek_v4_4[sarek_t].w = sarek_s3_4;
+        }
     }
 }

@@ -372,6 +372,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
     let wg_mem = abi.workgroup_memory;
     let coarsened = abi.coarsened;
+    let vectorised = abi.vectorised;
     let features = abi.features.iter().map(|f| match f {
         crate::features::Feature::CooperativeMatrix(shape) => {
             let size = shape.size;
@@ -404,6 +405,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
             },
             workgroup_memory: #wg_mem,
             coarsened: #coarsened,
+            vectorised: #vectorised,
             features: ::std::borrow::Cow::Borrowed(&[#(#features),*]),
             limits: ::sarek::abi::Limits::#limits,
         }

@@ -83,6 +83,21 @@ pub enum Role {
         /// The buffer parameter.
         slice: ParamId,
     },
+    /// The value copy `copy` last stored to buffer `slice`, in the vectorised entry
+    /// ([`super::vectorise`]), which stores it after the copies.
+    Staged {
+        /// Which copy.
+        copy: u32,
+        /// The buffer parameter.
+        slice: ParamId,
+    },
+    /// Whether copy `copy` stored to buffer `slice` (the flag beside [`Role::Staged`]).
+    Stored {
+        /// Which copy.
+        copy: u32,
+        /// The buffer parameter.
+        slice: ParamId,
+    },
 }
 
 /// A coarsened entry: [`FACTOR`] copies of the kernel's body, one after the other, each with

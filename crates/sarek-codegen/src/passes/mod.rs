@@ -4,6 +4,8 @@
 //! 1. [`coarsen`]: an element-wise kernel gets a coarsened entry, its body copied
 //!    [`coarsen::FACTOR`] times (planned on the kernel as lowered, which is what the ABI
 //!    reports);
+//!    and, when its buffers hold 4-byte scalars, a [`vectorise`]d entry doing four adjacent
+//!    elements per invocation through `vec4` views of its bindings;
 //! 2. [`unroll_loads`]: loops over independent loads of read-only buffers (grid-stride
 //!    loops) run [`unroll_loads::FACTOR`] iterations per trip, their loads first (set by
 //!    [`Options::unroll`]; `SAREK_UNROLL=0` when the kernel is compiled turns it off);
@@ -19,9 +21,12 @@ pub mod const_eval;
 pub mod forward;
 mod remap;
 pub mod unroll_loads;
+pub mod vectorise;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vectorise_tests;
 
 use std::collections::HashSet;
 
@@ -52,6 +57,9 @@ pub struct Prepared {
     pub functions: Vec<Notes>,
     /// The coarsened entry, when the kernel is element-wise, and what the passes did to it.
     pub coarse: Option<(coarsen::Coarse, Notes)>,
+    /// The vectorised entry, when the kernel is element-wise over 4-byte scalars, and what
+    /// the passes did to it.
+    pub vec4: Option<(vectorise::Vectorised, Notes)>,
 }
 
 /// Which of the optional passes run.
@@ -95,6 +103,7 @@ pub fn run(kernel: &Kernel) -> Prepared {
 /// Runs the passes on `kernel` as `options` choose.
 pub fn run_with(kernel: &Kernel, options: &Options) -> Prepared {
     let coarse = coarsen::plan(kernel).map(|plan| coarsen::apply(kernel, &plan));
+    let vec4 = vectorise::plan(kernel).map(|plan| vectorise::apply(kernel, &plan));
     let mut kernel = kernel.clone();
     if options.unroll > 1 {
         unroll_loads::run(&mut kernel, options.unroll);
@@ -110,10 +119,15 @@ pub fn run_with(kernel: &Kernel, options: &Options) -> Prepared {
         let notes = simplify(&mut c.function);
         (c, notes)
     });
+    let vec4 = vec4.map(|mut v| {
+        let notes = simplify(&mut v.coarse.function);
+        (v, notes)
+    });
     Prepared {
         kernel,
         entry,
         functions,
         coarse,
+        vec4,
     }
 }

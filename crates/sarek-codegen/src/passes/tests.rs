@@ -4,11 +4,11 @@
 use super::*;
 use crate::ir::*;
 
-const U32: Type = Type::Scalar(Scalar::U32);
+pub(super) const U32: Type = Type::Scalar(Scalar::U32);
 const I32: Type = Type::Scalar(Scalar::I32);
-const F32: Type = Type::Scalar(Scalar::F32);
+pub(super) const F32: Type = Type::Scalar(Scalar::F32);
 
-fn expr(f: &mut Function, kind: Expr, ty: Type) -> Handle<Expression> {
+pub(super) fn expr(f: &mut Function, kind: Expr, ty: Type) -> Handle<Expression> {
     f.exprs.append(Expression {
         kind,
         ty,
@@ -16,7 +16,7 @@ fn expr(f: &mut Function, kind: Expr, ty: Type) -> Handle<Expression> {
     })
 }
 
-fn local(f: &mut Function, name: &str, ty: Type, mutable: bool) -> Handle<Local> {
+pub(super) fn local(f: &mut Function, name: &str, ty: Type, mutable: bool) -> Handle<Local> {
     f.locals.append(Local {
         name: name.into(),
         ty,
@@ -25,14 +25,14 @@ fn local(f: &mut Function, name: &str, ty: Type, mutable: bool) -> Handle<Local>
     })
 }
 
-fn stmt(kind: Stmt) -> Statement {
+pub(super) fn stmt(kind: Stmt) -> Statement {
     Statement {
         kind,
         span: Span(0),
     }
 }
 
-fn binary(
+pub(super) fn binary(
     f: &mut Function,
     op: BinaryOp,
     left: Handle<Expression>,
@@ -43,7 +43,7 @@ fn binary(
 }
 
 /// `fn k(a: f32, x: &[f32], y: &mut [f32])` with an empty body, workgroup 64.
-fn kernel() -> Kernel {
+pub(super) fn kernel() -> Kernel {
     let slice = |access| ParamType::Slice { elem: F32, access };
     let param = |name: &str, ty| Param {
         name: name.into(),
@@ -169,7 +169,7 @@ fn bindings_of_ids_parameters_and_lengths_are_forwarded() {
 }
 
 /// `let i = global_thread_id(); if i < y.len() { y[i] = a * x[i] + y[i]; }`
-fn element_wise(k: &mut Kernel) -> (Handle<Local>, Handle<Expression>) {
+pub(super) fn element_wise(k: &mut Kernel) -> (Handle<Local>, Handle<Expression>) {
     let f = &mut k.entry;
     let i = local(f, "i", U32, false);
     let gid = expr(f, Expr::Builtin(Builtin::GlobalThreadId), U32);

@@ -103,6 +103,27 @@ pub(crate) fn entry(
     Ok((entry, dispatch))
 }
 
+/// Whether a launch that runs coarsened may run through the vectorised entry point instead
+/// (see `sarek_codegen::passes::vectorise`): the kernel has one, `enabled`, and every buffer
+/// (`(byte offset, elements)` of each binding) starts on 16 bytes and holds at least the
+/// grid's `threads`, so that invocation `t`'s 16-byte access to elements `4t .. 4t + 4` reads
+/// and writes exactly the bytes the scalar accesses would, inside the binding.
+pub(crate) fn vectorise(
+    abi: &Abi,
+    entry: Entry,
+    threads: u64,
+    buffers: impl IntoIterator<Item = (u64, usize)>,
+    enabled: bool,
+) -> bool {
+    enabled
+        && abi.vectorised
+        && entry == Entry::Coarse
+        && threads % 4 == 0
+        && buffers
+            .into_iter()
+            .all(|(offset, len)| offset % 16 == 0 && len as u64 >= threads)
+}
+
 /// Checks that the kernel's workgroup memory fits the device.
 pub(crate) fn workgroup_memory(limits: &wgpu::Limits, abi: &Abi) -> Result<()> {
     let limit = limits.max_compute_workgroup_storage_size;
@@ -328,6 +349,7 @@ mod tests {
             },
             workgroup_memory: 0,
             coarsened: true,
+            vectorised: false,
             features: std::borrow::Cow::Borrowed(&[]),
             limits: sarek_codegen::abi::Limits::Portable,
         }
@@ -432,6 +454,34 @@ mod tests {
         );
         let folded = entry(&limits(), &abi, [100_000, 1, 1], false).unwrap();
         assert_eq!(folded.0, Entry::Folded);
+    }
+
+    #[test]
+    fn the_vectorised_entry_needs_aligned_buffers_that_cover_the_grid() {
+        let mut abi = saxpy();
+        abi.vectorised = true;
+        let n = 8192 * 256;
+        let ok = [(0, n), (256, n + 3)];
+        assert!(vectorise(&abi, Entry::Coarse, n as u64, ok, true));
+        // Off by the switch, for a grid that does not run coarsened, or without the entry.
+        assert!(!vectorise(&abi, Entry::Coarse, n as u64, ok, false));
+        assert!(!vectorise(&abi, Entry::Direct, n as u64, ok, true));
+        assert!(!vectorise(&saxpy(), Entry::Coarse, n as u64, ok, true));
+        // A buffer shorter than the grid, or bound at an offset that is not 16-byte aligned.
+        assert!(!vectorise(
+            &abi,
+            Entry::Coarse,
+            n as u64,
+            [(0, n), (0, n - 1)],
+            true
+        ));
+        assert!(!vectorise(
+            &abi,
+            Entry::Coarse,
+            n as u64,
+            [(0, n), (4, n)],
+            true
+        ));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT};
+use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
 
 use super::bind::Repeats;
 use crate::arg::KernelSource;
@@ -19,6 +19,8 @@ pub(crate) enum Entry {
     Folded,
     /// `sarek_main_coarse`, for large 1-D grids of element-wise kernels
     Coarse,
+    /// `sarek_main_vec4`, instead of the coarsened one when the buffers allow 16-byte access
+    Vec4,
 }
 
 /// A kernel's compute pipeline and bind group layout on one device, with the bind groups of
@@ -40,6 +42,13 @@ impl Pipeline {
 pub(super) fn coarsening_enabled() -> bool {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *ON.get_or_init(|| std::env::var("SAREK_COARSEN").as_deref() != Ok("0"))
+}
+
+/// `SAREK_VEC4=0` keeps element-wise kernels on the coarsened scalar entry point (to measure
+/// the vectorised one, or to rule it out).
+pub(super) fn vectorising_enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("SAREK_VEC4").as_deref() != Ok("0"))
 }
 
 impl Device {
@@ -101,6 +110,7 @@ impl Device {
             Entry::Direct => &abi.entry_point,
             Entry::Folded => FOLDED_ENTRY_POINT,
             Entry::Coarse => COARSE_ENTRY_POINT,
+            Entry::Vec4 => VEC4_ENTRY_POINT,
         };
         let layouts = started.elapsed();
         let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -222,6 +232,7 @@ mod tests {
                 },
                 workgroup_memory: 0,
                 coarsened: false,
+                vectorised: false,
                 features: B(&[]),
                 limits: Limits::Portable,
             },

@@ -15,6 +15,7 @@ mod extensions;
 mod invocation;
 mod statements;
 mod std_math;
+mod vec4;
 
 use super::escape::{escape, internal};
 use super::helpers::Helper;
@@ -232,6 +233,10 @@ impl<'a> Writer<'a> {
             .coarse
             .as_ref()
             .map(|(coarse, notes)| self.coarse_body(coarse, notes));
+        let vec4 = prepared
+            .vec4
+            .as_ref()
+            .map(|(v, notes)| (v, self.vec4_body(v, notes)));
 
         let mut out = String::new();
         let k = self.kernel;
@@ -285,6 +290,12 @@ impl<'a> Writer<'a> {
             self.coarse_entry_point(&mut out, coarse, &text);
             record(&out, crate::abi::COARSE_ENTRY_POINT, start);
         }
+        if let Some((v, text)) = vec4 {
+            out.push('\n');
+            let start = out.len();
+            self.vec4_entry_point(&mut out, v, &text);
+            record(&out, crate::abi::VEC4_ENTRY_POINT, start);
+        }
         (out, entries)
     }
 
@@ -292,21 +303,7 @@ impl<'a> Writer<'a> {
     /// `sarek_c<k>_<name>` (after the entry's own names), its element index `sarek_id<k>` and
     /// its loaded elements `sarek_p<k>_<param>`.
     fn coarse_body(&mut self, coarse: &'a Coarse, notes: &'a Notes) -> (&'a Coarse, String) {
-        let entry_names = names::locals(&self.kernel.entry.locals, &self.names.taken);
-        let local_names = coarse
-            .function
-            .locals
-            .iter()
-            .map(|(h, _)| {
-                let name = match coarse.roles[h.index()] {
-                    Role::Copy { copy, of } => format!("c{copy}_{}", entry_names[&of]),
-                    Role::Thread { copy } => format!("id{copy}"),
-                    Role::Preload { copy, slice } => format!("p{copy}_{}", slice.0),
-                };
-                (h, internal(&name))
-            })
-            .collect();
-        self.enter(&coarse.function, notes, local_names);
+        self.enter_copies(coarse, notes);
         let mut text = String::new();
         for &load in &coarse.preloads {
             let Role::Preload { copy, slice } = coarse.roles[load.index()] else {
@@ -324,6 +321,30 @@ impl<'a> Writer<'a> {
         self.block(&coarse.function.body, 1);
         text.push_str(&std::mem::take(&mut self.body));
         (coarse, text)
+    }
+
+    /// Switches to writing the copies of a coarsened or vectorised body: copy `k`'s locals
+    /// are `sarek_c<k>_<name>` (after the entry's own names), its element index `sarek_id<k>`,
+    /// its loaded elements `sarek_p<k>_<param>`, its staged stores `sarek_s<k>_<param>` and
+    /// their flags `sarek_f<k>_<param>`.
+    fn enter_copies(&mut self, coarse: &'a Coarse, notes: &'a Notes) {
+        let entry_names = names::locals(&self.kernel.entry.locals, &self.names.taken);
+        let local_names = coarse
+            .function
+            .locals
+            .iter()
+            .map(|(h, _)| {
+                let name = match coarse.roles[h.index()] {
+                    Role::Copy { copy, of } => format!("c{copy}_{}", entry_names[&of]),
+                    Role::Thread { copy } => format!("id{copy}"),
+                    Role::Preload { copy, slice } => format!("p{copy}_{}", slice.0),
+                    Role::Staged { copy, slice } => format!("s{copy}_{}", slice.0),
+                    Role::Stored { copy, slice } => format!("f{copy}_{}", slice.0),
+                };
+                (h, internal(&name))
+            })
+            .collect();
+        self.enter(&coarse.function, notes, local_names);
     }
 
     /// One entry point around the body. The direct one takes the block and global ids from
@@ -477,6 +498,7 @@ impl<'a> Writer<'a> {
                 buffer.binding, buffer.name,
             );
         }
+        self.vec4_declarations(out);
         let _ = writeln!(
             out,
             "@group(0) @binding({}) var<uniform> {}: {};\n",

@@ -36,7 +36,7 @@ fn plain(name: &str, x: &[f32], y: &mut [f32]) {
     let (a, b, c) = black_box((2.0f32, 0.5f32, 0.25f32));
     if name == "saxpy" {
         for (yi, xi) in y.iter_mut().zip(x) {
-            *yi = a * *xi + *yi;
+            *yi += a * *xi;
         }
     } else {
         for (yi, xi) in y.iter_mut().zip(x) {

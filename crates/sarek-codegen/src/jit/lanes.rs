@@ -49,7 +49,7 @@ pub(super) const LANES: u32 = 4;
 /// share their y and z ids), and `SAREK_JIT_LANES` not `0`.
 pub(super) fn wanted(k: &Kernel, barriers: bool) -> bool {
     !barriers
-        && k.workgroup_size[0] % LANES == 0
+        && k.workgroup_size[0].is_multiple_of(LANES)
         && std::env::var("SAREK_JIT_LANES").as_deref() != Ok("0")
 }
 

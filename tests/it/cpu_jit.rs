@@ -375,3 +375,115 @@ fn jit_rereads_workgroup_memory_after_each_barrier() {
     }
     assert_eq!(ob.read().unwrap(), want);
 }
+
+/// Four invocations at a time (`jit/lanes.rs`): an early return whose lanes part ways in the
+/// last group, value `if`s, wrapping integer arithmetic and unsigned comparisons, a compound
+/// store, two outputs, a read past the end of a shorter input (zero), and a size that
+/// neither 4 nor the workgroup divides.
+#[sarek::kernel]
+fn lanes_mix(k: u32, s: f32, x: &[f32], m: &[u32], y: &mut [f32], z: &mut [u32]) {
+    let i = global_thread_id();
+    if i >= y.len() {
+        return;
+    }
+    let v = x[i];
+    let big = v > s;
+    let w = if big { v * s - 1.0 } else { -v / s };
+    let h = m[i] * 2654435761u32 + k;
+    y[i] += w;
+    z[i] = if h < 0x8000_0000 { h ^ m[i] } else { h - k };
+}
+
+/// A kernel the lanes loop leaves to the scalar loop: a buffer it writes read at another
+/// index (lane `k` would read what lane `k - 1` wrote in the scalar order).
+#[sarek::kernel]
+fn lanes_shift(y: &mut [u32]) {
+    let i = global_thread_id();
+    if i > 0 && i < y.len() {
+        y[i] = y[i - 1] + 1;
+    }
+}
+
+/// An `if` whose lanes part ways before any store: the group runs its invocations one by one.
+#[sarek::kernel]
+fn lanes_diverge(x: &[i32], y: &mut [i32]) {
+    let i = global_thread_id();
+    let v = x[i];
+    if v & 1 == 0 {
+        y[i] = v * 7;
+    } else {
+        y[i] = -v;
+    }
+}
+
+#[test]
+fn jit_lanes_match_the_interpreter() {
+    let dev = Device::cpu();
+    let interp = Device::cpu();
+    interp.set_checks(true);
+    let n = 1_000_003usize;
+    let x: Vec<f32> = (0..n).map(|i| (i % 977) as f32 * 0.5 - 200.0).collect();
+    let m: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2246822519)).collect();
+    let y0: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.5).collect();
+    let run = |d: &Device, x: &[f32]| {
+        let (xb, mb) = (d.upload(x).unwrap(), d.upload(&m).unwrap());
+        let mut yb = d.upload(&y0).unwrap();
+        let mut zb = d.zeros::<u32>(n).unwrap();
+        // One group past the end: its lanes part ways at the early return.
+        lanes_mix
+            .launch(
+                d,
+                Grid::cover(n + 5),
+                12345,
+                3.5,
+                &xb,
+                &mb,
+                &mut yb,
+                &mut zb,
+            )
+            .unwrap();
+        (yb.read().unwrap(), zb.read().unwrap())
+    };
+    let (y, z) = run(&dev, &x);
+    assert_eq!((y.clone(), z.clone()), run(&interp, &x));
+    // Under `SAREK_CHECKS=1` every launch is checked, and the reads below fault on purpose.
+    if std::env::var("SAREK_CHECKS").as_deref() != Ok("1") {
+        // A read past a shorter `x` is zero (a fault under checks, so against the host).
+        let (ys, zs) = run(&dev, &x[..n - 10]);
+        assert_eq!((&ys[..n - 10], &zs), (&y[..n - 10], &z));
+        for i in n - 10..n {
+            assert_eq!(ys[i], y0[i] + (-0.0f32 / 3.5), "{i}");
+        }
+        if compiled() == CpuEngine::Jit && std::env::var("SAREK_JIT_LANES").as_deref() != Ok("0") {
+            assert!(dev.cpu_lanes(lanes_mix::SOURCE).unwrap());
+            assert!(dev.cpu_lanes(lanes_diverge::SOURCE).unwrap());
+            assert!(!dev.cpu_lanes(lanes_shift::SOURCE).unwrap());
+        }
+    }
+
+    let mut shifted = Vec::new();
+    for d in [&dev, &interp] {
+        let mut yb = d.zeros::<u32>(1000).unwrap();
+        lanes_shift.launch(d, Grid::cover(1000), &mut yb).unwrap();
+        shifted.push(yb.read().unwrap());
+    }
+    assert_eq!(shifted[0], shifted[1]);
+
+    let xi: Vec<i32> = (0..4099).map(|i| (i * 5) % 11 - 5).collect();
+    let mut diverged = Vec::new();
+    for d in [&dev, &interp] {
+        let xb = d.upload(&xi).unwrap();
+        let mut yb = d.zeros::<i32>(4099).unwrap();
+        lanes_diverge
+            .launch(d, Grid::cover(4096), &xb, &mut yb)
+            .unwrap();
+        diverged.push(yb.read().unwrap());
+    }
+    assert_eq!(diverged[0], diverged[1]);
+    let want: Vec<i32> = xi[..4096]
+        .iter()
+        .map(|&v| if v & 1 == 0 { v * 7 } else { -v })
+        .collect();
+    assert_eq!(&diverged[0][..4096], &want[..]);
+    assert_eq!(&diverged[0][4096..], &[0, 0, 0]);
+}

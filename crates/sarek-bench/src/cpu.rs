@@ -3,7 +3,8 @@
 //! on the benchmark kernels of `kernels.rs`:
 //!
 //! - element-wise kernels (saxpy, a 3-term polynomial) against the same loop in plain Rust on
-//!   one core, with the JIT on one worker thread and on every core;
+//!   one core and on every core (scoped threads over contiguous parts), with the JIT on one
+//!   worker thread and on every core;
 //! - the 16×16 tiled matrix product at 256² and 512², in GFLOP/s;
 //! - a tree reduction, a block scan and a histogram of 2^22 elements, JIT against the
 //!   interpreter;
@@ -27,6 +28,21 @@ fn device(engine: &str, threads: usize) -> Device {
     std::env::set_var("SAREK_CPU_ENGINE", engine);
     std::env::set_var("SAREK_CPU_THREADS", threads.to_string());
     Device::cpu()
+}
+
+/// The element-wise kernels as plain Rust: the twin a competent programmer writes (the
+/// compiler vectorises it).
+fn plain(name: &str, x: &[f32], y: &mut [f32]) {
+    let (a, b, c) = black_box((2.0f32, 0.5f32, 0.25f32));
+    if name == "saxpy" {
+        for (yi, xi) in y.iter_mut().zip(x) {
+            *yi += a * *xi;
+        }
+    } else {
+        for (yi, xi) in y.iter_mut().zip(x) {
+            *yi = (a * *xi + b) * *xi + c;
+        }
+    }
 }
 
 /// The median of `runs` timings of `f` after one warm-up run.
@@ -72,19 +88,30 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
     let n: usize = if quick { 1 << 16 } else { 1 << 22 };
 
     if chosen("saxpy") || chosen("poly") {
+        // `SAREK_BENCH_CPU_LOG2=16` runs the element-wise rows over 2^16 elements (in cache)
+        // instead of 2^22 (48 MiB streamed per poly launch), to tell compute from bandwidth.
+        let n = std::env::var("SAREK_BENCH_CPU_LOG2")
+            .ok()
+            .and_then(|l| l.parse::<u32>().ok())
+            .map_or(n, |l| 1usize << l.min(28));
         let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 0.001).collect();
         let y0: Vec<f32> = (0..n).map(|i| (i % 7) as f32).collect();
         for name in ["saxpy", "poly"].into_iter().filter(|n| chosen(n)) {
             let mut y = y0.clone();
             let rust = median(runs, || {
-                let (a, b, c) = black_box((2.0f32, 0.5f32, 0.25f32));
-                for (yi, xi) in y.iter_mut().zip(&x) {
-                    *yi = if name == "saxpy" {
-                        a * *xi + *yi
-                    } else {
-                        (a * *xi + b) * *xi + c
-                    };
-                }
+                plain(name, &x, &mut y);
+                black_box(&mut y);
+            });
+            // The twin on every core: the same loop over `cores` contiguous parts, one scoped
+            // thread each (threads spawned per call, as the CPU backend spawns its workers per
+            // launch). If this does not scale either, memory bandwidth is the limit.
+            let rust_all = median(runs, || {
+                let part = n.div_ceil(cores);
+                std::thread::scope(|s| {
+                    for (ys, xs) in y.chunks_mut(part).zip(x.chunks(part)) {
+                        s.spawn(move || plain(name, xs, ys));
+                    }
+                });
                 black_box(&mut y);
             });
             let time = |dev: &Device| -> Result<Duration> {
@@ -114,7 +141,7 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
                 t.elapsed()
             };
             println!(
-                "{name:<10} 2^{}: plain Rust 1 core {:.2} ms | JIT 1 thread {:.2} ms ({:.2}x Rust) | JIT {cores} threads {:.2} ms ({:.2}x Rust per core used, {:.2}x speed-up) | interpreter {:.1} ms ({:.0}x JIT)",
+                "{name:<10} 2^{}: plain Rust 1 core {:.3} ms | JIT 1 thread {:.3} ms ({:.2}x Rust) | JIT {cores} threads {:.3} ms ({:.2}x Rust per core used, {:.2}x speed-up) | interpreter {:.1} ms ({:.0}x JIT)",
                 n.trailing_zeros(),
                 ms(rust),
                 ms(one),
@@ -124,6 +151,13 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
                 one.as_secs_f64() / all.as_secs_f64(),
                 ms(int),
                 int.as_secs_f64() / all.as_secs_f64(),
+            );
+            println!(
+                "{name:<10} 2^{}: plain Rust {cores} threads {:.3} ms ({:.2}x speed-up over its 1 core) | JIT {cores} threads {:.2}x plain Rust {cores} threads",
+                n.trailing_zeros(),
+                ms(rust_all),
+                rust.as_secs_f64() / rust_all.as_secs_f64(),
+                all.as_secs_f64() / rust_all.as_secs_f64(),
             );
         }
     }

@@ -131,4 +131,19 @@ impl Device {
             None => CpuEngine::Interpreter,
         }))
     }
+
+    /// Whether the CPU backend's JIT runs `kernel`'s invocations four at a time, as SIMD
+    /// lanes (an element-wise kernel: straight-line code over scalars, indexed by the global
+    /// id); `false` on the interpreter and on a GPU device. Set `SAREK_JIT_LANES=0` to turn
+    /// it off when comparing.
+    pub fn cpu_lanes(&self, kernel: &'static KernelSource) -> Result<bool> {
+        let Some(cpu) = self.as_cpu() else {
+            return Ok(false);
+        };
+        Ok(cpu
+            .prepared(kernel)?
+            .jit
+            .as_ref()
+            .is_some_and(|j| j.lanes()))
+    }
 }

@@ -20,6 +20,7 @@ mod effects;
 mod expr;
 mod fallback;
 mod gen;
+mod lanes;
 mod live;
 mod native;
 mod region;
@@ -61,6 +62,8 @@ pub struct Compiled {
     shared_words: u32,
     /// Words of the zeroed area and of the sink.
     spare_words: u32,
+    /// Whether the invocation loop runs four invocations at a time ([`lanes`]).
+    lanes: bool,
     /// How long compiling took.
     compile_time: std::time::Duration,
 }
@@ -69,6 +72,7 @@ impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compiled")
             .field("barriers", &self.barriers)
+            .field("lanes", &self.lanes)
             .field("compile_time", &self.compile_time)
             .finish()
     }
@@ -92,8 +96,34 @@ impl Compiled {
     pub fn new(program: &Program) -> Result<Compiled, Unsupported> {
         let started = std::time::Instant::now();
         let k = program.kernel();
-        let lay = program.layouts();
         fallback::check(k)?;
+        // The lanes loop where it applies ([`lanes`]); what it does not handle is generated
+        // again with the scalar invocation loop.
+        if lanes::wanted(k, region::any_barrier(k, &k.entry.body)) {
+            match Self::build(program, true, started) {
+                Ok(c) => return Ok(c),
+                Err(why) if std::env::var("SAREK_JIT_DUMP").is_ok_and(|d| d == k.name) => {
+                    eprintln!("{}: the scalar invocation loop ({why})", k.name);
+                }
+                Err(_) => {}
+            }
+        }
+        Self::build(program, false, started)
+    }
+
+    /// Whether the kernel's invocations run four at a time ([`lanes`]).
+    pub fn lanes(&self) -> bool {
+        self.lanes
+    }
+
+    /// Generates and compiles the kernel, with the lanes loop if `lanes`.
+    fn build(
+        program: &Program,
+        lanes: bool,
+        started: std::time::Instant,
+    ) -> Result<Compiled, Unsupported> {
+        let k = program.kernel();
+        let lay = program.layouts();
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
         let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())
             .map_err(|e| err(&e))?;
@@ -225,6 +255,9 @@ impl Compiled {
             };
             if barriers {
                 cg.workgroup_block(&k.entry.body)?;
+            } else if lanes {
+                let body: Vec<_> = k.entry.body.iter().collect();
+                cg.lanes_loop(&body)?;
             } else {
                 let none = Default::default();
                 let body: Vec<_> = k.entry.body.iter().collect();
@@ -259,6 +292,7 @@ impl Compiled {
             invocations: wx * wy * wz,
             shared_words,
             spare_words,
+            lanes,
             compile_time: started.elapsed(),
         })
     }

@@ -258,28 +258,7 @@ impl<'a> Cg<'a, '_> {
             .icmp_imm_s(IntCC::UnsignedLessThan, iv, i64::from(n));
         self.b.ins().brif(more, run, &[], exit, &[]);
         self.b.switch_to_block(run);
-        let x = if wy * wz == 1 {
-            iv
-        } else {
-            self.b.ins().urem_imm_s(iv, i64::from(wx))
-        };
-        let (y, z) = if wy * wz == 1 {
-            let z = self.u32c(0);
-            (z, z)
-        } else {
-            let row = self.b.ins().udiv_imm_s(iv, i64::from(wx));
-            let y = if wz == 1 {
-                row
-            } else {
-                self.b.ins().urem_imm_s(row, i64::from(wy))
-            };
-            let z = if wz == 1 {
-                self.u32c(0)
-            } else {
-                self.b.ins().udiv_imm_s(iv, i64::from(wx * wy))
-            };
-            (y, z)
-        };
+        let [x, y, z] = self.thread_of(iv);
         let saved = (self.thread, self.invocation, self.frame, self.inv_exit);
         self.thread = [x, y, z];
         self.invocation = iv;

@@ -40,3 +40,13 @@ fn vector_if(n: u32, x: &[Vec4], out: &mut [Vec4]) {
         out[i] = if i < n as usize { v } else { Vec4::ZERO };
     }
 }
+
+/// An `if` whose vector arm loads from a buffer stays a branch: the load is skipped when the
+/// condition is false (a `select` would make it unconditional).
+#[sarek::kernel]
+fn vector_if_load(n: u32, x: &[Vec4], out: &mut [Vec4]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = if i < n as usize { x[i] } else { Vec4::ZERO };
+    }
+}

@@ -102,6 +102,35 @@ impl Lowerer<'_> {
         self.expr(Expr::Local(local), ty, span)
     }
 
+    /// Whether evaluating `h` reads a buffer or workgroup memory.
+    pub(super) fn reads_memory(&self, h: Handle<Expression>) -> bool {
+        match &self.function.exprs[h].kind {
+            Expr::Index { .. } | Expr::SharedIndex { .. } => true,
+            Expr::Literal(_)
+            | Expr::Param(_)
+            | Expr::Len(_)
+            | Expr::Builtin(_)
+            | Expr::Local(_)
+            | Expr::Zero(_)
+            | Expr::Argument(_) => false,
+            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.reads_memory(*expr),
+            Expr::Binary { left, right, .. } => {
+                self.reads_memory(*left) || self.reads_memory(*right)
+            }
+            Expr::Select {
+                cond,
+                accept,
+                reject,
+            } => {
+                self.reads_memory(*cond) || self.reads_memory(*accept) || self.reads_memory(*reject)
+            }
+            Expr::Math { args, .. } => args.iter().any(|a| self.reads_memory(*a)),
+            Expr::Field { base, .. } => self.reads_memory(*base),
+            Expr::Access { base, index } => self.reads_memory(*base) || self.reads_memory(*index),
+            Expr::Compose { components, .. } => components.iter().any(|c| self.reads_memory(*c)),
+        }
+    }
+
     /// Whether no statement can change the value of `h`.
     pub(super) fn is_stable(&self, h: Handle<Expression>) -> bool {
         match &self.function.exprs[h].kind {

@@ -35,15 +35,22 @@ impl Lowerer<'_> {
         match (a, b) {
             (Value::Expr(x), Value::Expr(y)) => {
                 let ty = self.unify(self.ty(x), self.ty(y), span)?;
-                // `select` evaluates both arms and takes only scalars and vectors (a vector
-                // arm as a branch cost the scan a branch and a temporary per load: stop 24).
-                let selectable = !matches!(
-                    self.infer.shallow(ty),
-                    Ty::Compound(crate::ir::Type::Array(_) | crate::ir::Type::Struct(_))
-                );
+                // `select` evaluates both arms and takes only scalars and vectors. Between
+                // vectors it is used only when neither arm reads memory: the scan's
+                // `if keep { value } else { Vec4::ZERO }` (a loaded local) had a branch and a
+                // temporary per load where its twin has `select`, but the register-blocked
+                // product's `if in_range { a[..] } else { Vec4::ZERO }` ran at 0.935× its
+                // twin as a `select` (the load made unconditional) against 0.979× as a branch
+                // (H200, stop 24).
+                let selectable = match self.infer.shallow(ty) {
+                    Ty::Compound(crate::ir::Type::Vector(..)) => {
+                        !self.reads_memory(x) && !self.reads_memory(y)
+                    }
+                    Ty::Compound(_) => false,
+                    _ => true,
+                };
                 if accept.is_empty() && reject.is_empty() && selectable {
-                    // Both arms are effect-free scalars or vectors: `select` is exact and
-                    // branch-free.
+                    // Both arms are effect-free: `select` is exact and branch-free.
                     return Ok(Value::Expr(self.expr(
                         Expr::Select {
                             cond,

@@ -44,8 +44,16 @@ pub(crate) fn backends() -> &'static [(String, Device)] {
 }
 
 /// Runs `launch` on every backend; each backend's name with what it returned.
-pub(crate) fn on_backends<T>(mut launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)> {
-    backends()
+pub(crate) fn on_backends<T>(launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)> {
+    on_each(backends(), launch)
+}
+
+/// `launch` on each of `devices`, paired with the device's name.
+fn on_each<T>(
+    devices: &'static [(String, Device)],
+    mut launch: impl FnMut(&Device) -> T,
+) -> Vec<(&'static str, T)> {
+    devices
         .iter()
         .map(|(name, dev)| (name.as_str(), launch(dev)))
         .collect()
@@ -73,13 +81,8 @@ pub(crate) fn unchecked_backends() -> &'static [(String, Device)] {
 }
 
 /// [`on_backends`] over [`unchecked_backends`].
-pub(crate) fn on_unchecked_backends<T>(
-    mut launch: impl FnMut(&Device) -> T,
-) -> Vec<(&'static str, T)> {
-    unchecked_backends()
-        .iter()
-        .map(|(name, dev)| (name.as_str(), launch(dev)))
-        .collect()
+pub(crate) fn on_unchecked_backends<T>(launch: impl FnMut(&Device) -> T) -> Vec<(&'static str, T)> {
+    on_each(unchecked_backends(), launch)
 }
 
 /// Runs `body` on the host once per invocation of a 1-D grid of `n` threads in workgroups of

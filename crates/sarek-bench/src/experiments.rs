@@ -23,6 +23,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("scan3", crate::scan_experiments::scan3),
     ("sum2", crate::sum_kernels::sum2),
     ("matmul_f16", crate::benches::coop_variants::variants),
+    ("matmul3", crate::matmul_experiments::matmul3),
 ];
 
 /// Runs the experiments `chosen` picks by name.

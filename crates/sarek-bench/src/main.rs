@@ -21,6 +21,7 @@ mod benches;
 mod cpu;
 mod experiments;
 mod kernels;
+mod matmul_experiments;
 mod measure;
 mod raw;
 mod report;

@@ -1,0 +1,456 @@
+//! `--experiments --only x_matmul3`: shapes of the register-blocked f32 matrix product
+//! (`matmul_rb`, 128×128 tile, 16×16 threads, 8×8 per thread), generated as WGSL from a
+//! handful of choices, each timed at 4096² next to the twin and checked bit for bit against it,
+//! with the time its pipeline took to create (naga and the driver's compiler; run with the
+//! driver's disk cache off, `__GL_SHADER_DISK_CACHE=0`, to see a first process's cost).
+
+use std::fmt::Write;
+use std::time::Instant;
+
+use crate::benches::{Bench, Result};
+use crate::raw::{read, storage};
+
+/// One shape of the kernel.
+#[derive(Clone, Copy)]
+pub struct Shape {
+    /// Threads along x (columns) and y (rows) of the workgroup.
+    pub tx: u32,
+    /// Threads along y.
+    pub ty: u32,
+    /// Groups of four rows per thread (`rm` × 4 rows, `ty`·4 rows apart).
+    pub rm: u32,
+    /// `vec4`s of columns per thread (`cn` × 4 columns, `tx` vectors apart).
+    pub cn: u32,
+    /// The slice of k staged in workgroup memory per step.
+    pub bk: u32,
+    /// A staged transposed as `vec4`s (four rows of one k in a vector) rather than as floats.
+    pub a_vec: bool,
+    /// The k steps of one slice written out per iteration of a loop over the slice (`bk`: the
+    /// slice fully unrolled).
+    pub unroll: u32,
+    /// The next slice's global loads issued before the current slice's products, into a
+    /// second workgroup buffer (one barrier per slice).
+    pub prefetch: bool,
+    /// Floats of padding after each row of the scalar A slice.
+    pub pad: u32,
+    /// Workgroups take their tiles in bands of 8 tile rows (L2 reuse) instead of row by row.
+    pub swizzle: bool,
+}
+
+impl Shape {
+    /// Rows of C per workgroup.
+    pub fn bm(&self) -> u32 {
+        self.ty * 4 * self.rm
+    }
+    /// Columns of C per workgroup.
+    pub fn bn(&self) -> u32 {
+        self.tx * 4 * self.cn
+    }
+    /// A readable name.
+    pub fn name(&self) -> String {
+        format!(
+            "{}x{} thr {}x{}/t bk{} {} u{}{}{}{}",
+            self.bm(),
+            self.bn(),
+            self.rm * 4,
+            self.cn * 4,
+            self.bk,
+            if self.a_vec { "Av4" } else { "Af32" },
+            self.unroll,
+            if self.prefetch { " pf2" } else { "" },
+            if self.pad > 0 {
+                format!(" pad{}", self.pad)
+            } else {
+                String::new()
+            },
+            if self.swizzle { " swz" } else { "" },
+        )
+    }
+}
+
+/// The WGSL of `s`.
+pub fn wgsl(s: &Shape) -> String {
+    let (bk, bm, bn, tx, ty, rm, cn) = (s.bk, s.bm(), s.bn(), s.tx, s.ty, s.rm, s.cn);
+    let threads = tx * ty;
+    let bufs = if s.prefetch { 2 } else { 1 };
+    let a_loads = bm * bk / 4 / threads;
+    let b_loads = bk * bn / 4 / threads;
+    let mut w = String::new();
+    w.push_str(
+        "struct Params { n: u32 }\n\
+         @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;\n\
+         @group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;\n\
+         @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;\n\
+         @group(0) @binding(3) var<uniform> p: Params;\n",
+    );
+    if s.a_vec {
+        writeln!(
+            w,
+            "var<workgroup> at: array<array<vec4<f32>, {}>, {}>;",
+            bm / 4,
+            bk * bufs
+        )
+        .unwrap();
+    } else {
+        writeln!(
+            w,
+            "var<workgroup> at: array<array<f32, {}>, {}>;",
+            bm + s.pad,
+            bk * bufs
+        )
+        .unwrap();
+    }
+    writeln!(
+        w,
+        "var<workgroup> bt: array<array<vec4<f32>, {}>, {}>;",
+        bn / 4,
+        bk * bufs
+    )
+    .unwrap();
+    writeln!(
+        w,
+        "@compute @workgroup_size({tx}, {ty})\n\
+         fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw: vec3<u32>) {{\n\
+         let n = p.n;\n let n4 = n / 4u;\n let tx = lid.x;\n let ty = lid.y;\n\
+         let tid = ty * {tx}u + tx;"
+    )
+    .unwrap();
+    if s.swizzle {
+        w.push_str(
+            " let lin = wid.y * nw.x + wid.x;\n let band = lin / (8u * nw.x);\n\
+             let inb = lin % (8u * nw.x);\n let gy = band * 8u + inb % 8u;\n let gx = inb / 8u;\n",
+        );
+    } else {
+        w.push_str(" let gy = wid.y;\n let gx = wid.x;\n");
+    }
+    writeln!(
+        w,
+        " let row0 = gy * {bm}u;\n let col0 = gx * {bn}u;\n var acc: array<vec4<f32>, {}>;",
+        4 * rm * cn
+    )
+    .unwrap();
+    for j in 0..a_loads {
+        writeln!(
+            w,
+            " let ar{j} = (tid + {o}u) / {q}u;\n let ak{j} = ((tid + {o}u) % {q}u) * 4u;",
+            o = threads * j,
+            q = bk / 4
+        )
+        .unwrap();
+    }
+    for j in 0..b_loads {
+        writeln!(
+            w,
+            " let br{j} = (tid + {o}u) / {q}u;\n let bc{j} = (tid + {o}u) % {q}u;",
+            o = threads * j,
+            q = bn / 4
+        )
+        .unwrap();
+    }
+    // The global loads of the slice at `k0` into registers.
+    let load = |w: &mut String, k0: &str| {
+        for j in 0..a_loads {
+            writeln!(
+                w,
+                "var va{j} = vec4<f32>();\n if row0 + ar{j} < n && {k0} + ak{j} < n {{ va{j} = a[(row0 + ar{j}) * n4 + ({k0} + ak{j}) / 4u]; }}"
+            )
+            .unwrap();
+        }
+        for j in 0..b_loads {
+            writeln!(
+                w,
+                "var vb{j} = vec4<f32>();\n if {k0} + br{j} < n && col0 + bc{j} * 4u < n {{ vb{j} = b[({k0} + br{j}) * n4 + col0 / 4u + bc{j}]; }}"
+            )
+            .unwrap();
+        }
+    };
+    // The registers' stores into buffer `buf`.
+    let store = |w: &mut String, buf: u32| {
+        let base = buf * bk;
+        for j in 0..a_loads {
+            for (q, comp) in ["x", "y", "z", "w"].iter().enumerate() {
+                if s.a_vec {
+                    writeln!(
+                        w,
+                        "at[{base}u + ak{j} + {q}u][ar{j} / 4u][ar{j} % 4u] = va{j}.{comp};"
+                    )
+                    .unwrap();
+                } else {
+                    writeln!(w, "at[{base}u + ak{j} + {q}u][ar{j}] = va{j}.{comp};").unwrap();
+                }
+            }
+        }
+        for j in 0..b_loads {
+            writeln!(w, "bt[{base}u + br{j}][bc{j}] = vb{j};").unwrap();
+        }
+    };
+    // One step along k, row `k` of the staged slice.
+    let step = |w: &mut String, k: &str| {
+        w.push_str("{\n");
+        for cg in 0..cn {
+            writeln!(w, " let b{cg} = bt[{k}][{}u + tx];", cg * tx).unwrap();
+        }
+        for rg in 0..rm {
+            if s.a_vec {
+                writeln!(w, " let a{rg} = at[{k}][{}u + ty];", rg * ty).unwrap();
+            }
+        }
+        for (i, comp) in ["x", "y", "z", "w"].iter().enumerate() {
+            for rg in 0..rm {
+                let a = if s.a_vec {
+                    format!("a{rg}.{comp}")
+                } else {
+                    writeln!(
+                        w,
+                        " let a{rg}_{i} = at[{k}][{}u + ty * 4u + {i}u];",
+                        rg * ty * 4
+                    )
+                    .unwrap();
+                    format!("a{rg}_{i}")
+                };
+                for cg in 0..cn {
+                    writeln!(w, " acc[{}] += b{cg} * {a};", (rg * 4 + i as u32) * cn + cg).unwrap();
+                }
+            }
+        }
+        w.push_str("}\n");
+    };
+    // The products of the slice in buffer `buf`.
+    let compute = |w: &mut String, buf: u32| {
+        let base = buf * bk;
+        if s.unroll >= bk {
+            for k in 0..bk {
+                step(w, &format!("{}u", base + k));
+            }
+        } else {
+            writeln!(
+                w,
+                "for (var kk = {base}u; kk < {}u; kk += {}u) {{",
+                base + bk,
+                s.unroll
+            )
+            .unwrap();
+            for q in 0..s.unroll {
+                step(w, &format!("kk + {q}u"));
+            }
+            w.push_str("}\n");
+        }
+    };
+    if s.prefetch {
+        load(&mut w, "0u");
+        store(&mut w, 0);
+        w.push_str("workgroupBarrier();\n");
+        writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {}u) {{", 2 * bk).unwrap();
+        for (cur, next, at) in [(0, 1, bk), (1, 0, 2 * bk)] {
+            w.push_str("{\n");
+            load(&mut w, &format!("(k0 + {at}u)"));
+            compute(&mut w, cur);
+            store(&mut w, next);
+            w.push_str("workgroupBarrier();\n}\n");
+        }
+        w.push_str("}\n");
+    } else {
+        writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {bk}u) {{").unwrap();
+        load(&mut w, "k0");
+        store(&mut w, 0);
+        w.push_str("workgroupBarrier();\n");
+        compute(&mut w, 0);
+        w.push_str("workgroupBarrier();\n}\n");
+    }
+    for rg in 0..rm {
+        for i in 0..4 {
+            writeln!(w, "{{\n let r = row0 + {}u + ty * 4u + {i}u;", rg * ty * 4).unwrap();
+            for cg in 0..cn {
+                writeln!(
+                    w,
+                    " if r < n && col0 + ({}u + tx) * 4u < n {{ c[r * n4 + col0 / 4u + {}u + tx] = acc[{}]; }}",
+                    cg * tx,
+                    cg * tx,
+                    (rg * 4 + i) * cn + cg
+                )
+                .unwrap();
+            }
+            w.push_str("}\n");
+        }
+    }
+    w.push_str("}\n");
+    w
+}
+
+/// The shapes measured.
+fn shapes() -> Vec<Shape> {
+    let base = Shape {
+        tx: 16,
+        ty: 16,
+        rm: 2,
+        cn: 2,
+        bk: 8,
+        a_vec: false,
+        unroll: 8,
+        prefetch: false,
+        pad: 0,
+        swizzle: false,
+    };
+    let v = Shape {
+        a_vec: true,
+        ..base
+    };
+    let v16 = Shape {
+        bk: 16,
+        unroll: 16,
+        ..v
+    };
+    // 8×16 per thread.
+    let wide = Shape { cn: 4, ..v };
+    let tall = Shape { rm: 4, ..v };
+    let t128 = Shape { tx: 8, cn: 4, ..v };
+    vec![
+        base,
+        Shape { unroll: 4, ..base },
+        Shape { unroll: 2, ..base },
+        Shape { pad: 4, ..base },
+        Shape {
+            swizzle: true,
+            ..base
+        },
+        v,
+        Shape { unroll: 4, ..v },
+        Shape { unroll: 2, ..v },
+        Shape { unroll: 1, ..v },
+        Shape { swizzle: true, ..v },
+        Shape {
+            prefetch: true,
+            ..v
+        },
+        Shape {
+            prefetch: true,
+            unroll: 4,
+            ..v
+        },
+        v16,
+        Shape { unroll: 8, ..v16 },
+        Shape { unroll: 4, ..v16 },
+        Shape {
+            prefetch: true,
+            ..v16
+        },
+        Shape {
+            a_vec: false,
+            ..v16
+        },
+        wide,
+        Shape { unroll: 4, ..wide },
+        Shape {
+            bk: 16,
+            unroll: 16,
+            ..wide
+        },
+        Shape {
+            prefetch: true,
+            ..wide
+        },
+        tall,
+        Shape { unroll: 4, ..tall },
+        t128,
+        Shape { unroll: 4, ..t128 },
+        Shape {
+            bk: 16,
+            unroll: 16,
+            ..t128
+        },
+        Shape {
+            prefetch: true,
+            ..t128
+        },
+        Shape {
+            a_vec: false,
+            ..t128
+        },
+    ]
+}
+
+/// Times every shape at 4096² after the twin, checks each against the twin's result, and
+/// prints the pipeline's creation time.
+pub fn matmul3(b: &Bench) -> Result<()> {
+    let ctx = b.ctx;
+    let m = if b.quick { 256usize } else { 4096 };
+    let av: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32 - 6.0).collect();
+    let bv: Vec<f32> = (0..m * m).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    let ra = storage(ctx, bytemuck::cast_slice(&av));
+    let rb = storage(ctx, bytemuck::cast_slice(&bv));
+    let rc = storage(ctx, &vec![0u8; m * m * 4]);
+    let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
+    let mut expect: Option<Vec<f32>> = None;
+    let g = m as u32 / 128;
+    let mut cases: Vec<(String, String, [u32; 2])> = vec![(
+        "twin (matmul_rb.wgsl)".into(),
+        include_str!("wgsl/matmul_rb.wgsl").into(),
+        [g, g],
+    )];
+    cases.extend(
+        shapes()
+            .iter()
+            .map(|s| (s.name(), wgsl(s), [m as u32 / s.bn(), m as u32 / s.bm()])),
+    );
+    // The twin again at the end: the clocks did not drift if it measures as at the start.
+    cases.push((
+        "twin again".into(),
+        include_str!("wgsl/matmul_rb.wgsl").into(),
+        [g, g],
+    ));
+    if let Ok(dir) = std::env::var("SAREK_MM_DUMP") {
+        for (name, src, _) in &cases {
+            let file = name.replace([' ', '(', ')', '+', '.', '/'], "_");
+            std::fs::write(format!("{dir}/{file}.wgsl"), src)?;
+        }
+    }
+    // Sarek's own kernel (its direct entry point), compiled only: what the driver spends on it.
+    {
+        let start = Instant::now();
+        let _p = ctx.pipeline_at(crate::kernels::matmul_rb::SOURCE.wgsl, "sarek_main");
+        ctx.wait();
+        println!(
+            "experiment: matmul3 Sarek matmul_rb (whole module, compile only)  pipeline {:>7.1} ms",
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    for (name, src, groups) in &cases {
+        let start = Instant::now();
+        let p = ctx.pipeline(src);
+        ctx.wait();
+        let compile = start.elapsed();
+        let bg = ctx.bind(&p, &[&ra, &rb, &rc, &mp]);
+        let t = b.timer.time_raw(&[(&p, &bg, [groups[0], groups[1], 1])]);
+        let got: Vec<f32> = read(ctx, &rc);
+        let ok = match &expect {
+            None => {
+                expect = Some(got);
+                "reference"
+            }
+            Some(e) if *e == got => "same",
+            Some(_) => "DIFFERS",
+        };
+        println!(
+            "experiment: matmul3 {name:<40} {:>9.1} µs  {:>8.1} GFLOP/s  pipeline {:>7.1} ms  {ok}",
+            t.as_secs_f64() * 1e6,
+            2.0 * (m as f64).powi(3) / t.as_secs_f64() / 1e9,
+            compile.as_secs_f64() * 1e3
+        );
+        // Zero the result so the next shape cannot pass on the previous one's output.
+        let zero = storage(ctx, &vec![0u8; m * m * 4]);
+        let mut enc = ctx.device().create_command_encoder(&Default::default());
+        enc.copy_buffer_to_buffer(&zero, 0, &rc, 0, (m * m * 4) as u64);
+        ctx.queue().submit([enc.finish()]);
+        ctx.wait();
+    }
+    Ok(())
+}
+
+#[test]
+fn shapes_validate() {
+    for s in shapes() {
+        if let Err(e) = sarek_codegen::valid::validate_with(&wgsl(&s), &[]) {
+            panic!("{}: {e}\n{}", s.name(), wgsl(&s));
+        }
+    }
+}

@@ -35,6 +35,10 @@ pub struct Shape {
     pub pad: u32,
     /// Workgroups take their tiles in bands of 8 tile rows (L2 reuse) instead of row by row.
     pub swizzle: bool,
+    /// With `a_vec`: each thread loads four floats of A (four rows, one k) and stores them as
+    /// one `vec4` (no component-wise stores; the A slice's rows padded by one `vec4` so a
+    /// quarter warp's stores hit distinct banks).
+    pub a_rows: bool,
 }
 
 impl Shape {
@@ -64,7 +68,7 @@ impl Shape {
                 String::new()
             },
             if self.swizzle { " swz" } else { "" },
-        )
+        ) + if self.a_rows { " rows" } else { "" }
     }
 }
 
@@ -73,21 +77,25 @@ pub fn wgsl(s: &Shape) -> String {
     let (bk, bm, bn, tx, ty, rm, cn) = (s.bk, s.bm(), s.bn(), s.tx, s.ty, s.rm, s.cn);
     let threads = tx * ty;
     let bufs = if s.prefetch { 2 } else { 1 };
+    // A `vec4` of A per load, or with `a_rows` four floats (one `vec4` of the slice).
     let a_loads = bm * bk / 4 / threads;
     let b_loads = bk * bn / 4 / threads;
     let mut w = String::new();
-    w.push_str(
-        "struct Params { n: u32 }\n\
-         @group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;\n\
+    write!(
+        w,
+        "struct Params {{ n: u32 }}\n\
+         @group(0) @binding(0) var<storage, read> a: array<{}>;\n\
          @group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;\n\
          @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;\n\
          @group(0) @binding(3) var<uniform> p: Params;\n",
-    );
+        if s.a_rows { "f32" } else { "vec4<f32>" }
+    )
+    .unwrap();
     if s.a_vec {
         writeln!(
             w,
             "var<workgroup> at: array<array<vec4<f32>, {}>, {}>;",
-            bm / 4,
+            bm / 4 + u32::from(s.a_rows),
             bk * bufs
         )
         .unwrap();
@@ -130,6 +138,17 @@ pub fn wgsl(s: &Shape) -> String {
     )
     .unwrap();
     for j in 0..a_loads {
+        if s.a_rows {
+            // A four-row group `ar` (0..bm/4) at k `ak`: k fastest, so a warp's loads stay
+            // within 32-byte pieces of rows.
+            writeln!(
+                w,
+                " let ar{j} = (tid + {o}u) / {bk}u;\n let ak{j} = (tid + {o}u) % {bk}u;",
+                o = threads * j,
+            )
+            .unwrap();
+            continue;
+        }
         writeln!(
             w,
             " let ar{j} = (tid + {o}u) / {q}u;\n let ak{j} = ((tid + {o}u) % {q}u) * 4u;",
@@ -150,6 +169,16 @@ pub fn wgsl(s: &Shape) -> String {
     // The global loads of the slice at `k0` into registers.
     let load = |w: &mut String, k0: &str| {
         for j in 0..a_loads {
+            if s.a_rows {
+                for q in 0..4 {
+                    writeln!(
+                        w,
+                        "var va{j}_{q} = 0.0;\n if row0 + ar{j} * 4u + {q}u < n && {k0} + ak{j} < n {{ va{j}_{q} = a[(row0 + ar{j} * 4u + {q}u) * n + {k0} + ak{j}]; }}"
+                    )
+                    .unwrap();
+                }
+                continue;
+            }
             writeln!(
                 w,
                 "var va{j} = vec4<f32>();\n if row0 + ar{j} < n && {k0} + ak{j} < n {{ va{j} = a[(row0 + ar{j}) * n4 + ({k0} + ak{j}) / 4u]; }}"
@@ -168,6 +197,14 @@ pub fn wgsl(s: &Shape) -> String {
     let store = |w: &mut String, buf: u32| {
         let base = buf * bk;
         for j in 0..a_loads {
+            if s.a_rows {
+                writeln!(
+                    w,
+                    "at[{base}u + ak{j}][ar{j}] = vec4<f32>(va{j}_0, va{j}_1, va{j}_2, va{j}_3);"
+                )
+                .unwrap();
+                continue;
+            }
             for (q, comp) in ["x", "y", "z", "w"].iter().enumerate() {
                 if s.a_vec {
                     writeln!(
@@ -290,81 +327,56 @@ fn shapes() -> Vec<Shape> {
         prefetch: false,
         pad: 0,
         swizzle: false,
+        a_rows: false,
     };
     let v = Shape {
         a_vec: true,
         ..base
     };
-    let v16 = Shape {
-        bk: 16,
-        unroll: 16,
-        ..v
-    };
     // 8×16 per thread.
     let wide = Shape { cn: 4, ..v };
     let tall = Shape { rm: 4, ..v };
     let t128 = Shape { tx: 8, cn: 4, ..v };
+    let pf = Shape {
+        prefetch: true,
+        ..v
+    };
+    let rows = Shape { a_rows: true, ..pf };
     vec![
-        base,
-        Shape { unroll: 4, ..base },
-        Shape { unroll: 2, ..base },
-        Shape { pad: 4, ..base },
+        pf,
         Shape {
-            swizzle: true,
+            prefetch: true,
             ..base
         },
-        v,
-        Shape { unroll: 4, ..v },
-        Shape { unroll: 2, ..v },
-        Shape { unroll: 1, ..v },
-        Shape { swizzle: true, ..v },
-        Shape {
-            prefetch: true,
-            ..v
-        },
-        Shape {
-            prefetch: true,
-            unroll: 4,
-            ..v
-        },
-        v16,
-        Shape { unroll: 8, ..v16 },
-        Shape { unroll: 4, ..v16 },
-        Shape {
-            prefetch: true,
-            ..v16
-        },
-        Shape {
-            a_vec: false,
-            ..v16
-        },
-        wide,
-        Shape { unroll: 4, ..wide },
+        rows,
+        Shape { unroll: 4, ..rows },
+        Shape { unroll: 2, ..rows },
         Shape {
             bk: 16,
             unroll: 16,
+            ..rows
+        },
+        Shape {
+            swizzle: true,
+            ..rows
+        },
+        Shape {
+            prefetch: true,
+            a_rows: true,
+            ..t128
+        },
+        Shape {
+            prefetch: true,
+            a_rows: true,
             ..wide
         },
         Shape {
             prefetch: true,
-            ..wide
-        },
-        tall,
-        Shape { unroll: 4, ..tall },
-        t128,
-        Shape { unroll: 4, ..t128 },
-        Shape {
-            bk: 16,
-            unroll: 16,
             ..t128
         },
         Shape {
             prefetch: true,
-            ..t128
-        },
-        Shape {
-            a_vec: false,
-            ..t128
+            ..tall
         },
     ]
 }

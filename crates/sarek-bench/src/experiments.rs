@@ -167,7 +167,8 @@ fn matmul(b: &Bench) -> Result<()> {
     let ra = storage(ctx, bytemuck::cast_slice(&av));
     let rc = storage(ctx, &vec![0u8; m * m * 4]);
     let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
-    let twin = include_str!("wgsl/matmul_rb.wgsl");
+    // The twin of the kernel before its second workgroup buffer (stop 25).
+    let twin = include_str!("wgsl/experiments/matmul_rb_bk8.wgsl");
     // The twin with `b0`, `b1` in `var`s, as Sarek used to declare every vector.
     let vars = twin
         .replace("let b0 = ", "var b0 = ")
@@ -198,6 +199,7 @@ fn matmul(b: &Bench) -> Result<()> {
     {
         let dev = &ctx.dev;
         let av4 = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&av))?;
+        let av1 = dev.upload(&av)?;
         let mut c4 = dev.zeros::<sarek::Vec4>(m * m / 4)?;
         let grid = Grid::groups([32, 32, 1]);
         for (name, for_loop) in [
@@ -211,7 +213,7 @@ fn matmul(b: &Bench) -> Result<()> {
                         .expect("launch")
                 } else {
                     kernels::matmul_rb
-                        .launch(dev, grid, m, &av4, &av4, &mut c4)
+                        .launch(dev, grid, m, &av1, &av4, &mut c4)
                         .expect("launch")
                 }]
             };

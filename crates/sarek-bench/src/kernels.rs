@@ -257,14 +257,20 @@ pub fn sum4_stage(x: &[Vec4], partial: &mut [f32]) {
 
 /// Matrix product with register blocking: a 16×16 workgroup computes a 128×128 tile of `c`,
 /// each thread an 8×8 block kept in registers as sixteen `Vec4`s (rows `4ty..4ty+3` and
-/// `64+4ty..`, columns `4tx..4tx+3` and `64+4tx..`). Each step along k stages an 128×8 slice
-/// of `a` (transposed) and an 8×128 slice of `b` in workgroup memory, read four floats at a
-/// time. `n` must be a multiple of 4 (the matrices are passed as rows of `Vec4`).
-#[sarek::kernel(workgroup_size = [16, 16])]
-pub fn matmul_rb(n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
+/// `64+4ty..`, columns `4tx..4tx+3` and `64+4tx..`). Slices of 8 along k are staged in
+/// workgroup memory, two buffers of each: while the products of one slice run, the global
+/// loads of the next are already in flight into registers, which are stored into the other
+/// buffer afterwards, one barrier per slice. `a` is staged transposed as `Vec4`s of four rows
+/// (each thread loads four floats of one k, one from each of four rows, and stores them as one
+/// vector; rows padded by one `Vec4` so that those stores hit distinct banks), `b` as rows of
+/// `Vec4`. `n` must be a multiple of 4 (`b` and `c` are passed as rows of `Vec4`).
+// 16,640 bytes of workgroup memory (the padding), over WebGPU's guaranteed 16,384.
+#[sarek::kernel(workgroup_size = [16, 16], limits = "device")]
+pub fn matmul_rb(n: usize, a: &[f32], b: &[Vec4], c: &mut [Vec4]) {
     const BK: usize = 8;
-    let at = shared::<[[f32; 128]; BK]>();
-    let bt = shared::<[[Vec4; 32]; BK]>();
+    // Rows `0..BK` are one buffer, `BK..2 * BK` the other.
+    let at = shared::<[[Vec4; 33]; 16]>();
+    let bt = shared::<[[Vec4; 32]; 16]>();
     let tx = thread_idx_x();
     let ty = thread_idx_y();
     let tid = ty * 16 + tx;
@@ -272,46 +278,95 @@ pub fn matmul_rb(n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
     let col0 = block_idx_x() * 128;
     let n4 = n / 4;
     let mut acc = [Vec4::ZERO; 16];
-    // What this thread stages: one `Vec4` of `a` (row `ar`, columns `ak..ak+3` of the slice)
-    // and one of `b` (row `br`, columns `4bc..4bc+3`).
-    let ar = tid / 2;
-    let ak = (tid % 2) * 4;
+    // What this thread stages: rows `r..r+3` of `a` at column `ak` of the slice (one `Vec4`
+    // of the transposed slice), and one `Vec4` of `b` (row `br`, columns `4bc..4bc+3`).
+    let r = row0 + (tid / BK) * 4;
+    let ar = tid / BK;
+    let ak = tid % BK;
     let br = tid / 32;
     let bc = tid % 32;
+    // The first slice, into the first buffer.
+    let a0 = if r < n && ak < n { a[r * n + ak] } else { 0.0 };
+    let a1 = if r + 1 < n && ak < n {
+        a[(r + 1) * n + ak]
+    } else {
+        0.0
+    };
+    let a2 = if r + 2 < n && ak < n {
+        a[(r + 2) * n + ak]
+    } else {
+        0.0
+    };
+    let a3 = if r + 3 < n && ak < n {
+        a[(r + 3) * n + ak]
+    } else {
+        0.0
+    };
+    let vb = if br < n && col0 + bc * 4 < n {
+        b[br * n4 + col0 / 4 + bc]
+    } else {
+        Vec4::ZERO
+    };
+    at[ak][ar] = Vec4::new(a0, a1, a2, a3);
+    bt[br][bc] = vb;
+    block_barrier();
     let mut k0 = 0;
     while k0 < n {
-        let gr = row0 + ar;
-        let va = if gr < n && k0 + ak < n {
-            a[gr * n4 + (k0 + ak) / 4]
-        } else {
-            Vec4::ZERO
-        };
-        at[ak][ar] = va.x;
-        at[ak + 1][ar] = va.y;
-        at[ak + 2][ar] = va.z;
-        at[ak + 3][ar] = va.w;
-        let gk = k0 + br;
-        let gc = col0 + bc * 4;
-        bt[br][bc] = if gk < n && gc < n {
-            b[gk * n4 + gc / 4]
-        } else {
-            Vec4::ZERO
-        };
-        block_barrier();
-        for k in 0..BK {
-            let b0 = bt[k][tx];
-            let b1 = bt[k][16 + tx];
-            for i in 0..4 {
-                let a0 = at[k][ty * 4 + i];
-                let a1 = at[k][64 + ty * 4 + i];
-                acc[i * 2] += b0 * a0;
-                acc[i * 2 + 1] += b1 * a0;
-                acc[8 + i * 2] += b0 * a1;
-                acc[8 + i * 2 + 1] += b1 * a1;
+        // Two slices per trip, one from each buffer, so that every index stays a constant.
+        for buf in 0..2 {
+            // The next slice's loads, in flight during this slice's products.
+            let kn = k0 + (buf + 1) * BK + ak;
+            let a0 = if r < n && kn < n { a[r * n + kn] } else { 0.0 };
+            let a1 = if r + 1 < n && kn < n {
+                a[(r + 1) * n + kn]
+            } else {
+                0.0
+            };
+            let a2 = if r + 2 < n && kn < n {
+                a[(r + 2) * n + kn]
+            } else {
+                0.0
+            };
+            let a3 = if r + 3 < n && kn < n {
+                a[(r + 3) * n + kn]
+            } else {
+                0.0
+            };
+            let gk = k0 + (buf + 1) * BK + br;
+            let vb = if gk < n && col0 + bc * 4 < n {
+                b[gk * n4 + col0 / 4 + bc]
+            } else {
+                Vec4::ZERO
+            };
+            for k in 0..BK {
+                let b0 = bt[buf * BK + k][tx];
+                let b1 = bt[buf * BK + k][16 + tx];
+                let x0 = at[buf * BK + k][ty];
+                let x1 = at[buf * BK + k][16 + ty];
+                acc[0] += b0 * x0.x;
+                acc[1] += b1 * x0.x;
+                acc[8] += b0 * x1.x;
+                acc[9] += b1 * x1.x;
+                acc[2] += b0 * x0.y;
+                acc[3] += b1 * x0.y;
+                acc[10] += b0 * x1.y;
+                acc[11] += b1 * x1.y;
+                acc[4] += b0 * x0.z;
+                acc[5] += b1 * x0.z;
+                acc[12] += b0 * x1.z;
+                acc[13] += b1 * x1.z;
+                acc[6] += b0 * x0.w;
+                acc[7] += b1 * x0.w;
+                acc[14] += b0 * x1.w;
+                acc[15] += b1 * x1.w;
             }
+            // Into the other buffer: every thread has finished reading it (the barrier
+            // before this slice's products).
+            at[(1 - buf) * BK + ak][ar] = Vec4::new(a0, a1, a2, a3);
+            bt[(1 - buf) * BK + br][bc] = vb;
+            block_barrier();
         }
-        block_barrier();
-        k0 += BK;
+        k0 += 2 * BK;
     }
     for i in 0..4 {
         for half in 0..2 {

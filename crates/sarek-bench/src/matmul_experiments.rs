@@ -31,6 +31,9 @@ pub struct Shape {
     /// The next slice's global loads issued before the current slice's products, into a
     /// second workgroup buffer (one barrier per slice).
     pub prefetch: bool,
+    /// With `prefetch`: one slice per trip of the loop over k, the buffer chosen at run time
+    /// (half the code of two slices per trip with constant buffers).
+    pub dyn_buf: bool,
     /// Floats of padding after each row of the scalar A slice.
     pub pad: u32,
     /// Workgroups take their tiles in bands of 8 tile rows (L2 reuse) instead of row by row.
@@ -61,7 +64,11 @@ impl Shape {
             self.bk,
             if self.a_vec { "Av4" } else { "Af32" },
             self.unroll,
-            if self.prefetch { " pf2" } else { "" },
+            match (self.prefetch, self.dyn_buf) {
+                (true, true) => " pf1",
+                (true, false) => " pf2",
+                _ => "",
+            },
             if self.pad > 0 {
                 format!(" pad{}", self.pad)
             } else {
@@ -80,6 +87,11 @@ pub fn wgsl(s: &Shape) -> String {
     // A `vec4` of A per load, or with `a_rows` four floats (one `vec4` of the slice).
     let a_loads = bm * bk / 4 / threads;
     let b_loads = bk * bn / 4 / threads;
+    assert!(
+        a_loads * threads * 4 == bm * bk && b_loads * threads * 4 == bk * bn,
+        "{}: the slices do not divide among the threads",
+        s.name()
+    );
     let mut w = String::new();
     write!(
         w,
@@ -194,13 +206,12 @@ pub fn wgsl(s: &Shape) -> String {
         }
     };
     // The registers' stores into buffer `buf`.
-    let store = |w: &mut String, buf: u32| {
-        let base = buf * bk;
+    let store = |w: &mut String, base: &str| {
         for j in 0..a_loads {
             if s.a_rows {
                 writeln!(
                     w,
-                    "at[{base}u + ak{j}][ar{j}] = vec4<f32>(va{j}_0, va{j}_1, va{j}_2, va{j}_3);"
+                    "at[{base} + ak{j}][ar{j}] = vec4<f32>(va{j}_0, va{j}_1, va{j}_2, va{j}_3);"
                 )
                 .unwrap();
                 continue;
@@ -209,16 +220,16 @@ pub fn wgsl(s: &Shape) -> String {
                 if s.a_vec {
                     writeln!(
                         w,
-                        "at[{base}u + ak{j} + {q}u][ar{j} / 4u][ar{j} % 4u] = va{j}.{comp};"
+                        "at[{base} + ak{j} + {q}u][ar{j} / 4u][ar{j} % 4u] = va{j}.{comp};"
                     )
                     .unwrap();
                 } else {
-                    writeln!(w, "at[{base}u + ak{j} + {q}u][ar{j}] = va{j}.{comp};").unwrap();
+                    writeln!(w, "at[{base} + ak{j} + {q}u][ar{j}] = va{j}.{comp};").unwrap();
                 }
             }
         }
         for j in 0..b_loads {
-            writeln!(w, "bt[{base}u + br{j}][bc{j}] = vb{j};").unwrap();
+            writeln!(w, "bt[{base} + br{j}][bc{j}] = vb{j};").unwrap();
         }
     };
     // One step along k, row `k` of the staged slice.
@@ -253,45 +264,47 @@ pub fn wgsl(s: &Shape) -> String {
         w.push_str("}\n");
     };
     // The products of the slice in buffer `buf`.
-    let compute = |w: &mut String, buf: u32| {
-        let base = buf * bk;
+    let compute = |w: &mut String, base: &str| {
         if s.unroll >= bk {
             for k in 0..bk {
-                step(w, &format!("{}u", base + k));
+                step(w, &format!("{base} + {k}u"));
             }
         } else {
-            writeln!(
-                w,
-                "for (var kk = {base}u; kk < {}u; kk += {}u) {{",
-                base + bk,
-                s.unroll
-            )
-            .unwrap();
+            writeln!(w, "for (var kk = 0u; kk < {bk}u; kk += {}u) {{", s.unroll).unwrap();
             for q in 0..s.unroll {
-                step(w, &format!("kk + {q}u"));
+                step(w, &format!("{base} + kk + {q}u"));
             }
             w.push_str("}\n");
         }
     };
-    if s.prefetch {
+    if s.prefetch && s.dyn_buf {
         load(&mut w, "0u");
-        store(&mut w, 0);
+        store(&mut w, "0u");
+        w.push_str("workgroupBarrier();\nvar cur = 0u;\n");
+        writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {bk}u) {{").unwrap();
+        load(&mut w, &format!("(k0 + {bk}u)"));
+        compute(&mut w, "cur");
+        store(&mut w, &format!("({bk}u - cur)"));
+        writeln!(w, "workgroupBarrier();\ncur = {bk}u - cur;\n}}").unwrap();
+    } else if s.prefetch {
+        load(&mut w, "0u");
+        store(&mut w, "0u");
         w.push_str("workgroupBarrier();\n");
         writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {}u) {{", 2 * bk).unwrap();
         for (cur, next, at) in [(0, 1, bk), (1, 0, 2 * bk)] {
             w.push_str("{\n");
             load(&mut w, &format!("(k0 + {at}u)"));
-            compute(&mut w, cur);
-            store(&mut w, next);
+            compute(&mut w, &format!("{}u", cur * bk));
+            store(&mut w, &format!("{}u", next * bk));
             w.push_str("workgroupBarrier();\n}\n");
         }
         w.push_str("}\n");
     } else {
         writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {bk}u) {{").unwrap();
         load(&mut w, "k0");
-        store(&mut w, 0);
+        store(&mut w, "0u");
         w.push_str("workgroupBarrier();\n");
-        compute(&mut w, 0);
+        compute(&mut w, "0u");
         w.push_str("workgroupBarrier();\n}\n");
     }
     for rg in 0..rm {
@@ -325,6 +338,7 @@ fn shapes() -> Vec<Shape> {
         a_vec: false,
         unroll: 8,
         prefetch: false,
+        dyn_buf: false,
         pad: 0,
         swizzle: false,
         a_rows: false,
@@ -342,7 +356,27 @@ fn shapes() -> Vec<Shape> {
         ..v
     };
     let rows = Shape { a_rows: true, ..pf };
+    let pf1 = Shape {
+        dyn_buf: true,
+        ..rows
+    };
     vec![
+        pf1,
+        Shape { unroll: 4, ..pf1 },
+        // Smaller blocks per thread: what the driver's compile time owes to the accumulators.
+        Shape {
+            rm: 1,
+            bk: 16,
+            unroll: 16,
+            ..rows
+        },
+        Shape {
+            rm: 1,
+            cn: 1,
+            bk: 16,
+            unroll: 16,
+            ..rows
+        },
         pf,
         Shape {
             prefetch: true,
@@ -394,11 +428,23 @@ pub fn matmul3(b: &Bench) -> Result<()> {
     let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
     let mut expect: Option<Vec<f32>> = None;
     let g = m as u32 / 128;
-    let mut cases: Vec<(String, String, [u32; 2])> = vec![(
-        "twin (matmul_rb.wgsl)".into(),
-        include_str!("wgsl/matmul_rb.wgsl").into(),
-        [g, g],
-    )];
+    let mut cases: Vec<(String, String, [u32; 2])> = vec![
+        (
+            "twin (matmul_rb.wgsl)".into(),
+            include_str!("wgsl/matmul_rb.wgsl").into(),
+            [g, g],
+        ),
+        (
+            "twin, A loads as select".into(),
+            include_str!("wgsl/experiments/matmul_rb_select.wgsl").into(),
+            [g, g],
+        ),
+        (
+            "previous twin (one buffer, A as floats)".into(),
+            include_str!("wgsl/experiments/matmul_rb_bk8.wgsl").into(),
+            [g, g],
+        ),
+    ];
     cases.extend(
         shapes()
             .iter()
@@ -411,6 +457,10 @@ pub fn matmul3(b: &Bench) -> Result<()> {
         [g, g],
     ));
     if let Ok(dir) = std::env::var("SAREK_MM_DUMP") {
+        std::fs::write(
+            format!("{dir}/sarek_matmul_rb.wgsl"),
+            crate::kernels::matmul_rb::SOURCE.wgsl,
+        )?;
         for (name, src, _) in &cases {
             let file = name.replace([' ', '(', ')', '+', '.', '/'], "_");
             std::fs::write(format!("{dir}/{file}.wgsl"), src)?;

@@ -46,8 +46,8 @@ fn work(m: usize) -> Work {
     Work::Flops(2.0 * (m as f64).powi(3))
 }
 
-/// The register-blocked product: a 16×16 workgroup per 128×128 tile of `c`, matrices passed
-/// as rows of `Vec4`.
+/// The register-blocked product: a 16×16 workgroup per 128×128 tile of `c`, `a` passed as
+/// floats, `b` and `c` as rows of `Vec4`.
 pub fn register_blocked(b: &Bench) -> Result<Vec<Measured>> {
     blocked(
         b,
@@ -61,7 +61,7 @@ type BlockedLaunch = fn(
     &sarek::Device,
     Grid,
     usize,
-    &Buffer<Vec4>,
+    &Buffer<f32>,
     &Buffer<Vec4>,
     &mut Buffer<Vec4>,
 ) -> sarek::Result<sarek::Launch>;
@@ -74,7 +74,7 @@ fn blocked(b: &Bench, wgsl: &str, launch_kernel: BlockedLaunch) -> Result<Vec<Me
     let mut rows = Vec::new();
     for &m in sizes(b.quick) {
         let (av, bv) = inputs(m);
-        let a = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&av))?;
+        let a = dev.upload(&av)?;
         let bm = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&bv))?;
         let mut c = dev.zeros::<Vec4>(m * m / 4)?;
         let tiles = m.div_ceil(128) as u32;

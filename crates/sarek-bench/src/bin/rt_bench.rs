@@ -507,7 +507,6 @@ fn time_first(dev: &Device, name: &str) -> Result<f64> {
     let a = dev.upload(&vec![1.0f32; n * n])?;
     let b = dev.upload(&vec![1.0f32; n * n])?;
     let mut c = dev.zeros::<f32>(n * n)?;
-    let a4 = dev.upload(&vec![Vec4::ONE; n * n / 4])?;
     let b4 = dev.upload(&vec![Vec4::ONE; n * n / 4])?;
     let mut c4 = dev.zeros::<Vec4>(n * n / 4)?;
     let mut pixels = dev.zeros::<u32>(n * n)?;
@@ -517,7 +516,7 @@ fn time_first(dev: &Device, name: &str) -> Result<f64> {
     let launch = match name {
         "saxpy" => kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &a, &mut c)?,
         "matmul" => kernels::matmul.launch(dev, Grid::cover_2d(n, n), n, &a, &b, &mut c)?,
-        "matmul_rb" => kernels::matmul_rb.launch(dev, Grid::groups(1), n, &a4, &b4, &mut c4)?,
+        "matmul_rb" => kernels::matmul_rb.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?,
         "mandelbrot" => {
             kernels::mandelbrot.launch(dev, Grid::cover_2d(n, n), n, n, 64, &mut pixels)?
         }

@@ -34,6 +34,9 @@ pub struct Shape {
     /// With `prefetch`: one slice per trip of the loop over k, the buffer chosen at run time
     /// (half the code of two slices per trip with constant buffers).
     pub dyn_buf: bool,
+    /// With `prefetch`: one workgroup buffer, the prefetched registers stored between two
+    /// barriers after the products (one copy of the body, no buffer index).
+    pub single: bool,
     /// Floats of padding after each row of the scalar A slice.
     pub pad: u32,
     /// Workgroups take their tiles in bands of 8 tile rows (L2 reuse) instead of row by row.
@@ -64,9 +67,10 @@ impl Shape {
             self.bk,
             if self.a_vec { "Av4" } else { "Af32" },
             self.unroll,
-            match (self.prefetch, self.dyn_buf) {
-                (true, true) => " pf1",
-                (true, false) => " pf2",
+            match (self.prefetch, self.dyn_buf, self.single) {
+                (true, _, true) => " pfreg",
+                (true, true, _) => " pf1",
+                (true, false, _) => " pf2",
                 _ => "",
             },
             if self.pad > 0 {
@@ -83,7 +87,7 @@ impl Shape {
 pub fn wgsl(s: &Shape) -> String {
     let (bk, bm, bn, tx, ty, rm, cn) = (s.bk, s.bm(), s.bn(), s.tx, s.ty, s.rm, s.cn);
     let threads = tx * ty;
-    let bufs = if s.prefetch { 2 } else { 1 };
+    let bufs = if s.prefetch && !s.single { 2 } else { 1 };
     // A `vec4` of A per load, or with `a_rows` four floats (one `vec4` of the slice).
     let a_loads = bm * bk / 4 / threads;
     let b_loads = bk * bn / 4 / threads;
@@ -277,7 +281,17 @@ pub fn wgsl(s: &Shape) -> String {
             w.push_str("}\n");
         }
     };
-    if s.prefetch && s.dyn_buf {
+    if s.prefetch && s.single {
+        load(&mut w, "0u");
+        store(&mut w, "0u");
+        w.push_str("workgroupBarrier();\n");
+        writeln!(w, "for (var k0 = 0u; k0 < n; k0 += {bk}u) {{").unwrap();
+        load(&mut w, &format!("(k0 + {bk}u)"));
+        compute(&mut w, "0u");
+        w.push_str("workgroupBarrier();\n");
+        store(&mut w, "0u");
+        w.push_str("workgroupBarrier();\n}\n");
+    } else if s.prefetch && s.dyn_buf {
         load(&mut w, "0u");
         store(&mut w, "0u");
         w.push_str("workgroupBarrier();\nvar cur = 0u;\n");
@@ -339,6 +353,7 @@ fn shapes() -> Vec<Shape> {
         unroll: 8,
         prefetch: false,
         dyn_buf: false,
+        single: false,
         pad: 0,
         swizzle: false,
         a_rows: false,
@@ -360,7 +375,17 @@ fn shapes() -> Vec<Shape> {
         dyn_buf: true,
         ..rows
     };
+    let reg = Shape {
+        single: true,
+        ..rows
+    };
     vec![
+        reg,
+        Shape {
+            bk: 16,
+            unroll: 16,
+            ..reg
+        },
         pf1,
         Shape { unroll: 4, ..pf1 },
         // Smaller blocks per thread: what the driver's compile time owes to the accumulators.
@@ -435,8 +460,8 @@ pub fn matmul3(b: &Bench) -> Result<()> {
             [g, g],
         ),
         (
-            "twin, A loads as select".into(),
-            include_str!("wgsl/experiments/matmul_rb_select.wgsl").into(),
+            "twin, A loads as if".into(),
+            include_str!("wgsl/experiments/matmul_rb_if.wgsl").into(),
             [g, g],
         ),
         (
@@ -476,6 +501,40 @@ pub fn matmul3(b: &Bench) -> Result<()> {
             start.elapsed().as_secs_f64() * 1e3
         );
     }
+    // Sarek's kernels on the same inputs, checked against the twin.
+    let sarek_runs = |b: &Bench, expect: &[f32]| -> Result<()> {
+        let dev = &ctx.dev;
+        let a1 = dev.upload(&av)?;
+        let b4 = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&bv))?;
+        let mut c4 = dev.zeros::<sarek::Vec4>(m * m / 4)?;
+        let grid = sarek::Grid::groups([g, g, 1]);
+        for (name, single) in [("Sarek matmul_rb", false), ("Sarek matmul_rb_single", true)] {
+            let mut launch = || {
+                vec![if single {
+                    crate::kernels::matmul_rb_single
+                        .launch(dev, grid, m, &a1, &b4, &mut c4)
+                        .expect("launch")
+                } else {
+                    crate::kernels::matmul_rb
+                        .launch(dev, grid, m, &a1, &b4, &mut c4)
+                        .expect("launch")
+                }]
+            };
+            let start = Instant::now();
+            launch()[0].wait()?;
+            let first = start.elapsed();
+            let t = b.timer.time_sarek(&mut launch);
+            let got: Vec<f32> = bytemuck::cast_slice(&c4.read()?).to_vec();
+            println!(
+                "experiment: matmul3 {name:<40} {:>9.1} µs  {:>8.1} GFLOP/s  first launch {:>7.1} ms  {}",
+                t.as_secs_f64() * 1e6,
+                2.0 * (m as f64).powi(3) / t.as_secs_f64() / 1e9,
+                first.as_secs_f64() * 1e3,
+                if got == expect { "same" } else { "DIFFERS" }
+            );
+        }
+        Ok(())
+    };
     for (name, src, groups) in &cases {
         let start = Instant::now();
         let p = ctx.pipeline(src);
@@ -505,6 +564,7 @@ pub fn matmul3(b: &Bench) -> Result<()> {
         ctx.queue().submit([enc.finish()]);
         ctx.wait();
     }
+    sarek_runs(b, expect.as_deref().unwrap_or(&[]))?;
     Ok(())
 }
 

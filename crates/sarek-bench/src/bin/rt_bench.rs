@@ -414,7 +414,14 @@ fn naga_times() {
 }
 
 /// The kernels whose first launch is timed, by name.
-const FIRST: [&str; 5] = ["saxpy", "matmul", "matmul_rb", "mandelbrot", "nbody"];
+const FIRST: [&str; 6] = [
+    "saxpy",
+    "matmul",
+    "matmul_rb",
+    "mandelbrot",
+    "nbody",
+    "matmul_rb_single",
+];
 
 /// Spawns this program twice with one fresh cache directory and prints both processes'
 /// first launches.
@@ -517,6 +524,9 @@ fn time_first(dev: &Device, name: &str) -> Result<f64> {
         "saxpy" => kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &a, &mut c)?,
         "matmul" => kernels::matmul.launch(dev, Grid::cover_2d(n, n), n, &a, &b, &mut c)?,
         "matmul_rb" => kernels::matmul_rb.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?,
+        "matmul_rb_single" => {
+            kernels::matmul_rb_single.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?
+        }
         "mandelbrot" => {
             kernels::mandelbrot.launch(dev, Grid::cover_2d(n, n), n, n, 64, &mut pixels)?
         }

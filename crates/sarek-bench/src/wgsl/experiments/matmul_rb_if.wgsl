@@ -1,3 +1,4 @@
+// The twin (../matmul_rb.wgsl) with its guarded loads of A as `if`s.
 struct Params { n: u32 }
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;
@@ -6,7 +7,6 @@ struct Params { n: u32 }
 var<workgroup> at: array<array<vec4<f32>, 33>, 16>;
 var<workgroup> bt: array<array<vec4<f32>, 32>, 16>;
 
-// The twin (matmul_rb.wgsl) with its guarded loads of A as `select`s.
 // A 16×16 workgroup computes a 128×128 tile of c; each thread an 8×8 block in registers
 // (sixteen vec4 accumulators: rows 4ty..4ty+3 and 64+4ty.., columns 4tx.. and 64+4tx..).
 // Slices of 8 along k are staged in workgroup memory, two buffers of each: while the
@@ -29,10 +29,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     let ak = tid % 8u;
     let br = tid / 32u;
     let bc = tid % 32u;
-    let pa0 = select(0.0, a[(row0 + ar * 4u) * n + ak], row0 + ar * 4u < n && ak < n);
-    let pa1 = select(0.0, a[(row0 + ar * 4u + 1u) * n + ak], row0 + ar * 4u + 1u < n && ak < n);
-    let pa2 = select(0.0, a[(row0 + ar * 4u + 2u) * n + ak], row0 + ar * 4u + 2u < n && ak < n);
-    let pa3 = select(0.0, a[(row0 + ar * 4u + 3u) * n + ak], row0 + ar * 4u + 3u < n && ak < n);
+    var pa0 = 0.0;
+    if row0 + ar * 4u < n && ak < n { pa0 = a[(row0 + ar * 4u) * n + ak]; }
+    var pa1 = 0.0;
+    if row0 + ar * 4u + 1u < n && ak < n { pa1 = a[(row0 + ar * 4u + 1u) * n + ak]; }
+    var pa2 = 0.0;
+    if row0 + ar * 4u + 2u < n && ak < n { pa2 = a[(row0 + ar * 4u + 2u) * n + ak]; }
+    var pa3 = 0.0;
+    if row0 + ar * 4u + 3u < n && ak < n { pa3 = a[(row0 + ar * 4u + 3u) * n + ak]; }
     var pb = vec4<f32>();
     if br < n && col0 + bc * 4u < n { pb = b[br * n4 + col0 / 4u + bc]; }
     at[ak][ar] = vec4<f32>(pa0, pa1, pa2, pa3);
@@ -40,10 +44,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
     workgroupBarrier();
     for (var k0 = 0u; k0 < n; k0 += 16u) {
         {
-            let pa0 = select(0.0, a[(row0 + ar * 4u) * n + (k0 + 8u) + ak], row0 + ar * 4u < n && (k0 + 8u) + ak < n);
-            let pa1 = select(0.0, a[(row0 + ar * 4u + 1u) * n + (k0 + 8u) + ak], row0 + ar * 4u + 1u < n && (k0 + 8u) + ak < n);
-            let pa2 = select(0.0, a[(row0 + ar * 4u + 2u) * n + (k0 + 8u) + ak], row0 + ar * 4u + 2u < n && (k0 + 8u) + ak < n);
-            let pa3 = select(0.0, a[(row0 + ar * 4u + 3u) * n + (k0 + 8u) + ak], row0 + ar * 4u + 3u < n && (k0 + 8u) + ak < n);
+            var pa0 = 0.0;
+            if row0 + ar * 4u < n && (k0 + 8u) + ak < n { pa0 = a[(row0 + ar * 4u) * n + (k0 + 8u) + ak]; }
+            var pa1 = 0.0;
+            if row0 + ar * 4u + 1u < n && (k0 + 8u) + ak < n { pa1 = a[(row0 + ar * 4u + 1u) * n + (k0 + 8u) + ak]; }
+            var pa2 = 0.0;
+            if row0 + ar * 4u + 2u < n && (k0 + 8u) + ak < n { pa2 = a[(row0 + ar * 4u + 2u) * n + (k0 + 8u) + ak]; }
+            var pa3 = 0.0;
+            if row0 + ar * 4u + 3u < n && (k0 + 8u) + ak < n { pa3 = a[(row0 + ar * 4u + 3u) * n + (k0 + 8u) + ak]; }
             var pb = vec4<f32>();
             if (k0 + 8u) + br < n && col0 + bc * 4u < n { pb = b[((k0 + 8u) + br) * n4 + col0 / 4u + bc]; }
             {
@@ -227,10 +235,14 @@ fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid
             workgroupBarrier();
         }
         {
-            let pa0 = select(0.0, a[(row0 + ar * 4u) * n + (k0 + 16u) + ak], row0 + ar * 4u < n && (k0 + 16u) + ak < n);
-            let pa1 = select(0.0, a[(row0 + ar * 4u + 1u) * n + (k0 + 16u) + ak], row0 + ar * 4u + 1u < n && (k0 + 16u) + ak < n);
-            let pa2 = select(0.0, a[(row0 + ar * 4u + 2u) * n + (k0 + 16u) + ak], row0 + ar * 4u + 2u < n && (k0 + 16u) + ak < n);
-            let pa3 = select(0.0, a[(row0 + ar * 4u + 3u) * n + (k0 + 16u) + ak], row0 + ar * 4u + 3u < n && (k0 + 16u) + ak < n);
+            var pa0 = 0.0;
+            if row0 + ar * 4u < n && (k0 + 16u) + ak < n { pa0 = a[(row0 + ar * 4u) * n + (k0 + 16u) + ak]; }
+            var pa1 = 0.0;
+            if row0 + ar * 4u + 1u < n && (k0 + 16u) + ak < n { pa1 = a[(row0 + ar * 4u + 1u) * n + (k0 + 16u) + ak]; }
+            var pa2 = 0.0;
+            if row0 + ar * 4u + 2u < n && (k0 + 16u) + ak < n { pa2 = a[(row0 + ar * 4u + 2u) * n + (k0 + 16u) + ak]; }
+            var pa3 = 0.0;
+            if row0 + ar * 4u + 3u < n && (k0 + 16u) + ak < n { pa3 = a[(row0 + ar * 4u + 3u) * n + (k0 + 16u) + ak]; }
             var pb = vec4<f32>();
             if (k0 + 16u) + br < n && col0 + bc * 4u < n { pb = b[((k0 + 16u) + br) * n4 + col0 / 4u + bc]; }
             {

@@ -486,6 +486,10 @@ pub fn matmul3(b: &Bench) -> Result<()> {
             format!("{dir}/sarek_matmul_rb.wgsl"),
             crate::kernels::matmul_rb::SOURCE.wgsl,
         )?;
+        std::fs::write(
+            format!("{dir}/sarek_matmul_rb_single.wgsl"),
+            crate::kernels::matmul_rb_single::SOURCE.wgsl,
+        )?;
         for (name, src, _) in &cases {
             let file = name.replace([' ', '(', ')', '+', '.', '/'], "_");
             std::fs::write(format!("{dir}/{file}.wgsl"), src)?;

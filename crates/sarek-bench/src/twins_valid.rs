@@ -15,6 +15,17 @@ const F16_COOP: &[Feature] = &[
 
 /// The twins with the features each needs.
 const TWINS: &[(&str, &str, &[Feature])] = &[
+    ("matmul_rb", include_str!("wgsl/matmul_rb.wgsl"), &[]),
+    (
+        "matmul_rb_if",
+        include_str!("wgsl/experiments/matmul_rb_if.wgsl"),
+        &[],
+    ),
+    (
+        "matmul_rb_bk8",
+        include_str!("wgsl/experiments/matmul_rb_bk8.wgsl"),
+        &[],
+    ),
     ("scan_reduce", include_str!("wgsl/scan_reduce.wgsl"), &[]),
     ("scan_carry", include_str!("wgsl/scan_carry.wgsl"), &[]),
     (

@@ -3,6 +3,13 @@
 //! handful of choices, each timed at 4096² next to the twin and checked bit for bit against it,
 //! with the time its pipeline took to create (naga and the driver's compiler; run with the
 //! driver's disk cache off, `__GL_SHADER_DISK_CACHE=0`, to see a first process's cost).
+//! Then Sarek's kernels of the same product, each interleaved run by run with the twin.
+//!
+//! `SAREK_MM_DIR=folder` times that folder's `*.wgsl` files (entry `main`, the twin's bindings)
+//! instead of the generated shapes: edits of a kernel's generated WGSL, to bisect a difference
+//! without rebuilding. `SAREK_MM_SAREK=single,one` times only the twin and the Sarek kernels
+//! named (each in a process of its own stays clear of the clock drops of long processes);
+//! `SAREK_MM_DUMP=folder` writes every WGSL timed, Sarek's modules among them.
 
 use std::fmt::Write;
 use std::time::Instant;
@@ -470,11 +477,34 @@ pub fn matmul3(b: &Bench) -> Result<()> {
             [g, g],
         ),
     ];
-    cases.extend(
-        shapes()
-            .iter()
-            .map(|s| (s.name(), wgsl(s), [m as u32 / s.bn(), m as u32 / s.bm()])),
-    );
+    // `SAREK_MM_DIR`: the `*.wgsl` files of that folder (in name order, each a 128×128 tile
+    // per workgroup with the twin's bindings) instead of the generated shapes — edits of a
+    // kernel's generated WGSL, for bisecting what makes it slow without rebuilding.
+    if let Ok(dir) = std::env::var("SAREK_MM_DIR") {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "wgsl"))
+            .collect();
+        files.sort();
+        for f in files {
+            let name = f
+                .file_stem()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            cases.push((name, std::fs::read_to_string(&f)?, [g, g]));
+        }
+    } else {
+        cases.extend(
+            shapes()
+                .iter()
+                .map(|s| (s.name(), wgsl(s), [m as u32 / s.bn(), m as u32 / s.bm()])),
+        );
+    }
+    // With `SAREK_MM_SAREK`, only the twin (the reference), then the Sarek kernels picked.
+    if std::env::var("SAREK_MM_SAREK").is_ok() {
+        cases.truncate(1);
+    }
     // The twin again at the end: the clocks did not drift if it measures as at the start.
     cases.push((
         "twin again".into(),
@@ -489,6 +519,10 @@ pub fn matmul3(b: &Bench) -> Result<()> {
         std::fs::write(
             format!("{dir}/sarek_matmul_rb_single.wgsl"),
             crate::kernels::matmul_rb_single::SOURCE.wgsl,
+        )?;
+        std::fs::write(
+            format!("{dir}/sarek_matmul_rb_one.wgsl"),
+            crate::kernels::matmul_rb_one::SOURCE.wgsl,
         )?;
         for (name, src, _) in &cases {
             let file = name.replace([' ', '(', ')', '+', '.', '/'], "_");
@@ -512,29 +546,45 @@ pub fn matmul3(b: &Bench) -> Result<()> {
         let b4 = dev.upload(bytemuck::cast_slice::<f32, sarek::Vec4>(&bv))?;
         let mut c4 = dev.zeros::<sarek::Vec4>(m * m / 4)?;
         let grid = sarek::Grid::groups([g, g, 1]);
-        for (name, single) in [("Sarek matmul_rb", false), ("Sarek matmul_rb_single", true)] {
+        let twin = ctx.pipeline(include_str!("wgsl/matmul_rb.wgsl"));
+        let twin_bg = ctx.bind(&twin, &[&ra, &rb, &rc, &mp]);
+        // `SAREK_MM_SAREK`: only the Sarek kernels whose names it lists (comma-separated), to
+        // time each in a process of its own.
+        let pick = std::env::var("SAREK_MM_SAREK").ok();
+        for (name, which) in [
+            ("Sarek matmul_rb", 0),
+            ("Sarek matmul_rb_single", 1),
+            ("Sarek matmul_rb_one", 2),
+        ] {
+            if let Some(p) = &pick {
+                if !p.split(',').any(|k| name.ends_with(k.trim())) {
+                    continue;
+                }
+            }
             let mut launch = || {
-                vec![if single {
-                    crate::kernels::matmul_rb_single
-                        .launch(dev, grid, m, &a1, &b4, &mut c4)
-                        .expect("launch")
-                } else {
-                    crate::kernels::matmul_rb
-                        .launch(dev, grid, m, &a1, &b4, &mut c4)
-                        .expect("launch")
-                }]
+                vec![match which {
+                    0 => crate::kernels::matmul_rb.launch(dev, grid, m, &a1, &b4, &mut c4),
+                    1 => crate::kernels::matmul_rb_single.launch(dev, grid, m, &a1, &b4, &mut c4),
+                    _ => crate::kernels::matmul_rb_one.launch(dev, grid, m, &a1, &b4, &mut c4),
+                }
+                .expect("launch")]
             };
             let start = Instant::now();
             launch()[0].wait()?;
             let first = start.elapsed();
-            let t = b.timer.time_sarek(&mut launch);
+            // Interleaved with the twin, run by run, so that both see the same clocks.
+            let (t, tw) = b
+                .timer
+                .compare_one(&mut launch, &[(&twin, &twin_bg, [g, g, 1])]);
             let got: Vec<f32> = bytemuck::cast_slice(&c4.read()?).to_vec();
             println!(
-                "experiment: matmul3 {name:<40} {:>9.1} µs  {:>8.1} GFLOP/s  first launch {:>7.1} ms  {}",
+                "experiment: matmul3 {name:<40} {:>9.1} µs  {:>8.1} GFLOP/s  first launch {:>7.1} ms  {}  (twin interleaved {:>9.1} µs, time ratio {:.3})",
                 t.as_secs_f64() * 1e6,
                 2.0 * (m as f64).powi(3) / t.as_secs_f64() / 1e9,
                 first.as_secs_f64() * 1e3,
-                if got == expect { "same" } else { "DIFFERS" }
+                if got == expect { "same" } else { "DIFFERS" },
+                tw.as_secs_f64() * 1e6,
+                tw.as_secs_f64() / t.as_secs_f64(),
             );
         }
         Ok(())

@@ -170,20 +170,18 @@ mod tests {
             let bm = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&bv)).unwrap();
             let tiles = m.div_ceil(128) as u32;
             let grid = Grid::groups([tiles, tiles, 1]);
-            for single in [false, true] {
+            for which in ["matmul_rb", "matmul_rb_single", "matmul_rb_one"] {
                 let mut c = dev.zeros::<Vec4>(m * m / 4).unwrap();
-                let launch = if single {
-                    kernels::matmul_rb_single.launch(&dev, grid, m, &a, &bm, &mut c)
-                } else {
-                    kernels::matmul_rb.launch(&dev, grid, m, &a, &bm, &mut c)
+                let launch = match which {
+                    "matmul_rb" => kernels::matmul_rb.launch(&dev, grid, m, &a, &bm, &mut c),
+                    "matmul_rb_single" => {
+                        kernels::matmul_rb_single.launch(&dev, grid, m, &a, &bm, &mut c)
+                    }
+                    _ => kernels::matmul_rb_one.launch(&dev, grid, m, &a, &bm, &mut c),
                 };
                 launch.unwrap().wait().unwrap();
                 let got: Vec<f32> = bytemuck::cast_slice(&c.read().unwrap()).to_vec();
-                assert!(
-                    got == want,
-                    "single buffer: {single}, device {:?}",
-                    dev.name()
-                );
+                assert!(got == want, "{which}, device {:?}", dev.name());
             }
         }
     }

@@ -357,10 +357,11 @@ fn raw_stream(
 /// back end does in `create_compute_pipeline`, before the driver compiles it), for the whole
 /// module and for the module cut to its direct entry point.
 fn naga_times() {
-    let kernels: [(&str, &str); 3] = [
+    let kernels: [(&str, &str); 4] = [
         ("saxpy", kernels::saxpy::SOURCE.wgsl),
         ("matmul", kernels::matmul::SOURCE.wgsl),
         ("matmul_rb", kernels::matmul_rb::SOURCE.wgsl),
+        ("matmul_rb_one", kernels::matmul_rb_one::SOURCE.wgsl),
     ];
     println!("naga on the host CPU (median of 5): parse, validate, SPIR-V of sarek_main");
     for (name, wgsl) in kernels {
@@ -414,13 +415,14 @@ fn naga_times() {
 }
 
 /// The kernels whose first launch is timed, by name.
-const FIRST: [&str; 6] = [
+const FIRST: [&str; 7] = [
     "saxpy",
     "matmul",
     "matmul_rb",
     "mandelbrot",
     "nbody",
     "matmul_rb_single",
+    "matmul_rb_one",
 ];
 
 /// Spawns this program twice with one fresh cache directory and prints both processes'
@@ -526,6 +528,9 @@ fn time_first(dev: &Device, name: &str) -> Result<f64> {
         "matmul_rb" => kernels::matmul_rb.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?,
         "matmul_rb_single" => {
             kernels::matmul_rb_single.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?
+        }
+        "matmul_rb_one" => {
+            kernels::matmul_rb_one.launch(dev, Grid::groups(1), n, &a, &b4, &mut c4)?
         }
         "mandelbrot" => {
             kernels::mandelbrot.launch(dev, Grid::cover_2d(n, n), n, n, 64, &mut pixels)?

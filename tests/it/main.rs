@@ -18,6 +18,7 @@ mod cooperating_helpers;
 mod cooperation;
 mod cpu;
 mod cpu_jit;
+mod cpu_jit_helpers;
 mod data;
 mod device_limits;
 mod differential;

@@ -64,7 +64,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Runs the CPU suite (`only` filters by name: `saxpy`, `poly`, `matmul`, `tree_sum`,
-/// `block_scan`, `histogram`, `prepare`).
+/// `block_scan`, `histogram`, `launch`, `prepare`).
 pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
     let chosen = |name: &str| only.is_none_or(|o| o.iter().any(|x| x == name));
     // `SAREK_CPU_THREADS` sets the threads of the "every core" column (a scaling study runs
@@ -256,6 +256,28 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
             one.as_secs_f64() / all.as_secs_f64(),
             ms(int),
             int.as_secs_f64() / all.as_secs_f64()
+        );
+    }
+
+    if chosen("launch") {
+        // The fixed cost of a launch: 2000 launches of saxpy over 1024 elements (4
+        // workgroups), mean wall clock per launch, on one worker thread and on every core.
+        let n = 1024;
+        let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+        let mut per = Vec::new();
+        for dev in [&jit1, &jit] {
+            let xb = dev.upload(&x)?;
+            let mut yb = dev.upload(&x)?;
+            kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &xb, &mut yb)?;
+            let t = Instant::now();
+            for _ in 0..2000 {
+                kernels::saxpy.launch(dev, Grid::cover(n), 2.0, &xb, &mut yb)?;
+            }
+            per.push(t.elapsed().as_secs_f64() * 1e6 / 2000.0);
+        }
+        println!(
+            "launch     saxpy 2^10 (4 workgroups): JIT 1 thread {:.1} µs per launch | JIT {cores} threads {:.1} µs per launch",
+            per[0], per[1]
         );
     }
 

@@ -4,7 +4,6 @@
 //! whole structs, a dynamic index into a vector), but each construct of the list below is
 //! named here first, so that adding one is one line.
 
-use super::region::any_barrier;
 use super::Unsupported;
 use crate::ir::{Barrier, Builtin, Expr, Kernel, Statement, Stmt};
 
@@ -42,12 +41,8 @@ fn statement(k: &Kernel, s: &Statement) -> Option<&'static str> {
         Stmt::Subgroup { .. } => Some("a subgroup operation"),
         Stmt::Barrier(Barrier::Subgroup) => Some("a subgroup barrier"),
         Stmt::Coop(_) => Some("a cooperative matrix"),
-        // Its barrier would have to split the caller's segments inside the inlined body.
-        Stmt::Call { function, .. } => k
-            .functions
-            .get(function.0 as usize)
-            .is_some_and(|f| any_barrier(k, &f.body))
-            .then_some("a helper that holds a barrier"),
+        // A helper that holds a barrier is inlined before the split ([`super::inline`]);
+        // `check` looks at every helper's body as at the entry's.
         Stmt::If { accept, reject, .. } => block(k, accept).or_else(|| block(k, reject)),
         Stmt::Loop {
             body, continuing, ..

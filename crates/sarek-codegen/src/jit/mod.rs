@@ -10,7 +10,7 @@
 //! parallel on every core, as in the interpreter.
 //!
 //! What the JIT does not compile ([`fallback`]: `f16`, subgroup operations, cooperative
-//! matrices, a helper holding a barrier; a few rare operations on structs) is reported as
+//! matrices; a few rare operations on structs) is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
@@ -20,6 +20,7 @@ mod effects;
 mod expr;
 mod fallback;
 mod gen;
+mod inline;
 mod lanes;
 mod live;
 mod native;
@@ -97,10 +98,18 @@ impl Compiled {
         let started = std::time::Instant::now();
         let k = program.kernel();
         fallback::check(k)?;
+        // Helpers holding barriers become part of the entry, which the split works on.
+        let inlined;
+        let k = if inline::needed(k) {
+            inlined = inline::inline_barrier_helpers(k)?;
+            &inlined
+        } else {
+            k
+        };
         // The lanes loop where it applies ([`lanes`]); what it does not handle is generated
         // again with the scalar invocation loop.
         if lanes::wanted(k, region::any_barrier(k, &k.entry.body)) {
-            match Self::build(program, true, started) {
+            match Self::build(program, k, true, started) {
                 Ok(c) => return Ok(c),
                 Err(why) if std::env::var("SAREK_JIT_DUMP").is_ok_and(|d| d == k.name) => {
                     eprintln!("{}: the scalar invocation loop ({why})", k.name);
@@ -108,7 +117,7 @@ impl Compiled {
                 Err(_) => {}
             }
         }
-        Self::build(program, false, started)
+        Self::build(program, k, false, started)
     }
 
     /// Whether the kernel's invocations run four at a time ([`lanes`]).
@@ -116,13 +125,14 @@ impl Compiled {
         self.lanes
     }
 
-    /// Generates and compiles the kernel, with the lanes loop if `lanes`.
+    /// Generates and compiles `k` (`program`'s kernel, or it with helpers inlined), with the
+    /// lanes loop if `lanes`.
     fn build(
         program: &Program,
+        k: &crate::ir::Kernel,
         lanes: bool,
         started: std::time::Instant,
     ) -> Result<Compiled, Unsupported> {
-        let k = program.kernel();
         let lay = program.layouts();
         let err = |e: &dyn std::fmt::Debug| Unsupported(format!("Cranelift: {e:?}"));
         let jit = JITBuilder::with_flags(&[("opt_level", "speed")], default_libcall_names())

@@ -209,6 +209,11 @@ impl Writer<'_> {
                 }
             }
             Expr::Access { base, index } => {
+                if let Expr::Local(local) = self.exprs[*base].kind {
+                    if let Some(element) = self.split_element(local, *index) {
+                        return element;
+                    }
+                }
                 let len = self.array_len(self.exprs[*base].ty);
                 let b = self.expr(*base);
                 let i = self.index(*index, len);

@@ -22,6 +22,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("scan", scan),
     ("scan3", crate::scan_experiments::scan3),
     ("sum2", crate::sum_kernels::sum2),
+    ("bisect", crate::bisect::bisect),
     ("matmul_f16", crate::benches::coop_variants::variants),
     ("matmul3", crate::matmul_experiments::matmul3),
 ];

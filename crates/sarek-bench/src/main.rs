@@ -18,6 +18,7 @@
 //! - `experiments.rs`: variants that isolate single differences (`--experiments`).
 
 mod benches;
+mod bisect;
 mod cpu;
 mod experiments;
 mod kernels;

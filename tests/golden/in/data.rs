@@ -169,6 +169,29 @@ fn local_arrays(k: usize, xs: &[f32], out: &mut [f32]) {
     }
 }
 
+/// Local arrays indexed only by constants (after unrolling) are printed as one `var` per
+/// element; `whole` is also copied whole, so it stays an array.
+#[sarek::kernel]
+fn split_arrays(xs: &[Vec4], out: &mut [f32]) {
+    let i = global_thread_id();
+    let mut v = [Vec4::ZERO; 4];
+    for k in 0..4 {
+        if i * 4 + k < xs.len() {
+            v[k] = xs[i * 4 + k];
+        }
+    }
+    let weights = [1.0f32, 2.0, 3.0, 4.0];
+    let mut sums = [0.0f32; 4];
+    for k in 0..4 {
+        sums[k] = (v[k].x + v[k].w) * weights[k];
+    }
+    let whole = sums;
+    let copy = whole;
+    if i < out.len() {
+        out[i] = sums[0] + sums[3] + copy[1];
+    }
+}
+
 #[sarek::kernel]
 fn array_field(tags: &mut [Tagged]) {
     let i = global_thread_id();

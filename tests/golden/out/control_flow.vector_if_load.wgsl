@@ -18,7 +18,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < sarek_params.sarek_len2) {
+    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
         var sarek___if: vec4<f32>;
         if (i < sarek_params.n) {
             sarek___if = x[i];
@@ -41,7 +41,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < sarek_params.sarek_len2) {
+    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
         var sarek___if: vec4<f32>;
         if (i < sarek_params.n) {
             sarek___if = x[i];
@@ -49,66 +49,5 @@ fn sarek_main_folded(
             sarek___if = vec4<f32>();
         }
         out[i] = sarek___if;
-    }
-}
-
-@compute @workgroup_size(256, 1, 1)
-fn sarek_main_coarse(
-    @builtin(local_invocation_id) sarek_lid: vec3<u32>,
-    @builtin(workgroup_id) sarek_wid: vec3<u32>,
-    @builtin(num_workgroups) sarek_nwg: vec3<u32>,
-) {
-    let sarek_t = (sarek_wid.x + sarek_wid.y * sarek_nwg.x) * 256u + sarek_lid.x;
-    let sarek_total = sarek_params.sarek_grid.x * 64u;
-    if sarek_t >= sarek_total {
-        return;
-    }
-    let sarek_id0 = sarek_t + 0u * sarek_total;
-    let sarek_id1 = sarek_t + 1u * sarek_total;
-    let sarek_id2 = sarek_t + 2u * sarek_total;
-    let sarek_id3 = sarek_t + 3u * sarek_total;
-    let sarek_p0_1: vec4<f32> = x[sarek_id0];
-    let sarek_p1_1: vec4<f32> = x[sarek_id1];
-    let sarek_p2_1: vec4<f32> = x[sarek_id2];
-    let sarek_p3_1: vec4<f32> = x[sarek_id3];
-    let sarek_c0_i: u32 = sarek_id0;
-    if (sarek_c0_i < sarek_params.sarek_len2) {
-        var sarek_c0_sarek___if: vec4<f32>;
-        if (sarek_c0_i < sarek_params.n) {
-            sarek_c0_sarek___if = sarek_p0_1;
-        } else {
-            sarek_c0_sarek___if = vec4<f32>();
-        }
-        out[sarek_c0_i] = sarek_c0_sarek___if;
-    }
-    let sarek_c1_i: u32 = sarek_id1;
-    if (sarek_c1_i < sarek_params.sarek_len2) {
-        var sarek_c1_sarek___if: vec4<f32>;
-        if (sarek_c1_i < sarek_params.n) {
-            sarek_c1_sarek___if = sarek_p1_1;
-        } else {
-            sarek_c1_sarek___if = vec4<f32>();
-        }
-        out[sarek_c1_i] = sarek_c1_sarek___if;
-    }
-    let sarek_c2_i: u32 = sarek_id2;
-    if (sarek_c2_i < sarek_params.sarek_len2) {
-        var sarek_c2_sarek___if: vec4<f32>;
-        if (sarek_c2_i < sarek_params.n) {
-            sarek_c2_sarek___if = sarek_p2_1;
-        } else {
-            sarek_c2_sarek___if = vec4<f32>();
-        }
-        out[sarek_c2_i] = sarek_c2_sarek___if;
-    }
-    let sarek_c3_i: u32 = sarek_id3;
-    if (sarek_c3_i < sarek_params.sarek_len2) {
-        var sarek_c3_sarek___if: vec4<f32>;
-        if (sarek_c3_i < sarek_params.n) {
-            sarek_c3_sarek___if = sarek_p3_1;
-        } else {
-            sarek_c3_sarek___if = vec4<f32>();
-        }
-        out[sarek_c3_i] = sarek_c3_sarek___if;
     }
 }

@@ -47,6 +47,22 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
     if y != 1 || z != 1 || x % FACTOR != 0 || !kernel.shared.is_empty() {
         return None;
     }
+    // An invocation that already moves 16 bytes per access (every buffer holds vectors of 16
+    // bytes, such as `Vec4`s) is the shape a hand-written `vec4` kernel has: coarsened, `poly` over
+    // `&[Vec4]` ran at 133.3 µs on an H200 against 130.6 µs as written (2^26 floats,
+    // BENCHMARKS.md, `x_bisect`), so such a kernel keeps one element per invocation.
+    let buffers: Vec<Type> = kernel
+        .params
+        .iter()
+        .filter_map(|p| p.ty.buffer())
+        .map(|(elem, _)| elem)
+        .collect();
+    let wide = |elem: &Type| {
+        matches!(elem, Type::Vector(..)) && crate::layout::of(&kernel.types, *elem).stride() >= 16
+    };
+    if !buffers.is_empty() && buffers.iter().all(wide) {
+        return None;
+    }
     let mut w = Walk {
         kernel,
         thread_index: HashSet::new(),

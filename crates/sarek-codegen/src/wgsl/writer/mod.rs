@@ -13,6 +13,7 @@ mod coop;
 mod expressions;
 mod extensions;
 mod invocation;
+mod scalars;
 mod statements;
 mod std_math;
 mod vec4;
@@ -34,6 +35,12 @@ pub(super) struct Writer<'a> {
     exprs: &'a Arena<Expression>,
     notes: &'a Notes,
     local_names: HashMap<Handle<Local>, String>,
+    /// The local arrays printed as one `var` per element ([`scalars`]), with their element
+    /// type and length.
+    split: HashMap<Handle<Local>, (Type, u32)>,
+    /// Whether slice lengths are printed bounded by `arrayLength` (the entry's and the
+    /// helpers' bodies; see `Expr::Len` in `expressions.rs`).
+    bounded_lengths: bool,
     /// Whether each expression is a WGSL const-expression ([`super::constness`]).
     constant: Vec<bool>,
     helpers: BTreeSet<Helper>,
@@ -137,6 +144,8 @@ impl<'a> Writer<'a> {
             kernel,
             abi,
             local_names: HashMap::new(),
+            split: HashMap::new(),
+            bounded_lengths: false,
             names,
             locals: &kernel.entry.locals,
             exprs: &kernel.entry.exprs,
@@ -181,12 +190,55 @@ impl<'a> Writer<'a> {
         self.notes = notes;
         self.local_names = local_names;
         self.constant = super::constness::of(function);
+        self.split = HashMap::new();
+        self.bounded_lengths = false;
     }
 
     /// Switches to writing a helper's body or the kernel's entry.
     fn enter_function(&mut self, function: &'a Function, notes: &'a Notes) {
         let local_names = names::locals(&function.locals, &self.names.taken);
         self.enter(function, notes, local_names);
+        self.split = scalars::candidates(function, &self.kernel.types);
+        self.bounded_lengths = true;
+    }
+
+    /// Prints `body` (a helper's or the entry's) with its local arrays split where
+    /// [`scalars`] allows: an array whose name is still in the text is used whole or by a
+    /// run-time index, so it is kept whole and the body printed again.
+    fn function_body(&mut self, body: &'a Block) {
+        let start = self.body.len();
+        loop {
+            self.block(body, 1);
+            let text = &self.body[start..];
+            let kept: Vec<Handle<Local>> = self
+                .split
+                .keys()
+                .filter(|l| scalars::mentions(text, &self.local_names[l]))
+                .copied()
+                .collect();
+            if kept.is_empty() {
+                return;
+            }
+            for l in kept {
+                self.split.remove(&l);
+            }
+            self.body.truncate(start);
+        }
+    }
+
+    /// The element name of `local[index]` when `local` is split and `index` a constant inside
+    /// it.
+    fn split_element(&self, local: Handle<Local>, index: Handle<Expression>) -> Option<String> {
+        let &(_, len) = self.split.get(&local)?;
+        if !self.is_const(index) {
+            return None;
+        }
+        let k = match self.exprs[index].kind {
+            Expr::Literal(Literal::U32(v)) => v,
+            Expr::Literal(Literal::I32(v)) if v >= 0 => v as u32,
+            _ => return None,
+        };
+        (k < len).then(|| scalars::element_name(&self.local_names[&local], k))
     }
 
     /// The module, and where each entry point's text lies in it.
@@ -196,7 +248,7 @@ impl<'a> Writer<'a> {
         let mut functions = String::new();
         for (i, f) in kernel.functions.iter().enumerate() {
             self.enter_function(f, &prepared.functions[i]);
-            self.block(&f.body, 1);
+            self.function_body(&f.body);
             // A helper's matrices are `var`s of its own body, like the entry point's.
             let body = format!(
                 "{}{}",
@@ -226,7 +278,7 @@ impl<'a> Writer<'a> {
             );
         }
         self.enter_function(&kernel.entry, &prepared.entry);
-        self.block(&kernel.entry.body, 1);
+        self.function_body(&kernel.entry.body);
         let coop_vars = coop::declarations(&kernel.entry.body);
         let statements = format!("{coop_vars}{}", std::mem::take(&mut self.body));
         let coarse = prepared

@@ -51,6 +51,19 @@ impl Writer<'_> {
     pub(super) fn statement(&mut self, statement: &Statement, depth: usize) {
         match &statement.kind {
             Stmt::Let { local, .. } if self.notes.forwarded.contains(local) => {}
+            Stmt::Let { local, init } if self.split.contains_key(local) => {
+                let (elem, len) = self.split[local];
+                let name = self.local_name(*local);
+                let ty = self.type_name(elem);
+                for k in 0..len {
+                    let value = match init.map(|h| &self.exprs[h].kind) {
+                        Some(Expr::Compose { components, .. }) => self.expr(components[k as usize]),
+                        _ => format!("{ty}()"),
+                    };
+                    let element = super::scalars::element_name(&name, k);
+                    self.line(depth, &format!("var {element}: {ty} = {value};"));
+                }
+            }
             Stmt::Let { local, init } => {
                 let l = &self.locals[*local];
                 let name = self.local_name(*local);
@@ -339,6 +352,11 @@ impl Writer<'_> {
                 (format!("{b}.{name}"), stored_bool)
             }
             Place::Element { base, index } => {
+                if let Place::Local(local) = **base {
+                    if let Some(element) = self.split_element(local, *index) {
+                        return (element, false);
+                    }
+                }
                 let len = self.array_len(self.place_type(base));
                 let (b, _) = self.place(base);
                 let i = self.index(*index, len);

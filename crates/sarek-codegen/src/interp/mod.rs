@@ -4,7 +4,7 @@
 //! invocation that reaches it, so a barrier (which the uniformity check keeps in uniform
 //! control flow) needs no threads: every invocation has finished the statements before it
 //! when the first one goes past. Workgroups run in parallel on all cores. Buffers, the uniform
-//! block and workgroup memory are 32-bit words in WGSL's layout ([`memory`]), so the CPU reads
+//! block and workgroup memory are 32-bit words in WGSL's layout (`memory.rs`), so the CPU reads
 //! the bytes the GPU would.
 //!
 //! Where WGSL defines what Rust would panic on (an integer division by zero, an index out of

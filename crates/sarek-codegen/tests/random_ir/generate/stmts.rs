@@ -196,14 +196,13 @@ impl Gen<'_> {
             return st(Stmt::Return(Some(value)));
         };
         let (place, ty) = place_ty;
-        let ty = ty.unwrap_or_else(|| {
-            // A struct field: field 0 is f32, field 2 is bool.
-            if let Place::Field { field: 2, .. } = place {
-                BOOL
-            } else {
-                F32
-            }
-        });
+        // A struct field: field 0 is f32, field 2 is bool.
+        let field = if let Place::Field { field: 2, .. } = place {
+            BOOL
+        } else {
+            F32
+        };
+        let ty = ty.unwrap_or(field);
         let value = self.expr(b, ty);
         let op = match ty {
             Type::Scalar(Scalar::F32) | Type::Scalar(Scalar::I32) | Type::Scalar(Scalar::U32)

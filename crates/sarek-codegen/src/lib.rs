@@ -62,6 +62,7 @@ pub mod ir;
 pub mod jit;
 pub mod layout;
 pub mod passes;
+pub mod toggle;
 #[cfg(feature = "wgsl")]
 pub mod valid;
 #[cfg(feature = "wgsl")]

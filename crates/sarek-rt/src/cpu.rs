@@ -57,7 +57,7 @@ impl CpuInner {
         CpuInner {
             id,
             threads,
-            checks: AtomicBool::new(std::env::var("SAREK_CHECKS").as_deref() == Ok("1")),
+            checks: AtomicBool::new(sarek_codegen::toggle::enabled("SAREK_CHECKS", false)),
             steps: AtomicU64::new(step_limit_from_env().map_or(0, |l| l.get())),
             memory: AtomicU64::new(Device::DEFAULT_LAUNCH_MEMORY),
             limits,

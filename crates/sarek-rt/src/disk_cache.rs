@@ -44,7 +44,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// The directory the environment asks for: `None` with `SAREK_CACHE=0` or without any of
 /// `SAREK_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`.
 pub(crate) fn env_dir() -> Option<PathBuf> {
-    if std::env::var("SAREK_CACHE").as_deref() == Ok("0") {
+    if !sarek_codegen::toggle::enabled("SAREK_CACHE", true) {
         return None;
     }
     let nonempty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());

@@ -145,26 +145,22 @@ fn first_barrier(
     block: &Block,
     reaches: &[Option<(Span, Collective)>],
 ) -> Option<(Span, Collective)> {
-    block.iter().find_map(|s| match &s.kind {
-        Stmt::Barrier(kind) => Some((s.span, Collective::Barrier(*kind))),
-        // Collective like a barrier, in the kernel body or in a helper.
-        Stmt::Subgroup { op, .. } => Some((s.span, Collective::Subgroup(*op))),
-        Stmt::Coop(op) => Some((s.span, Collective::Coop(op.rust_name()))),
-        // `workgroup_uniform_load` is a workgroup barrier first.
-        Stmt::UniformLoad { .. } => Some((s.span, Collective::Barrier(Barrier::Workgroup))),
-        Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
-        Stmt::If { accept, reject, .. } => {
-            first_barrier(accept, reaches).or_else(|| first_barrier(reject, reaches))
+    let mut first = None;
+    visit(block, &mut |s| {
+        if first.is_none() {
+            first = match &s.kind {
+                Stmt::Barrier(kind) => Some((s.span, Collective::Barrier(*kind))),
+                // Collective like a barrier, in the kernel body or in a helper.
+                Stmt::Subgroup { op, .. } => Some((s.span, Collective::Subgroup(*op))),
+                Stmt::Coop(op) => Some((s.span, Collective::Coop(op.rust_name()))),
+                // `workgroup_uniform_load` is a workgroup barrier first.
+                Stmt::UniformLoad { .. } => Some((s.span, Collective::Barrier(Barrier::Workgroup))),
+                Stmt::Call { function, .. } => reaches.get(function.0 as usize).copied().flatten(),
+                _ => None,
+            };
         }
-        Stmt::Loop {
-            body, continuing, ..
-        } => first_barrier(body, reaches).or_else(|| first_barrier(continuing, reaches)),
-        Stmt::Switch { cases, default, .. } => cases
-            .iter()
-            .find_map(|c| first_barrier(&c.body, reaches))
-            .or_else(|| first_barrier(default, reaches)),
-        _ => None,
-    })
+    });
+    first
 }
 
 /// The local a place is rooted in, if any.
@@ -227,7 +223,7 @@ impl<'a> Analysis<'a> {
 
     fn expr_varying(&self, h: Handle<Expression>) -> bool {
         match &self.function.exprs[h].kind {
-            Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => false,
+            Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Zero(_) => false,
             Expr::Builtin(b) => matches!(
                 b,
                 Builtin::ThreadIdx(_)
@@ -237,23 +233,8 @@ impl<'a> Analysis<'a> {
             ),
             Expr::Index { .. } | Expr::SharedIndex { .. } => true,
             Expr::Local(l) => self.varying.contains(l),
-            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.expr_varying(*expr),
-            Expr::Binary { left, right, .. } => {
-                self.expr_varying(*left) || self.expr_varying(*right)
-            }
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.expr_varying(*cond) || self.expr_varying(*accept) || self.expr_varying(*reject)
-            }
-            Expr::Math { args, .. } => args.iter().any(|a| self.expr_varying(*a)),
-            Expr::Field { base, .. } => self.expr_varying(*base),
-            Expr::Access { base, index } => self.expr_varying(*base) || self.expr_varying(*index),
-            Expr::Compose { components, .. } => components.iter().any(|c| self.expr_varying(*c)),
-            Expr::Zero(_) => false,
             Expr::Argument(k) => self.args.get(*k as usize).copied().unwrap_or(true),
+            kind => kind.operands().any(|o| self.expr_varying(o)),
         }
     }
 
@@ -615,17 +596,9 @@ fn barrier_name(kind: Barrier) -> &'static str {
 
 /// Whether a block can `return` (at any depth).
 fn returns(block: &Block) -> bool {
-    block.iter().any(|s| match &s.kind {
-        Stmt::Return(_) => true,
-        Stmt::If { accept, reject, .. } => returns(accept) || returns(reject),
-        Stmt::Switch { cases, default, .. } => {
-            cases.iter().any(|c| returns(&c.body)) || returns(default)
-        }
-        Stmt::Loop {
-            body, continuing, ..
-        } => returns(body) || returns(continuing),
-        _ => false,
-    })
+    let mut found = false;
+    visit(block, &mut |s| found |= matches!(s.kind, Stmt::Return(_)));
+    found
 }
 
 /// Whether an element index on the way to a place is varying (then which element changed

@@ -19,7 +19,7 @@ pub(crate) const UNIT: usize = 2;
 /// on the GPU).
 fn load_half(mem: &[AtomicU32], at: usize) -> u32 {
     let word = mem.get(at / 2).map_or(0, |w| w.load(Ordering::Relaxed));
-    if at % 2 == 0 {
+    if at.is_multiple_of(2) {
         word & 0xffff
     } else {
         word >> 16
@@ -31,7 +31,7 @@ fn load_half(mem: &[AtomicU32], at: usize) -> u32 {
 /// may on the GPU).
 fn store_half(mem: &[AtomicU32], at: usize, bits: u32) {
     if let Some(w) = mem.get(at / 2) {
-        let (shift, keep) = if at % 2 == 0 {
+        let (shift, keep) = if at.is_multiple_of(2) {
             (0, 0xffff_0000)
         } else {
             (16, 0xffff)

@@ -4,7 +4,7 @@
 //! invocation that reaches it, so a barrier (which the uniformity check keeps in uniform
 //! control flow) needs no threads: every invocation has finished the statements before it
 //! when the first one goes past. Workgroups run in parallel on all cores. Buffers, the uniform
-//! block and workgroup memory are 32-bit words in WGSL's layout ([`memory`]), so the CPU reads
+//! block and workgroup memory are 32-bit words in WGSL's layout (`memory.rs`), so the CPU reads
 //! the bytes the GPU would.
 //!
 //! Where WGSL defines what Rust would panic on (an integer division by zero, an index out of
@@ -228,23 +228,19 @@ impl Program {
     /// Whether the kernel has a barrier or a subgroup operation (its invocations cannot run
     /// one after another).
     pub fn has_barriers(&self) -> bool {
-        fn any(block: &[crate::ir::Statement]) -> bool {
-            block.iter().any(|s| match &s.kind {
-                Stmt::Barrier(_)
-                | Stmt::Subgroup { .. }
-                | Stmt::UniformLoad { .. }
-                | Stmt::Coop(_) => true,
-                Stmt::If { accept, reject, .. } => any(accept) || any(reject),
-                Stmt::Loop {
-                    body, continuing, ..
-                } => any(body) || any(continuing),
-                Stmt::Switch { cases, default, .. } => {
-                    cases.iter().any(|c| any(&c.body)) || any(default)
-                }
-                _ => false,
-            })
+        let mut found = false;
+        for f in self.kernel.all_functions() {
+            crate::ir::visit(&f.body, &mut |s| {
+                found |= matches!(
+                    s.kind,
+                    Stmt::Barrier(_)
+                        | Stmt::Subgroup { .. }
+                        | Stmt::UniformLoad { .. }
+                        | Stmt::Coop(_)
+                );
+            });
         }
-        self.kernel.all_functions().any(|f| any(&f.body))
+        found
     }
 
     /// Packs a uniform block for tests and tools: `values` are `(param, bits)` of scalar

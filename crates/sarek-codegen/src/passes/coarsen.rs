@@ -250,30 +250,7 @@ impl Walk<'_> {
                 }
                 Some(())
             }
-            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::Field { base: expr, .. } => {
-                self.expr(*expr)
-            }
-            Expr::Binary { left, right, .. }
-            | Expr::Access {
-                base: left,
-                index: right,
-            } => {
-                self.expr(*left)?;
-                self.expr(*right)
-            }
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.expr(*cond)?;
-                self.expr(*accept)?;
-                self.expr(*reject)
-            }
-            Expr::Math { args, .. }
-            | Expr::Compose {
-                components: args, ..
-            } => args.iter().try_for_each(|a| self.expr(*a)),
+            kind => kind.operands().try_for_each(|o| self.expr(o)),
         }
     }
 
@@ -291,10 +268,19 @@ impl Walk<'_> {
         }
     }
 
+    /// Checks every statement of `block` at any depth, in source order (a local bound to the
+    /// thread index is known from its `let` on, a buffer written from its store on).
     fn block(&mut self, block: &Block) -> Option<()> {
-        block.iter().try_for_each(|s| self.statement(s))
+        let mut ok = Some(());
+        visit(block, &mut |s| {
+            if ok.is_some() {
+                ok = self.statement(s);
+            }
+        });
+        ok
     }
 
+    /// Checks one statement, without the blocks it holds ([`Walk::block`] visits those).
     fn statement(&mut self, s: &Statement) -> Option<()> {
         match &s.kind {
             Stmt::Let { local, init } => {
@@ -314,24 +300,8 @@ impl Walk<'_> {
                 }
                 Some(())
             }
-            Stmt::If {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.expr(*cond)?;
-                self.block(accept)?;
-                self.block(reject)
-            }
-            Stmt::Switch {
-                selector,
-                cases,
-                default,
-            } => {
-                self.expr(*selector)?;
-                cases.iter().try_for_each(|c| self.block(&c.body))?;
-                self.block(default)
-            }
+            Stmt::If { cond, .. } => self.expr(*cond),
+            Stmt::Switch { selector, .. } => self.expr(*selector),
             Stmt::Loop { .. }
             | Stmt::Break
             | Stmt::Continue

@@ -77,30 +77,20 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
     Some(Plan { coarse, written })
 }
 
-/// Collects the buffers `block` stores to; `None` when a store is not `buf[index] = value`.
+/// Collects the buffers `block` stores to, at any depth; `None` when a store is not
+/// `buf[index] = value`. (The coarsening plan refused every other statement that could store.)
 fn stores(block: &Block, written: &mut Vec<ParamId>) -> Option<()> {
-    for s in block {
-        match &s.kind {
-            Stmt::Assign { place, op, .. } => match place {
+    let mut ok = Some(());
+    visit(block, &mut |s| {
+        if let Stmt::Assign { place, op, .. } = &s.kind {
+            match place {
                 Place::Local(_) => {}
                 Place::Index { slice, .. } if op.is_none() => written.push(*slice),
-                _ => return None,
-            },
-            Stmt::If { accept, reject, .. } => {
-                stores(accept, written)?;
-                stores(reject, written)?;
+                _ => ok = None,
             }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    stores(&c.body, written)?;
-                }
-                stores(default, written)?;
-            }
-            // The coarsening plan refused everything else that could store.
-            _ => {}
         }
-    }
-    Some(())
+    });
+    ok
 }
 
 /// The vectorised entry of `kernel`, which [`plan`] accepted (its answer is `plan`).

@@ -55,12 +55,11 @@ impl Device {
         let offer = self.coop_offer();
         crate::features::check(abi, self.features(), limits, offer.as_deref())?;
         workgroup_memory(limits, abi)?;
-        let (mut entry, dispatch) =
-            args::entry(limits, abi, groups, pipeline::coarsening_enabled())?;
+        let (mut entry, dispatch) = args::entry(limits, abi, groups, pipeline::COARSENING.get())?;
         let buffers = buffers(abi, args, self.id())?;
         let threads = groups[0] * u64::from(abi.workgroup_size[0]);
         let views = buffers.iter().map(|b| (b.offset, b.len));
-        if args::vectorise(abi, entry, threads, views, pipeline::vectorising_enabled()) {
+        if args::vectorise(abi, entry, threads, views, pipeline::VECTORISING.get()) {
             // The same dispatch: a quarter of the threads, each doing four elements.
             entry = pipeline::Entry::Vec4;
         }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
+use sarek_codegen::toggle::Toggle;
 
 use super::bind::Repeats;
 use crate::arg::KernelSource;
@@ -39,17 +40,11 @@ impl Pipeline {
 }
 
 /// `SAREK_COARSEN=0` turns coarsening off (to measure it, or to rule it out).
-pub(super) fn coarsening_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("SAREK_COARSEN").as_deref() != Ok("0"))
-}
+pub(super) static COARSENING: Toggle = Toggle::new("SAREK_COARSEN", true);
 
 /// `SAREK_VEC4=0` keeps element-wise kernels on the coarsened scalar entry point (to measure
 /// the vectorised one, or to rule it out).
-pub(super) fn vectorising_enabled() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var("SAREK_VEC4").as_deref() != Ok("0"))
-}
+pub(super) static VECTORISING: Toggle = Toggle::new("SAREK_VEC4", true);
 
 impl Device {
     /// The pipeline of `source`'s `entry` on this device, made once.

@@ -27,6 +27,8 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use sarek_codegen::toggle::Toggle;
+
 use crate::poller::Completion;
 
 /// Launches an open encoder holds at most.
@@ -91,11 +93,8 @@ pub(crate) struct Open<'a> {
     state: MutexGuard<'a, State>,
 }
 
-/// Whether `SAREK_DEFER=0` asks for every launch to be submitted at once.
-fn deferral_enabled() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("SAREK_DEFER").as_deref() != Ok("0"))
-}
+/// `SAREK_DEFER=0` asks for every launch to be submitted at once.
+static DEFERRAL: Toggle = Toggle::new("SAREK_DEFER", true);
 
 impl State {
     /// Submits the open encoder, if any.
@@ -139,7 +138,7 @@ impl Submitter {
                 queue,
                 device,
             }),
-            defer: defer && deferral_enabled(),
+            defer: defer && DEFERRAL.get(),
             thread: Mutex::new(None),
         }
     }

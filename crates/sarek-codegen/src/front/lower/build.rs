@@ -106,49 +106,17 @@ impl Lowerer<'_> {
     pub(super) fn reads_memory(&self, h: Handle<Expression>) -> bool {
         match &self.function.exprs[h].kind {
             Expr::Index { .. } | Expr::SharedIndex { .. } => true,
-            Expr::Literal(_)
-            | Expr::Param(_)
-            | Expr::Len(_)
-            | Expr::Builtin(_)
-            | Expr::Local(_)
-            | Expr::Zero(_)
-            | Expr::Argument(_) => false,
-            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.reads_memory(*expr),
-            Expr::Binary { left, right, .. } => {
-                self.reads_memory(*left) || self.reads_memory(*right)
-            }
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.reads_memory(*cond) || self.reads_memory(*accept) || self.reads_memory(*reject)
-            }
-            Expr::Math { args, .. } => args.iter().any(|a| self.reads_memory(*a)),
-            Expr::Field { base, .. } => self.reads_memory(*base),
-            Expr::Access { base, index } => self.reads_memory(*base) || self.reads_memory(*index),
-            Expr::Compose { components, .. } => components.iter().any(|c| self.reads_memory(*c)),
+            kind => kind.operands().any(|o| self.reads_memory(o)),
         }
     }
 
     /// Whether no statement can change the value of `h`.
     pub(super) fn is_stable(&self, h: Handle<Expression>) -> bool {
         match &self.function.exprs[h].kind {
-            Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) | Expr::Builtin(_) => true,
             Expr::Local(l) => self.local_stable[l.index()],
             Expr::Index { .. } | Expr::SharedIndex { .. } => false,
-            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => self.is_stable(*expr),
-            Expr::Binary { left, right, .. } => self.is_stable(*left) && self.is_stable(*right),
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => self.is_stable(*cond) && self.is_stable(*accept) && self.is_stable(*reject),
-            Expr::Math { args, .. } => args.iter().all(|a| self.is_stable(*a)),
-            Expr::Field { base, .. } => self.is_stable(*base),
-            Expr::Access { base, index } => self.is_stable(*base) && self.is_stable(*index),
-            Expr::Compose { components, .. } => components.iter().all(|c| self.is_stable(*c)),
-            Expr::Zero(_) | Expr::Argument(_) => true,
+            // Literals, parameters, lengths, builtins, zeros and arguments have no operands.
+            kind => kind.operands().all(|o| self.is_stable(o)),
         }
     }
 

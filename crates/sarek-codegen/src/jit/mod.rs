@@ -4,12 +4,12 @@
 //!
 //! One generated function runs one workgroup. A kernel without barriers is a loop over the
 //! workgroup's invocations around its whole body, with locals in registers. A kernel with
-//! barriers is split at them ([`region`]): each stretch between barriers loops over the
+//! barriers is split at them ((`region.rs`)): each stretch between barriers loops over the
 //! invocations, a control statement that holds a barrier runs once for the workgroup, and
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
 //! parallel on every core, as in the interpreter.
 //!
-//! What the JIT does not compile ([`fallback`]: `f16`, subgroup operations, cooperative
+//! What the JIT does not compile (`fallback.rs`: `f16`, subgroup operations, cooperative
 //! matrices; a few rare operations on structs) is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
@@ -63,7 +63,7 @@ pub struct Compiled {
     shared_words: u32,
     /// Words of the zeroed area and of the sink.
     spare_words: u32,
-    /// Whether the invocation loop runs four invocations at a time ([`lanes`]).
+    /// Whether the invocation loop runs four invocations at a time (`lanes.rs`).
     lanes: bool,
     /// How long compiling took.
     compile_time: std::time::Duration,
@@ -106,7 +106,7 @@ impl Compiled {
         } else {
             k
         };
-        // The lanes loop where it applies ([`lanes`]); what it does not handle is generated
+        // The lanes loop where it applies (`lanes.rs`); what it does not handle is generated
         // again with the scalar invocation loop.
         if lanes::wanted(k, region::any_barrier(k, &k.entry.body)) {
             match Self::build(program, k, true, started) {
@@ -120,7 +120,7 @@ impl Compiled {
         Self::build(program, k, false, started)
     }
 
-    /// Whether the kernel's invocations run four at a time ([`lanes`]).
+    /// Whether the kernel's invocations run four at a time (`lanes.rs`).
     pub fn lanes(&self) -> bool {
         self.lanes
     }

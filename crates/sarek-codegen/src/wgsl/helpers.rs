@@ -75,7 +75,7 @@ pub enum Helper {
     RemU32,
     /// `f32 / f32` refined towards the correctly rounded quotient, for the polyfills.
     DivRefined,
-    /// One of the `std` methods of [`super::std_helpers`].
+    /// One of the `std` methods of `std_helpers.rs`.
     Std(StdHelper),
     /// The identity on `f16` (see [`Helper::OpaqueF32`]).
     OpaqueF16,

@@ -1,5 +1,5 @@
 //! The WGSL back end: IR → WGSL text. It prints the kernel as [`crate::passes`] left it;
-//! the one analysis it runs is WGSL's own ([`constness`]: which expressions WGSL evaluates
+//! the one analysis it runs is WGSL's own (`constness.rs`: which expressions WGSL evaluates
 //! when the shader is created).
 //!
 //! Output is a pure function of the kernel: no global state, deterministic order, so the
@@ -32,7 +32,7 @@ pub fn write(prepared: &Prepared, abi: &Abi) -> String {
     write_split(prepared, abi).0
 }
 
-/// [`write`], and where each entry point's text lies in the module: the runtime gives wgpu
+/// [`write()`], and where each entry point's text lies in the module: the runtime gives wgpu
 /// only the launched entry point's text ([`EntryPointText::text`]), so that naga and the
 /// driver never see the other copies of the kernel's body.
 pub fn write_split(prepared: &Prepared, abi: &Abi) -> (String, Vec<EntryPointText>) {

@@ -66,6 +66,7 @@ pub mod passes;
 pub mod valid;
 #[cfg(feature = "wgsl")]
 pub mod wgsl;
+pub mod workers;
 
 /// A kernel compiled to WGSL, with its ABI.
 #[cfg(feature = "wgsl")]

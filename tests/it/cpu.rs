@@ -458,3 +458,35 @@ fn locals_too_large_for_host_memory_are_an_error_not_an_abort() {
         Some(1 << 30)
     );
 }
+
+/// A fault in a grid big enough to be spread over the pool's threads (the calling thread runs
+/// a launch alone only for its first microseconds) stops the launch with the fault, again and
+/// again, and the next launches run: no worker is lost or left waiting.
+#[test]
+fn faults_in_big_grids_stop_the_pool_and_the_next_launch_runs() {
+    let dev = Device::cpu();
+    let n = 1 << 18;
+    let last = n - 1;
+    let idx: Vec<u32> = (0..n as u32)
+        .map(|i| if i == last as u32 { 1000 } else { i % 10 })
+        .collect();
+    let idx = dev.upload(&idx).unwrap();
+    let src = dev.upload(&[1.0f32; 10]).unwrap();
+    let mut out = dev.zeros::<f32>(n).unwrap();
+    dev.set_checks(true);
+    for _ in 0..3 {
+        match gather.launch(&dev, Grid::cover(n), &idx, &src, &mut out) {
+            Err(Error::KernelFault { block, thread, .. }) => {
+                assert_eq!((block, thread), ([last as u32 / 64, 0, 0], [63, 0, 0]));
+            }
+            other => panic!("expected KernelFault, got {other:?}"),
+        }
+    }
+    dev.set_checks(false);
+    for _ in 0..3 {
+        gather
+            .launch(&dev, Grid::cover(n), &idx, &src, &mut out)
+            .unwrap();
+    }
+    assert_eq!(out.read().unwrap()[..last], vec![1.0f32; last][..]);
+}

@@ -67,6 +67,7 @@ pub mod toggle;
 pub mod valid;
 #[cfg(feature = "wgsl")]
 pub mod wgsl;
+pub mod workers;
 
 /// A kernel compiled to WGSL, with its ABI.
 #[cfg(feature = "wgsl")]

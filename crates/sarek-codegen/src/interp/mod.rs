@@ -97,7 +97,11 @@ pub struct Launch<'a> {
 impl<'a> Launch<'a> {
     /// A launch over `groups` workgroups, without buffers, checks off, on every core.
     pub fn new(uniform: &'a [AtomicU32], groups: [u32; 3]) -> Launch<'a> {
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        // Asked once: `available_parallelism` reads the cgroup's files on Linux (tens of
+        // microseconds, paid by every launch before).
+        static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        let threads =
+            *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Launch {
             uniform,
             buffers: Vec::new(),
@@ -300,12 +304,14 @@ impl Program {
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let fault: Mutex<Option<Fault>> = Mutex::new(None);
-        let worker = || {
-            let mut group = exec::Workgroup::new(self, launch, &params, &lens);
-            loop {
+        let threads = (launch.threads.max(1) as u64).min(total) as usize;
+        crate::workers::spread(
+            threads,
+            || exec::Workgroup::new(self, launch, &params, &lens),
+            |group| {
                 let g = next.fetch_add(1, Ordering::Relaxed);
                 if g >= total || stop.load(Ordering::Relaxed) {
-                    break;
+                    return false;
                 }
                 let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
                 let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
@@ -313,20 +319,11 @@ impl Program {
                     stop.store(true, Ordering::Relaxed);
                     let mut slot = fault.lock().unwrap_or_else(|e| e.into_inner());
                     slot.get_or_insert(f);
-                    break;
+                    return false;
                 }
-            }
-        };
-        let threads = (launch.threads.max(1) as u64).min(total) as usize;
-        if threads == 1 {
-            worker();
-        } else {
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(worker);
-                }
-            });
-        }
+                true
+            },
+        );
         match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(f) => Err(f),
             None => Ok(()),

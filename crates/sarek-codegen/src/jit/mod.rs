@@ -358,24 +358,28 @@ impl Compiled {
         let next = AtomicU64::new(0);
         let stop = AtomicBool::new(false);
         let fault: Mutex<Option<Fault>> = Mutex::new(None);
-        let worker = || {
-            let mut shared = vec![0u32; self.shared_words.max(1) as usize];
-            let mut sink = vec![0u32; self.spare_words as usize];
+        let state = || {
             let frames = if self.barriers {
                 self.invocations as usize
             } else {
                 0
             };
-            let mut scratch = vec![0u8; frames * self.frame_bytes as usize + 16];
-            let mut returned = vec![0u8; frames.max(1)];
-            'claim: loop {
+            (
+                vec![0u32; self.shared_words.max(1) as usize],
+                vec![0u32; self.spare_words as usize],
+                vec![0u8; frames * self.frame_bytes as usize + 16],
+                vec![0u8; frames.max(1)],
+            )
+        };
+        let step =
+            |(shared, sink, scratch, returned): &mut (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>)| {
                 let first = next.fetch_add(chunk, Ordering::Relaxed);
                 if first >= total {
-                    break;
+                    return false;
                 }
                 for g in first..(first + chunk).min(total) {
                     if stop.load(Ordering::Relaxed) {
-                        break 'claim;
+                        return false;
                     }
                     let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
                     let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
@@ -420,20 +424,12 @@ impl Compiled {
                             block: [x, y, z],
                             thread: ctx.fault_thread,
                         });
-                        break 'claim;
+                        return false;
                     }
                 }
-            }
-        };
-        if threads == 1 {
-            worker();
-        } else {
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(worker);
-                }
-            });
-        }
+                true
+            };
+        crate::workers::spread(threads, state, step);
         match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             Some(f) => Err(f),
             None => Ok(()),

@@ -83,7 +83,12 @@ fn a_first_launch_writes_the_cache_and_a_second_device_reuses_it() {
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
-    assert_eq!(names.len(), 1, "{names:?}");
+    // The pipelines' file and the launched entry point's parsed module (`naga-*.bin`).
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(
+        names.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")),
+        "{names:?}"
+    );
 
     let (second, same) = cached_device(&dir).unwrap();
     assert_eq!(same, file);
@@ -151,4 +156,74 @@ fn the_cpu_backend_keeps_no_pipeline_cache() {
     assert_eq!(cpu.set_pipeline_cache_dir(Some(&fresh_dir("cpu"))), None);
     assert_eq!(cpu.pipeline_cache_file(), None);
     assert_eq!(probe(&cpu), [1, 4, 7, 10, 13]);
+}
+
+/// The parsed-module files (`naga-*.bin`) in `dir`.
+fn module_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.retain(|f| {
+        f.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| n.starts_with("naga-") && n.ends_with(".bin"))
+    });
+    files
+}
+
+#[test]
+fn a_second_device_launches_from_the_saved_module() {
+    let dir = fresh_dir("modules");
+    let Some((first, _)) = cached_device(&dir) else {
+        return;
+    };
+    assert_eq!(probe(&first), [1, 4, 7, 10, 13]);
+    let files = module_files(&dir);
+    assert_eq!(files.len(), 1, "one entry point launched: {files:?}");
+    let saved = std::fs::read(&files[0]).unwrap();
+    #[cfg(unix)]
+    let inode = || std::os::unix::fs::MetadataExt::ino(&std::fs::metadata(&files[0]).unwrap());
+    #[cfg(unix)]
+    let before = inode();
+    // A fresh device (as a second process would) launches from the saved module, with the
+    // same results, and leaves the file as it was.
+    let (second, _) = cached_device(&dir).unwrap();
+    assert_eq!(probe(&second), [1, 4, 7, 10, 13]);
+    assert_eq!(module_files(&dir), files);
+    assert_eq!(std::fs::read(&files[0]).unwrap(), saved);
+    // Not rewritten (a save renames a new file over it): the module came from the file.
+    #[cfg(unix)]
+    assert_eq!(inode(), before, "the second device parsed the text again");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_corrupt_or_foreign_module_file_is_ignored_and_replaced() {
+    let dir = fresh_dir("bad-modules");
+    let Some((dev, _)) = cached_device(&dir) else {
+        return;
+    };
+    assert_eq!(probe(&dev), [1, 4, 7, 10, 13]);
+    let file = module_files(&dir).pop().expect("the module file");
+    let good = std::fs::read(&file).unwrap();
+    let mut flipped = good.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 0x55;
+    let mut foreign = good.clone();
+    foreign[14] ^= 1; // in the key: another Sarek or naga version
+    let garbage: [&[u8]; 5] = [
+        b"not a module at all",
+        b"",
+        &good[..good.len() / 2],
+        &flipped,
+        &foreign,
+    ];
+    for bad in garbage {
+        std::fs::write(&file, bad).unwrap();
+        // A fresh device, so the kernel's pipeline is made again and reads the file.
+        let (fresh, _) = cached_device(&dir).unwrap();
+        assert_eq!(probe(&fresh), [1, 4, 7, 10, 13]);
+        assert_eq!(std::fs::read(&file).unwrap(), good, "the file is rewritten");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -35,7 +35,7 @@ pub(crate) struct DiskCache {
 
 /// FNV-1a, 64 bits: a checksum that stays the same across Rust versions and platforms (std's
 /// `DefaultHasher` promises neither).
-fn fnv(bytes: &[u8]) -> u64 {
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -116,7 +116,7 @@ fn encode(key: &str, data: &[u8]) -> Vec<u8> {
 }
 
 /// Writes `bytes` to `file` through a temporary file in the same directory and a rename.
-fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -190,6 +190,12 @@ impl DiskCache {
             reused: data.is_some(),
             saved: Mutex::new(data.map(fnv)),
         })
+    }
+
+    /// The directory of the cache file, which also holds the parsed modules
+    /// (`module_cache.rs`).
+    pub(crate) fn dir(&self) -> &Path {
+        self.file.parent().unwrap_or(Path::new("."))
     }
 
     /// The wgpu cache, for `ComputePipelineDescriptor::cache`.

@@ -39,6 +39,7 @@ mod grid;
 pub mod half_vector;
 mod launch;
 mod logging;
+mod module_cache;
 mod poller;
 pub mod raw;
 mod split;

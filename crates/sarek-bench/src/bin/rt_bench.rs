@@ -371,7 +371,7 @@ fn naga_times() {
             None => wgsl,
         };
         for (shape, text) in [("whole module", wgsl), ("sarek_main only", cut)] {
-            let mut times = [[0.0f64; 3]; 5];
+            let mut times = [[0.0f64; 4]; 5];
             for t in &mut times {
                 let start = Instant::now();
                 let module = naga::front::wgsl::parse_str(text).expect("parses");
@@ -392,10 +392,18 @@ fn naga_times() {
                     .expect("SPIR-V");
                 let written = start.elapsed();
                 assert!(!words.is_empty());
+                // What a second process does instead of parsing: decode the module that the
+                // runtime's cache saved (`sarek-rt`'s module_cache.rs).
+                let bytes = postcard::to_allocvec(&module).expect("encodes");
+                let decoding = Instant::now();
+                let decoded: naga::Module = postcard::from_bytes(&bytes).expect("decodes");
+                let decoded_in = decoding.elapsed();
+                assert_eq!(decoded.entry_points.len(), module.entry_points.len());
                 *t = [
                     parsed.as_secs_f64(),
                     (validated - parsed).as_secs_f64(),
                     (written - validated).as_secs_f64(),
+                    decoded_in.as_secs_f64(),
                 ];
             }
             let median = |i: usize| {
@@ -404,11 +412,13 @@ fn naga_times() {
                 v[2]
             };
             println!(
-                "  {name:<10} {shape:<16} {:>7} bytes: parse {:.2} ms, validate {:.2} ms, SPIR-V {:.2} ms",
+                "  {name:<10} {shape:<16} {:>7} bytes: parse {:.2} ms, validate {:.2} ms, SPIR-V {:.2} ms; cached module decode {:.3} ms (parse/decode {:.1}x)",
                 text.len(),
                 median(0),
                 median(1),
-                median(2)
+                median(2),
+                median(3),
+                median(0) / median(3)
             );
         }
     }

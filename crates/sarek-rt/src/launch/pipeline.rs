@@ -108,10 +108,13 @@ impl Device {
             Entry::Vec4 => VEC4_ENTRY_POINT,
         };
         let layouts = started.elapsed();
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&abi.kernel),
-            source: wgpu::ShaderSource::Wgsl(only_entry_point(source, entry_point)),
-        });
+        // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
+        let (module, origin, parsed) = crate::module_cache::create(
+            device,
+            &abi.kernel,
+            only_entry_point(source, entry_point),
+            disk.as_deref().map(crate::disk_cache::DiskCache::dir),
+        );
         let moduled = started.elapsed();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&abi.kernel),
@@ -131,8 +134,11 @@ impl Device {
         if let Some(disk) = disk {
             disk.save();
         }
+        if let Some(parsed) = parsed {
+            parsed.save();
+        }
         log::info!(
-            "sarek: created the pipeline of `{}` ({entry_point}) in {:?}: layouts {:?}, shader module {:?}, pipeline {:?}, cache save {:?}",
+            "sarek: created the pipeline of `{}` ({entry_point}) in {:?}: layouts {:?}, shader module {:?} ({origin:?}), pipeline {:?}, cache save {:?}",
             abi.kernel,
             started.elapsed(),
             layouts,

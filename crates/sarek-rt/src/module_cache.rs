@@ -1,0 +1,286 @@
+//! Parsed shader modules kept across processes: the naga `Module` that a launched entry
+//! point's WGSL parses to is saved next to the pipeline cache (`disk_cache.rs`), so that the
+//! next process hands wgpu the module (`ShaderSource::Naga`) instead of the text and skips the
+//! WGSL parse. Measured on an H200 with the driver's compilation already cached, parsing the
+//! 29 KB entry point of the register-blocked matrix product was 9.9 ms of its 11.1 ms shader
+//! module, most of a second process's first launch; decoding the saved module is a fraction of
+//! that (ARCHITECTURE.md has the figures). wgpu still validates a module given this way, and
+//! still makes its SPIR-V, so only the parse is skipped.
+//!
+//! One file per entry point's text, `naga-<hash>.bin` in the pipeline cache's directory (so
+//! `SAREK_CACHE_DIR`, `SAREK_CACHE=0` and `Device::set_pipeline_cache_dir` apply alike). The
+//! file holds its format's key (Sarek's, naga's and the encoding's versions), the WGSL text
+//! itself (so a hash collision cannot hand over another kernel's module), then the module
+//! encoded with postcard and an FNV-1a checksum of it. A file that fails any check, or does
+//! not decode, is ignored with a `warn` log line and rewritten; a module from a file that wgpu
+//! refuses is logged and replaced by the text. Files are written atomically, as the pipeline
+//! cache's are.
+
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use crate::disk_cache::{fnv, write_atomically};
+
+/// The first bytes of a module file.
+const MAGIC: &[u8; 8] = b"SAREKNM1";
+
+/// What a module file must have been written by. naga's version is pinned exactly in the
+/// workspace's Cargo.toml (its messages appear in golden files), so it is spelled here; a
+/// change of naga's IR changes this key with the pin.
+const KEY: &str = concat!(
+    "sarek ",
+    env!("CARGO_PKG_VERSION"),
+    " | naga 30.0.2 | postcard 1"
+);
+
+/// Where a shader module came from, for the pipeline's log line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Origin {
+    /// Decoded from a module file: no WGSL parse.
+    Cached,
+    /// Parsed here from the WGSL text (and saved, when a directory is given).
+    Parsed,
+    /// Given to wgpu as text (no cache directory's file to save, or the text did not parse
+    /// here, so that wgpu reports its own error).
+    Text,
+}
+
+/// The file of `wgsl`'s module under `dir`.
+fn file_of(dir: &Path, wgsl: &str) -> PathBuf {
+    let mut keyed = KEY.as_bytes().to_vec();
+    keyed.extend_from_slice(wgsl.as_bytes());
+    dir.join(format!("naga-{:016x}.bin", fnv(&keyed)))
+}
+
+/// Splits `n` bytes off `rest`.
+fn take(rest: &[u8], n: usize) -> Result<(&[u8], &[u8]), &'static str> {
+    (rest.len() >= n)
+        .then(|| rest.split_at(n))
+        .ok_or("truncated")
+}
+
+/// A little-endian length of `N` bytes off `rest`.
+fn take_len<const N: usize>(rest: &[u8]) -> Result<(u64, &[u8]), &'static str> {
+    let (bytes, rest) = take(rest, N)?;
+    let mut wide = [0u8; 8];
+    wide[..N].copy_from_slice(bytes);
+    Ok((u64::from_le_bytes(wide), rest))
+}
+
+/// The encoded module in `bytes`, if they are a whole module file of `wgsl` in this format;
+/// otherwise why not.
+fn parse<'a>(bytes: &'a [u8], wgsl: &str) -> Result<&'a [u8], &'static str> {
+    let rest = bytes.strip_prefix(MAGIC).ok_or("not a Sarek module file")?;
+    let (len, rest) = take_len::<4>(rest)?;
+    let (key, rest) = take(rest, len as usize)?;
+    if key != KEY.as_bytes() {
+        return Err("written by another Sarek or naga version");
+    }
+    let (len, rest) = take_len::<8>(rest)?;
+    let (text, rest) = take(rest, usize::try_from(len).map_err(|_| "truncated")?)?;
+    if text != wgsl.as_bytes() {
+        return Err("made from another kernel's text");
+    }
+    let (len, rest) = take_len::<8>(rest)?;
+    let (sum, data) = take_len::<8>(rest)?;
+    if data.len() as u64 != len {
+        return Err("truncated or padded");
+    }
+    if fnv(data) != sum {
+        return Err("corrupt (its checksum does not match)");
+    }
+    Ok(data)
+}
+
+/// A module file holding `data`, the encoded module of `wgsl`.
+fn encode(wgsl: &str, data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(MAGIC.len() + KEY.len() + wgsl.len() + data.len() + 28);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(KEY.len() as u32).to_le_bytes());
+    out.extend_from_slice(KEY.as_bytes());
+    out.extend_from_slice(&(wgsl.len() as u64).to_le_bytes());
+    out.extend_from_slice(wgsl.as_bytes());
+    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+    out.extend_from_slice(&fnv(data).to_le_bytes());
+    out.extend_from_slice(data);
+    out
+}
+
+/// The module saved for `wgsl` under `dir`, if there is a valid one; a bad file is a log line.
+fn load(dir: &Path, wgsl: &str) -> Option<naga::Module> {
+    let file = file_of(dir, wgsl);
+    let bytes = match std::fs::read(&file) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+        Err(e) => {
+            log::warn!("sarek: ignoring the module file {}: {e}", file.display());
+            return None;
+        }
+    };
+    let decoded = parse(&bytes, wgsl).and_then(|data| {
+        postcard::from_bytes::<naga::Module>(data).map_err(|_| "its module does not decode")
+    });
+    match decoded {
+        Ok(module) => Some(module),
+        Err(why) => {
+            log::warn!(
+                "sarek: ignoring the module file {}: {why}; it will be rewritten",
+                file.display()
+            );
+            None
+        }
+    }
+}
+
+/// A module to save once wgpu has accepted it.
+pub(crate) struct Pending {
+    file: PathBuf,
+    bytes: Vec<u8>,
+}
+
+impl Pending {
+    /// Writes the module file; a failure is a log line (the file only saves time).
+    pub(crate) fn save(self) {
+        match write_atomically(&self.file, &self.bytes) {
+            Ok(()) => log::debug!(
+                "sarek: saved a parsed module of {} bytes to {}",
+                self.bytes.len(),
+                self.file.display()
+            ),
+            Err(e) => log::warn!(
+                "sarek: could not save the module file {}: {e}",
+                self.file.display()
+            ),
+        }
+    }
+}
+
+/// The shader module of `wgsl` on `device`: from `dir`'s module file when it holds one, else
+/// parsed here (as wgpu would, with the device's capabilities) and, with `dir`, returned with
+/// the file to write once the pipeline is made ([`Pending::save`]). Without `dir` the text
+/// goes to wgpu unchanged, as before this cache existed.
+pub(crate) fn create(
+    device: &wgpu::Device,
+    label: &str,
+    wgsl: Cow<'static, str>,
+    dir: Option<&Path>,
+) -> (wgpu::ShaderModule, Origin, Option<Pending>) {
+    let from_text = |wgsl: Cow<'static, str>| {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Wgsl(wgsl),
+        })
+    };
+    let from_module = |module: naga::Module| {
+        device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(label),
+            source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
+        })
+    };
+    let Some(dir) = dir else {
+        return (from_text(wgsl), Origin::Text, None);
+    };
+    if let Some(module) = load(dir, &wgsl) {
+        // wgpu validates the module as it would a parsed one; should it refuse one that passed
+        // every check above, the text decides (and the file is rewritten).
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let made = from_module(module);
+        match pollster::block_on(scope.pop()) {
+            None => return (made, Origin::Cached, None),
+            Some(e) => log::warn!(
+                "sarek: wgpu refused the cached module of `{label}` ({e}); parsing its text"
+            ),
+        }
+    }
+    // The capabilities wgpu's own parse would use: they decide which `enable` directives parse.
+    let mut options = naga::front::wgsl::Options::new();
+    options.capabilities = wgpu_naga_bridge::features_to_naga_capabilities(
+        device.features(),
+        wgpu::DownlevelFlags::empty(),
+    );
+    let parsed = naga::front::wgsl::Frontend::new_with_options(options).parse(&wgsl);
+    let Ok(module) = parsed else {
+        // wgpu parses it again and reports its error, word for word as without the cache.
+        return (from_text(wgsl), Origin::Text, None);
+    };
+    let pending = match postcard::to_allocvec(&module) {
+        Ok(data) => Some(Pending {
+            file: file_of(dir, &wgsl),
+            bytes: encode(&wgsl, &data),
+        }),
+        Err(e) => {
+            log::warn!("sarek: could not encode the module of `{label}`: {e}");
+            None
+        }
+    };
+    (from_module(module), Origin::Parsed, pending)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WGSL: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main(@builtin(global_invocation_id) id: vec3<u32>) {\n    if id.x < arrayLength(&out) {\n        out[id.x] = id.x * 3u + 1u;\n    }\n}\n";
+
+    #[test]
+    fn modules_round_trip_through_a_file() {
+        let module = naga::front::wgsl::parse_str(WGSL).unwrap();
+        let data = postcard::to_allocvec(&module).unwrap();
+        let file = encode(WGSL, &data);
+        let back: naga::Module = postcard::from_bytes(parse(&file, WGSL).unwrap()).unwrap();
+        // The decoded module validates and writes the same SPIR-V as the parsed one.
+        let spirv = |m: &naga::Module| {
+            let info = naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::empty(),
+            )
+            .validate(m)
+            .unwrap();
+            naga::back::spv::write_vec(m, &info, &naga::back::spv::Options::default(), None)
+                .unwrap()
+        };
+        assert_eq!(spirv(&module), spirv(&back));
+    }
+
+    #[test]
+    fn bad_files_are_refused() {
+        let data = postcard::to_allocvec(&naga::front::wgsl::parse_str(WGSL).unwrap()).unwrap();
+        let file = encode(WGSL, &data);
+        assert!(parse(&file, WGSL).is_ok());
+        assert_eq!(
+            parse(&file, "fn other() {}"),
+            Err("made from another kernel's text")
+        );
+        for cut in [0, 5, 12, file.len() / 2, file.len() - 1] {
+            assert!(parse(&file[..cut], WGSL).is_err(), "cut at {cut}");
+        }
+        let mut flipped = file.clone();
+        *flipped.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            parse(&flipped, WGSL),
+            Err("corrupt (its checksum does not match)")
+        );
+        let mut foreign = file.clone();
+        foreign[14] ^= 1; // inside the key
+        assert_eq!(
+            parse(&foreign, WGSL),
+            Err("written by another Sarek or naga version")
+        );
+        assert!(parse(b"SAREKPC1", WGSL).is_err());
+    }
+
+    #[test]
+    fn a_bad_file_loads_nothing() {
+        let dir = std::env::temp_dir().join(format!("sarek-module-cache-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = file_of(&dir, WGSL);
+        assert!(load(&dir, WGSL).is_none(), "no file yet");
+        // A whole file whose checksum matches but whose data is not a module.
+        std::fs::write(&file, encode(WGSL, b"\xff\xff\xff\xff not postcard")).unwrap();
+        assert!(load(&dir, WGSL).is_none());
+        let data = postcard::to_allocvec(&naga::front::wgsl::parse_str(WGSL).unwrap()).unwrap();
+        write_atomically(&file, &encode(WGSL, &data)).unwrap();
+        assert!(load(&dir, WGSL).is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

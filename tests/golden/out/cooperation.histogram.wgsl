@@ -21,7 +21,7 @@ fn sarek_main(
     let sarek_l1___v: u32 = 0u;
     atomicStore(&local[sarek_lid.x], sarek_l1___v);
     workgroupBarrier();
-    if (sarek_gid.x < min(arrayLength(&data), sarek_params.sarek_len0)) {
+    if (sarek_gid.x < sarek_params.sarek_len0) {
         let sarek_l3___v: u32 = 1u;
         let sarek_l4___old: u32 = atomicAdd(&local[(data[sarek_gid.x] % 256u)], sarek_l3___v);
     }
@@ -64,7 +64,7 @@ fn sarek_main_folded(
     let sarek_l1___v: u32 = 0u;
     atomicStore(&local[sarek_lid.x], sarek_l1___v);
     workgroupBarrier();
-    if (sarek_gid.x < min(arrayLength(&data), sarek_params.sarek_len0)) {
+    if (sarek_gid.x < sarek_params.sarek_len0) {
         let sarek_l3___v: u32 = 1u;
         let sarek_l4___old: u32 = atomicAdd(&local[(data[sarek_gid.x] % 256u)], sarek_l3___v);
     }

@@ -22,24 +22,24 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        a[0u] = xs[sarek_rem_u32((i + 0u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[1u] = xs[sarek_rem_u32((i + 1u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[2u] = xs[sarek_rem_u32((i + 2u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[3u] = xs[sarek_rem_u32((i + 3u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[4u] = xs[sarek_rem_u32((i + 4u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[5u] = xs[sarek_rem_u32((i + 5u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[6u] = xs[sarek_rem_u32((i + 6u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[7u] = xs[sarek_rem_u32((i + 7u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[8u] = xs[sarek_rem_u32((i + 8u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[9u] = xs[sarek_rem_u32((i + 9u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[10u] = xs[sarek_rem_u32((i + 10u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[11u] = xs[sarek_rem_u32((i + 11u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[12u] = xs[sarek_rem_u32((i + 12u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[13u] = xs[sarek_rem_u32((i + 13u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[14u] = xs[sarek_rem_u32((i + 14u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[15u] = xs[sarek_rem_u32((i + 15u), min(arrayLength(&xs), sarek_params.sarek_len1))];
+        a[0u] = xs[sarek_rem_u32((i + 0u), sarek_params.sarek_len1)];
+        a[1u] = xs[sarek_rem_u32((i + 1u), sarek_params.sarek_len1)];
+        a[2u] = xs[sarek_rem_u32((i + 2u), sarek_params.sarek_len1)];
+        a[3u] = xs[sarek_rem_u32((i + 3u), sarek_params.sarek_len1)];
+        a[4u] = xs[sarek_rem_u32((i + 4u), sarek_params.sarek_len1)];
+        a[5u] = xs[sarek_rem_u32((i + 5u), sarek_params.sarek_len1)];
+        a[6u] = xs[sarek_rem_u32((i + 6u), sarek_params.sarek_len1)];
+        a[7u] = xs[sarek_rem_u32((i + 7u), sarek_params.sarek_len1)];
+        a[8u] = xs[sarek_rem_u32((i + 8u), sarek_params.sarek_len1)];
+        a[9u] = xs[sarek_rem_u32((i + 9u), sarek_params.sarek_len1)];
+        a[10u] = xs[sarek_rem_u32((i + 10u), sarek_params.sarek_len1)];
+        a[11u] = xs[sarek_rem_u32((i + 11u), sarek_params.sarek_len1)];
+        a[12u] = xs[sarek_rem_u32((i + 12u), sarek_params.sarek_len1)];
+        a[13u] = xs[sarek_rem_u32((i + 13u), sarek_params.sarek_len1)];
+        a[14u] = xs[sarek_rem_u32((i + 14u), sarek_params.sarek_len1)];
+        a[15u] = xs[sarek_rem_u32((i + 15u), sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;
@@ -76,24 +76,24 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         var a: array<f32, 16> = array<f32, 16>();
-        a[0u] = xs[sarek_rem_u32((i + 0u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[1u] = xs[sarek_rem_u32((i + 1u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[2u] = xs[sarek_rem_u32((i + 2u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[3u] = xs[sarek_rem_u32((i + 3u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[4u] = xs[sarek_rem_u32((i + 4u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[5u] = xs[sarek_rem_u32((i + 5u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[6u] = xs[sarek_rem_u32((i + 6u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[7u] = xs[sarek_rem_u32((i + 7u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[8u] = xs[sarek_rem_u32((i + 8u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[9u] = xs[sarek_rem_u32((i + 9u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[10u] = xs[sarek_rem_u32((i + 10u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[11u] = xs[sarek_rem_u32((i + 11u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[12u] = xs[sarek_rem_u32((i + 12u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[13u] = xs[sarek_rem_u32((i + 13u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[14u] = xs[sarek_rem_u32((i + 14u), min(arrayLength(&xs), sarek_params.sarek_len1))];
-        a[15u] = xs[sarek_rem_u32((i + 15u), min(arrayLength(&xs), sarek_params.sarek_len1))];
+        a[0u] = xs[sarek_rem_u32((i + 0u), sarek_params.sarek_len1)];
+        a[1u] = xs[sarek_rem_u32((i + 1u), sarek_params.sarek_len1)];
+        a[2u] = xs[sarek_rem_u32((i + 2u), sarek_params.sarek_len1)];
+        a[3u] = xs[sarek_rem_u32((i + 3u), sarek_params.sarek_len1)];
+        a[4u] = xs[sarek_rem_u32((i + 4u), sarek_params.sarek_len1)];
+        a[5u] = xs[sarek_rem_u32((i + 5u), sarek_params.sarek_len1)];
+        a[6u] = xs[sarek_rem_u32((i + 6u), sarek_params.sarek_len1)];
+        a[7u] = xs[sarek_rem_u32((i + 7u), sarek_params.sarek_len1)];
+        a[8u] = xs[sarek_rem_u32((i + 8u), sarek_params.sarek_len1)];
+        a[9u] = xs[sarek_rem_u32((i + 9u), sarek_params.sarek_len1)];
+        a[10u] = xs[sarek_rem_u32((i + 10u), sarek_params.sarek_len1)];
+        a[11u] = xs[sarek_rem_u32((i + 11u), sarek_params.sarek_len1)];
+        a[12u] = xs[sarek_rem_u32((i + 12u), sarek_params.sarek_len1)];
+        a[13u] = xs[sarek_rem_u32((i + 13u), sarek_params.sarek_len1)];
+        a[14u] = xs[sarek_rem_u32((i + 14u), sarek_params.sarek_len1)];
+        a[15u] = xs[sarek_rem_u32((i + 15u), sarek_params.sarek_len1)];
         var b: array<f32, 16> = array<f32, 16>(1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f);
         b[(sarek_params.k % 16u)] = a[(sarek_params.k % 16u)];
         var sum: f32 = 0.0f;

@@ -29,7 +29,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         var sarek_l1___v: MaybeF = xs[i];
         var sarek_l3___match: f32;
         switch sarek_l1___v.sarek_tag {
@@ -70,7 +70,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         var sarek_l1___v: MaybeF = xs[i];
         var sarek_l3___match: f32;
         switch sarek_l1___v.sarek_tag {

@@ -22,7 +22,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len1)) {
+    if (i < sarek_params.sarek_len1) {
         let sarek___r: f32 = scaled(2.0f, out[i]);
         out[i] = (sarek___r + sarek_params.scale);
     }
@@ -40,7 +40,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&out), sarek_params.sarek_len1)) {
+    if (i < sarek_params.sarek_len1) {
         let sarek___r: f32 = scaled(2.0f, out[i]);
         out[i] = (sarek___r + sarek_params.scale);
     }

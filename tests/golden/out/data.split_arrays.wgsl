@@ -21,16 +21,16 @@ fn sarek_main(
     var sarek_e1_v: vec4<f32> = vec4<f32>();
     var sarek_e2_v: vec4<f32> = vec4<f32>();
     var sarek_e3_v: vec4<f32> = vec4<f32>();
-    if (((i * 4u) + 0u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 0u) < sarek_params.sarek_len0) {
         sarek_e0_v = xs[((i * 4u) + 0u)];
     }
-    if (((i * 4u) + 1u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 1u) < sarek_params.sarek_len0) {
         sarek_e1_v = xs[((i * 4u) + 1u)];
     }
-    if (((i * 4u) + 2u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 2u) < sarek_params.sarek_len0) {
         sarek_e2_v = xs[((i * 4u) + 2u)];
     }
-    if (((i * 4u) + 3u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 3u) < sarek_params.sarek_len0) {
         sarek_e3_v = xs[((i * 4u) + 3u)];
     }
     var sarek_e0_weights: f32 = 1.0f;
@@ -44,7 +44,7 @@ fn sarek_main(
     sums[3u] = ((sarek_e3_v.x + sarek_e3_v.w) * sarek_e3_weights);
     var whole: array<f32, 4> = sums;
     var copy: array<f32, 4> = whole;
-    if (i < min(arrayLength(&out), sarek_params.sarek_len1)) {
+    if (i < sarek_params.sarek_len1) {
         out[i] = ((sums[0u] + sums[3u]) + copy[1u]);
     }
 }
@@ -65,16 +65,16 @@ fn sarek_main_folded(
     var sarek_e1_v: vec4<f32> = vec4<f32>();
     var sarek_e2_v: vec4<f32> = vec4<f32>();
     var sarek_e3_v: vec4<f32> = vec4<f32>();
-    if (((i * 4u) + 0u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 0u) < sarek_params.sarek_len0) {
         sarek_e0_v = xs[((i * 4u) + 0u)];
     }
-    if (((i * 4u) + 1u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 1u) < sarek_params.sarek_len0) {
         sarek_e1_v = xs[((i * 4u) + 1u)];
     }
-    if (((i * 4u) + 2u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 2u) < sarek_params.sarek_len0) {
         sarek_e2_v = xs[((i * 4u) + 2u)];
     }
-    if (((i * 4u) + 3u) < min(arrayLength(&xs), sarek_params.sarek_len0)) {
+    if (((i * 4u) + 3u) < sarek_params.sarek_len0) {
         sarek_e3_v = xs[((i * 4u) + 3u)];
     }
     var sarek_e0_weights: f32 = 1.0f;
@@ -88,7 +88,7 @@ fn sarek_main_folded(
     sums[3u] = ((sarek_e3_v.x + sarek_e3_v.w) * sarek_e3_weights);
     var whole: array<f32, 4> = sums;
     var copy: array<f32, 4> = whole;
-    if (i < min(arrayLength(&out), sarek_params.sarek_len1)) {
+    if (i < sarek_params.sarek_len1) {
         out[i] = ((sums[0u] + sums[3u]) + copy[1u]);
     }
 }

@@ -29,7 +29,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&points), sarek_params.sarek_len3)) {
+    if (i < sarek_params.sarek_len3) {
         var sarek_l1___if: Point;
         if (sarek_params.c != 0u) {
             sarek_l1___if = Point(1.0f, 2.0f);
@@ -91,7 +91,7 @@ fn sarek_main(
             }
         }
         let e: f32 = sarek_l16___match;
-        let sarek_l18___v: f32 = f32(min(arrayLength(&xs), sarek_params.sarek_len2));
+        let sarek_l18___v: f32 = f32(sarek_params.sarek_len2);
         var sarek___array: array<f32, 32> = array<f32, 32>();
         var sarek___i: u32 = 0u;
         loop {
@@ -121,7 +121,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&points), sarek_params.sarek_len3)) {
+    if (i < sarek_params.sarek_len3) {
         var sarek_l1___if: Point;
         if (sarek_params.c != 0u) {
             sarek_l1___if = Point(1.0f, 2.0f);
@@ -183,7 +183,7 @@ fn sarek_main_folded(
             }
         }
         let e: f32 = sarek_l16___match;
-        let sarek_l18___v: f32 = f32(min(arrayLength(&xs), sarek_params.sarek_len2));
+        let sarek_l18___v: f32 = f32(sarek_params.sarek_len2);
         var sarek___array: array<f32, 32> = array<f32, 32>();
         var sarek___i: u32 = 0u;
         loop {

@@ -39,7 +39,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 64u));
-    tile[sarek_lid.x] = select(sarek_f32_from_bits(0xff800000u), x[i], (i < min(arrayLength(&x), sarek_params.sarek_len0)));
+    tile[sarek_lid.x] = select(sarek_f32_from_bits(0xff800000u), x[i], (i < sarek_params.sarek_len0));
     workgroupBarrier();
     var stride: u32 = 32u;
     while (stride > 0u) {
@@ -67,7 +67,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(64u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 64u));
-    tile[sarek_lid.x] = select(sarek_f32_from_bits(0xff800000u), x[i], (i < min(arrayLength(&x), sarek_params.sarek_len0)));
+    tile[sarek_lid.x] = select(sarek_f32_from_bits(0xff800000u), x[i], (i < sarek_params.sarek_len0));
     workgroupBarrier();
     var stride: u32 = 32u;
     while (stride > 0u) {

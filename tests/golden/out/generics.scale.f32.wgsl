@@ -24,7 +24,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&y), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         let sarek___r: f32 = add__f32((sarek_params.a * x[i]), 0.0f);
         y[i] = sarek___r;
     }
@@ -42,7 +42,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&y), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         let sarek___r: f32 = add__f32((sarek_params.a * x[i]), 0.0f);
         y[i] = sarek___r;
     }

@@ -81,7 +81,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (i < sarek_params.sarek_len0) {
         let v: f16 = x[i];
         let w: f16 = (f16((f32(v) * 0.5f)) + 1.5h);
         out[i] = (f16(sarek_fmod(f32((f16(sqrt(f32(v))) * w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));
@@ -101,7 +101,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (i < sarek_params.sarek_len0) {
         let v: f16 = x[i];
         let w: f16 = (f16((f32(v) * 0.5f)) + 1.5h);
         out[i] = (f16(sarek_fmod(f32((f16(sqrt(f32(v))) * w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));

@@ -22,7 +22,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (i < sarek_params.sarek_len0) {
         let v: vec4<f16> = x[i];
         let p: vec2<f16> = ((vec2<f16>(v.x, v.w) * sarek_params.s) + vec2<f16>(0.0h, 1.0h));
         out[i] = (vec4<f16>(p.x, p.y, f16(dot(vec4<f32>(v), vec4<f32>(vec4<f16>(1.0h, 1.0h, 1.0h, 1.0h)))), f16(length(vec4<f32>(v)))) - vec4<f16>(min(vec4<f32>(vec4<f16>(normalize(vec4<f32>(v)))), vec4<f32>((- v)))));
@@ -42,7 +42,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (i < sarek_params.sarek_len0) {
         let v: vec4<f16> = x[i];
         let p: vec2<f16> = ((vec2<f16>(v.x, v.w) * sarek_params.s) + vec2<f16>(0.0h, 1.0h));
         out[i] = (vec4<f16>(p.x, p.y, f16(dot(vec4<f32>(v), vec4<f32>(vec4<f16>(1.0h, 1.0h, 1.0h, 1.0h)))), f16(length(vec4<f32>(v)))) - vec4<f16>(min(vec4<f32>(vec4<f16>(normalize(vec4<f32>(v)))), vec4<f32>((- v)))));

@@ -32,7 +32,7 @@ fn sarek_main(
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);
     let i: u32 = (sarek_gid.x + (sarek___hidden * 0u));
-    if (i < min(arrayLength(&sarek_sarek_out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         sarek_sarek_out[i] = (sarek_type[i] + sarek_l3_select);
     }
 }
@@ -53,7 +53,7 @@ fn sarek_main_folded(
     let sarek_l3_select: f32 = (sarek_l2_select + 1.0f);
     let sarek___hidden: u32 = (((sarek_lid.y + 16u) + sarek_params.sarek_grid.x) + sarek_bid.z);
     let i: u32 = (sarek_gid.x + (sarek___hidden * 0u));
-    if (i < min(arrayLength(&sarek_sarek_out), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         sarek_sarek_out[i] = (sarek_type[i] + sarek_l3_select);
     }
 }

@@ -20,7 +20,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&y), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         y[i] = ((sarek_params.a * x[i]) + y[i]);
     }
 }
@@ -37,7 +37,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let i: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (i < min(arrayLength(&y), sarek_params.sarek_len2)) {
+    if (i < sarek_params.sarek_len2) {
         y[i] = ((sarek_params.a * x[i]) + y[i]);
     }
 }

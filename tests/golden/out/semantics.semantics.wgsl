@@ -99,7 +99,7 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     let k: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (k < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (k < sarek_params.sarek_len0) {
         f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), x[k]));
         i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
     }
@@ -117,7 +117,7 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(256u, 1u, 1u) + sarek_lid;
     let k: u32 = (sarek_gid.x + (sarek_gid.y + sarek_gid.z * (sarek_params.sarek_grid.y * 1u)) * (sarek_params.sarek_grid.x * 256u));
-    if (k < min(arrayLength(&x), sarek_params.sarek_len0)) {
+    if (k < sarek_params.sarek_len0) {
         f[k] = ((sarek_fmod(x[k], 3.0f) + sarek_round_half_away(x[k])) + sarek_min_f32(sarek_f32_from_bits(0x7f800000u), x[k]));
         i[k] = ((((sarek_f32_to_i32(x[k]) + (a[k] << (s[k] & 31u))) + (a[k] >> (bitcast<u32>(3i) & 31u))) + i32(-2147483648)) + bitcast<i32>(sarek_f32_to_u32(x[k])));
     }

@@ -71,19 +71,6 @@ impl Writer<'_> {
                 }
             }
             Expr::Local(local) => self.local_name(*local),
-            // In the entry's and the helpers' bodies: the length from the uniform block,
-            // bounded by the binding's. The same value (a binding holds at least the slice, and
-            // one element when the slice is empty), but one the driver's compiler can relate
-            // to the bounds check WGSL puts on every access of the buffer: on an H200 the
-            // scan's third pass ran 2.9 µs faster over 2^26 floats with its lengths spelt so
-            // (`x_bisect`, BENCHMARKS.md). The coarsened and `vec4` bodies keep the plain field
-            // (the `vec4` one binds its buffers under other names).
-            Expr::Len(id) if self.bounded_lengths => format!(
-                "min(arrayLength(&{}), {}.{})",
-                escape(&kernel.param(*id).name),
-                Builtins::PARAMS,
-                crate::abi::length_field(id.0 as usize)
-            ),
             Expr::Len(id) => format!(
                 "{}.{}",
                 Builtins::PARAMS,

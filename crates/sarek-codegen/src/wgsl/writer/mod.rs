@@ -38,9 +38,6 @@ pub(super) struct Writer<'a> {
     /// The local arrays printed as one `var` per element ([`scalars`]), with their element
     /// type and length.
     split: HashMap<Handle<Local>, (Type, u32)>,
-    /// Whether slice lengths are printed bounded by `arrayLength` (the entry's and the
-    /// helpers' bodies; see `Expr::Len` in `expressions.rs`).
-    bounded_lengths: bool,
     /// Whether each expression is a WGSL const-expression ([`super::constness`]).
     constant: Vec<bool>,
     helpers: BTreeSet<Helper>,
@@ -145,7 +142,6 @@ impl<'a> Writer<'a> {
             abi,
             local_names: HashMap::new(),
             split: HashMap::new(),
-            bounded_lengths: false,
             names,
             locals: &kernel.entry.locals,
             exprs: &kernel.entry.exprs,
@@ -191,7 +187,6 @@ impl<'a> Writer<'a> {
         self.local_names = local_names;
         self.constant = super::constness::of(function);
         self.split = HashMap::new();
-        self.bounded_lengths = false;
     }
 
     /// Switches to writing a helper's body or the kernel's entry.
@@ -199,7 +194,6 @@ impl<'a> Writer<'a> {
         let local_names = names::locals(&function.locals, &self.names.taken);
         self.enter(function, notes, local_names);
         self.split = scalars::candidates(function, &self.kernel.types);
-        self.bounded_lengths = true;
     }
 
     /// Prints `body` (a helper's or the entry's) with its local arrays split where

@@ -10,6 +10,7 @@
 //! grids where splitting cannot pay (a launch of saxpy over 1024 elements runs in about a
 //! microsecond), while a big grid loses at most [`ALONE`] of parallel time.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -90,10 +91,63 @@ pub fn spread<S>(
     });
 }
 
+/// Runs every workgroup of a `groups` grid on up to `threads` threads through [`spread`], for
+/// the interpreter and the JIT alike: each thread makes its state with `state` and runs the
+/// workgroups it claims with `run`; the first error stops every thread (each checks before
+/// its next workgroup) and is returned.
+///
+/// Threads claim runs of consecutive workgroups, about eight runs per thread (at most 1024
+/// workgroups each): claimed one at a time, the shared counter's cache line moved between the
+/// cores for every workgroup (16384 times for saxpy over 2^22 elements) and the threads
+/// interleaved 1 KiB pieces of each buffer, so two JIT threads ran saxpy and the polynomial
+/// 0.67-0.75x as fast as one on the 2-core machine (stop 24).
+pub fn groups<S, E: Send>(
+    groups: [u32; 3],
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    run: impl Fn(&mut S, [u32; 3]) -> Result<(), E> + Sync,
+) -> Result<(), E> {
+    let [gx, gy, gz] = groups.map(u64::from);
+    let total = gx * gy * gz;
+    if total == 0 {
+        return Ok(());
+    }
+    let threads = (threads.max(1) as u64).min(total) as usize;
+    let chunk = (total / (threads as u64 * 8)).clamp(1, 1024);
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let error: Mutex<Option<E>> = Mutex::new(None);
+    spread(threads, state, |s| {
+        let first = next.fetch_add(chunk, Ordering::Relaxed);
+        if first >= total {
+            return false;
+        }
+        for g in first..(first + chunk).min(total) {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let (x, rest) = ((g % gx) as u32, g / gx);
+            let (y, z) = ((rest % gy) as u32, (rest / gy) as u32);
+            if let Err(e) = run(s, [x, y, z]) {
+                stop.store(true, Ordering::Relaxed);
+                error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                return false;
+            }
+        }
+        true
+    });
+    match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicU64, Ordering};
 
     /// Every piece runs exactly once, small or big, on one thread or many.
     #[test]

@@ -46,8 +46,7 @@ mod std_math;
 pub mod subgroup;
 pub mod value;
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::abi::{self, Abi, FieldSource};
 use crate::ir::{Kernel, ParamType, Span, Stmt};
@@ -288,9 +287,7 @@ impl Program {
     /// Runs the kernel over `launch.groups` workgroups. With checks on, stops at the first
     /// fault and returns it.
     pub fn run(&self, launch: &Launch<'_>) -> Result<(), Fault> {
-        let [gx, gy, gz] = launch.groups;
-        let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
-        if total == 0 {
+        if launch.groups.contains(&0) {
             return Ok(());
         }
         let params = self.params(launch);
@@ -301,33 +298,12 @@ impl Program {
             .enumerate()
             .map(|(i, p)| self.len(launch, i, p.ty))
             .collect();
-        let next = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
-        let fault: Mutex<Option<Fault>> = Mutex::new(None);
-        let threads = (launch.threads.max(1) as u64).min(total) as usize;
-        crate::workers::spread(
-            threads,
+        crate::workers::groups(
+            launch.groups,
+            launch.threads,
             || exec::Workgroup::new(self, launch, &params, &lens),
-            |group| {
-                let g = next.fetch_add(1, Ordering::Relaxed);
-                if g >= total || stop.load(Ordering::Relaxed) {
-                    return false;
-                }
-                let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
-                let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
-                if let Err(f) = group.run([x, y, z]) {
-                    stop.store(true, Ordering::Relaxed);
-                    let mut slot = fault.lock().unwrap_or_else(|e| e.into_inner());
-                    slot.get_or_insert(f);
-                    return false;
-                }
-                true
-            },
-        );
-        match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+            |group, block| group.run(block),
+        )
     }
 
     /// The values of the scalar and struct parameters, read from the uniform block.

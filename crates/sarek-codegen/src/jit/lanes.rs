@@ -50,7 +50,7 @@ pub(super) const LANES: u32 = 4;
 pub(super) fn wanted(k: &Kernel, barriers: bool) -> bool {
     !barriers
         && k.workgroup_size[0].is_multiple_of(LANES)
-        && std::env::var("SAREK_JIT_LANES").as_deref() != Ok("0")
+        && crate::toggle::enabled("SAREK_JIT_LANES", true)
 }
 
 /// A value of the IR for the four lanes of a group.

@@ -27,7 +27,6 @@ mod native;
 mod region;
 mod stmt;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use cranelift_codegen::ir::{types, AbiParam, InstBuilder, UserFuncName};
@@ -316,9 +315,7 @@ impl Compiled {
     /// [`Program::run`] does; only [`FaultKind::OutOfFuel`] can fail it (the JIT does not run
     /// checked launches: the runtime gives those to the interpreter).
     pub fn run(&self, program: &Program, launch: &Launch<'_>) -> Result<(), Fault> {
-        let [gx, gy, gz] = launch.groups;
-        let total = u64::from(gx) * u64::from(gy) * u64::from(gz);
-        if total == 0 {
+        if launch.groups.contains(&0) {
             return Ok(());
         }
         let k = program.kernel();
@@ -348,16 +345,6 @@ impl Compiled {
         let uniform_ptr = launch.uniform.as_ptr() as *const u32;
         // Borrowed by every worker; the pointers stay valid for the whole run.
         let shared_view = (uniform_ptr as usize, buffers.as_ptr() as usize);
-        let threads = (launch.threads.max(1) as u64).min(total) as usize;
-        // Workers claim runs of consecutive workgroups, about eight runs per thread (at most
-        // 1024 workgroups each): claimed one at a time, the shared counter's cache line moved
-        // between the cores for every workgroup (16384 times for saxpy over 2^22 elements) and
-        // the threads interleaved 1 KiB pieces of each buffer, so two threads ran saxpy and the
-        // polynomial 0.67-0.75x as fast as one on the 2-core machine (stop 24).
-        let chunk = (total / (threads as u64 * 8)).clamp(1, 1024);
-        let next = AtomicU64::new(0);
-        let stop = AtomicBool::new(false);
-        let fault: Mutex<Option<Fault>> = Mutex::new(None);
         let state = || {
             let frames = if self.barriers {
                 self.invocations as usize
@@ -371,69 +358,52 @@ impl Compiled {
                 vec![0u8; frames.max(1)],
             )
         };
-        let step =
-            |(shared, sink, scratch, returned): &mut (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>)| {
-                let first = next.fetch_add(chunk, Ordering::Relaxed);
-                if first >= total {
-                    return false;
-                }
-                for g in first..(first + chunk).min(total) {
-                    if stop.load(Ordering::Relaxed) {
-                        return false;
-                    }
-                    let (x, rest) = ((g % u64::from(gx)) as u32, g / u64::from(gx));
-                    let (y, z) = ((rest % u64::from(gy)) as u32, (rest / u64::from(gy)) as u32);
-                    shared.fill(0);
-                    returned.fill(0);
-                    let size = k.workgroup_size;
-                    let global_base = [
-                        x.wrapping_mul(size[0]),
-                        y.wrapping_mul(size[1]),
-                        z.wrapping_mul(size[2]),
-                    ];
-                    let (width, height) = (
-                        launch.groups[0].wrapping_mul(size[0]),
-                        launch.groups[1].wrapping_mul(size[1]),
-                    );
-                    let rows = global_base[1].wrapping_add(global_base[2].wrapping_mul(height));
-                    let thread_id_base = global_base[0].wrapping_add(rows.wrapping_mul(width));
-                    let mut ctx = Ctx {
-                        uniform: shared_view.0 as *const u32,
-                        buffers: shared_view.1 as *const *mut u32,
-                        lens: lens.as_ptr(),
-                        bounds: bounds.as_ptr(),
-                        shared: shared.as_mut_ptr(),
-                        scratch: scratch.as_mut_ptr(),
-                        returned: returned.as_mut_ptr(),
-                        zeros: zeros.as_ptr(),
-                        sink: sink.as_mut_ptr(),
+        let run =
+            |(shared, sink, scratch, returned): &mut (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>),
+             [x, y, z]: [u32; 3]| {
+                shared.fill(0);
+                returned.fill(0);
+                let size = k.workgroup_size;
+                let global_base = [
+                    x.wrapping_mul(size[0]),
+                    y.wrapping_mul(size[1]),
+                    z.wrapping_mul(size[2]),
+                ];
+                let (width, height) = (
+                    launch.groups[0].wrapping_mul(size[0]),
+                    launch.groups[1].wrapping_mul(size[1]),
+                );
+                let rows = global_base[1].wrapping_add(global_base[2].wrapping_mul(height));
+                let thread_id_base = global_base[0].wrapping_add(rows.wrapping_mul(width));
+                let mut ctx = Ctx {
+                    uniform: shared_view.0 as *const u32,
+                    buffers: shared_view.1 as *const *mut u32,
+                    lens: lens.as_ptr(),
+                    bounds: bounds.as_ptr(),
+                    shared: shared.as_mut_ptr(),
+                    scratch: scratch.as_mut_ptr(),
+                    returned: returned.as_mut_ptr(),
+                    zeros: zeros.as_ptr(),
+                    sink: sink.as_mut_ptr(),
+                    block: [x, y, z],
+                    groups: launch.groups,
+                    fuel: launch.fuel.unwrap_or(u64::MAX),
+                    fault_span: 0,
+                    fault_thread: [0; 3],
+                    thread_id_base,
+                    global_base,
+                };
+                if self.native.call(&mut ctx) != 0 {
+                    return Err(Fault {
+                        kind: FaultKind::OutOfFuel,
+                        span: Span(ctx.fault_span),
                         block: [x, y, z],
-                        groups: launch.groups,
-                        fuel: launch.fuel.unwrap_or(u64::MAX),
-                        fault_span: 0,
-                        fault_thread: [0; 3],
-                        thread_id_base,
-                        global_base,
-                    };
-                    if self.native.call(&mut ctx) != 0 {
-                        stop.store(true, Ordering::Relaxed);
-                        let mut slot = fault.lock().unwrap_or_else(|e| e.into_inner());
-                        slot.get_or_insert(Fault {
-                            kind: FaultKind::OutOfFuel,
-                            span: Span(ctx.fault_span),
-                            block: [x, y, z],
-                            thread: ctx.fault_thread,
-                        });
-                        return false;
-                    }
+                        thread: ctx.fault_thread,
+                    });
                 }
-                true
+                Ok(())
             };
-        crate::workers::spread(threads, state, step);
-        match fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            Some(f) => Err(f),
-            None => Ok(()),
-        }
+        crate::workers::groups(launch.groups, launch.threads, state, run)
     }
 }
 

@@ -27,7 +27,8 @@
 //! stride must be the same on every invocation of the subgroup. A matrix is bound with `let`
 //! and changed only by assigning it a new one; matrices live in the kernel body (not in
 //! helpers), and a load or store names a buffer parameter or a one-dimensional workgroup array
-//! of `T`.
+//! of `T`, or of 2- or 4-wide vectors of `T` (`[F16Vec4; N]`; offset and stride then count
+//! vectors, and a row runs on through the scalars of consecutive vectors).
 //!
 //! On the host (a kernel's plain-Rust `body`, one invocation at a time) every invocation is a
 //! subgroup of its own and holds the whole matrix.
@@ -75,12 +76,23 @@ impl CoopElement for f32 {
 pub trait CoopSource<T> {
     #[doc(hidden)]
     fn element(&self, i: usize) -> Option<T>;
+    /// The scalars in each element: 1, or 2 or 4 for memory of vectors, whose offsets and
+    /// strides count vectors while `element` counts scalars.
+    #[doc(hidden)]
+    fn lanes(&self) -> usize {
+        1
+    }
 }
 
 /// Memory a matrix stores to: a `&mut [T]` buffer, a workgroup array, or a reference to one.
 pub trait CoopTarget<T> {
     #[doc(hidden)]
     fn element_mut(&mut self, i: usize) -> Option<&mut T>;
+    /// As [`CoopSource::lanes`].
+    #[doc(hidden)]
+    fn lanes(&self) -> usize {
+        1
+    }
 }
 
 impl<T: Copy> CoopSource<T> for [T] {
@@ -97,10 +109,16 @@ impl<T, S: CoopSource<T> + ?Sized> CoopSource<T> for &S {
     fn element(&self, i: usize) -> Option<T> {
         (**self).element(i)
     }
+    fn lanes(&self) -> usize {
+        (**self).lanes()
+    }
 }
 impl<T, S: CoopSource<T> + ?Sized> CoopSource<T> for &mut S {
     fn element(&self, i: usize) -> Option<T> {
         (**self).element(i)
+    }
+    fn lanes(&self) -> usize {
+        (**self).lanes()
     }
 }
 impl<T> CoopTarget<T> for [T] {
@@ -117,6 +135,55 @@ impl<T, S: CoopTarget<T> + ?Sized> CoopTarget<T> for &mut S {
     fn element_mut(&mut self, i: usize) -> Option<&mut T> {
         (**self).element_mut(i)
     }
+    fn lanes(&self) -> usize {
+        (**self).lanes()
+    }
+}
+
+/// Memory of 2- or 4-wide vectors of a matrix's scalar (`[F16Vec4; N]`, `&[F16Vec4]`), read
+/// and written as its scalars in order; offsets and strides count vectors.
+macro_rules! vector_memory {
+    ($($vector:ty => $scalar:ty, $lanes:literal;)*) => {$(
+        impl CoopSource<$scalar> for [$vector] {
+            fn element(&self, i: usize) -> Option<$scalar> {
+                bytemuck::cast_slice::<$vector, $scalar>(self).get(i).copied()
+            }
+            fn lanes(&self) -> usize {
+                $lanes
+            }
+        }
+        impl<const N: usize> CoopSource<$scalar> for [$vector; N] {
+            fn element(&self, i: usize) -> Option<$scalar> {
+                self[..].element(i)
+            }
+            fn lanes(&self) -> usize {
+                $lanes
+            }
+        }
+        impl CoopTarget<$scalar> for [$vector] {
+            fn element_mut(&mut self, i: usize) -> Option<&mut $scalar> {
+                bytemuck::cast_slice_mut::<$vector, $scalar>(self).get_mut(i)
+            }
+            fn lanes(&self) -> usize {
+                $lanes
+            }
+        }
+        impl<const N: usize> CoopTarget<$scalar> for [$vector; N] {
+            fn element_mut(&mut self, i: usize) -> Option<&mut $scalar> {
+                self[..].element_mut(i)
+            }
+            fn lanes(&self) -> usize {
+                $lanes
+            }
+        }
+    )*};
+}
+
+vector_memory! {
+    sarek_rt::F16Vec2 => half::f16, 2;
+    sarek_rt::F16Vec4 => half::f16, 4;
+    sarek_rt::Vec2 => f32, 2;
+    sarek_rt::Vec4 => f32, 4;
 }
 
 /// An `N`×`N` cooperative matrix of `T` in role `R` ([`A`], [`B`] or [`C`]); see the
@@ -138,6 +205,7 @@ impl<T: CoopElement, const N: usize, R> CoopMatrix<T, N, R> {
 
     fn load(src: &(impl CoopSource<T> + ?Sized), at: impl Fn(usize, usize) -> usize) -> Self {
         let mut m = Self::zeros();
+
         for r in 0..N {
             for c in 0..N {
                 // Out of range reads zero, as the CPU backend does.
@@ -148,15 +216,19 @@ impl<T: CoopElement, const N: usize, R> CoopMatrix<T, N, R> {
     }
 
     /// Loads a row-major matrix: element `(r, c)` is `src[offset + r * stride + c]` (WGSL's
-    /// `coopLoadT`). `src` is a buffer parameter or a workgroup array.
+    /// `coopLoadT`). `src` is a buffer parameter or a workgroup array, of `T` or of 2- or
+    /// 4-wide vectors of `T` (`[F16Vec4; N]`: then `offset` and `stride` count vectors and
+    /// the columns run on through the scalars of consecutive vectors).
     pub fn load_rows(src: &(impl CoopSource<T> + ?Sized), offset: usize, stride: usize) -> Self {
-        Self::load(src, |r, c| offset + r * stride + c)
+        let w = src.lanes();
+        Self::load(src, |r, c| (offset + r * stride) * w + c)
     }
 
     /// Loads a column-major matrix: element `(r, c)` is `src[offset + c * stride + r]`
     /// (WGSL's `coopLoad`).
     pub fn load_columns(src: &(impl CoopSource<T> + ?Sized), offset: usize, stride: usize) -> Self {
-        Self::load(src, |r, c| offset + c * stride + r)
+        let w = src.lanes();
+        Self::load(src, |r, c| (offset + c * stride) * w + r)
     }
 
     fn store(&self, dst: &mut (impl CoopTarget<T> + ?Sized), at: impl Fn(usize, usize) -> usize) {
@@ -177,7 +249,8 @@ impl<T: CoopElement, const N: usize, R> CoopMatrix<T, N, R> {
         offset: usize,
         stride: usize,
     ) {
-        self.store(dst, |r, c| offset + r * stride + c)
+        let w = dst.lanes();
+        self.store(dst, |r, c| (offset + r * stride) * w + c)
     }
 
     /// Stores the matrix column-major: element `(r, c)` to `dst[offset + c * stride + r]`
@@ -188,7 +261,8 @@ impl<T: CoopElement, const N: usize, R> CoopMatrix<T, N, R> {
         offset: usize,
         stride: usize,
     ) {
-        self.store(dst, |r, c| offset + c * stride + r)
+        let w = dst.lanes();
+        self.store(dst, |r, c| (offset + c * stride) * w + r)
     }
 }
 
@@ -211,5 +285,35 @@ impl<T: CoopElement, const N: usize> CoopMatrix<T, N, A> {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use half::f16;
+
+    /// A matrix loaded from (and stored to) memory of `F16Vec4`s is the one loaded from the
+    /// same halves as `f16`s, with offset and stride counted in vectors: 4 and 8 vectors are
+    /// 16 and 32 halves.
+    #[test]
+    fn vector_memory_reads_its_scalars_in_order() {
+        let halves: Vec<f16> = (0..24 * 32).map(|i| f16::from_f32(i as f32)).collect();
+        let vectors: Vec<sarek_rt::F16Vec4> = bytemuck::cast_slice(&halves).to_vec();
+        let from_vectors = CoopMatrix::<f16, 16, A>::load_rows(&vectors[..], 4, 8);
+        let from_halves = CoopMatrix::<f16, 16, A>::load_rows(&halves[..], 16, 32);
+        assert_eq!(from_vectors.elements, from_halves.elements);
+        let columns = CoopMatrix::<f16, 16, B>::load_columns(&vectors[..], 2, 8);
+        let want = CoopMatrix::<f16, 16, B>::load_columns(&halves[..], 8, 32);
+        assert_eq!(columns.elements, want.elements);
+        let mut out = [sarek_rt::F16Vec4::default(); 24 * 8];
+        from_vectors.store_rows(&mut out, 4, 8);
+        let flat: &[f16] = bytemuck::cast_slice(&out);
+        for r in 0..16 {
+            assert_eq!(
+                &flat[16 + r * 32..32 + r * 32],
+                &halves[16 + r * 32..32 + r * 32]
+            );
+        }
     }
 }

@@ -184,9 +184,8 @@ pub fn workgroup_uniform_load<T: Copy>(element: &T) -> T {
     *element
 }
 
-/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `AtomicU32`, `AtomicI32`,
-/// `AtomicF32`
-/// and arrays of them.
+/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `f16`, `AtomicU32`,
+/// `AtomicI32`, `AtomicF32`, the vectors (`Vec4`, `F16Vec4`, ...) and arrays of them.
 pub trait SharedMemory: Sized + 'static {
     /// A zeroed value.
     fn zeroed() -> Self;
@@ -231,7 +230,9 @@ shared_vectors!(
     crate::IVec4,
     crate::UVec2,
     crate::UVec3,
-    crate::UVec4
+    crate::UVec4,
+    crate::F16Vec2,
+    crate::F16Vec4
 );
 #[cfg(feature = "glam")]
 shared_vectors!(

@@ -393,7 +393,12 @@ impl Lowerer<'_> {
             }
             _ => return Err(self.error(e.span(), format!("expected {want}"))),
         };
-        if elem != Type::Scalar(scalar) {
+        // A workgroup array or buffer of 2- or 4-wide vectors of the scalar (`[F16Vec4; N]`)
+        // is read and written as its scalars in order, offset and stride counted in vectors
+        // (WGSL's `coopLoadT(&v[i], stride)` on an array of `vec4<f16>`): a tile staged as
+        // whole vectors (one 8-byte store for four halves) feeds the matrix loads directly.
+        let vector_of_scalar = matches!(elem, Type::Vector(2 | 4, s) if s == scalar);
+        if elem != Type::Scalar(scalar) && !vector_of_scalar {
             return Err(self.error(
                 e.span(),
                 format!(
@@ -580,5 +585,48 @@ mod tests {
         assert!(!text.contains("compile_error"), "{text}");
         assert!(text.contains("enable wgpu_cooperative_matrix;"), "{text}");
         assert!(text.contains("coopMultiplyAdd"), "{text}");
+    }
+
+    /// Memory of 4-wide vectors of the matrix's scalar (a buffer or a workgroup array of
+    /// `F16Vec4`) is loaded from and stored to with the pointer to a vector, naga-valid; a
+    /// vector of another scalar is refused as a scalar of it is.
+    #[test]
+    fn vectors_of_the_matrix_scalar_are_memory_for_it() {
+        let text = errors(
+            quote!(x: &[F16Vec4], z: &mut [f32]),
+            quote! {
+                let s = shared::<[F16Vec4; 1024]>();
+                let a = CoopMatrix::<f16, 16, A>::load_rows(x, 0, 8);
+                a.store_rows(s, 4, 8);
+                let b = CoopMatrix::<f16, 16, B>::load_columns(s, 4, 8);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains("vec4<f16>, 1024>"), "{text}");
+        assert!(
+            text.contains("coopLoadT<coop_mat16x16<f16, A>>(&x["),
+            "{text}"
+        );
+        assert!(
+            text.contains("coopLoad<coop_mat16x16<f16, B>>(&s["),
+            "{text}"
+        );
+        let text = errors(
+            quote!(y: &[UVec4], z: &mut [f32]),
+            quote! {
+                let a = CoopMatrix::<f16, 16, A>::load_rows(y, 0, 8);
+                let b = CoopMatrix::<f16, 16, B>::load_rows(y, 0, 8);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(
+            text.contains("this matrix holds `f16`, so it loads from and stores to `f16` elements"),
+            "{text}"
+        );
     }
 }

@@ -78,9 +78,12 @@ impl<'p> Workgroup<'p> {
         )
     }
 
-    /// The memory of a load or store, its element type and its length in elements.
-    fn coop_memory(&self, memory: CoopMemory) -> (Mem, Type, u64) {
-        match memory {
+    /// The memory of a load or store, its element type and its length in elements, and the
+    /// lanes of each of its elements: memory of 2- or 4-wide vectors is addressed as its
+    /// scalars (laid out one after the other, with no padding at these widths), the offset and
+    /// stride, counted in vectors, scaled by the lanes.
+    fn coop_memory(&self, memory: CoopMemory) -> (Mem, Type, u64, u32) {
+        let (mem, elem, len) = match memory {
             CoopMemory::Buffer(p) => {
                 let p = p.0 as usize;
                 (Mem::Buffer(p), self.elements[p].0, u64::from(self.lens[p]))
@@ -90,6 +93,15 @@ impl<'p> Workgroup<'p> {
                 let len = var.dims.iter().map(|&d| u64::from(d)).product();
                 (Mem::Shared(v.0 as usize), var.elem, len)
             }
+        };
+        match elem {
+            Type::Vector(lanes @ (2 | 4), s) => (
+                mem,
+                Type::Scalar(s),
+                len * u64::from(lanes),
+                u32::from(lanes),
+            ),
+            _ => (mem, elem, len, 1),
         }
     }
 
@@ -122,7 +134,8 @@ impl<'p> Workgroup<'p> {
         layout: CoopLayout,
         at: Handle<Expression>,
     ) -> Vec<f32> {
-        let (mem, elem, len) = self.coop_memory(memory);
+        let (mem, elem, len, lanes) = self.coop_memory(memory);
+        let (offset, stride) = (offset.saturating_mul(lanes), stride.saturating_mul(lanes));
         let words = self.memory(mem);
         let step = self.program.layouts.stride(elem);
         let n = m.size;
@@ -154,7 +167,8 @@ impl<'p> Workgroup<'p> {
         layout: CoopLayout,
         at: Handle<Expression>,
     ) {
-        let (mem, elem, len) = self.coop_memory(memory);
+        let (mem, elem, len, lanes) = self.coop_memory(memory);
+        let (offset, stride) = (offset.saturating_mul(lanes), stride.saturating_mul(lanes));
         let words = self.memory(mem);
         let step = self.program.layouts.stride(elem);
         let n = m.size;

@@ -54,6 +54,26 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         F16_COOP,
     ),
     (
+        "matmul_f16_vec",
+        include_str!("wgsl/matmul_f16_vec.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_vec_e",
+        include_str!("wgsl/experiments/matmul_f16_vec_e.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_vec_p2",
+        include_str!("wgsl/matmul_f16_vec_p2.wgsl"),
+        F16_COOP,
+    ),
+    (
+        "matmul_f16_vec_p2e",
+        include_str!("wgsl/experiments/matmul_f16_vec_p2e.wgsl"),
+        F16_COOP,
+    ),
+    (
         "matmul_f16_staged_threads",
         include_str!("wgsl/experiments/matmul_f16_staged_threads.wgsl"),
         F16_COOP,

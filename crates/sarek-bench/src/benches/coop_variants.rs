@@ -576,5 +576,55 @@ pub fn variants(b: &Bench) -> Result<()> {
         let t = b.timer.time_raw(&[(&p, &bg, groups)]);
         report(name, t, got);
     }
+    // `SAREK_BENCH_WGSL_FILE=path`: a WGSL variant read at run time (to try a shape without a
+    // rebuild), its block given by a line `// block: ROWSxCOLS` (default 128x256); checked as
+    // the others, and its rows 1 and m - 2 and columns 3 and m - 5 against the host in full.
+    if let Ok(path) = std::env::var("SAREK_BENCH_WGSL_FILE") {
+        let src = std::fs::read_to_string(&path)?;
+        let (rows, cols) = src
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("// block: "))
+            .and_then(|s| s.trim().split_once('x'))
+            .map(|(r, c)| (r.parse().unwrap_or(128), c.parse().unwrap_or(256)))
+            .unwrap_or((128, 256));
+        let groups = [g(cols), g(rows), 1];
+        ctx.queue()
+            .write_buffer(&rc, 0, bytemuck::cast_slice(&zeros));
+        // The driver's refusals are internal errors, naga's validation errors: both reported.
+        let internal = ctx.device().push_error_scope(wgpu::ErrorFilter::Internal);
+        let scope = ctx.device().push_error_scope(wgpu::ErrorFilter::Validation);
+        let p = ctx.pipeline(&src);
+        let refused = [
+            pollster::block_on(scope.pop()),
+            pollster::block_on(internal.pop()),
+        ];
+        if let Some(e) = refused.into_iter().flatten().next() {
+            println!("experiment: matmul_f16 {path}: refused: {e}");
+            return Ok(());
+        }
+        let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
+        ctx.time_passes(&[(&p, &bg, groups)]);
+        let got: Vec<f32> = read(ctx, &rc);
+        let full = lines_match_host(m, &av, &bv, &got);
+        let t = b.timer.time_raw(&[(&p, &bg, groups)]);
+        report(&format!("{path} (full lines {full})"), t, got);
+    }
     Ok(())
+}
+
+/// Whether rows 1 and m - 2 and columns 3 and m - 5 of `got` equal the f32 host product
+/// everywhere (exact: see `super::coop`), so that every block row and column is checked.
+pub(super) fn lines_match_host(m: usize, a: &[f16], b: &[f16], got: &[f32]) -> bool {
+    let at = |r: usize, col: usize| -> f32 {
+        (0..m)
+            .map(|k| a[r * m + k].to_f32() * b[k * m + col].to_f32())
+            .sum()
+    };
+    let rows = [1, m - 2];
+    let cols = [3, m - 5];
+    rows.iter()
+        .all(|&r| (0..m).all(|col| got[r * m + col] == at(r, col)))
+        && cols
+            .iter()
+            .all(|&col| (0..m).all(|r| got[r * m + col] == at(r, col)))
 }

@@ -1,0 +1,232 @@
+// The f16 matrix product with f32 accumulation on cooperative matrices (the twin of
+// sarek-bench's `matmul_f16_vec`, the suite's row): a 128x256 block of c per workgroup of 256
+// invocations (8 subgroups of 32, subgroup t / 32 a 64x64 part as 4x4 accumulators of 16x16;
+// subgroups of 32 consecutive invocations, as on NVIDIA). Per step of 32 along k, every
+// invocation copies 8-byte words (vec4<f16>) of the tiles of a and b into workgroup arrays of
+// vec4<f16> (rows padded by two words so the matrix loads spread over the banks), one store a
+// word; the matrix loads read f16 matrices from those arrays, offset and stride in words.
+// One buffer: store, barrier, the next step's words loaded, products, barrier.
+// Each store takes its pointer from a `let`: naga 30 emits a coopStore's argument
+// expressions after the store, and its SPIR-V writer panics on them ("not cached").
+enable f16;
+enable wgpu_cooperative_matrix;
+
+struct Params { m: u32 }
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> p: Params;
+var<workgroup> sa: array<vec4<f16>, 1280>;
+var<workgroup> sb: array<vec4<f16>, 2112>;
+
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {
+    let m = p.m;
+    let row0 = wid.y * 128u;
+    let col0 = wid.x * 256u;
+    let sg = t / 32u;
+    let ar = (sg / 4u) * 64u;
+    let bc = (sg % 4u) * 64u;
+    var acc00: coop_mat16x16<f32, C>;
+    var acc01: coop_mat16x16<f32, C>;
+    var acc02: coop_mat16x16<f32, C>;
+    var acc03: coop_mat16x16<f32, C>;
+    var acc10: coop_mat16x16<f32, C>;
+    var acc11: coop_mat16x16<f32, C>;
+    var acc12: coop_mat16x16<f32, C>;
+    var acc13: coop_mat16x16<f32, C>;
+    var acc20: coop_mat16x16<f32, C>;
+    var acc21: coop_mat16x16<f32, C>;
+    var acc22: coop_mat16x16<f32, C>;
+    var acc23: coop_mat16x16<f32, C>;
+    var acc30: coop_mat16x16<f32, C>;
+    var acc31: coop_mat16x16<f32, C>;
+    var acc32: coop_mat16x16<f32, C>;
+    var acc33: coop_mat16x16<f32, C>;
+    let q = m / 4u;
+    let la = (row0 + t / 8u) * q + t % 8u;
+    let pa = (t / 8u) * 10u + t % 8u;
+    let lb = (t / 64u) * q + col0 / 4u + t % 64u;
+    let pb = (t / 64u) * 66u + t % 64u;
+    var ra0: vec4<f16>;
+    var ra1: vec4<f16>;
+    var ra2: vec4<f16>;
+    var ra3: vec4<f16>;
+    var rb0: vec4<f16>;
+    var rb1: vec4<f16>;
+    var rb2: vec4<f16>;
+    var rb3: vec4<f16>;
+    var rb4: vec4<f16>;
+    var rb5: vec4<f16>;
+    var rb6: vec4<f16>;
+    var rb7: vec4<f16>;
+    ra0 = a[la + (0u) / 4u + 0u * q];
+    ra1 = a[la + (0u) / 4u + 32u * q];
+    ra2 = a[la + (0u) / 4u + 64u * q];
+    ra3 = a[la + (0u) / 4u + 96u * q];
+    rb0 = b[lb + (0u + 0u) * q];
+    rb1 = b[lb + (0u + 4u) * q];
+    rb2 = b[lb + (0u + 8u) * q];
+    rb3 = b[lb + (0u + 12u) * q];
+    rb4 = b[lb + (0u + 16u) * q];
+    rb5 = b[lb + (0u + 20u) * q];
+    rb6 = b[lb + (0u + 24u) * q];
+    rb7 = b[lb + (0u + 28u) * q];
+    for (var k = 0u; k < m; k += 32u) {
+        sa[pa + 0u] = ra0;
+        sa[pa + 320u] = ra1;
+        sa[pa + 640u] = ra2;
+        sa[pa + 960u] = ra3;
+        sb[pb + 0u] = rb0;
+        sb[pb + 264u] = rb1;
+        sb[pb + 528u] = rb2;
+        sb[pb + 792u] = rb3;
+        sb[pb + 1056u] = rb4;
+        sb[pb + 1320u] = rb5;
+        sb[pb + 1584u] = rb6;
+        sb[pb + 1848u] = rb7;
+        workgroupBarrier();
+        let kn = min(k + 32u, m - 32u);
+        ra0 = a[la + (kn) / 4u + 0u * q];
+        ra1 = a[la + (kn) / 4u + 32u * q];
+        ra2 = a[la + (kn) / 4u + 64u * q];
+        ra3 = a[la + (kn) / 4u + 96u * q];
+        rb0 = b[lb + (kn + 0u) * q];
+        rb1 = b[lb + (kn + 4u) * q];
+        rb2 = b[lb + (kn + 8u) * q];
+        rb3 = b[lb + (kn + 12u) * q];
+        rb4 = b[lb + (kn + 16u) * q];
+        rb5 = b[lb + (kn + 20u) * q];
+        rb6 = b[lb + (kn + 24u) * q];
+        rb7 = b[lb + (kn + 28u) * q];
+        let a0_0 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 0u) * 10u + 0u], 10u);
+        let a1_0 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 16u) * 10u + 0u], 10u);
+        let a2_0 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 32u) * 10u + 0u], 10u);
+        let a3_0 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 48u) * 10u + 0u], 10u);
+        let b0_0 = coopLoadT<coop_mat16x16<f16, B>>(&sb[0u + bc / 4u + 0u], 66u);
+        let b1_0 = coopLoadT<coop_mat16x16<f16, B>>(&sb[0u + bc / 4u + 4u], 66u);
+        let b2_0 = coopLoadT<coop_mat16x16<f16, B>>(&sb[0u + bc / 4u + 8u], 66u);
+        let b3_0 = coopLoadT<coop_mat16x16<f16, B>>(&sb[0u + bc / 4u + 12u], 66u);
+        acc00 = coopMultiplyAdd(a0_0, b0_0, acc00);
+        acc01 = coopMultiplyAdd(a0_0, b1_0, acc01);
+        acc02 = coopMultiplyAdd(a0_0, b2_0, acc02);
+        acc03 = coopMultiplyAdd(a0_0, b3_0, acc03);
+        acc10 = coopMultiplyAdd(a1_0, b0_0, acc10);
+        acc11 = coopMultiplyAdd(a1_0, b1_0, acc11);
+        acc12 = coopMultiplyAdd(a1_0, b2_0, acc12);
+        acc13 = coopMultiplyAdd(a1_0, b3_0, acc13);
+        acc20 = coopMultiplyAdd(a2_0, b0_0, acc20);
+        acc21 = coopMultiplyAdd(a2_0, b1_0, acc21);
+        acc22 = coopMultiplyAdd(a2_0, b2_0, acc22);
+        acc23 = coopMultiplyAdd(a2_0, b3_0, acc23);
+        acc30 = coopMultiplyAdd(a3_0, b0_0, acc30);
+        acc31 = coopMultiplyAdd(a3_0, b1_0, acc31);
+        acc32 = coopMultiplyAdd(a3_0, b2_0, acc32);
+        acc33 = coopMultiplyAdd(a3_0, b3_0, acc33);
+        let a0_16 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 0u) * 10u + 4u], 10u);
+        let a1_16 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 16u) * 10u + 4u], 10u);
+        let a2_16 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 32u) * 10u + 4u], 10u);
+        let a3_16 = coopLoadT<coop_mat16x16<f16, A>>(&sa[(ar + 48u) * 10u + 4u], 10u);
+        let b0_16 = coopLoadT<coop_mat16x16<f16, B>>(&sb[1056u + bc / 4u + 0u], 66u);
+        let b1_16 = coopLoadT<coop_mat16x16<f16, B>>(&sb[1056u + bc / 4u + 4u], 66u);
+        let b2_16 = coopLoadT<coop_mat16x16<f16, B>>(&sb[1056u + bc / 4u + 8u], 66u);
+        let b3_16 = coopLoadT<coop_mat16x16<f16, B>>(&sb[1056u + bc / 4u + 12u], 66u);
+        acc00 = coopMultiplyAdd(a0_16, b0_16, acc00);
+        acc01 = coopMultiplyAdd(a0_16, b1_16, acc01);
+        acc02 = coopMultiplyAdd(a0_16, b2_16, acc02);
+        acc03 = coopMultiplyAdd(a0_16, b3_16, acc03);
+        acc10 = coopMultiplyAdd(a1_16, b0_16, acc10);
+        acc11 = coopMultiplyAdd(a1_16, b1_16, acc11);
+        acc12 = coopMultiplyAdd(a1_16, b2_16, acc12);
+        acc13 = coopMultiplyAdd(a1_16, b3_16, acc13);
+        acc20 = coopMultiplyAdd(a2_16, b0_16, acc20);
+        acc21 = coopMultiplyAdd(a2_16, b1_16, acc21);
+        acc22 = coopMultiplyAdd(a2_16, b2_16, acc22);
+        acc23 = coopMultiplyAdd(a2_16, b3_16, acc23);
+        acc30 = coopMultiplyAdd(a3_16, b0_16, acc30);
+        acc31 = coopMultiplyAdd(a3_16, b1_16, acc31);
+        acc32 = coopMultiplyAdd(a3_16, b2_16, acc32);
+        acc33 = coopMultiplyAdd(a3_16, b3_16, acc33);
+        workgroupBarrier();
+    }
+    {
+        let at = &c[(row0 + ar + 0u) * m + col0 + bc + 0u];
+        let v = acc00;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 0u) * m + col0 + bc + 16u];
+        let v = acc01;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 0u) * m + col0 + bc + 32u];
+        let v = acc02;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 0u) * m + col0 + bc + 48u];
+        let v = acc03;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 16u) * m + col0 + bc + 0u];
+        let v = acc10;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 16u) * m + col0 + bc + 16u];
+        let v = acc11;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 16u) * m + col0 + bc + 32u];
+        let v = acc12;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 16u) * m + col0 + bc + 48u];
+        let v = acc13;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 32u) * m + col0 + bc + 0u];
+        let v = acc20;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 32u) * m + col0 + bc + 16u];
+        let v = acc21;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 32u) * m + col0 + bc + 32u];
+        let v = acc22;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 32u) * m + col0 + bc + 48u];
+        let v = acc23;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 48u) * m + col0 + bc + 0u];
+        let v = acc30;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 48u) * m + col0 + bc + 16u];
+        let v = acc31;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 48u) * m + col0 + bc + 32u];
+        let v = acc32;
+        coopStoreT(v, at, m);
+    }
+    {
+        let at = &c[(row0 + ar + 48u) * m + col0 + bc + 48u];
+        let v = acc33;
+        coopStoreT(v, at, m);
+    }
+}

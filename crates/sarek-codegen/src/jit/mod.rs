@@ -226,7 +226,7 @@ impl Compiled {
             let zero = b.ins().iconst(types::I32, 0);
             let params = (0..k.params.len())
                 .map(|i| {
-                    let f = gen::flags();
+                    let f = gen::movable();
                     gen::Param {
                         base: b.ins().load(types::I64, f, c.buffers, 8 * i as i32),
                         len: b.ins().load(types::I32, f, c.lens, 4 * i as i32),
@@ -441,7 +441,7 @@ fn load_ctx(
     size: [u32; 3],
 ) -> CtxVals {
     use std::mem::offset_of;
-    let f = gen::flags();
+    let f = gen::movable();
     let mut ptr = |off: usize| b.ins().load(types::I64, f, ctx, off as i32);
     let uniform = ptr(offset_of!(Ctx, uniform));
     let buffers = ptr(offset_of!(Ctx, buffers));

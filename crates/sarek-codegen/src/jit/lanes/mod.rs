@@ -55,6 +55,10 @@ use crate::ir::{
 /// Invocations a group of the lanes loop runs at once (128-bit registers of 32-bit lanes).
 pub(super) const LANES: u32 = 4;
 
+/// Up to how many comparisons that are the same for a whole workgroup get a fast loop per
+/// outcome (2^n copies of the loop).
+const SPECIALISE: usize = 2;
+
 /// Whether the lanes loop is worth trying for `k` (it may still refuse while generating):
 /// no barriers, a workgroup whose x size is a multiple of [`LANES`] (so a group's lanes
 /// share their y and z ids), and `SAREK_JIT_LANES` not `0`.
@@ -98,6 +102,9 @@ struct Group {
     /// for the whole workgroup, by expression: their value (an `i8`, computed before the
     /// loop).
     assumed: HashMap<usize, Value>,
+    /// [`Mode::Fast`]: those of `assumed` whose outcome this copy of the loop is generated
+    /// for (an `if` on one generates only the way taken).
+    known: HashMap<usize, bool>,
     /// The lanes' value of each entry local written so far (each is written once).
     locals: HashMap<usize, L>,
     /// Whether a store has been generated (no bail may follow one).
@@ -120,6 +127,7 @@ impl Group {
             mode,
             guard: iota,
             assumed: HashMap::new(),
+            known: HashMap::new(),
             locals: HashMap::new(),
             stored: false,
             bail,
@@ -233,10 +241,48 @@ impl<'a> Cg<'a, '_> {
             let one = self.u32c(1);
             let at = std::mem::offset_of!(super::native::Ctx, whole) as i32;
             self.b.ins().store(super::gen::flags(), one, self.c.ctx, at);
-            self.group_loop(stmts, Mode::Fast, grp.assumed, iota, exit)?;
+            // With at most `SPECIALISE` such comparisons, one fast loop per outcome, where an
+            // `if` on one generates only the way taken: no test per group is left.
+            let mut keys: Vec<(usize, Value)> = grp.assumed.iter().map(|(k, v)| (*k, *v)).collect();
+            keys.sort_by_key(|(k, _)| *k);
+            if keys.len() <= SPECIALISE {
+                let outcomes = 1usize << keys.len();
+                for o in 0..outcomes {
+                    let known: HashMap<usize, bool> = keys
+                        .iter()
+                        .enumerate()
+                        .map(|(bit, (k, _))| (*k, o >> bit & 1 == 1))
+                        .collect();
+                    if o + 1 < outcomes {
+                        // This outcome's loop, or the next test.
+                        let mut all = self.b.ins().iconst(types::I8, 1);
+                        for (bit, (_, v)) in keys.iter().enumerate() {
+                            let want = i64::from((o >> bit & 1) as u8);
+                            let is = self.b.ins().icmp_imm_s(IntCC::Equal, *v, want);
+                            all = self.b.ins().band(all, is);
+                        }
+                        let (this, next) = (self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(all, this, &[], next, &[]);
+                        self.b.switch_to_block(this);
+                        self.group_loop(stmts, Mode::Fast, grp.assumed.clone(), known, iota, exit)?;
+                        self.b.switch_to_block(next);
+                    } else {
+                        self.group_loop(stmts, Mode::Fast, grp.assumed.clone(), known, iota, exit)?;
+                    }
+                }
+            } else {
+                self.group_loop(stmts, Mode::Fast, grp.assumed, HashMap::new(), iota, exit)?;
+            }
             self.b.switch_to_block(checked);
         }
-        self.group_loop(stmts, Mode::Checked, HashMap::new(), iota, exit)?;
+        self.group_loop(
+            stmts,
+            Mode::Checked,
+            HashMap::new(),
+            HashMap::new(),
+            iota,
+            exit,
+        )?;
         self.b.switch_to_block(exit);
         (self.thread, self.invocation, self.inv_exit) = saved;
         self.segment = saved_segment;
@@ -250,6 +296,7 @@ impl<'a> Cg<'a, '_> {
         stmts: &[&'a Statement],
         mode: Mode,
         assumed: HashMap<usize, Value>,
+        known: HashMap<usize, bool>,
         iota: Value,
         exit: ir::Block,
     ) -> Gen<()> {
@@ -279,6 +326,7 @@ impl<'a> Cg<'a, '_> {
         self.invocation = iv;
         let mut grp = Group::new(mode, iota, bail, done);
         grp.assumed = assumed;
+        grp.known = known;
         for s in stmts {
             self.lane_stmt(&mut grp, s)?;
         }
@@ -398,6 +446,13 @@ impl<'a> Cg<'a, '_> {
                 accept,
                 reject,
             } => {
+                if let (Mode::Fast, Some(k)) = (grp.mode, grp.known.get(&cond.index())) {
+                    // The same way for the whole workgroup, known for this copy of the loop.
+                    for s in if *k { accept } else { reject } {
+                        self.lane_stmt(grp, s)?;
+                    }
+                    return Ok(());
+                }
                 let c = self.lane_expr(grp, *cond)?;
                 if grp.mode == Mode::Guard {
                     // Both ways, for their accesses and comparisons.
@@ -522,6 +577,9 @@ impl<'a> Cg<'a, '_> {
                     return unsupported("an operator on vectors");
                 };
                 let (l, r) = (self.lane_expr(grp, *left)?, self.lane_expr(grp, *right)?);
+                if let (Mode::Fast, Some(k)) = (grp.mode, grp.known.get(&h.index())) {
+                    return Ok(L::U(self.b.ins().iconst(types::I8, i64::from(*k))));
+                }
                 match (grp.mode, grp.assumed.get(&h.index())) {
                     (Mode::Fast, Some(v)) => return Ok(L::U(*v)),
                     (Mode::Guard, _) => {

@@ -26,6 +26,8 @@ mod live;
 mod native;
 mod region;
 mod stmt;
+#[cfg(all(test, feature = "front"))]
+mod tests;
 
 use std::sync::{Mutex, OnceLock};
 
@@ -66,6 +68,19 @@ pub struct Compiled {
     lanes: bool,
     /// How long compiling took.
     compile_time: std::time::Duration,
+    /// Workgroups that ran the lanes loop's fast path, over every run (for tests).
+    whole: std::sync::atomic::AtomicU64,
+}
+
+/// A worker's count of workgroups that took the fast path, added to the kernel's total when
+/// the worker is done (one atomic addition per worker, not per workgroup).
+struct Tally<'a>(&'a std::sync::atomic::AtomicU64, u64);
+
+impl Drop for Tally<'_> {
+    fn drop(&mut self) {
+        self.0
+            .fetch_add(self.1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for Compiled {
@@ -211,7 +226,7 @@ impl Compiled {
             let zero = b.ins().iconst(types::I32, 0);
             let params = (0..k.params.len())
                 .map(|i| {
-                    let f = gen::flags();
+                    let f = gen::movable();
                     gen::Param {
                         base: b.ins().load(types::I64, f, c.buffers, 8 * i as i32),
                         len: b.ins().load(types::I32, f, c.lens, 4 * i as i32),
@@ -303,12 +318,20 @@ impl Compiled {
             spare_words,
             lanes,
             compile_time: started.elapsed(),
+            whole: Default::default(),
         })
     }
 
     /// How long compiling took.
     pub fn compile_time(&self) -> std::time::Duration {
         self.compile_time
+    }
+
+    /// How many workgroups, over every run so far, took the lanes loop's fast path (every
+    /// access of the workgroup in bounds, tested once: `lanes.rs`). For tests.
+    #[doc(hidden)]
+    pub fn whole_workgroups(&self) -> u64 {
+        self.whole.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Runs the kernel over `launch.groups` workgroups on `launch.threads` threads, as
@@ -356,53 +379,57 @@ impl Compiled {
                 vec![0u32; self.spare_words as usize],
                 vec![0u8; frames * self.frame_bytes as usize + 16],
                 vec![0u8; frames.max(1)],
+                Tally(&self.whole, 0),
             )
         };
-        let run =
-            |(shared, sink, scratch, returned): &mut (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>),
-             [x, y, z]: [u32; 3]| {
-                shared.fill(0);
-                returned.fill(0);
-                let size = k.workgroup_size;
-                let global_base = [
-                    x.wrapping_mul(size[0]),
-                    y.wrapping_mul(size[1]),
-                    z.wrapping_mul(size[2]),
-                ];
-                let (width, height) = (
-                    launch.groups[0].wrapping_mul(size[0]),
-                    launch.groups[1].wrapping_mul(size[1]),
-                );
-                let rows = global_base[1].wrapping_add(global_base[2].wrapping_mul(height));
-                let thread_id_base = global_base[0].wrapping_add(rows.wrapping_mul(width));
-                let mut ctx = Ctx {
-                    uniform: shared_view.0 as *const u32,
-                    buffers: shared_view.1 as *const *mut u32,
-                    lens: lens.as_ptr(),
-                    bounds: bounds.as_ptr(),
-                    shared: shared.as_mut_ptr(),
-                    scratch: scratch.as_mut_ptr(),
-                    returned: returned.as_mut_ptr(),
-                    zeros: zeros.as_ptr(),
-                    sink: sink.as_mut_ptr(),
-                    block: [x, y, z],
-                    groups: launch.groups,
-                    fuel: launch.fuel.unwrap_or(u64::MAX),
-                    fault_span: 0,
-                    fault_thread: [0; 3],
-                    thread_id_base,
-                    global_base,
-                };
-                if self.native.call(&mut ctx) != 0 {
-                    return Err(Fault {
-                        kind: FaultKind::OutOfFuel,
-                        span: Span(ctx.fault_span),
-                        block: [x, y, z],
-                        thread: ctx.fault_thread,
-                    });
-                }
-                Ok(())
+        type State<'t> = (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>, Tally<'t>);
+        let run = |(shared, sink, scratch, returned, tally): &mut State<'_>,
+                   [x, y, z]: [u32; 3]| {
+            shared.fill(0);
+            returned.fill(0);
+            let size = k.workgroup_size;
+            let global_base = [
+                x.wrapping_mul(size[0]),
+                y.wrapping_mul(size[1]),
+                z.wrapping_mul(size[2]),
+            ];
+            let (width, height) = (
+                launch.groups[0].wrapping_mul(size[0]),
+                launch.groups[1].wrapping_mul(size[1]),
+            );
+            let rows = global_base[1].wrapping_add(global_base[2].wrapping_mul(height));
+            let thread_id_base = global_base[0].wrapping_add(rows.wrapping_mul(width));
+            let mut ctx = Ctx {
+                uniform: shared_view.0 as *const u32,
+                buffers: shared_view.1 as *const *mut u32,
+                lens: lens.as_ptr(),
+                bounds: bounds.as_ptr(),
+                shared: shared.as_mut_ptr(),
+                scratch: scratch.as_mut_ptr(),
+                returned: returned.as_mut_ptr(),
+                zeros: zeros.as_ptr(),
+                sink: sink.as_mut_ptr(),
+                block: [x, y, z],
+                groups: launch.groups,
+                fuel: launch.fuel.unwrap_or(u64::MAX),
+                fault_span: 0,
+                fault_thread: [0; 3],
+                thread_id_base,
+                global_base,
+                whole: 0,
             };
+            let status = self.native.call(&mut ctx);
+            tally.1 += u64::from(ctx.whole);
+            if status != 0 {
+                return Err(Fault {
+                    kind: FaultKind::OutOfFuel,
+                    span: Span(ctx.fault_span),
+                    block: [x, y, z],
+                    thread: ctx.fault_thread,
+                });
+            }
+            Ok(())
+        };
         crate::workers::groups(launch.groups, launch.threads, state, run)
     }
 }
@@ -414,7 +441,7 @@ fn load_ctx(
     size: [u32; 3],
 ) -> CtxVals {
     use std::mem::offset_of;
-    let f = gen::flags();
+    let f = gen::movable();
     let mut ptr = |off: usize| b.ins().load(types::I64, f, ctx, off as i32);
     let uniform = ptr(offset_of!(Ctx, uniform));
     let buffers = ptr(offset_of!(Ctx, buffers));

@@ -50,6 +50,9 @@ pub(super) struct Ctx {
     pub thread_id_base: u32,
     /// `block[a] · workgroup_size[a]`, the workgroup's part of `global_idx(a)`.
     pub global_base: [u32; 3],
+    /// Set to 1 by a workgroup that ran the lanes loop's fast path (`lanes.rs`, whole
+    /// workgroups in bounds), zeroed before it runs: counted for tests.
+    pub whole: u32,
 }
 
 /// The compiled code of one kernel: the module that owns the machine code, and the entry.

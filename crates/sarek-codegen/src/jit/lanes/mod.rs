@@ -23,6 +23,15 @@
 //! are allowed only at the same linear index as every other access to that buffer, so no
 //! lane reads what another lane of the group writes (which the scalar order would make
 //! visible).
+//!
+//! Those tests are made once per workgroup where they can be (`whole.rs`): in a
+//! one-dimensional workgroup every linear value is the workgroup's first index plus the
+//! invocation's, so one test before the loop shows every group's accesses in bounds and every
+//! comparison of a linear value with a uniform one the same for the whole workgroup. Such a
+//! workgroup (all but the grid's edges, in an element-wise launch) runs a copy of the loop
+//! without them; the others run the loop that tests each group. Measured on the 2-core
+//! machine, the tests per group cost saxpy and the polynomial about 3x the plain loop's time
+//! (BENCHMARKS.md). `SAREK_JIT_WHOLE=0` leaves the copy out.
 //! Whatever this module does not handle makes [`super::Compiled::new`] generate the kernel
 //! again with the scalar loop; `SAREK_JIT_LANES=0` always does.
 
@@ -34,6 +43,8 @@ use cranelift_codegen::ir::{
 };
 
 use super::gen::{Cg, Gen, Val};
+
+mod whole;
 use super::Unsupported;
 use crate::arena::Handle;
 use crate::ir::{
@@ -43,6 +54,10 @@ use crate::ir::{
 
 /// Invocations a group of the lanes loop runs at once (128-bit registers of 32-bit lanes).
 pub(super) const LANES: u32 = 4;
+
+/// Up to how many comparisons that are the same for a whole workgroup get a fast loop per
+/// outcome (2^n copies of the loop).
+const SPECIALISE: usize = 2;
 
 /// Whether the lanes loop is worth trying for `k` (it may still refuse while generating):
 /// no barriers, a workgroup whose x size is a multiple of [`LANES`] (so a group's lanes
@@ -64,8 +79,32 @@ enum L {
     W(Value),
 }
 
+/// Which code a walk of the body generates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Once before the loop, at invocation 0: no loads, stores or branches, only the test
+    /// that the whole workgroup may run [`Mode::Fast`] (`Group::guard`).
+    Guard,
+    /// A group of a workgroup that passed the guard: every access in bounds, every
+    /// comparison in `Group::assumed` uniform.
+    Fast,
+    /// A group of any workgroup: each access tested, each comparison a mask.
+    Checked,
+}
+
 /// The state of the group being generated.
 struct Group {
+    /// What this walk generates.
+    mode: Mode,
+    /// [`Mode::Guard`]: the workgroup's test so far (an `i8`).
+    guard: Value,
+    /// Comparisons of a linear value with a uniform one that the guard shows are the same
+    /// for the whole workgroup, by expression: their value (an `i8`, computed before the
+    /// loop).
+    assumed: HashMap<usize, Value>,
+    /// [`Mode::Fast`]: those of `assumed` whose outcome this copy of the loop is generated
+    /// for (an `if` on one generates only the way taken).
+    known: HashMap<usize, bool>,
     /// The lanes' value of each entry local written so far (each is written once).
     locals: HashMap<usize, L>,
     /// Whether a store has been generated (no bail may follow one).
@@ -82,14 +121,33 @@ struct Group {
     written: HashMap<u32, Vec<Value>>,
 }
 
+impl Group {
+    fn new(mode: Mode, iota: Value, bail: ir::Block, done: ir::Block) -> Group {
+        Group {
+            mode,
+            guard: iota,
+            assumed: HashMap::new(),
+            known: HashMap::new(),
+            locals: HashMap::new(),
+            stored: false,
+            bail,
+            bails: false,
+            done,
+            iota,
+            written: HashMap::new(),
+        }
+    }
+}
+
 /// Four consecutive elements of a buffer, at a linear index.
 struct Elems {
     /// The buffer parameter.
     p: u32,
     /// Lane 0's index.
     first: Value,
-    /// Whether all four are in bounds (an `i8`).
-    ok: Value,
+    /// Whether all four are in bounds (an `i8`); `None` where the workgroup's guard showed
+    /// it ([`Mode::Fast`]).
+    ok: Option<Value>,
     /// The address of the first (meaningful where `ok`).
     at: Value,
     /// The element type.
@@ -141,9 +199,16 @@ impl<'a> Cg<'a, '_> {
     /// The invocation loop of a kernel without barriers, over groups of [`LANES`]
     /// invocations ([`wanted`] holds): each group runs as vectors, or bails to the scalar
     /// code for its four invocations.
+    ///
+    /// In a one-dimensional workgroup the loop is generated twice. The body is first walked
+    /// once before the loop ([`Mode::Guard`]) at invocation 0, where every linear index is the
+    /// workgroup's first: that gives one test for the whole workgroup, that every access of
+    /// every group is in bounds and every comparison of a linear value with a uniform one
+    /// is the same for all its invocations. Where it holds, the workgroup runs the loop of
+    /// [`Mode::Fast`] (no bounds test, no mask per group); otherwise (the grid's edge) the
+    /// loop of [`Mode::Checked`], which tests each group.
     pub(super) fn lanes_loop(&mut self, stmts: &[&'a Statement]) -> Gen<()> {
-        let [wx, wy, wz] = self.k.workgroup_size;
-        let n = wx * wy * wz;
+        let [_, wy, wz] = self.k.workgroup_size;
         let mut writes = super::effects::Writes::default();
         for s in stmts {
             super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
@@ -155,11 +220,92 @@ impl<'a> Cg<'a, '_> {
             .load(types::I64, super::gen::flags(), self.c.ctx, off);
         let saved_segment = self.segment.replace((base, writes));
         let saved = (self.thread, self.invocation, self.inv_exit);
+        let lanes: Vec<u8> = (0..LANES).flat_map(|k| k.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(lanes));
+        let iota = self.b.ins().vconst(types::I32X4, c);
+        let exit = self.b.create_block();
+        if wy * wz == 1 && crate::toggle::enabled("SAREK_JIT_WHOLE", true) {
+            let zero = self.u32c(0);
+            self.thread = self.thread_of(zero);
+            self.invocation = zero;
+            let yes = self.b.ins().iconst(types::I8, 1);
+            let mut grp = Group::new(Mode::Guard, iota, exit, exit);
+            grp.guard = yes;
+            for s in stmts {
+                self.lane_stmt(&mut grp, s)?;
+            }
+            let (fast, checked) = (self.b.create_block(), self.b.create_block());
+            self.b.ins().brif(grp.guard, fast, &[], checked, &[]);
+            self.b.switch_to_block(fast);
+            // Tells the worker this workgroup took the fast loop (what tests look at).
+            let one = self.u32c(1);
+            let at = std::mem::offset_of!(super::native::Ctx, whole) as i32;
+            self.b.ins().store(super::gen::flags(), one, self.c.ctx, at);
+            // With at most `SPECIALISE` such comparisons, one fast loop per outcome, where an
+            // `if` on one generates only the way taken: no test per group is left.
+            let mut keys: Vec<(usize, Value)> = grp.assumed.iter().map(|(k, v)| (*k, *v)).collect();
+            keys.sort_by_key(|(k, _)| *k);
+            if keys.len() <= SPECIALISE {
+                let outcomes = 1usize << keys.len();
+                for o in 0..outcomes {
+                    let known: HashMap<usize, bool> = keys
+                        .iter()
+                        .enumerate()
+                        .map(|(bit, (k, _))| (*k, o >> bit & 1 == 1))
+                        .collect();
+                    if o + 1 < outcomes {
+                        // This outcome's loop, or the next test.
+                        let mut all = self.b.ins().iconst(types::I8, 1);
+                        for (bit, (_, v)) in keys.iter().enumerate() {
+                            let want = i64::from((o >> bit & 1) as u8);
+                            let is = self.b.ins().icmp_imm_s(IntCC::Equal, *v, want);
+                            all = self.b.ins().band(all, is);
+                        }
+                        let (this, next) = (self.b.create_block(), self.b.create_block());
+                        self.b.ins().brif(all, this, &[], next, &[]);
+                        self.b.switch_to_block(this);
+                        self.group_loop(stmts, Mode::Fast, grp.assumed.clone(), known, iota, exit)?;
+                        self.b.switch_to_block(next);
+                    } else {
+                        self.group_loop(stmts, Mode::Fast, grp.assumed.clone(), known, iota, exit)?;
+                    }
+                }
+            } else {
+                self.group_loop(stmts, Mode::Fast, grp.assumed, HashMap::new(), iota, exit)?;
+            }
+            self.b.switch_to_block(checked);
+        }
+        self.group_loop(
+            stmts,
+            Mode::Checked,
+            HashMap::new(),
+            HashMap::new(),
+            iota,
+            exit,
+        )?;
+        self.b.switch_to_block(exit);
+        (self.thread, self.invocation, self.inv_exit) = saved;
+        self.segment = saved_segment;
+        Ok(())
+    }
+
+    /// The loop over the workgroup's groups in `mode` ([`Mode::Fast`] or [`Mode::Checked`]),
+    /// ending at `exit`.
+    fn group_loop(
+        &mut self,
+        stmts: &[&'a Statement],
+        mode: Mode,
+        assumed: HashMap<usize, Value>,
+        known: HashMap<usize, bool>,
+        iota: Value,
+        exit: ir::Block,
+    ) -> Gen<()> {
+        let [wx, wy, wz] = self.k.workgroup_size;
+        let n = wx * wy * wz;
         let g = self.b.declare_var(types::I32);
         let zero = self.u32c(0);
         self.b.def_var(g, zero);
-        let (head, vec, bail, done, exit) = (
-            self.b.create_block(),
+        let (head, vec, bail, done) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
@@ -178,18 +324,9 @@ impl<'a> Cg<'a, '_> {
         self.b.switch_to_block(vec);
         self.thread = self.thread_of(iv);
         self.invocation = iv;
-        let lanes: Vec<u8> = (0..LANES).flat_map(|k| k.to_le_bytes()).collect();
-        let c = self.b.func.dfg.constants.insert(ConstantData::from(lanes));
-        let iota = self.b.ins().vconst(types::I32X4, c);
-        let mut grp = Group {
-            locals: HashMap::new(),
-            stored: false,
-            bail,
-            bails: false,
-            done,
-            iota,
-            written: HashMap::new(),
-        };
+        let mut grp = Group::new(mode, iota, bail, done);
+        grp.assumed = assumed;
+        grp.known = known;
         for s in stmts {
             self.lane_stmt(&mut grp, s)?;
         }
@@ -242,14 +379,14 @@ impl<'a> Cg<'a, '_> {
         let inc = self.b.ins().iadd_imm_s(iv, i64::from(LANES));
         self.b.def_var(g, inc);
         self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(exit);
-        (self.thread, self.invocation, self.inv_exit) = saved;
-        self.segment = saved_segment;
         Ok(())
     }
 
     /// Continues only where `ok` (an `i8`) holds in the group; otherwise the group bails.
     fn lane_check(&mut self, grp: &mut Group, ok: Value) -> Gen<()> {
+        if grp.mode == Mode::Guard {
+            return Ok(());
+        }
         if grp.stored {
             return unsupported("a check after a store");
         }
@@ -293,13 +430,15 @@ impl<'a> Cg<'a, '_> {
                 let v = match op {
                     None => v,
                     Some(op) => {
-                        let cur = self.lane_load(&e)?;
+                        let cur = self.lane_load(grp, &e)?;
                         self.lane_binary(grp, *op, e.s, cur, v)?
                     }
                 };
                 let v = self.wide(grp, v, e.s)?;
-                self.lane_store(&e, v)?;
-                grp.stored = true;
+                if grp.mode != Mode::Guard {
+                    self.lane_store(&e, v)?;
+                    grp.stored = true;
+                }
                 Ok(())
             }
             Stmt::If {
@@ -307,7 +446,21 @@ impl<'a> Cg<'a, '_> {
                 accept,
                 reject,
             } => {
+                if let (Mode::Fast, Some(k)) = (grp.mode, grp.known.get(&cond.index())) {
+                    // The same way for the whole workgroup, known for this copy of the loop.
+                    for s in if *k { accept } else { reject } {
+                        self.lane_stmt(grp, s)?;
+                    }
+                    return Ok(());
+                }
                 let c = self.lane_expr(grp, *cond)?;
+                if grp.mode == Mode::Guard {
+                    // Both ways, for their accesses and comparisons.
+                    for s in accept.iter().chain(reject) {
+                        self.lane_stmt(grp, s)?;
+                    }
+                    return Ok(());
+                }
                 let (yes, no, merge) = (
                     self.b.create_block(),
                     self.b.create_block(),
@@ -340,6 +493,7 @@ impl<'a> Cg<'a, '_> {
                 self.b.switch_to_block(merge);
                 Ok(())
             }
+            Stmt::Return(None) if grp.mode == Mode::Guard => Ok(()),
             Stmt::Return(None) => {
                 self.b.ins().jump(grp.done, &[]);
                 self.after_jump();
@@ -423,6 +577,19 @@ impl<'a> Cg<'a, '_> {
                     return unsupported("an operator on vectors");
                 };
                 let (l, r) = (self.lane_expr(grp, *left)?, self.lane_expr(grp, *right)?);
+                if let (Mode::Fast, Some(k)) = (grp.mode, grp.known.get(&h.index())) {
+                    return Ok(L::U(self.b.ins().iconst(types::I8, i64::from(*k))));
+                }
+                match (grp.mode, grp.assumed.get(&h.index())) {
+                    (Mode::Fast, Some(v)) => return Ok(L::U(*v)),
+                    (Mode::Guard, _) => {
+                        if let Some(v) = self.lane_compare_whole(grp, *op, ls, l, r) {
+                            grp.assumed.insert(h.index(), v);
+                            return Ok(L::U(v));
+                        }
+                    }
+                    _ => {}
+                }
                 self.lane_binary(grp, *op, ls, l, r)?
             }
             Expr::Unary { op, expr } => {
@@ -469,7 +636,7 @@ impl<'a> Cg<'a, '_> {
             Expr::Index { slice, index } => {
                 let i = self.lane_expr(grp, *index)?;
                 let e = self.lane_elem(grp, slice.0, i)?;
-                self.lane_load(&e)?
+                self.lane_load(grp, &e)?
             }
             _ => return unsupported("an expression"),
         })
@@ -496,11 +663,25 @@ impl<'a> Cg<'a, '_> {
         let super::gen::Param { base, bound, .. } = self.params[p as usize];
         let wide = self.b.ins().uextend(types::I64, first);
         let bound64 = self.b.ins().uextend(types::I64, bound);
-        let last = self.b.ins().iadd_imm_s(wide, i64::from(LANES));
+        // A group's four elements; in the guard, the whole workgroup's (`first` is then the
+        // workgroup's first index, and the sum in 64 bits cannot wrap).
+        let span = match grp.mode {
+            Mode::Guard => self.k.workgroup_size[0],
+            _ => LANES,
+        };
+        let last = self.b.ins().iadd_imm_s(wide, i64::from(span));
         let ok = self
             .b
             .ins()
             .icmp(IntCC::UnsignedLessThanOrEqual, last, bound64);
+        let ok = match grp.mode {
+            Mode::Guard => {
+                self.guard(grp, ok);
+                None
+            }
+            Mode::Fast => None,
+            Mode::Checked => Some(ok),
+        };
         let bytes = self.b.ins().ishl_imm_s(wide, 2);
         let at = self.b.ins().iadd(base, bytes);
         Ok(Elems {
@@ -514,15 +695,23 @@ impl<'a> Cg<'a, '_> {
 
     /// Reads `e`: one vector load, or (some element out of bounds) each lane's robust
     /// scalar read, zero outside the buffer as in the scalar code.
-    fn lane_load(&mut self, e: &Elems) -> Gen<L> {
+    fn lane_load(&mut self, grp: &Group, e: &Elems) -> Gen<L> {
         let t = vtype(e.s)?;
+        let Some(ok) = e.ok else {
+            if grp.mode == Mode::Guard {
+                // No value is needed before the loop: only the indices are.
+                let zero = self.zero_scalar(e.s)?;
+                return Ok(L::W(self.b.ins().splat(t, zero)));
+            }
+            return Ok(L::W(self.b.ins().load(t, vflags(), e.at, 0)));
+        };
         let (fast, slow, join) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
         let v = self.b.append_block_param(join, t);
-        self.b.ins().brif(e.ok, fast, &[], slow, &[]);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         let x = self.b.ins().load(t, vflags(), e.at, 0);
         self.b.ins().jump(join, &[x.into()]);
@@ -544,12 +733,16 @@ impl<'a> Cg<'a, '_> {
     /// Writes `v` (four lanes) to `e`: one vector store, or each lane's robust scalar write
     /// (dropped outside the buffer), in lane order as the scalar code would.
     fn lane_store(&mut self, e: &Elems, v: Value) -> Gen<()> {
+        let Some(ok) = e.ok else {
+            self.b.ins().store(vflags(), v, e.at, 0);
+            return Ok(());
+        };
         let (fast, slow, join) = (
             self.b.create_block(),
             self.b.create_block(),
             self.b.create_block(),
         );
-        self.b.ins().brif(e.ok, fast, &[], slow, &[]);
+        self.b.ins().brif(ok, fast, &[], slow, &[]);
         self.b.switch_to_block(fast);
         self.b.ins().store(vflags(), v, e.at, 0);
         self.b.ins().jump(join, &[]);

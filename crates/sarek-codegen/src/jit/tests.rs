@@ -1,0 +1,148 @@
+//! The lanes loop's fast path for whole workgroups (`lanes.rs`): it is taken where every
+//! access of a workgroup is in bounds, and every workgroup (whole, at the grid's edge, with
+//! indices that wrap) gives the interpreter's results.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::Compiled;
+use crate::front::{lower_kernel, KernelAttr};
+use crate::interp::{Launch, Program};
+
+/// `item` lowered with workgroups of 64.
+fn program(item: syn::ItemFn) -> Program {
+    let attr = KernelAttr {
+        workgroup_size: [64, 1, 1],
+        ..KernelAttr::default()
+    };
+    let lowered = lower_kernel(&attr, &item, &[]).expect("lowers");
+    Program::new(lowered.kernel)
+}
+
+/// Runs `p` over `groups` workgroups with the scalar `values` (param, bits) and the buffers
+/// `bufs` (param, words, len()), on the JIT or the interpreter; returns every buffer after.
+fn run(
+    p: &Program,
+    jit: Option<&Compiled>,
+    groups: u32,
+    values: &[(u32, u32)],
+    bufs: &[(u32, Vec<u32>, u32)],
+) -> Vec<Vec<u32>> {
+    let words: Vec<Vec<AtomicU32>> = bufs
+        .iter()
+        .map(|(_, w, _)| w.iter().map(|&v| AtomicU32::new(v)).collect())
+        .collect();
+    let lens: Vec<(u32, u32)> = bufs.iter().map(|(p, _, n)| (*p, *n)).collect();
+    let uniform = p.uniform(values, [groups, 1, 1], &lens);
+    let mut launch = Launch::new(&uniform, [groups, 1, 1]);
+    for ((param, _, _), w) in bufs.iter().zip(&words) {
+        launch = launch.buffer(*param as usize, w);
+    }
+    launch.threads = 1;
+    match jit {
+        Some(c) => c.run(p, &launch).expect("runs"),
+        None => p.run(&launch).expect("runs"),
+    }
+    words
+        .iter()
+        .map(|w| w.iter().map(|v| v.load(Ordering::Relaxed)).collect())
+        .collect()
+}
+
+fn floats(n: usize, seed: f32) -> Vec<u32> {
+    (0..n).map(|i| (seed + i as f32 * 0.25).to_bits()).collect()
+}
+
+/// Whether this process runs the lanes loop and its fast path (the toggles are on).
+fn fast_path_on() -> bool {
+    crate::toggle::enabled("SAREK_JIT_LANES", true)
+        && crate::toggle::enabled("SAREK_JIT_WHOLE", true)
+}
+
+#[test]
+fn whole_workgroups_take_the_fast_path_and_edges_match_the_interpreter() {
+    let p = program(syn::parse_quote! {
+        fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
+            let i = global_thread_id();
+            if i < y.len() {
+                y[i] = a * x[i] + y[i];
+            }
+        }
+    });
+    let c = Compiled::new(&p).expect("compiles");
+    let a = (2.5f32).to_bits();
+    // (groups, x's words and len, y's words and len): a partial last workgroup; `x` shorter
+    // than `y` (its tail read as zeros); a `len()` shorter than the buffer; more workgroups
+    // than elements.
+    for (groups, (xw, xn), (yw, yn), whole) in [
+        (6, (323, 323), (323, 323), 5),
+        (6, (200, 200), (323, 323), 3),
+        (6, (384, 384), (384, 300), 4),
+        (8, (130, 130), (130, 130), 2),
+    ] {
+        let bufs = [(1, floats(xw, 1.0), xn), (2, floats(yw, -3.0), yn)];
+        let before = c.whole_workgroups();
+        let jit = run(&p, Some(&c), groups, &[(0, a)], &bufs);
+        assert_eq!(
+            jit,
+            run(&p, None, groups, &[(0, a)], &bufs),
+            "{groups} groups, x {xw}, y {yw}/{yn}"
+        );
+        if fast_path_on() {
+            assert!(c.lanes());
+            assert_eq!(c.whole_workgroups() - before, whole, "x {xw}, y {yw}/{yn}");
+        }
+    }
+}
+
+#[test]
+fn early_returns_signed_ranges_and_wrapping_indices_match_the_interpreter() {
+    // An early return on a bound, a signed window, an index that wraps past `u32::MAX`.
+    let p = program(syn::parse_quote! {
+        fn window(n: u32, lo: i32, off: u32, x: &[i32], y: &mut [i32], z: &mut [i32]) {
+            let i = global_thread_id();
+            if i >= n {
+                return;
+            }
+            let j = i as i32 - lo;
+            if j >= 0 {
+                y[i] = x[i] + j;
+            }
+            z[i + off] = x[i] * 3;
+        }
+    });
+    let c = Compiled::new(&p).expect("compiles");
+    let ints = |n: usize, k: i32| {
+        (0..n as i32)
+            .map(|v| (v * k - 7) as u32)
+            .collect::<Vec<_>>()
+    };
+    let mut fast = 0;
+    for (n, lo, off, groups) in [
+        (1000u32, 0i32, 0u32, 16u32),
+        (300, 100, 5, 6),
+        (1024, -5, 0, 16),
+        (1024, i32::MAX, 0, 16),
+        (1024, i32::MIN + 11, 0, 16),
+        (640, 130, u32::MAX - 100, 10),
+        (512, 0, u32::MAX - 1023, 8),
+    ] {
+        let bufs = [
+            (3, ints(1000, 3), 1000),
+            (4, ints(1000, -2), 1000),
+            (5, ints(700, 5), 700),
+        ];
+        let values = [(0, n), (1, lo as u32), (2, off)];
+        let before = c.whole_workgroups();
+        let jit = run(&p, Some(&c), groups, &values, &bufs);
+        fast += c.whole_workgroups() - before;
+        assert_eq!(
+            jit,
+            run(&p, None, groups, &values, &bufs),
+            "n {n}, lo {lo}, off {off}, {groups} groups"
+        );
+    }
+    if fast_path_on() {
+        assert!(c.lanes());
+        assert!(fast > 0, "no workgroup took the fast path");
+    }
+}

@@ -22,6 +22,8 @@ mod kernels;
 #[allow(dead_code)]
 #[path = "../raw.rs"]
 mod raw;
+#[path = "../tier_probe.rs"]
+mod tier_probe;
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +57,12 @@ fn main() {
     }
     if all || picked.contains(&"naga") {
         naga_times();
+    }
+    if picked.contains(&"tier-probe") {
+        if let Err(e) = tier_probe::tier_probe() {
+            eprintln!("tier-probe failed: {e}");
+            failed = true;
+        }
     }
     if all || picked.contains(&"first-launch") {
         if let Err(e) = first_launch(driver_cache) {
@@ -445,7 +453,10 @@ fn first_launch(driver_cache: bool) -> Result<()> {
         let mut cmd = std::process::Command::new(&me);
         cmd.arg("--child-first-launch")
             .env("SAREK_CACHE_DIR", &dir)
-            .env("SAREK_LOG", "sarek_rt::launch::pipeline=info")
+            .env(
+                "SAREK_LOG",
+                "sarek_rt::launch::pipeline=info,sarek_rt::launch::tiered=info",
+            )
             .env_remove("SAREK_CACHE");
         if !driver_cache {
             cmd.env("__GL_SHADER_DISK_CACHE", "0")
@@ -461,7 +472,10 @@ fn first_launch(driver_cache: bool) -> Result<()> {
         }
         // Where each pipeline's time went (the runtime's log line per pipeline).
         for line in String::from_utf8_lossy(&out.stderr).lines() {
-            if let Some(at) = line.find("created the pipeline") {
+            if let Some(at) = line
+                .find("created the")
+                .or_else(|| line.find("compiled the optimized"))
+            {
                 println!("  {label} process: {}", &line[at..]);
             }
         }

@@ -12,6 +12,9 @@
 //!   driver's own shader caches are turned off in both children (`__GL_SHADER_DISK_CACHE=0`
 //!   for NVIDIA, `MESA_SHADER_CACHE_DISABLE=true` for Mesa), so that only Sarek's cache
 //!   carries over; `--driver-cache` leaves them on.
+//! - `tier-probe` (only when named): whether a pipeline created on another thread holds up
+//!   the calling thread's launches and pipeline creations, the premise of tiered compilation
+//!   (`tier_probe.rs`).
 //!
 //! `cargo run --release -p sarek-bench --bin rt_bench -- [back-to-back] [first-launch]
 //! [--quick] [--driver-cache]` (both by default).

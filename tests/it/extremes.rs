@@ -167,6 +167,7 @@ static LYING: KernelSource = KernelSource {
     ir: "",
     spans: &[],
     entry_points: &[],
+    quick: "",
 };
 
 #[test]

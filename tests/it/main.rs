@@ -41,6 +41,7 @@ mod semantics;
 mod std_methods;
 mod subgroups;
 mod submission;
+mod tiered;
 mod uniform_load;
 mod unroll;
 mod vectorise;

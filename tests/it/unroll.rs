@@ -78,6 +78,7 @@ fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
         ir: source.ir,
         spans: source.spans,
         entry_points: &[],
+        quick: "",
     }))
 }
 

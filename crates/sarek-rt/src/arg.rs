@@ -30,6 +30,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///     ir: "",
 ///     spans: &[],
 ///     entry_points: &[],
+///     quick: "",
 /// };
 /// assert_eq!(NOOP.abi.kernel, "noop");
 /// ```
@@ -52,6 +53,13 @@ pub struct KernelSource {
     /// text before the first entry point followed by the launched one's. Empty for a
     /// hand-written module, which is then given whole.
     pub entry_points: &'static [(&'static str, usize, usize)],
+    /// The kernel's quick form: a complete module whose entry point `sarek_main` is the same
+    /// kernel lowered with the full unrolling of short `for` loops off, which GPU drivers
+    /// compile several times faster. On a first launch whose compiled pipeline is not in the
+    /// cache, the runtime launches it while the unrolled pipeline compiles on another thread
+    /// (tiered compilation, `launch/tiered.rs`; `SAREK_TIERED=0` turns it off). Empty when
+    /// the kernel unrolls nothing (or for a hand-written source).
+    pub quick: &'static str,
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.

@@ -58,6 +58,11 @@ pub(crate) struct Inner {
     pub(crate) disk_cache: Mutex<Option<Arc<crate::disk_cache::DiskCache>>>,
     /// The open command encoder of launches not submitted yet (`launch/submit.rs`).
     pub(crate) submitter: Submitter,
+    /// Whether first launches use a kernel's quick form while its optimized pipeline
+    /// compiles (`launch/tiered.rs`).
+    pub(crate) tiered: AtomicBool,
+    /// The kernels doing so now.
+    pub(crate) tiers: Mutex<crate::launch::Tiers>,
 }
 
 impl Drop for Inner {
@@ -65,6 +70,13 @@ impl Drop for Inner {
         // Launches still in the open encoder run, as they would have without it.
         self.submitter.shutdown();
         self.poller.shutdown();
+        // Optimized pipelines still compiling (`launch/tiered.rs`) are waited for, so that
+        // they reach the pipeline cache for the next process; their threads hold nothing of
+        // this device's but their own wgpu handles, so this cannot deadlock.
+        let tiers = std::mem::take(&mut *crate::sync::lock(&self.tiers));
+        for (_, tier) in tiers {
+            tier.finish();
+        }
     }
 }
 
@@ -254,6 +266,8 @@ impl Device {
                 uniforms: Mutex::new(UniformRing::default()),
                 disk_cache: Mutex::new(disk_cache),
                 submitter,
+                tiered: AtomicBool::new(crate::launch::TIERED.get()),
+                tiers: Mutex::new(crate::launch::Tiers::new()),
             })),
         }
     }
@@ -469,6 +483,9 @@ impl Device {
         let pipelines = crate::sync::lock(&self.inner().pipelines);
         for p in pipelines.values() {
             p.forget(id);
+        }
+        for t in crate::sync::lock(&self.inner().tiers).values() {
+            t.forget(id);
         }
     }
 

@@ -103,6 +103,7 @@ static ADD_ONE: KernelSource = KernelSource {
     ir: ADD_ONE_IR,
     spans: &[],
     entry_points: &[],
+    quick: "",
 };
 
 static COUNT: KernelSource = KernelSource {
@@ -148,6 +149,7 @@ static COUNT: KernelSource = KernelSource {
     ir: COUNT_IR,
     spans: &[],
     entry_points: &[],
+    quick: "",
 };
 
 #[rustfmt::skip]

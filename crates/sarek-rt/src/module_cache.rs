@@ -52,6 +52,13 @@ fn file_of(dir: &Path, wgsl: &str) -> PathBuf {
     dir.join(format!("naga-{:016x}.bin", fnv(&keyed)))
 }
 
+/// Whether `dir` holds a module file of `wgsl`. One is written only once the entry point's
+/// pipeline is compiled and the pipeline cache saved, so this says a previous process cached
+/// that pipeline (tiered compilation skips the quick form then: `launch/tiered.rs`).
+pub(crate) fn saved(dir: &Path, wgsl: &str) -> bool {
+    file_of(dir, wgsl).is_file()
+}
+
 /// Splits `n` bytes off `rest`.
 fn take(rest: &[u8], n: usize) -> Result<(&[u8], &[u8]), &'static str> {
     (rest.len() >= n)

@@ -12,6 +12,9 @@
 //!   driver's own shader caches are turned off in both children (`__GL_SHADER_DISK_CACHE=0`
 //!   for NVIDIA, `MESA_SHADER_CACHE_DISABLE=true` for Mesa), so that only Sarek's cache
 //!   carries over; `--driver-cache` leaves them on.
+//! - `tier-probe` (only when named): whether a pipeline created on another thread holds up
+//!   the calling thread's launches and pipeline creations, the premise of tiered compilation
+//!   (`tier_probe.rs`).
 //!
 //! `cargo run --release -p sarek-bench --bin rt_bench -- [back-to-back] [first-launch]
 //! [--quick] [--driver-cache]` (both by default).
@@ -22,6 +25,8 @@ mod kernels;
 #[allow(dead_code)]
 #[path = "../raw.rs"]
 mod raw;
+#[path = "../tier_probe.rs"]
+mod tier_probe;
 
 use std::time::{Duration, Instant};
 
@@ -55,6 +60,12 @@ fn main() {
     }
     if all || picked.contains(&"naga") {
         naga_times();
+    }
+    if picked.contains(&"tier-probe") {
+        if let Err(e) = tier_probe::tier_probe() {
+            eprintln!("tier-probe failed: {e}");
+            failed = true;
+        }
     }
     if all || picked.contains(&"first-launch") {
         if let Err(e) = first_launch(driver_cache) {
@@ -445,7 +456,10 @@ fn first_launch(driver_cache: bool) -> Result<()> {
         let mut cmd = std::process::Command::new(&me);
         cmd.arg("--child-first-launch")
             .env("SAREK_CACHE_DIR", &dir)
-            .env("SAREK_LOG", "sarek_rt::launch::pipeline=info")
+            .env(
+                "SAREK_LOG",
+                "sarek_rt::launch::pipeline=info,sarek_rt::launch::tiered=info",
+            )
             .env_remove("SAREK_CACHE");
         if !driver_cache {
             cmd.env("__GL_SHADER_DISK_CACHE", "0")
@@ -461,7 +475,10 @@ fn first_launch(driver_cache: bool) -> Result<()> {
         }
         // Where each pipeline's time went (the runtime's log line per pipeline).
         for line in String::from_utf8_lossy(&out.stderr).lines() {
-            if let Some(at) = line.find("created the pipeline") {
+            if let Some(at) = line
+                .find("created the")
+                .or_else(|| line.find("compiled the optimized"))
+            {
                 println!("  {label} process: {}", &line[at..]);
             }
         }

@@ -92,6 +92,7 @@ pub fn expand_kernel_in(
     let ir = crate::interp::Program::to_json(&lowered.kernel);
     let spans = span_tokens(&lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
+    let quick = quick_form(attr, item, module, &lowered, &compiled);
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
@@ -165,6 +166,7 @@ pub fn expand_kernel_in(
                     ir: #ir,
                     spans: &[#(#spans),*],
                     entry_points: &[#(#entry_points),*],
+                    quick: #quick,
                 };
                 &SOURCE
             };
@@ -226,6 +228,38 @@ pub(super) fn compile_kernel(
             errors.push(item.sig.ident.span(), ErrorKind::Naga { message, wgsl });
             None
         }
+    }
+}
+
+/// The quick form of a kernel whose lowering unrolled `for` loops: the module's shared text
+/// and its direct entry point, lowered again with that unrolling off (the runtime launches it
+/// while the unrolled one compiles on another thread; `sarek-rt`'s `launch/tiered.rs`).
+/// Empty when nothing was unrolled, or when the rolled lowering fails, binds differently or
+/// comes out the same: the runtime then has no quick form to offer. The same source lowered
+/// by the same rules computes the same results; only the loops stay loops.
+pub(super) fn quick_form(
+    attr: &attr::KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    lowered: &super::LoweredKernel,
+    compiled: &crate::CompiledKernel,
+) -> String {
+    use crate::abi::ENTRY_POINT;
+    use crate::wgsl::EntryPointText;
+    if !lowered.unrolled {
+        return String::new();
+    }
+    let Ok(rolled) = super::lower_kernel_with(attr, item, module, false) else {
+        return String::new();
+    };
+    let Ok(quick) = crate::compile(&rolled.kernel) else {
+        return String::new();
+    };
+    let text =
+        |c: &crate::CompiledKernel| EntryPointText::text(&c.wgsl, &c.entry_points, ENTRY_POINT);
+    match (text(&quick), text(compiled)) {
+        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => q,
+        _ => String::new(),
     }
 }
 

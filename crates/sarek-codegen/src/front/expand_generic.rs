@@ -200,6 +200,7 @@ pub fn expand(
         let ir = crate::interp::Program::to_json(&lowered.kernel);
         let spans = span_tokens(lowered);
         let entry_points = entry_point_tokens(&c.entry_points);
+        let quick = super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
         let location = location_tokens(name);
         impls.push(quote! {
             #(#passed_attrs)*
@@ -213,6 +214,7 @@ pub fn expand(
                         ir: #ir,
                         spans: &[#(#spans),*],
                         entry_points: &[#(#entry_points),*],
+                        quick: #quick,
                     };
                     &SOURCE
                 };

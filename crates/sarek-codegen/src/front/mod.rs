@@ -37,6 +37,9 @@ pub struct LoweredKernel {
     pub spans: Vec<Span>,
     /// The parameters as the host passes them.
     pub host_params: Vec<(syn::Ident, HostParam)>,
+    /// Whether the lowering unrolled a `for` loop (so the kernel has a distinct quick form,
+    /// [`lower_kernel_with`] with the unrolling off).
+    pub unrolled: bool,
 }
 
 impl LoweredKernel {
@@ -56,6 +59,18 @@ pub fn lower_kernel(
     item: &syn::ItemFn,
     module: &[syn::Item],
 ) -> Result<LoweredKernel, Diagnostics> {
+    lower_kernel_with(attr, item, module, true)
+}
+
+/// [`lower_kernel`], with the full unrolling of short `for` loops (`lower/control/unroll.rs`)
+/// on or off: off gives the kernel's quick form, the same computation with its loops rolled,
+/// which GPU drivers compile several times faster (tiered compilation, ARCHITECTURE.md).
+pub fn lower_kernel_with(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    unroll_for: bool,
+) -> Result<LoweredKernel, Diagnostics> {
     // Everything below walks the syntax recursively: refuse what nests too deeply first.
     if let Some(e) = depth::check_fn(item).or_else(|| depth::check(module)) {
         let mut errors = Diagnostics::new();
@@ -71,6 +86,7 @@ pub fn lower_kernel(
         lower::ModuleContext::new(sig.ident.to_string(), attr.workgroup_size, sig.ident.span());
     cx.kernel.limits = attr.limits;
     let entry_span = cx.kernel.span;
+    cx.unroll_for = unroll_for;
     let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
     lowerer.cx.declare_module(module);
     if !attr.workgroup_size_exprs.is_empty() {
@@ -127,6 +143,7 @@ pub fn lower_kernel(
         kernel: cx.kernel,
         spans: cx.spans,
         host_params,
+        unrolled: cx.unrolled,
     })
 }
 

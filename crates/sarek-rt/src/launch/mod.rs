@@ -9,6 +9,7 @@ mod encode;
 mod handle;
 mod pipeline;
 mod submit;
+mod tiered;
 mod timer;
 
 use std::sync::Arc;
@@ -19,6 +20,7 @@ pub(crate) use encode::{pass, Dispatch};
 pub use handle::Launch;
 pub(crate) use pipeline::{dump, Pipeline};
 pub(crate) use submit::Submitter;
+pub(crate) use tiered::{Tiers, TIERED};
 pub(crate) use timer::Timer;
 
 use crate::arg::{Arg, KernelSource};

@@ -58,6 +58,10 @@ impl Device {
         if let Some(p) = cache.get(&key) {
             return Ok(p.clone());
         }
+        // A kernel whose first launch ran its quick form switches to its optimized pipeline.
+        if let Some(p) = self.finish_tier(key, &mut cache) {
+            return Ok(p);
+        }
         self.check_lost()?;
         let started = std::time::Instant::now();
         let device = &self.inner().device;
@@ -108,11 +112,15 @@ impl Device {
             Entry::Vec4 => VEC4_ENTRY_POINT,
         };
         let layouts = started.elapsed();
+        let text = only_entry_point(source, entry_point);
+        if entry == Entry::Direct && self.tiers(source, &text) {
+            return self.quick_pipeline(source, key, layout, pipeline_layout, text, scope);
+        }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
         let (module, origin, parsed) = crate::module_cache::create(
             device,
             &abi.kernel,
-            only_entry_point(source, entry_point),
+            text,
             disk.as_deref().map(crate::disk_cache::DiskCache::dir),
         );
         let moduled = started.elapsed();
@@ -154,6 +162,58 @@ impl Device {
         });
         cache.insert(key, p.clone());
         Ok(p)
+    }
+}
+
+impl Device {
+    /// The first launch of a tiered kernel (`tiered.rs`): makes its quick form's pipeline
+    /// here and starts the optimized one's on a thread. `scope` is the error scope that
+    /// [`Device::pipeline`] opened around the layouts.
+    fn quick_pipeline(
+        &self,
+        source: &'static KernelSource,
+        key: (usize, u8),
+        layout: wgpu::BindGroupLayout,
+        pipeline_layout: wgpu::PipelineLayout,
+        text: std::borrow::Cow<'static, str>,
+        scope: wgpu::ErrorScopeGuard,
+    ) -> Result<Arc<Pipeline>> {
+        let started = std::time::Instant::now();
+        let device = &self.inner().device;
+        let abi = &source.abi;
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(&abi.kernel),
+            source: wgpu::ShaderSource::Wgsl(source.quick.into()),
+        });
+        let quick = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(&abi.kernel),
+            layout: Some(&pipeline_layout),
+            module: &module,
+            entry_point: Some(&abi.entry_point),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(Error::Pipeline {
+                kernel: abi.kernel.to_string(),
+                message: e.to_string(),
+            });
+        }
+        log::info!(
+            "sarek: created the quick pipeline of `{}` in {:?}; the optimized one compiles on a thread",
+            abi.kernel,
+            started.elapsed(),
+        );
+        dump(source);
+        let optimized = super::tiered::Optimized {
+            device: device.clone(),
+            layout: pipeline_layout,
+            source,
+            entry_point: &source.abi.entry_point,
+            text,
+            disk: self.disk_cache(),
+        };
+        Ok(self.start_tier(key, layout, quick, optimized))
     }
 }
 
@@ -241,6 +301,7 @@ mod tests {
             ir: "",
             spans: &[],
             entry_points: ranges,
+            quick: "",
         }
     }
 

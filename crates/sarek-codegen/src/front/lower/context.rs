@@ -44,6 +44,12 @@ pub struct ModuleContext {
     /// a helper's matrices never share a number with its caller's (the interpreter keeps a
     /// matrix's elements by number).
     pub coop_ids: u32,
+    /// Whether short `for` loops over local arrays are unrolled (`control/unroll.rs`): off
+    /// only for a kernel's quick form, which the runtime launches while the unrolled one
+    /// compiles (tiered compilation, `sarek-rt`'s `launch/tiered.rs`).
+    pub unroll_for: bool,
+    /// Whether any loop was unrolled, i.e. whether a quick form would differ.
+    pub unrolled: bool,
 }
 
 impl ModuleContext {
@@ -70,6 +76,8 @@ impl ModuleContext {
             traits: std::collections::HashSet::new(),
             generic_helpers: std::collections::HashMap::new(),
             coop_ids: 0,
+            unroll_for: true,
+            unrolled: false,
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;

@@ -171,6 +171,9 @@ impl Lowerer<'_> {
         mutable: bool,
         range: &syn::ExprRange,
     ) -> Option<R<Value>> {
+        if !self.cx.unroll_for {
+            return None;
+        }
         let (Some(start), Some(end)) = (&range.start, &range.end) else {
             return None;
         };
@@ -205,6 +208,7 @@ impl Lowerer<'_> {
         }
         let outer = self.unroll_copies;
         self.unroll_copies = outer * (hi - lo).max(1);
+        self.cx.unrolled = true;
         for value in lo..hi {
             let (block, result) = self.with_block(|this| {
                 this.bind(name.to_owned(), Binding::Counter(value, ty));

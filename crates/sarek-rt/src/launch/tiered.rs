@@ -1,0 +1,234 @@
+//! Tiered compilation: a kernel's first launch without a cached pipeline runs its quick form
+//! while the optimized pipeline compiles on another thread.
+//!
+//! Why: a kernel whose loops Sarek unrolls (the register-blocked matrix product, 512 `Vec4`
+//! multiply-adds a slice) costs NVIDIA's compiler 150–290 ms on an H200, against 13–25 ms for
+//! an ordinary kernel, and every shape fast enough to keep (≥ 40 TFLOP/s) measured ≥ 131 ms.
+//! The same kernel lowered with the unrolling of short `for` loops off (the macro embeds it
+//! as [`KernelSource::quick`]) compiled in 45–63 ms and computed the same results, at a
+//! twentieth of the speed (BENCHMARKS.md, "Tiered compilation"). So the first launch uses the
+//! quick form, and the unrolled pipeline is made meanwhile; a pipeline created on another
+//! thread measured no effect on the launches and pipeline creations of the calling one.
+//!
+//! The quick form serves **one** launch, the first: a later launch of the kernel waits for
+//! the optimized pipeline (as every first launch did before), since launches queued on the
+//! quick form would each cost up to twenty times their GPU time, more than the compile they
+//! save. So the first launch returns sooner, the total never grows by more than that one
+//! launch's GPU time, and every later launch runs the optimized code.
+//!
+//! Only where the optimized pipeline is not expected in the pipeline cache: a module file of
+//! its entry point (`module_cache.rs`) is written only after its pipeline was compiled and
+//! the cache saved, so its presence means a previous process compiled it, and the pipeline
+//! comes from the cache in a few milliseconds. Dropping the device waits for compiles still
+//! running, so a short process still leaves the optimized pipeline in the cache.
+//! `SAREK_TIERED=0` (or [`Device::set_tiered`]) turns tiering off.
+
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use sarek_codegen::toggle::Toggle;
+
+use super::bind::Repeats;
+use super::pipeline::Pipeline;
+use crate::arg::KernelSource;
+use crate::device::Device;
+use crate::disk_cache::DiskCache;
+
+/// `SAREK_TIERED=0` turns tiered compilation off for the process's devices (the default of
+/// [`Device::set_tiered`]).
+pub(crate) static TIERED: Toggle = Toggle::new("SAREK_TIERED", true);
+
+/// The shortest optimized entry point (module text, in bytes) worth a quick form: on an H200,
+/// kernels of up to ~6 KB of WGSL compiled in 13–25 ms, where the register-blocked product's
+/// 29 KB took 145–290 ms; a quick form of a short kernel saves the driver little and the first
+/// launch runs slower code. (On lavapipe the quick forms of short kernels even compiled
+/// slower than the unrolled ones.) The quick text must also be at most half as long.
+const MIN_TEXT: usize = 8 * 1024;
+
+/// A kernel launched through its quick form whose optimized pipeline is being compiled.
+pub(crate) struct Tier {
+    /// The bind group layout both pipelines share.
+    layout: wgpu::BindGroupLayout,
+    /// The quick pipeline, kept should the optimized one fail.
+    quick: Arc<Pipeline>,
+    /// The thread compiling the optimized pipeline (`None` if it failed).
+    compiling: JoinHandle<Option<wgpu::ComputePipeline>>,
+}
+
+impl Tier {
+    /// Waits for the optimized pipeline's thread (its pipeline is saved to the cache there).
+    pub(crate) fn finish(self) {
+        let _ = self.compiling.join();
+    }
+
+    /// Drops the quick pipeline's cached bind groups that hold buffer `id`.
+    pub(crate) fn forget(&self, id: u64) {
+        self.quick.forget(id);
+    }
+}
+
+/// What the optimized pipeline's thread needs.
+pub(super) struct Optimized {
+    pub(super) device: wgpu::Device,
+    pub(super) layout: wgpu::PipelineLayout,
+    pub(super) source: &'static KernelSource,
+    pub(super) entry_point: &'static str,
+    pub(super) text: std::borrow::Cow<'static, str>,
+    pub(super) disk: Option<Arc<DiskCache>>,
+}
+
+impl Optimized {
+    /// Compiles the pipeline on this thread; on success saves the pipeline cache, then the
+    /// module file (in that order: the file's presence tells a later process the pipeline is
+    /// cached).
+    fn compile(self) -> Option<wgpu::ComputePipeline> {
+        let started = std::time::Instant::now();
+        let abi = &self.source.abi;
+        let (module, origin, parsed) = crate::module_cache::create(
+            &self.device,
+            &abi.kernel,
+            self.text,
+            self.disk.as_deref().map(DiskCache::dir),
+        );
+        // Error scopes are per thread: this one sees this thread's errors only.
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let pipeline = self
+            .device
+            .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(&abi.kernel),
+                layout: Some(&self.layout),
+                module: &module,
+                entry_point: Some(self.entry_point),
+                compilation_options: Default::default(),
+                cache: self.disk.as_deref().map(DiskCache::cache),
+            });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            log::warn!(
+                "sarek: the optimized pipeline of `{}` failed ({e}); it keeps its quick form",
+                abi.kernel
+            );
+            return None;
+        }
+        if let Some(disk) = &self.disk {
+            disk.save();
+        }
+        if let Some(parsed) = parsed {
+            parsed.save();
+        }
+        log::info!(
+            "sarek: compiled the optimized pipeline of `{}` ({}) on a thread in {:?} (shader module {origin:?})",
+            abi.kernel,
+            self.entry_point,
+            started.elapsed(),
+        );
+        Some(pipeline)
+    }
+}
+
+impl Device {
+    /// Turns tiered compilation on or off for this device's later first launches (on by
+    /// default unless `SAREK_TIERED=0`); returns the previous setting. Off, a first launch
+    /// compiles the kernel's optimized pipeline before it returns, as without tiering. The
+    /// CPU backend has nothing to compile: always off there.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let dev = sarek_rt::Device::new()?;
+    /// dev.set_tiered(false); // first launches compile the optimized code before returning
+    /// # Ok(()) }
+    /// ```
+    pub fn set_tiered(&self, on: bool) -> bool {
+        if self.is_cpu() {
+            return false;
+        }
+        self.inner().tiered.swap(on, Ordering::Relaxed)
+    }
+
+    /// How many kernels ran their quick form and have not yet switched to their optimized
+    /// pipeline (tiered compilation, [`Device::set_tiered`]): each switches at its next
+    /// launch, which waits for the compile if it is still running.
+    pub fn pending_compiles(&self) -> usize {
+        if self.is_cpu() {
+            return 0;
+        }
+        crate::sync::lock(&self.inner().tiers).len()
+    }
+
+    /// Whether a first launch of `source`'s direct entry point should use its quick form.
+    pub(super) fn tiers(&self, source: &KernelSource, text: &str) -> bool {
+        if source.quick.is_empty()
+            || text.len() < MIN_TEXT
+            || text.len() < 2 * source.quick.len()
+            || !self.inner().tiered.load(Ordering::Relaxed)
+        {
+            return false;
+        }
+        // A module file means a previous process compiled and cached the pipeline.
+        match self.disk_cache() {
+            Some(disk) => !crate::module_cache::saved(disk.dir(), text),
+            None => true,
+        }
+    }
+
+    /// Records `quick`, launched in place of the pipeline `optimized` compiles on a new
+    /// thread; returns the quick pipeline.
+    pub(super) fn start_tier(
+        &self,
+        key: (usize, u8),
+        layout: wgpu::BindGroupLayout,
+        quick: wgpu::ComputePipeline,
+        optimized: Optimized,
+    ) -> Arc<Pipeline> {
+        let quick = Arc::new(Pipeline {
+            pipeline: quick,
+            layout: layout.clone(),
+            repeats: Repeats::default(),
+        });
+        let spawned = std::thread::Builder::new()
+            .name(format!("sarek compile {}", optimized.source.abi.kernel))
+            .spawn(move || optimized.compile());
+        match spawned {
+            Ok(compiling) => {
+                crate::sync::lock(&self.inner().tiers).insert(
+                    key,
+                    Tier {
+                        layout,
+                        quick: quick.clone(),
+                        compiling,
+                    },
+                );
+            }
+            // No thread: the quick form stays (the launch still runs correctly).
+            Err(e) => log::warn!("sarek: no thread to compile an optimized pipeline: {e}"),
+        }
+        quick
+    }
+
+    /// The pipeline of a kernel whose quick form served its first launch: the optimized one,
+    /// waited for if still compiling (or the quick one, should it have failed), now the
+    /// kernel's pipeline in `cache`. `None` when `key` has no tier.
+    pub(super) fn finish_tier(
+        &self,
+        key: (usize, u8),
+        cache: &mut HashMap<(usize, u8), Arc<Pipeline>>,
+    ) -> Option<Arc<Pipeline>> {
+        let tier = crate::sync::lock(&self.inner().tiers).remove(&key)?;
+        let p = match tier.compiling.join() {
+            Ok(Some(pipeline)) => Arc::new(Pipeline {
+                pipeline,
+                layout: tier.layout,
+                repeats: Repeats::default(),
+            }),
+            _ => tier.quick,
+        };
+        cache.insert(key, p.clone());
+        Some(p)
+    }
+}
+
+/// The tiers of one device. Dropping the device waits for the threads still compiling, so
+/// that their pipelines reach the cache for the next process; a thread holds its own handles
+/// to the wgpu device and nothing of Sarek's, so this cannot deadlock.
+pub(crate) type Tiers = HashMap<(usize, u8), Tier>;

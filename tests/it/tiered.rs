@@ -1,0 +1,180 @@
+//! Tiered compilation (`sarek-rt`'s `launch/tiered.rs`): a kernel whose lowering unrolled
+//! `for` loops embeds a quick form (the same kernel with those loops rolled); its first launch
+//! without a cached pipeline runs the quick form while the optimized pipeline compiles on a
+//! thread, and its next launch switches. Results are the same either way, on the test device
+//! and on the CPU backend (which has nothing to compile, so no tiers).
+
+use crate::common;
+
+use sarek::prelude::*;
+
+/// Sixteen values per thread in a local array, then sixteen rounds of products into sixteen
+/// accumulators: the `for` loops index the arrays with their counters, so the lowering unrolls
+/// them (256 copies of the inner body, long enough for the runtime to tier it) and the
+/// kernel has a quick form.
+#[sarek::kernel]
+fn blocked_sum(x: &[f32], out: &mut [f32]) {
+    let i = global_idx_x();
+    let mut v = [0.0f32; 16];
+    for k in 0..16 {
+        if i * 16 + k < x.len() {
+            v[k] = x[i * 16 + k];
+        }
+    }
+    let mut acc = [0.0f32; 16];
+    for k in 0..16 {
+        for j in 0..16 {
+            acc[j] += v[k] * v[j];
+        }
+    }
+    let mut s = 0.0f32;
+    for j in 0..16 {
+        s += acc[j];
+    }
+    if i < out.len() {
+        out[i] = s;
+    }
+}
+
+/// No loop to unroll: no quick form.
+#[sarek::kernel]
+fn plain_square(x: &[f32], out: &mut [f32]) {
+    let i = global_idx_x();
+    if i < out.len() {
+        out[i] = x[i] * x[i];
+    }
+}
+
+const N: usize = 1000;
+
+fn input() -> Vec<f32> {
+    (0..16 * N).map(|i| (i % 97) as f32 * 0.25 - 3.0).collect()
+}
+
+/// The host's sums, in the kernel's order (products of small multiples of 0.25: exact).
+fn expected(x: &[f32]) -> Vec<f32> {
+    x.chunks(16)
+        .map(|v| {
+            let mut acc = [0.0f32; 16];
+            for k in 0..16 {
+                for j in 0..16 {
+                    acc[j] += v[k] * v[j];
+                }
+            }
+            acc.iter().fold(0.0f32, |s, a| s + a)
+        })
+        .collect()
+}
+
+/// One launch of `blocked_sum` on `dev`, read back.
+fn run(dev: &Device) -> Vec<f32> {
+    let x = dev.upload(&input()).unwrap();
+    let mut out = dev.zeros::<f32>(N).unwrap();
+    blocked_sum
+        .launch(dev, Grid::cover(N), &x, &mut out)
+        .unwrap()
+        .wait()
+        .unwrap();
+    out.read().unwrap()
+}
+
+#[test]
+fn only_kernels_that_unroll_embed_a_quick_form() {
+    let quick = blocked_sum::SOURCE.quick;
+    assert!(quick.contains("fn sarek_main("), "{quick}");
+    // One entry point, its loops rolled.
+    assert_eq!(quick.matches("@compute").count(), 1, "{quick}");
+    assert!(quick.contains("loop"), "{quick}");
+    assert!(!blocked_sum::WGSL.contains("loop"), "{}", blocked_sum::WGSL);
+    // Long enough to be tiered: the unrolled entry point is many times the rolled one.
+    assert!(
+        blocked_sum::WGSL.len() > 4 * quick.len(),
+        "{}",
+        blocked_sum::WGSL.len()
+    );
+    assert_eq!(plain_square::SOURCE.quick, "");
+}
+
+#[test]
+fn the_quick_form_and_the_switch_give_the_same_results() {
+    let Some(dev) = common::device() else { return };
+    dev.set_pipeline_cache_dir(None);
+    dev.set_tiered(true);
+    let want = expected(&input());
+    let first = run(&dev);
+    if !dev.is_cpu() {
+        assert_eq!(
+            dev.pending_compiles(),
+            1,
+            "the first launch ran the quick form"
+        );
+    }
+    let second = run(&dev);
+    assert_eq!(dev.pending_compiles(), 0, "the second launch switched");
+    let third = run(&dev);
+    assert_eq!(first, want);
+    assert_eq!(second, want);
+    assert_eq!(third, want);
+}
+
+#[test]
+fn tiering_off_compiles_the_optimized_pipeline_first() {
+    let Some(dev) = common::device() else { return };
+    dev.set_pipeline_cache_dir(None);
+    dev.set_tiered(false);
+    assert_eq!(run(&dev), expected(&input()));
+    assert_eq!(dev.pending_compiles(), 0);
+}
+
+#[test]
+fn a_cached_pipeline_skips_the_quick_form() {
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("sarek-tiered-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    if dev.set_pipeline_cache_dir(Some(&dir)).is_none() {
+        eprintln!("skipping: the adapter has no pipeline cache");
+        return;
+    }
+    dev.set_tiered(true);
+    run(&dev);
+    assert_eq!(dev.pending_compiles(), 1);
+    run(&dev); // waits for the optimized pipeline, which saved the cache and its module
+    drop(dev);
+    // A second device with the same directory, as a second process would be.
+    let Some(again) = common::gpu_device() else {
+        return;
+    };
+    again.set_pipeline_cache_dir(Some(&dir));
+    again.set_tiered(true);
+    assert_eq!(run(&again), expected(&input()));
+    assert_eq!(
+        again.pending_compiles(),
+        0,
+        "the cached pipeline was used at once"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn dropping_a_device_while_it_compiles_does_not_deadlock() {
+    for _ in 0..3 {
+        let Some(dev) = common::device() else { return };
+        dev.set_pipeline_cache_dir(None);
+        dev.set_tiered(true);
+        let x = dev.upload(&input()).unwrap();
+        let mut out = dev.zeros::<f32>(N).unwrap();
+        let launch = blocked_sum
+            .launch(&dev, Grid::cover(N), &x, &mut out)
+            .unwrap();
+        drop(launch);
+        drop(out);
+        drop(x);
+        drop(dev);
+    }
+    // A new device still works.
+    let Some(dev) = common::device() else { return };
+    dev.set_pipeline_cache_dir(None);
+    assert_eq!(run(&dev), expected(&input()));
+}

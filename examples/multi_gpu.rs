@@ -36,9 +36,16 @@ pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
 /// `c = a · b` for `rows` rows of `a` (`rows × n`) and the whole of `b` (`n × n`), with
 /// register blocking: a 16×16 workgroup computes a 128×128 tile of `c`, each thread an 8×8
 /// block in sixteen `Vec4`s; each step along k stages a 128×8 slice of `a` (transposed) and an
-/// 8×128 slice of `b` in workgroup memory. `n` must be a multiple of 4 (rows of `Vec4`). The
-/// benchmark suite's `matmul_rb` with the rows of `a` apart from `n`, so that a device can
-/// take a band of rows.
+/// 8×128 slice of `b` in workgroup memory. `n` must be a multiple of 4 (rows of `Vec4`).
+///
+/// The example keeps a kernel of its own because none of the project's fits: the library
+/// (`sarek::`) has no f32 matrix product; the benchmark suite's `matmul_rb` lives in
+/// `sarek-bench`, which depends on this crate (so its examples cannot use it), and takes one
+/// `n` for the rows of `a` and `c` as for the columns, so a device given a band of rows would
+/// read and write past its band in the band's last tile; `examples/matmul.rs` is another
+/// example's square product. This is an earlier, single-buffered form of `matmul_rb` with the
+/// rows of `a` apart from `n`, so that a device can take a band of rows; the example measures
+/// how the work splits over devices, not the fastest kernel.
 #[sarek::kernel(workgroup_size = [16, 16])]
 pub fn matmul_rows(rows: usize, n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
     const BK: usize = 8;

@@ -15,7 +15,7 @@ pub fn device() -> Option<Device> {
     }
     match Device::gpu() {
         Ok(dev) => Some(dev),
-        Err(e) if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") => {
+        Err(e) if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
             panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
         }
         Err(e) => {
@@ -35,7 +35,7 @@ pub fn gpu_device() -> Option<Device> {
     }
     match Device::gpu() {
         Ok(dev) => Some(dev),
-        Err(e) if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") => {
+        Err(e) if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
             panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
         }
         Err(e) => {

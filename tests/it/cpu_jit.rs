@@ -447,14 +447,14 @@ fn jit_lanes_match_the_interpreter() {
     let (y, z) = run(&dev, &x);
     assert_eq!((y.clone(), z.clone()), run(&interp, &x));
     // Under `SAREK_CHECKS=1` every launch is checked, and the reads below fault on purpose.
-    if std::env::var("SAREK_CHECKS").as_deref() != Ok("1") {
+    if !sarek_codegen::toggle::enabled("SAREK_CHECKS", false) {
         // A read past a shorter `x` is zero (a fault under checks, so against the host).
         let (ys, zs) = run(&dev, &x[..n - 10]);
         assert_eq!((&ys[..n - 10], &zs), (&y[..n - 10], &z));
         for i in n - 10..n {
             assert_eq!(ys[i], y0[i] + (-0.0f32 / 3.5), "{i}");
         }
-        if compiled() == CpuEngine::Jit && std::env::var("SAREK_JIT_LANES").as_deref() != Ok("0") {
+        if compiled() == CpuEngine::Jit && sarek_codegen::toggle::enabled("SAREK_JIT_LANES", true) {
             assert!(dev.cpu_lanes(lanes_mix::SOURCE).unwrap());
             assert!(dev.cpu_lanes(lanes_diverge::SOURCE).unwrap());
             assert!(!dev.cpu_lanes(lanes_shift::SOURCE).unwrap());

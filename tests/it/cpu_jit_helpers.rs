@@ -76,7 +76,7 @@ pub mod inlined {
 fn helpers_with_barriers_run_as_machine_code_like_the_interpreter() {
     let dev = Device::cpu();
     if std::env::var("SAREK_CPU_ENGINE").as_deref() != Ok("interp")
-        && std::env::var("SAREK_CHECKS").as_deref() != Ok("1")
+        && !sarek_codegen::toggle::enabled("SAREK_CHECKS", false)
     {
         assert_eq!(
             dev.cpu_engine(inlined::through_helpers::SOURCE).unwrap(),

@@ -96,7 +96,7 @@ fn kernels(source: &str) -> Vec<Golden> {
 #[test]
 fn golden_wgsl() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let bless = std::env::var("SAREK_BLESS").as_deref() == Ok("1");
+    let bless = sarek_codegen::toggle::enabled("SAREK_BLESS", false);
     let mut inputs: Vec<_> = std::fs::read_dir(root.join("in"))
         .unwrap()
         .map(|e| e.unwrap().path())

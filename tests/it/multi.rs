@@ -449,7 +449,7 @@ fn a_software_adapter_is_used_when_asked_for_with_one_warning() {
         assert!(stderr.contains("new chose software: true"), "{stderr}");
         return;
     }
-    if std::env::var_os("SAREK_MULTI_NEW").is_some() {
+    if sarek_codegen::toggle::enabled("SAREK_MULTI_NEW", false) {
         eprintln!(
             "new chose software: {}",
             Device::new().unwrap().is_software()

@@ -318,7 +318,7 @@ fn profiled_launches_report_a_positive_gpu_time() {
     let Some(dev) = common::gpu_device() else {
         return;
     };
-    if std::env::var("SAREK_REQUIRE_GPU").as_deref() == Ok("1") {
+    if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) {
         assert!(
             dev.can_profile(),
             "the CI device (lavapipe) has timestamp queries"

@@ -14,13 +14,17 @@
 //! saving at once leave one whole file, never a mix.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::cache_file::{fnv, write_atomically, Contents, Field, Layout};
 use crate::device::Device;
 
-/// The first bytes of a cache file.
-const MAGIC: &[u8; 8] = b"SAREKPC1";
+/// The layout of a cache file.
+const LAYOUT: Layout = Layout {
+    magic: b"SAREKPC1",
+    foreign: "not a Sarek pipeline cache",
+    what: "the pipeline cache",
+};
 
 /// One device's pipeline cache and the file it is saved to.
 pub(crate) struct DiskCache {
@@ -31,14 +35,6 @@ pub(crate) struct DiskCache {
     reused: bool,
     /// The checksum of the data last read or written, so unchanged data is not rewritten.
     saved: Mutex<Option<u64>>,
-}
-
-/// FNV-1a, 64 bits: a checksum that stays the same across Rust versions and platforms (std's
-/// `DefaultHasher` promises neither).
-pub(crate) fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The directory the environment asks for: `None` with `SAREK_CACHE=0` or without any of
@@ -73,64 +69,17 @@ fn key(info: &wgpu::AdapterInfo) -> Option<String> {
     ))
 }
 
-/// The cached data in `bytes`, if they are a whole cache file made for `key`; otherwise why
-/// not.
-fn parse<'a>(bytes: &'a [u8], key: &str) -> Result<&'a [u8], &'static str> {
-    let rest = bytes
-        .strip_prefix(MAGIC)
-        .ok_or("not a Sarek pipeline cache")?;
-    let take = |rest: &'a [u8], n: usize| {
-        (rest.len() >= n)
-            .then(|| rest.split_at(n))
-            .ok_or("truncated")
-    };
-    let (len, rest) = take(rest, 4)?;
-    let key_len = u32::from_le_bytes(len.try_into().map_err(|_| "truncated")?) as usize;
-    let (file_key, rest) = take(rest, key_len)?;
-    if file_key != key.as_bytes() {
-        return Err("made for another adapter, driver or Sarek version");
-    }
-    let (len, rest) = take(rest, 8)?;
-    let data_len = u64::from_le_bytes(len.try_into().map_err(|_| "truncated")?);
-    let (sum, data) = take(rest, 8)?;
-    let sum = u64::from_le_bytes(sum.try_into().map_err(|_| "truncated")?);
-    if data.len() as u64 != data_len {
-        return Err("truncated or padded");
-    }
-    if fnv(data) != sum {
-        return Err("corrupt (its checksum does not match)");
-    }
-    Ok(data)
+/// What a cache file repeats: the key it was made for.
+fn fields(key: &str) -> [Field<'_>; 1] {
+    [Field::short(
+        key.as_bytes(),
+        "made for another adapter, driver or Sarek version",
+    )]
 }
 
 /// A cache file holding `data` for `key`.
 fn encode(key: &str, data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(data.len() + key.len() + 28);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(key.len() as u32).to_le_bytes());
-    out.extend_from_slice(key.as_bytes());
-    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv(data).to_le_bytes());
-    out.extend_from_slice(data);
-    out
-}
-
-/// Writes `bytes` to `file` through a temporary file in the same directory and a rename.
-pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = file.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let temp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        file.file_name().and_then(|n| n.to_str()).unwrap_or("cache"),
-        std::process::id(),
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, file));
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    written
+    LAYOUT.encode(&fields(key), data)
 }
 
 impl DiskCache {
@@ -147,24 +96,8 @@ impl DiskCache {
         }
         let key = key(info)?;
         let file = dir.join(format!("pipelines-{:016x}.bin", fnv(key.as_bytes())));
-        let bytes = match std::fs::read(&file) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => {
-                log::warn!("sarek: ignoring the pipeline cache {}: {e}", file.display());
-                None
-            }
-        };
-        let data = bytes.as_deref().and_then(|b| match parse(b, &key) {
-            Ok(data) => Some(data),
-            Err(why) => {
-                log::warn!(
-                    "sarek: ignoring the pipeline cache {}: {why}; it will be rewritten",
-                    file.display()
-                );
-                None
-            }
-        });
+        let contents = LAYOUT.read(&file, &fields(&key));
+        let data = contents.as_ref().map(Contents::data);
         // SAFETY: `data` is exactly what `PipelineCache::get_data` returned for this key (the
         // adapter, driver and wgpu's own key): the file repeats the key and a checksum of the
         // data, both checked above, so a foreign, truncated or corrupt file never gets here.
@@ -306,6 +239,12 @@ impl Device {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cached data in `bytes`, if they are a whole cache file made for `key`; otherwise why
+    /// not.
+    fn parse<'a>(bytes: &'a [u8], key: &str) -> Result<&'a [u8], &'static str> {
+        LAYOUT.parse(bytes, &fields(key))
+    }
 
     #[test]
     fn files_round_trip_and_bad_ones_are_refused() {

@@ -26,6 +26,7 @@ mod arg;
 mod batch;
 mod buffer;
 mod bytes;
+mod cache_file;
 mod copy;
 mod cpu;
 mod cpu_engine;

@@ -19,10 +19,14 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::disk_cache::{fnv, write_atomically};
+use crate::cache_file::{fnv, write_atomically, Field, Layout};
 
-/// The first bytes of a module file.
-const MAGIC: &[u8; 8] = b"SAREKNM1";
+/// The layout of a module file.
+const LAYOUT: Layout = Layout {
+    magic: b"SAREKNM1",
+    foreign: "not a Sarek module file",
+    what: "the module file",
+};
 
 /// What a module file must have been written by. naga's version is pinned exactly in the
 /// workspace's Cargo.toml (its messages appear in golden files), so it is spelled here; a
@@ -59,81 +63,27 @@ pub(crate) fn saved(dir: &Path, wgsl: &str) -> bool {
     file_of(dir, wgsl).is_file()
 }
 
-/// Splits `n` bytes off `rest`.
-fn take(rest: &[u8], n: usize) -> Result<(&[u8], &[u8]), &'static str> {
-    (rest.len() >= n)
-        .then(|| rest.split_at(n))
-        .ok_or("truncated")
-}
-
-/// A little-endian length of `N` bytes off `rest`.
-fn take_len<const N: usize>(rest: &[u8]) -> Result<(u64, &[u8]), &'static str> {
-    let (bytes, rest) = take(rest, N)?;
-    let mut wide = [0u8; 8];
-    wide[..N].copy_from_slice(bytes);
-    Ok((u64::from_le_bytes(wide), rest))
-}
-
-/// The encoded module in `bytes`, if they are a whole module file of `wgsl` in this format;
-/// otherwise why not.
-fn parse<'a>(bytes: &'a [u8], wgsl: &str) -> Result<&'a [u8], &'static str> {
-    let rest = bytes.strip_prefix(MAGIC).ok_or("not a Sarek module file")?;
-    let (len, rest) = take_len::<4>(rest)?;
-    let (key, rest) = take(rest, len as usize)?;
-    if key != KEY.as_bytes() {
-        return Err("written by another Sarek or naga version");
-    }
-    let (len, rest) = take_len::<8>(rest)?;
-    let (text, rest) = take(rest, usize::try_from(len).map_err(|_| "truncated")?)?;
-    if text != wgsl.as_bytes() {
-        return Err("made from another kernel's text");
-    }
-    let (len, rest) = take_len::<8>(rest)?;
-    let (sum, data) = take_len::<8>(rest)?;
-    if data.len() as u64 != len {
-        return Err("truncated or padded");
-    }
-    if fnv(data) != sum {
-        return Err("corrupt (its checksum does not match)");
-    }
-    Ok(data)
+/// What a module file repeats: the format's key and the WGSL text it was parsed from.
+fn fields(wgsl: &str) -> [Field<'_>; 2] {
+    [
+        Field::short(KEY.as_bytes(), "written by another Sarek or naga version"),
+        Field::long(wgsl.as_bytes(), "made from another kernel's text"),
+    ]
 }
 
 /// A module file holding `data`, the encoded module of `wgsl`.
 fn encode(wgsl: &str, data: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(MAGIC.len() + KEY.len() + wgsl.len() + data.len() + 28);
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&(KEY.len() as u32).to_le_bytes());
-    out.extend_from_slice(KEY.as_bytes());
-    out.extend_from_slice(&(wgsl.len() as u64).to_le_bytes());
-    out.extend_from_slice(wgsl.as_bytes());
-    out.extend_from_slice(&(data.len() as u64).to_le_bytes());
-    out.extend_from_slice(&fnv(data).to_le_bytes());
-    out.extend_from_slice(data);
-    out
+    LAYOUT.encode(&fields(wgsl), data)
 }
 
 /// The module saved for `wgsl` under `dir`, if there is a valid one; a bad file is a log line.
 fn load(dir: &Path, wgsl: &str) -> Option<naga::Module> {
     let file = file_of(dir, wgsl);
-    let bytes = match std::fs::read(&file) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
-        Err(e) => {
-            log::warn!("sarek: ignoring the module file {}: {e}", file.display());
-            return None;
-        }
-    };
-    let decoded = parse(&bytes, wgsl).and_then(|data| {
-        postcard::from_bytes::<naga::Module>(data).map_err(|_| "its module does not decode")
-    });
-    match decoded {
+    let contents = LAYOUT.read(&file, &fields(wgsl))?;
+    match postcard::from_bytes::<naga::Module>(contents.data()) {
         Ok(module) => Some(module),
-        Err(why) => {
-            log::warn!(
-                "sarek: ignoring the module file {}: {why}; it will be rewritten",
-                file.display()
-            );
+        Err(_) => {
+            LAYOUT.ignore(&file, "its module does not decode");
             None
         }
     }
@@ -226,6 +176,12 @@ pub(crate) fn create(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The encoded module in `bytes`, if they are a whole module file of `wgsl` in this
+    /// format; otherwise why not.
+    fn parse<'a>(bytes: &'a [u8], wgsl: &str) -> Result<&'a [u8], &'static str> {
+        LAYOUT.parse(bytes, &fields(wgsl))
+    }
 
     const WGSL: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n\n@compute @workgroup_size(64, 1, 1)\nfn sarek_main(@builtin(global_invocation_id) id: vec3<u32>) {\n    if id.x < arrayLength(&out) {\n        out[id.x] = id.x * 3u + 1u;\n    }\n}\n";
 

@@ -80,7 +80,8 @@ pub fn run(kernel: &mut Kernel, factor: usize) -> usize {
 /// The read-only buffer parameters, with their names (which the hoisted loads take).
 type ReadOnly = HashMap<ParamId, String>;
 
-/// Unrolls the qualifying loops in `b`, innermost first.
+/// Unrolls the qualifying loops in `b`, innermost first. (Its own walk, not `visit`: it
+/// rebuilds the blocks it walks.)
 fn block(f: &mut Function, read_only: &ReadOnly, factor: usize, b: &mut Block) -> usize {
     let mut n = 0;
     let mut out = Vec::with_capacity(b.len());
@@ -195,17 +196,10 @@ fn exit_bound(f: &Function, s: &Statement, counter: Handle<Local>) -> Option<Han
 }
 
 /// Counts the `break`s in `b` (the loop has no nested loop, so each leaves it).
-fn breaks(b: &[Statement]) -> usize {
-    b.iter()
-        .map(|s| match &s.kind {
-            Stmt::Break => 1,
-            Stmt::If { accept, reject, .. } => breaks(accept) + breaks(reject),
-            Stmt::Switch { cases, default, .. } => {
-                cases.iter().map(|c| breaks(&c.body)).sum::<usize>() + breaks(default)
-            }
-            _ => 0,
-        })
-        .sum()
+fn breaks(b: &Block) -> usize {
+    let mut n = 0;
+    visit(b, &mut |s| n += usize::from(matches!(s.kind, Stmt::Break)));
+    n
 }
 
 /// What a loop body holds, for the checks.
@@ -222,12 +216,13 @@ struct Contents {
 }
 
 impl Contents {
-    fn block(&mut self, b: &[Statement]) {
-        for s in b {
-            self.statement(s);
-        }
+    /// Adds every statement of `b`, at any depth.
+    fn block(&mut self, b: &Block) {
+        visit(b, &mut |s| self.statement(s));
     }
 
+    /// Adds `s` itself (`visit` brings the statements it holds). A nested loop's statements
+    /// are counted too, but a loop holding one is left alone whatever they are.
     fn statement(&mut self, s: &Statement) {
         self.statements += 1;
         match &s.kind {
@@ -239,26 +234,8 @@ impl Contents {
                 self.place(place);
                 self.roots.push(*value);
             }
-            Stmt::If {
-                cond,
-                accept,
-                reject,
-            } => {
-                self.roots.push(*cond);
-                self.block(accept);
-                self.block(reject);
-            }
-            Stmt::Switch {
-                selector,
-                cases,
-                default,
-            } => {
-                self.roots.push(*selector);
-                for c in cases {
-                    self.block(&c.body);
-                }
-                self.block(default);
-            }
+            Stmt::If { cond, .. } => self.roots.push(*cond),
+            Stmt::Switch { selector, .. } => self.roots.push(*selector),
             Stmt::Return(value) => self.roots.extend(value),
             Stmt::Break => {}
             Stmt::Atomic {
@@ -318,38 +295,6 @@ impl Contents {
     }
 }
 
-/// The operands of an expression.
-fn operands(kind: &Expr) -> Vec<Handle<Expression>> {
-    match kind {
-        Expr::Literal(_)
-        | Expr::Param(_)
-        | Expr::Local(_)
-        | Expr::Len(_)
-        | Expr::Builtin(_)
-        | Expr::Zero(_)
-        | Expr::Argument(_) => Vec::new(),
-        Expr::Index { index, .. } => vec![*index],
-        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::Field { base: expr, .. } => {
-            vec![*expr]
-        }
-        Expr::Binary { left, right, .. }
-        | Expr::Access {
-            base: left,
-            index: right,
-        } => vec![*left, *right],
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => vec![*cond, *accept, *reject],
-        Expr::SharedIndex { indices: all, .. }
-        | Expr::Math { args: all, .. }
-        | Expr::Compose {
-            components: all, ..
-        } => all.clone(),
-    }
-}
-
 /// The loop analysis: which values do not change in the loop.
 struct Loop<'a> {
     f: &'a Function,
@@ -370,9 +315,7 @@ impl Loop<'_> {
             Expr::Local(l) => !self.written.contains(l) || Some(*l) == counter,
             // Memory may change (or, for a read-only buffer, the load is what is hoisted).
             Expr::Index { .. } | Expr::SharedIndex { .. } => false,
-            kind => operands(kind)
-                .into_iter()
-                .all(|o| self.invariant(o, counter)),
+            kind => kind.operands().all(|o| self.invariant(o, counter)),
         }
     }
 
@@ -380,14 +323,14 @@ impl Loop<'_> {
     fn mentions(&self, h: Handle<Expression>, local: Handle<Local>) -> bool {
         match &self.f.exprs[h].kind {
             Expr::Local(l) => *l == local,
-            kind => operands(kind).into_iter().any(|o| self.mentions(o, local)),
+            kind => kind.operands().any(|o| self.mentions(o, local)),
         }
     }
 
     /// The structural key of an index expression: equal keys, equal values in one iteration.
     fn key(&self, h: Handle<Expression>) -> String {
         let e = &self.f.exprs[h];
-        let ops: Vec<String> = operands(&e.kind).into_iter().map(|o| self.key(o)).collect();
+        let ops: Vec<String> = e.kind.operands().map(|o| self.key(o)).collect();
         let head = match &e.kind {
             Expr::Binary { op, .. } => format!("{op:?}"),
             Expr::Unary { op, .. } => format!("{op:?}"),
@@ -414,7 +357,7 @@ impl Loop<'_> {
         found: &mut HashMap<Handle<Expression>, usize>,
     ) {
         let kind = &self.f.exprs[h].kind;
-        for o in operands(kind) {
+        for o in kind.operands() {
             self.loads(o, read_only, counter, loads, found);
         }
         if let Expr::Index { slice, index } = kind {
@@ -667,23 +610,12 @@ fn guard(
 }
 
 /// Counts the assignments to `local` in `b`.
-fn count_assignments(b: &[Statement], local: Handle<Local>, count: &mut usize) {
-    for s in b {
-        match &s.kind {
-            Stmt::Assign { place, .. } if root(place) == Some(local) => *count += 1,
-            Stmt::If { accept, reject, .. } => {
-                count_assignments(accept, local, count);
-                count_assignments(reject, local, count);
-            }
-            Stmt::Switch { cases, default, .. } => {
-                for c in cases {
-                    count_assignments(&c.body, local, count);
-                }
-                count_assignments(default, local, count);
-            }
-            _ => {}
+fn count_assignments(b: &Block, local: Handle<Local>, count: &mut usize) {
+    visit(b, &mut |s| {
+        if matches!(&s.kind, Stmt::Assign { place, .. } if root(place) == Some(local)) {
+            *count += 1;
         }
-    }
+    });
 }
 
 /// The local a place stores into, if any.
@@ -696,17 +628,17 @@ fn root(place: &Place) -> Option<Handle<Local>> {
 }
 
 /// Whether `b` declares `local` (a `let`, or the result of an atomic operation).
-fn declared_in(b: &[Statement], local: Handle<Local>) -> bool {
-    b.iter().any(|s| match &s.kind {
-        Stmt::Let { local: l, .. } => *l == local,
-        Stmt::Atomic { result, .. } => *result == Some(local),
-        Stmt::CompareExchange { old, exchanged, .. } => *old == local || *exchanged == local,
-        Stmt::If { accept, reject, .. } => declared_in(accept, local) || declared_in(reject, local),
-        Stmt::Switch { cases, default, .. } => {
-            cases.iter().any(|c| declared_in(&c.body, local)) || declared_in(default, local)
+fn declared_in(b: &Block, local: Handle<Local>) -> bool {
+    let mut found = false;
+    visit(b, &mut |s| {
+        found |= match &s.kind {
+            Stmt::Let { local: l, .. } => *l == local,
+            Stmt::Atomic { result, .. } => *result == Some(local),
+            Stmt::CompareExchange { old, exchanged, .. } => *old == local || *exchanged == local,
+            _ => false,
         }
-        _ => false,
-    })
+    });
+    found
 }
 
 /// Every expression reachable from `roots`, in handle order.
@@ -715,7 +647,7 @@ fn reachable(f: &Function, roots: &[Handle<Expression>]) -> Vec<Handle<Expressio
     let mut stack: Vec<Handle<Expression>> = roots.to_vec();
     while let Some(h) = stack.pop() {
         if seen.insert(h) {
-            stack.extend(operands(&f.exprs[h].kind));
+            stack.extend(f.exprs[h].kind.operands());
         }
     }
     let mut all: Vec<Handle<Expression>> = seen.into_iter().collect();
@@ -734,7 +666,7 @@ fn copy_tree(
     if e.kind == Expr::Local(counter) {
         return value;
     }
-    let ops = operands(&e.kind);
+    let ops: Vec<Handle<Expression>> = e.kind.operands().collect();
     let copies: Vec<Handle<Expression>> = ops
         .iter()
         .map(|o| copy_tree(f, *o, counter, value))

@@ -1,0 +1,228 @@
+//! The one layout of Sarek's cache files, shared by the pipeline cache (`disk_cache.rs`) and
+//! the parsed modules (`module_cache.rs`): eight magic bytes, the fields the file must have
+//! been made for (each a little-endian length and its bytes, checked against the reader's),
+//! then the data's length, an FNV-1a checksum of it and the data. A file that fails a check is
+//! refused with the reason, which the `warn` log line gives; files are written to a temporary
+//! file and renamed, so two processes saving at once leave one whole file, never a mix.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// FNV-1a, 64 bits: a checksum that stays the same across Rust versions and platforms (std's
+/// `DefaultHasher` promises neither).
+pub(crate) fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Writes `bytes` to `file` through a temporary file in the same directory and a rename.
+pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = file.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let temp = dir.join(format!(
+        ".{}.{}.{}.tmp",
+        file.file_name().and_then(|n| n.to_str()).unwrap_or("cache"),
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, file));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    written
+}
+
+/// A field a file repeats, which must equal the reader's for the file to be used.
+pub(crate) struct Field<'a> {
+    bytes: &'a [u8],
+    /// How many bytes its little-endian length takes (4 or 8): part of each file format.
+    width: usize,
+    /// Why a file whose field differs is refused.
+    mismatch: &'static str,
+}
+
+impl<'a> Field<'a> {
+    /// A field with a 32-bit length.
+    pub(crate) fn short(bytes: &'a [u8], mismatch: &'static str) -> Field<'a> {
+        Field {
+            bytes,
+            width: 4,
+            mismatch,
+        }
+    }
+
+    /// A field with a 64-bit length.
+    pub(crate) fn long(bytes: &'a [u8], mismatch: &'static str) -> Field<'a> {
+        Field {
+            bytes,
+            width: 8,
+            mismatch,
+        }
+    }
+}
+
+/// One kind of cache file.
+pub(crate) struct Layout {
+    /// The first bytes of its files.
+    pub(crate) magic: &'static [u8; 8],
+    /// Why a file without them is refused.
+    pub(crate) foreign: &'static str,
+    /// What its files are called in log lines ("the pipeline cache", "the module file").
+    pub(crate) what: &'static str,
+}
+
+/// The data of a file that passed every check.
+pub(crate) struct Contents {
+    bytes: Vec<u8>,
+    /// Where the data starts in `bytes` (it runs to the end).
+    start: usize,
+}
+
+impl Contents {
+    /// The data the file was written with.
+    pub(crate) fn data(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+/// Splits `n` bytes off `rest`.
+fn take(rest: &[u8], n: usize) -> Result<(&[u8], &[u8]), &'static str> {
+    (rest.len() >= n)
+        .then(|| rest.split_at(n))
+        .ok_or("truncated")
+}
+
+/// A little-endian number of `width` (at most 8) bytes off `rest`.
+fn take_number(rest: &[u8], width: usize) -> Result<(u64, &[u8]), &'static str> {
+    let (bytes, rest) = take(rest, width)?;
+    let mut wide = [0u8; 8];
+    wide[..width].copy_from_slice(bytes);
+    Ok((u64::from_le_bytes(wide), rest))
+}
+
+impl Layout {
+    /// A file holding `data`, made for `fields`.
+    pub(crate) fn encode(&self, fields: &[Field], data: &[u8]) -> Vec<u8> {
+        let header: usize = fields.iter().map(|f| f.width + f.bytes.len()).sum();
+        let mut out = Vec::with_capacity(self.magic.len() + header + 16 + data.len());
+        out.extend_from_slice(self.magic);
+        for field in fields {
+            out.extend_from_slice(&(field.bytes.len() as u64).to_le_bytes()[..field.width]);
+            out.extend_from_slice(field.bytes);
+        }
+        out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv(data).to_le_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    /// The data in `bytes`, if they are a whole file made for `fields`; otherwise why not.
+    pub(crate) fn parse<'b>(
+        &self,
+        bytes: &'b [u8],
+        fields: &[Field],
+    ) -> Result<&'b [u8], &'static str> {
+        let mut rest = bytes.strip_prefix(self.magic).ok_or(self.foreign)?;
+        for field in fields {
+            let (len, after) = take_number(rest, field.width)?;
+            let (found, after) = take(after, usize::try_from(len).map_err(|_| "truncated")?)?;
+            if found != field.bytes {
+                return Err(field.mismatch);
+            }
+            rest = after;
+        }
+        let (len, rest) = take_number(rest, 8)?;
+        let (sum, data) = take_number(rest, 8)?;
+        if data.len() as u64 != len {
+            return Err("truncated or padded");
+        }
+        if fnv(data) != sum {
+            return Err("corrupt (its checksum does not match)");
+        }
+        Ok(data)
+    }
+
+    /// The contents of `file` if it is a whole file made for `fields`: none when there is no
+    /// such file, and a `warn` log line with the reason when it cannot be read or fails a check.
+    pub(crate) fn read(&self, file: &Path, fields: &[Field]) -> Option<Contents> {
+        let bytes = match std::fs::read(file) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
+            Err(e) => {
+                log::warn!("sarek: ignoring {} {}: {e}", self.what, file.display());
+                return None;
+            }
+        };
+        match self.parse(&bytes, fields) {
+            Ok(data) => {
+                let start = bytes.len() - data.len();
+                Some(Contents { bytes, start })
+            }
+            Err(why) => {
+                self.ignore(file, why);
+                None
+            }
+        }
+    }
+
+    /// The `warn` log line of a `file` refused because of `why`.
+    pub(crate) fn ignore(&self, file: &Path, why: &str) {
+        log::warn!(
+            "sarek: ignoring {} {}: {why}; it will be rewritten",
+            self.what,
+            file.display()
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LAYOUT: Layout = Layout {
+        magic: b"SAREKTS1",
+        foreign: "not a test file",
+        what: "the test file",
+    };
+
+    #[test]
+    fn files_are_laid_out_as_before() {
+        let fields = [
+            Field::short(b"key", "other key"),
+            Field::long(b"tx", "other text"),
+        ];
+        let file = LAYOUT.encode(&fields, b"data");
+        let mut expected = b"SAREKTS1".to_vec();
+        expected.extend_from_slice(&3u32.to_le_bytes());
+        expected.extend_from_slice(b"key");
+        expected.extend_from_slice(&2u64.to_le_bytes());
+        expected.extend_from_slice(b"tx");
+        expected.extend_from_slice(&4u64.to_le_bytes());
+        expected.extend_from_slice(&fnv(b"data").to_le_bytes());
+        expected.extend_from_slice(b"data");
+        assert_eq!(file, expected);
+        assert_eq!(LAYOUT.parse(&file, &fields), Ok(&b"data"[..]));
+        let other = [
+            Field::short(b"key", "other key"),
+            Field::long(b"ty", "other text"),
+        ];
+        assert_eq!(LAYOUT.parse(&file, &other), Err("other text"));
+        assert_eq!(LAYOUT.parse(b"SAREKPC1", &fields), Err("not a test file"));
+    }
+
+    #[test]
+    fn a_read_file_gives_its_data() {
+        let dir = std::env::temp_dir().join(format!("sarek-cache-file-{}", std::process::id()));
+        let file = dir.join("test.bin");
+        let fields = [Field::short(b"key", "other key")];
+        assert!(LAYOUT.read(&file, &fields).is_none(), "no file yet");
+        write_atomically(&file, &LAYOUT.encode(&fields, b"data")).unwrap();
+        assert_eq!(LAYOUT.read(&file, &fields).unwrap().data(), b"data");
+        assert!(LAYOUT
+            .read(&file, &[Field::short(b"kez", "other key")])
+            .is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -35,6 +35,7 @@ mod inference;
 mod methods;
 mod multi;
 mod pipeline_cache;
+mod prepare;
 mod runtime;
 mod scan;
 mod semantics;

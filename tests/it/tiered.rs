@@ -13,7 +13,7 @@ use sarek::prelude::*;
 /// them (256 copies of the inner body, long enough for the runtime to tier it) and the
 /// kernel has a quick form.
 #[sarek::kernel]
-fn blocked_sum(x: &[f32], out: &mut [f32]) {
+pub(crate) fn blocked_sum(x: &[f32], out: &mut [f32]) {
     let i = global_idx_x();
     let mut v = [0.0f32; 16];
     for k in 0..16 {
@@ -45,14 +45,14 @@ fn plain_square(x: &[f32], out: &mut [f32]) {
     }
 }
 
-const N: usize = 1000;
+pub(crate) const N: usize = 1000;
 
-fn input() -> Vec<f32> {
+pub(crate) fn input() -> Vec<f32> {
     (0..16 * N).map(|i| (i % 97) as f32 * 0.25 - 3.0).collect()
 }
 
 /// The host's sums, in the kernel's order (products of small multiples of 0.25: exact).
-fn expected(x: &[f32]) -> Vec<f32> {
+pub(crate) fn expected(x: &[f32]) -> Vec<f32> {
     x.chunks(16)
         .map(|v| {
             let mut acc = [0.0f32; 16];
@@ -67,7 +67,7 @@ fn expected(x: &[f32]) -> Vec<f32> {
 }
 
 /// One launch of `blocked_sum` on `dev`, read back.
-fn run(dev: &Device) -> Vec<f32> {
+pub(crate) fn run(dev: &Device) -> Vec<f32> {
     let x = dev.upload(&input()).unwrap();
     let mut out = dev.zeros::<f32>(N).unwrap();
     blocked_sum

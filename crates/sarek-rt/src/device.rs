@@ -50,6 +50,12 @@ pub(crate) struct Inner {
     pub(crate) lost: Arc<Mutex<Option<String>>>,
     pub(crate) lost_flag: Arc<AtomicBool>,
     pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
+    /// One lock per (kernel, entry point) whose pipeline was asked for, held while it is
+    /// made, so that it is made once while other keys are made at the same time
+    /// (`launch/pipeline.rs`).
+    pub(crate) making: Mutex<HashMap<(usize, u8), Arc<Mutex<()>>>>,
+    /// Pipelines created at a cache miss ([`Device::pipelines_made`]).
+    pub(crate) pipelines_made: std::sync::atomic::AtomicUsize,
     pub(crate) poller: Poller,
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,
@@ -260,6 +266,8 @@ impl Device {
                 lost,
                 lost_flag,
                 pipelines: Mutex::new(HashMap::new()),
+                making: Mutex::new(HashMap::new()),
+                pipelines_made: std::sync::atomic::AtomicUsize::new(0),
                 poller: Poller::default(),
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),

@@ -1,5 +1,5 @@
 //! Launches, by job: checking a launch against the ABI and the limits (`args`), pipelines
-//! (`pipeline`), bind groups and uniform blocks (`bind`), encoding a compute pass (`encode`),
+//! (`pipeline`; made ahead by `prepare`), bind groups and uniform blocks (`bind`), encoding a compute pass (`encode`),
 //! timestamps (`timer`) and the handle of a submitted launch (`handle`). This module puts
 //! them in order for `launch` and `record`; a [`Batch`](crate::Batch) uses the same steps.
 
@@ -8,6 +8,7 @@ mod bind;
 mod encode;
 mod handle;
 mod pipeline;
+mod prepare;
 mod submit;
 mod tiered;
 mod timer;

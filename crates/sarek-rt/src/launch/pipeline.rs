@@ -1,6 +1,7 @@
 //! Pipelines: one per kernel, entry point and device, made on first use and cached by the
 //! address of the kernel's `static KernelSource`.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
@@ -47,19 +48,42 @@ pub(super) static COARSENING: Toggle = Toggle::new("SAREK_COARSEN", true);
 pub(super) static VECTORISING: Toggle = Toggle::new("SAREK_VEC4", true);
 
 impl Device {
-    /// The pipeline of `source`'s `entry` on this device, made once.
+    /// The pipeline of `source`'s `entry` on this device, made once, for a launch.
     pub(super) fn pipeline(
         &self,
         source: &'static KernelSource,
         entry: Entry,
     ) -> Result<Arc<Pipeline>> {
+        self.pipeline_for(source, entry, true)
+    }
+
+    /// The pipeline of `source`'s `entry`, made once: for a launch when `launch`, else for
+    /// [`Device::prepare`] (whose quick form of a tiered kernel is kept for the first launch).
+    ///
+    /// The cache lock is held only to look a pipeline up and to insert it, never across the
+    /// driver's compile, so that pipelines of different kernels are made at the same time on
+    /// different threads; one thread makes a given (kernel, entry point) while the others
+    /// wait for it on that key's slot and then find it in the cache.
+    pub(super) fn pipeline_for(
+        &self,
+        source: &'static KernelSource,
+        entry: Entry,
+        launch: bool,
+    ) -> Result<Arc<Pipeline>> {
         let key = (std::ptr::from_ref(source) as usize, entry as u8);
-        let mut cache = crate::sync::lock(&self.inner().pipelines);
-        if let Some(p) = cache.get(&key) {
-            return Ok(p.clone());
+        if let Some(p) = self.cached(key) {
+            return Ok(p);
+        }
+        let slot = crate::sync::lock(&self.inner().making)
+            .entry(key)
+            .or_default()
+            .clone();
+        let _making = crate::sync::lock(&slot);
+        if let Some(p) = self.cached(key) {
+            return Ok(p);
         }
         // A kernel whose first launch ran its quick form switches to its optimized pipeline.
-        if let Some(p) = self.finish_tier(key, &mut cache) {
+        if let Some(p) = self.finish_tier(key, launch) {
             return Ok(p);
         }
         self.check_lost()?;
@@ -114,7 +138,8 @@ impl Device {
         let layouts = started.elapsed();
         let text = only_entry_point(source, entry_point);
         if entry == Entry::Direct && self.tiers(source, &text) {
-            return self.quick_pipeline(source, key, layout, pipeline_layout, text, scope);
+            let quick = (layout, pipeline_layout, text, scope);
+            return self.quick_pipeline(source, key, quick, !launch);
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
         let (module, origin, parsed) = crate::module_cache::create(
@@ -155,29 +180,49 @@ impl Device {
             started.elapsed() - compiled,
         );
         dump(source);
+        self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         let p = Arc::new(Pipeline {
             pipeline,
             layout,
             repeats: Repeats::default(),
         });
-        cache.insert(key, p.clone());
+        crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
         Ok(p)
+    }
+
+    /// The cached pipeline of `key`, if made.
+    fn cached(&self, key: (usize, u8)) -> Option<Arc<Pipeline>> {
+        crate::sync::lock(&self.inner().pipelines)
+            .get(&key)
+            .cloned()
+    }
+
+    /// How many pipelines this device's launches and [`Device::prepare`] calls have created
+    /// at a cache miss (a tiered kernel's quick form counts; its optimized pipeline, made on
+    /// a thread, does not). For tests that a pipeline was made once, or found prepared.
+    #[doc(hidden)]
+    pub fn pipelines_made(&self) -> usize {
+        if self.is_cpu() {
+            return 0;
+        }
+        self.inner().pipelines_made.load(Ordering::Relaxed)
     }
 }
 
 impl Device {
     /// The first launch of a tiered kernel (`tiered.rs`): makes its quick form's pipeline
-    /// here and starts the optimized one's on a thread. `scope` is the error scope that
-    /// [`Device::pipeline`] opened around the layouts.
+    /// here and starts the optimized one's on a thread. `quick` holds the bind group and
+    /// pipeline layouts, the optimized entry point's text and the error scope that
+    /// [`Device::pipeline_for`] opened around the layouts; `prepared` when no launch runs the
+    /// quick form now (so the first launch will).
     fn quick_pipeline(
         &self,
         source: &'static KernelSource,
         key: (usize, u8),
-        layout: wgpu::BindGroupLayout,
-        pipeline_layout: wgpu::PipelineLayout,
-        text: std::borrow::Cow<'static, str>,
-        scope: wgpu::ErrorScopeGuard,
+        quick: QuickParts,
+        prepared: bool,
     ) -> Result<Arc<Pipeline>> {
+        let (layout, pipeline_layout, text, scope) = quick;
         let started = std::time::Instant::now();
         let device = &self.inner().device;
         let abi = &source.abi;
@@ -205,6 +250,7 @@ impl Device {
             started.elapsed(),
         );
         dump(source);
+        self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         let optimized = super::tiered::Optimized {
             device: device.clone(),
             layout: pipeline_layout,
@@ -213,9 +259,18 @@ impl Device {
             text,
             disk: self.disk_cache(),
         };
-        Ok(self.start_tier(key, layout, quick, optimized))
+        Ok(self.start_tier(key, layout, quick, optimized, prepared))
     }
 }
+
+/// What [`Device::quick_pipeline`] takes over from [`Device::pipeline_for`]: the bind group
+/// layout, the pipeline layout, the optimized entry point's text and the open error scope.
+type QuickParts = (
+    wgpu::BindGroupLayout,
+    wgpu::PipelineLayout,
+    std::borrow::Cow<'static, str>,
+    wgpu::ErrorScopeGuard,
+);
 
 /// The text of `source`'s module with `entry_point` alone, so that wgpu parses and validates
 /// (and the driver sees) only the code of the entry point being launched: the direct and the

@@ -55,6 +55,9 @@ pub(crate) struct Tier {
     quick: Arc<Pipeline>,
     /// The thread compiling the optimized pipeline (`None` if it failed).
     compiling: JoinHandle<Option<wgpu::ComputePipeline>>,
+    /// Whether the quick pipeline was made by [`Device::prepare`] and no launch ran it yet:
+    /// the first launch still runs it rather than wait for the optimized one.
+    unserved: bool,
 }
 
 impl Tier {
@@ -146,8 +149,8 @@ impl Device {
         self.inner().tiered.swap(on, Ordering::Relaxed)
     }
 
-    /// How many kernels ran their quick form and have not yet switched to their optimized
-    /// pipeline (tiered compilation, [`Device::set_tiered`]): each switches at its next
+    /// How many kernels ran (or, after [`Device::prepare`], made) their quick form and have
+    /// not yet switched to their optimized pipeline (tiered compilation, [`Device::set_tiered`]): each switches at its next
     /// launch, which waits for the compile if it is still running.
     pub fn pending_compiles(&self) -> usize {
         if self.is_cpu() {
@@ -180,6 +183,7 @@ impl Device {
         layout: wgpu::BindGroupLayout,
         quick: wgpu::ComputePipeline,
         optimized: Optimized,
+        unserved: bool,
     ) -> Arc<Pipeline> {
         let quick = Arc::new(Pipeline {
             pipeline: quick,
@@ -197,6 +201,7 @@ impl Device {
                         layout,
                         quick: quick.clone(),
                         compiling,
+                        unserved,
                     },
                 );
             }
@@ -206,15 +211,25 @@ impl Device {
         quick
     }
 
-    /// The pipeline of a kernel whose quick form served its first launch: the optimized one,
-    /// waited for if still compiling (or the quick one, should it have failed), now the
-    /// kernel's pipeline in `cache`. `None` when `key` has no tier.
-    pub(super) fn finish_tier(
-        &self,
-        key: (usize, u8),
-        cache: &mut HashMap<(usize, u8), Arc<Pipeline>>,
-    ) -> Option<Arc<Pipeline>> {
-        let tier = crate::sync::lock(&self.inner().tiers).remove(&key)?;
+    /// The pipeline of a kernel whose quick form was made: for a `launch`, the optimized
+    /// one, waited for if still compiling (or the quick one, should it have failed), now the
+    /// kernel's pipeline in the cache; but the quick one for the first launch after
+    /// [`Device::prepare`] made it, unless the optimized one is ready. For a prepare, the
+    /// quick one as it is (nothing to wait for). `None` when `key` has no tier. The caller
+    /// holds `key`'s slot, not the cache lock, so joining the thread holds up no other key.
+    pub(super) fn finish_tier(&self, key: (usize, u8), launch: bool) -> Option<Arc<Pipeline>> {
+        let tier = {
+            let mut tiers = crate::sync::lock(&self.inner().tiers);
+            let tier = tiers.get_mut(&key)?;
+            if !launch {
+                return Some(tier.quick.clone());
+            }
+            if tier.unserved && !tier.compiling.is_finished() {
+                tier.unserved = false;
+                return Some(tier.quick.clone());
+            }
+            tiers.remove(&key)?
+        };
         let p = match tier.compiling.join() {
             Ok(Some(pipeline)) => Arc::new(Pipeline {
                 pipeline,
@@ -223,7 +238,7 @@ impl Device {
             }),
             _ => tier.quick,
         };
-        cache.insert(key, p.clone());
+        crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
         Some(p)
     }
 }

@@ -53,7 +53,7 @@ pub(crate) struct Inner {
     /// One lock per (kernel, entry point) whose pipeline was asked for, held while it is
     /// made, so that it is made once while other keys are made at the same time
     /// (`launch/pipeline.rs`).
-    pub(crate) making: Mutex<HashMap<(usize, u8), Arc<Mutex<()>>>>,
+    pub(crate) making: Mutex<crate::launch::Making>,
     /// Pipelines created at a cache miss ([`Device::pipelines_made`]).
     pub(crate) pipelines_made: std::sync::atomic::AtomicUsize,
     pub(crate) poller: Poller,

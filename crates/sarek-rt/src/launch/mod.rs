@@ -19,7 +19,7 @@ pub(crate) use args::{buffers, dispatch_size, pack_uniform, workgroup_memory};
 pub(crate) use bind::{bind_entries, UniformRing};
 pub(crate) use encode::{pass, Dispatch};
 pub use handle::Launch;
-pub(crate) use pipeline::{dump, Pipeline};
+pub(crate) use pipeline::{dump, Making, Pipeline};
 pub(crate) use submit::Submitter;
 pub(crate) use tiered::{Tiers, TIERED};
 pub(crate) use timer::Timer;

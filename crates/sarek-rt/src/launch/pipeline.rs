@@ -12,6 +12,10 @@ use crate::arg::KernelSource;
 use crate::device::Device;
 use crate::error::{Error, Result};
 
+/// One mutex per (kernel address, entry point) whose pipeline was asked for, held by the
+/// thread making it (`Inner::making`): the key's pipeline is made once, other keys' meanwhile.
+pub(crate) type Making = std::collections::HashMap<(usize, u8), Arc<std::sync::Mutex<()>>>;
+
 /// Which entry point of a kernel's module a launch uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Entry {

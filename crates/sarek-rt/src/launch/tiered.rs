@@ -150,8 +150,9 @@ impl Device {
     }
 
     /// How many kernels ran (or, after [`Device::prepare`], made) their quick form and have
-    /// not yet switched to their optimized pipeline (tiered compilation, [`Device::set_tiered`]): each switches at its next
-    /// launch, which waits for the compile if it is still running.
+    /// not yet switched to their optimized pipeline (tiered compilation,
+    /// [`Device::set_tiered`]): each switches at its next launch (after a prepare, at the one
+    /// after the first), which waits for the compile if it is still running.
     pub fn pending_compiles(&self) -> usize {
         if self.is_cpu() {
             return 0;

@@ -33,6 +33,10 @@
 //!    `Vec4`s, the threads' totals across the workgroup, and adds the carry of the tiles
 //!    before it.
 //!
+//! Where the device has subgroups, pass 3 is [`scan_apply_sg`] (coalesced rows scanned with
+//! subgroup operations), or [`scan_apply_sg_whole`] when the length is a multiple of a tile:
+//! the same without guards, reading no length from the uniform block.
+//!
 //! It is portable: no workgroup waits for another (a single-pass scan with decoupled
 //! look-back spins on its predecessors' flags, which relies on forward progress between
 //! workgroups that WebGPU does not promise), no extension is needed, and it runs the same on
@@ -222,11 +226,12 @@ pub fn scan_apply(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
     }
 }
 
-/// Pass 3 with subgroups (`SUBGROUP`): [`scan_apply`] with coalesced loads. Logical thread
-/// `l` (numbered in the order in which the subgroups take
-/// them from a counter, so that nothing is assumed about which invocations share a subgroup) owns `Vec4` `l` of each of the tile's eight rows of
-/// 256 `Vec4`s; each row is scanned across the subgroups (a subgroup scan, then the totals of
-/// the subgroups before it), the rows one after the other.
+/// Pass 3 with subgroups (`SUBGROUP`): [`scan_apply`] with coalesced loads, for any length
+/// (the library runs [`scan_apply_sg_whole`] instead when every tile is whole). Logical
+/// thread `l` (numbered in the order in which the subgroups take them from a counter, so that
+/// nothing is assumed about which invocations share a subgroup) owns `Vec4` `l` of each of
+/// the tile's eight rows of 256 `Vec4`s; each row is scanned across the subgroups (a subgroup
+/// scan, then the totals of the subgroups before it), the rows one after the other.
 #[sarek::kernel(workgroup_size = [256])]
 pub fn scan_apply_sg(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
     let taken = shared::<[AtomicU32; 1]>();
@@ -301,6 +306,73 @@ pub fn scan_apply_sg(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
     }
 }
 
+/// Pass 3 with subgroups when every tile is whole (the length a multiple of 2048 `Vec4`s,
+/// [`TILE`] floats): [`scan_apply_sg`] without guards, reading no length. Reading nothing
+/// from the uniform block is the point: on an H200, pass 3 reading the slice length from the
+/// uniform block (to guard, or only to decide that a tile is whole) took about 1.5% longer
+/// than its twin, which takes the length from `arrayLength` (BENCHMARKS.md, "The scan's whole
+/// tiles"). Launched on a tile past the end of `x` or `out`, its loads and stores are out of
+/// bounds, which Sarek makes safe as it does for any kernel; the library never does.
+#[sarek::kernel(workgroup_size = [256])]
+pub fn scan_apply_sg_whole(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
+    let taken = shared::<[AtomicU32; 1]>();
+    let slots = shared::<[AtomicU32; 1]>();
+    let bases = shared::<[u32; 64]>();
+    let totals = shared::<[[f32; 8]; 64]>();
+    let g = block_idx_x();
+    let rank = subgroup_exclusive_add(1u32);
+    let count = subgroup_add(1u32);
+    let mut mine = 0u32;
+    if subgroup_elect() {
+        mine = taken[0].fetch_add(count, Ordering::Relaxed);
+    }
+    let base = subgroup_add(mine);
+    let l = (base + rank) as usize;
+    let first = g * 2048 + l;
+    let mut v = [Vec4::ZERO; 8];
+    for k in 0..8 {
+        v[k] = x[first + k * 256];
+    }
+    let mut before = [0.0f32; 8];
+    let mut row = [0.0f32; 8];
+    for k in 0..8 {
+        let e = v[k];
+        let p1 = e.x + e.y;
+        let p2 = p1 + e.z;
+        let p3 = p2 + e.w;
+        v[k] = Vec4::new(e.x, p1, p2, p3);
+        before[k] = subgroup_exclusive_add(p3);
+        row[k] = subgroup_add(p3);
+    }
+    if subgroup_elect() {
+        let slot = slots[0].fetch_add(1, Ordering::Relaxed) as usize;
+        bases[slot] = base;
+        for k in 0..8 {
+            totals[slot][k] = row[k];
+        }
+    }
+    block_barrier();
+    let nslots = slots[0].load(Ordering::Relaxed) as usize;
+    let mut rows = [0.0f32; 8];
+    let mut s = 0;
+    while s < nslots {
+        let earlier = bases[s] < base;
+        for k in 0..8 {
+            let tk = totals[s][k];
+            rows[k] += tk;
+            if earlier {
+                before[k] += tk;
+            }
+        }
+        s += 1;
+    }
+    let mut prefix = if g > 0 { carry[g - 1] } else { 0.0 };
+    for k in 0..8 {
+        out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
+        prefix += rows[k];
+    }
+}
+
 /// A scan of `len` `Vec4`s (`4 * len` floats) with its scratch buffers: make one per size and
 /// reuse it, so that a scan allocates nothing.
 pub struct Scan {
@@ -338,6 +410,12 @@ impl Scan {
         })
     }
 
+    /// Whether every tile is whole (the length a multiple of a tile's 2048 `Vec4`s), so that
+    /// pass 3 runs [`scan_apply_sg_whole`].
+    fn whole(&self) -> bool {
+        self.len % TILE4 == 0
+    }
+
     /// The number of workgroups of passes 1 and 3.
     fn tiles(&self) -> u32 {
         self.len.div_ceil(TILE4).max(1) as u32
@@ -370,10 +448,12 @@ impl Scan {
         if !self.prepared {
             // The three pipelines compile at the same time, not one at each pass's first
             // enqueue (on an H200, 31 + 47 + 72 ms one after another).
-            let apply = if self.subgroups {
-                scan_apply_sg::SOURCE
-            } else {
+            let apply = if !self.subgroups {
                 scan_apply::SOURCE
+            } else if self.whole() {
+                scan_apply_sg_whole::SOURCE
+            } else {
+                scan_apply_sg::SOURCE
             };
             x.device()
                 .prepare(&[scan_reduce::SOURCE, scan_carry::SOURCE, apply])?;
@@ -384,10 +464,15 @@ impl Scan {
         let one = Grid::groups([1, 1, 1]);
         let grid = Grid::groups([tiles, 1, 1]);
         scan_carry.enqueue(batch, one, &self.sums, &mut self.carry)?;
-        if self.subgroups {
-            scan_apply_sg.enqueue(batch, grid, x, &self.carry, out)
-        } else {
+        if !self.subgroups {
             scan_apply.enqueue(batch, grid, x, &self.carry, out)
+        } else if self.whole() {
+            scan_apply_sg_whole.enqueue(batch, grid, x, &self.carry, out)
+        } else {
+            // A partial last tile: the general kernel on every tile. (Whole tiles apart and
+            // the last one in a second dispatch measured 5 µs slower at 2^26 - 4 floats on an
+            // H200: the second dispatch waits for the first, both writing `out`.)
+            scan_apply_sg.enqueue(batch, grid, x, &self.carry, out)
         }
     }
 

@@ -27,9 +27,10 @@ fn host_scan(xs: &[f32]) -> Vec<f32> {
 }
 
 /// The floats (a multiple of four) each test scans: one `Vec4`, part of a tile, a tile less
-/// and more one `Vec4`, several tiles with a partial last one.
+/// and more one `Vec4`, several whole tiles (the subgroup scan's kernel without guards),
+/// several tiles with a partial last one.
 fn sizes() -> Vec<usize> {
-    vec![4, 1000, TILE - 4, TILE, TILE + 4, 5 * TILE + 1236]
+    vec![4, 1000, TILE - 4, TILE, TILE + 4, 3 * TILE, 5 * TILE + 1236]
 }
 
 fn check(subgroups: bool) {
@@ -95,4 +96,17 @@ fn the_last_pass_zeroes_clamped_loads_without_branches() {
         assert!(wgsl.contains("select(vec4<f32>()"), "{wgsl}");
         assert!(!wgsl.contains("__if"), "{wgsl}");
     }
+}
+
+/// The last pass over whole tiles reads nothing from the uniform block (no length, no guard):
+/// on an H200 that read alone cost pass 3 about 1.5% against its twin (BENCHMARKS.md, "The
+/// scan's whole tiles"). Its folded entry point (grids past 65535 workgroups) reads the grid
+/// size there, as every folded entry does.
+#[test]
+fn the_last_pass_over_whole_tiles_reads_no_uniform() {
+    let wgsl = sarek::scan::scan_apply_sg_whole::WGSL;
+    let start = wgsl.find("fn sarek_main(").expect("the entry point");
+    let end = wgsl.find("fn sarek_main_folded(").unwrap_or(wgsl.len());
+    let main = &wgsl[start..end];
+    assert!(!main.contains("sarek_params."), "{main}");
 }

@@ -2,17 +2,20 @@
 //! side is run (a) as the twin, (b) through Sarek's API, (c) as Sarek's own generated WGSL
 //! launched through raw wgpu with the uniform block the runtime would pack, and (d) that WGSL
 //! edited step by step toward the twin; all interleaved run by run in one comparison, so the
-//! step that closes the gap names the cause.
+//! step that closes the gap names the cause. Pass 3 of the scan is also run as the library's
+//! kernel for whole tiles and as variants of it (`scan_kernels.rs`), and the scan once more at
+//! a length whose last tile is partial.
 
 use sarek::__private::KernelSource;
 use sarek::abi::FieldSource;
-use sarek::scan::{scan_apply_sg, scan_carry, scan_reduce, Scan};
+use sarek::scan::{scan_apply_sg, scan_apply_sg_whole, scan_carry, scan_reduce, Scan};
 use sarek::{Buffer, Grid, Vec4};
 
 use crate::benches::{Bench, Result};
 use crate::kernels;
 use crate::raw::{read, storage, Pass};
 use crate::scan_experiments::{expected, input};
+use crate::scan_kernels::{scan_apply_whole, scan_apply_whole_p};
 
 /// The uniform block `source`'s ABI lays out for a grid of `groups` workgroups: `lens` gives
 /// the element count of each slice parameter, `scalars` the bits of each scalar parameter.
@@ -78,7 +81,119 @@ fn mk(a: &Built, d: [u32; 3]) -> (&Built, [u32; 3]) {
 /// Times the scan and `poly_vec4` as described above.
 pub fn bisect(b: &Bench) -> Result<()> {
     scan(b)?;
+    scan_partial(b)?;
     poly_vec4(b)
+}
+
+/// The scan of `b.n - 4` floats, whose last tile is partial: the library (which runs the
+/// general pass 3, `scan_apply_sg`, on every tile then) against the twin and against the same
+/// passes raw, each checked.
+fn scan_partial(b: &Bench) -> Result<()> {
+    let (ctx, n) = (b.ctx, b.n - 4);
+    let dev = &ctx.dev;
+    let xs = input(n);
+    let want = expected(&xs);
+    let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs))?;
+    let mut out = dev.zeros::<Vec4>(n / 4)?;
+    let mut lib = Scan::new(dev, n / 4)?;
+    let tiles = n.div_ceil(sarek::scan::TILE) as u32;
+    let (n4, t) = ((n / 4) as u32, tiles);
+    let rx = storage(ctx, bytemuck::cast_slice(&xs));
+    let rs = storage(ctx, &vec![0u8; tiles as usize * 4]);
+    let rc = storage(ctx, &vec![0u8; tiles as usize * 4]);
+    let ro = storage(ctx, &vec![0u8; n * 4]);
+    let g = [tiles, 1, 1];
+    let one = [1, 1, 1];
+    let u1 = ctx.uniform(&pack(scan_reduce::SOURCE, g, &[(0, n4), (1, t)], &[]));
+    let u2 = ctx.uniform(&pack(scan_carry::SOURCE, one, &[(0, t), (1, t)], &[]));
+    let u3 = ctx.uniform(&pack(
+        scan_apply_sg::SOURCE,
+        g,
+        &[(0, n4), (1, t), (2, n4)],
+        &[],
+    ));
+    let make = |text: &str,
+                entry: &str,
+                bufs: &[&sarek::wgpu::Buffer],
+                u: Option<&sarek::wgpu::Buffer>| {
+        let text = only(text, entry);
+        let p = ctx.pipeline_at(&text, entry);
+        let mut all: Vec<&sarek::wgpu::Buffer> = bufs.to_vec();
+        all.extend(u);
+        let bg = ctx.bind(&p, &all);
+        (p, bg)
+    };
+    let t1 = make(
+        include_str!("wgsl/scan_reduce.wgsl"),
+        "main",
+        &[&rx, &rs],
+        None,
+    );
+    let t2 = make(
+        include_str!("wgsl/scan_carry.wgsl"),
+        "main",
+        &[&rs, &rc],
+        None,
+    );
+    let t3 = make(
+        include_str!("wgsl/scan_apply_sg.wgsl"),
+        "main",
+        &[&rx, &rc, &ro],
+        None,
+    );
+    let s1 = make(
+        scan_reduce::SOURCE.wgsl,
+        "sarek_main",
+        &[&rx, &rs],
+        Some(&u1),
+    );
+    let s2 = make(
+        scan_carry::SOURCE.wgsl,
+        "sarek_main",
+        &[&rs, &rc],
+        Some(&u2),
+    );
+    let s3 = make(
+        scan_apply_sg::SOURCE.wgsl,
+        "sarek_main",
+        &[&rx, &rc, &ro],
+        Some(&u3),
+    );
+    let lists: Vec<(&str, Vec<(&Built, [u32; 3])>)> = vec![
+        ("twin", vec![mk(&t1, g), mk(&t2, one), mk(&t3, g)]),
+        (
+            "general kernel on every tile, raw",
+            vec![mk(&s1, g), mk(&s2, one), mk(&s3, g)],
+        ),
+    ];
+    let passes: Vec<Vec<Pass>> = lists
+        .iter()
+        .map(|(_, l)| l.iter().map(|(pb, d)| (&pb.0, &pb.1, *d)).collect())
+        .collect();
+    let mut checked = Vec::new();
+    for p in &passes {
+        ctx.queue().write_buffer(&ro, 0, &vec![0u8; n * 4]);
+        ctx.time_passes(p);
+        let got: Vec<f32> = read(ctx, &ro);
+        checked.push(got == want);
+    }
+    let mut go = |out: &mut Buffer<Vec4>| vec![lib.run(&x, out).expect("scan")];
+    go(&mut out);
+    let ok: Vec<f32> = bytemuck::cast_slice(&out.read()?).to_vec();
+    let refs: Vec<&[Pass]> = passes.iter().map(|p| p.as_slice()).collect();
+    let (api, raws) = b.timer.compare(|| go(&mut out), &refs);
+    let show = |name: &str, t: std::time::Duration, ok: bool| {
+        println!(
+            "experiment: bisect scan, 2^26 - 4 floats, {name:<36} {:>9.1} µs  {:>8.1} GB/s counted  checked {ok}",
+            t.as_secs_f64() * 1e6,
+            (n * 8) as f64 / t.as_secs_f64() / 1e9
+        )
+    };
+    show("library (Scan::run)", api, ok == want);
+    for (((name, _), t), ok) in lists.iter().zip(raws).zip(checked) {
+        show(name, t, ok);
+    }
+    Ok(())
 }
 
 /// The scan of `b.n` floats.
@@ -107,6 +222,24 @@ fn scan(b: &Bench) -> Result<()> {
         &[(0, n4), (1, t), (2, n4)],
         &[],
     ));
+    let u3k = ctx.uniform(&pack(
+        scan_apply_sg_whole::SOURCE,
+        g,
+        &[(0, n4), (1, t), (2, n4)],
+        &[],
+    ));
+    let u3w = ctx.uniform(&pack(
+        scan_apply_whole::SOURCE,
+        g,
+        &[(0, n4), (1, t), (2, n4)],
+        &[],
+    ));
+    let u3p = ctx.uniform(&pack(
+        scan_apply_whole_p::SOURCE,
+        g,
+        &[(0, n4), (1, t), (2, n4)],
+        &[(3, n4 / 2048)],
+    ));
 
     // The passes' generated text and its edits toward the twins.
     let s1 = scan_reduce::SOURCE.wgsl.to_string();
@@ -132,12 +265,30 @@ fn scan(b: &Bench) -> Result<()> {
         }
         s
     };
+    let sw = scan_apply_whole::SOURCE.wgsl.to_string();
+    let sp = scan_apply_whole_p::SOURCE.wgsl.to_string();
+    // Pass 3: the library's kernel for whole tiles (what `Scan` runs at 2^26 floats), its
+    // general kernel (guards, a partial tile) on every tile, and the variants.
     let p3: Vec<Edit> = vec![
-        ("sarek", s3.clone()),
-        ("arrayLength", lens(&s3, "")),
-        ("min(arrayLength, len)", lens(&s3, "min")),
-        ("select(0, arrayLength, len != 0)", lens(&s3, "select")),
+        (
+            "library (scan_apply_sg_whole)",
+            scan_apply_sg_whole::SOURCE.wgsl.to_string(),
+        ),
+        ("general kernel (scan_apply_sg, guarded)", s3.clone()),
+        (
+            "whole tiles apart in one kernel (scan_apply_whole)",
+            sw.clone(),
+        ),
+        ("whole tiles apart, arrayLength", lens(&sw, "")),
+        ("whole tiles by a scalar (scan_apply_whole_p)", sp),
     ];
+    // Each pass-3 variant's uniform block (each kernel's ABI is its own).
+    let u3_of = |k: usize| match k {
+        0 => &u3k,
+        1 => &u3,
+        2 | 3 => &u3w,
+        _ => &u3p,
+    };
     let p2: Vec<Edit> = vec![("sarek", s2.clone())];
     let p1: Vec<Edit> = vec![("sarek", s1.clone())];
     // Pipelines and bind groups: the uniform block is bound only where the text still reads it.
@@ -179,7 +330,8 @@ fn scan(b: &Bench) -> Result<()> {
         .collect();
     let e3: Vec<_> = p3
         .iter()
-        .map(|(_, s)| make(s, "sarek_main", &[&rx, &rc, &ro], &u3))
+        .enumerate()
+        .map(|(k, (_, s))| make(s, "sarek_main", &[&rx, &rc, &ro], u3_of(k)))
         .collect();
     // The lists of passes: whole scans, then each pass alone.
     let mut lists: Vec<(String, Vec<(&Built, [u32; 3])>)> = vec![
@@ -216,6 +368,7 @@ fn scan(b: &Bench) -> Result<()> {
     lists.push(("pass 2 alone, sarek".into(), vec![mk(&e2[0], one)]));
     lists.push(("pass 3 alone, twin".into(), vec![mk(&t3, g)]));
     lists.push(("pass 3 alone, sarek".into(), vec![mk(&e3[0], g)]));
+    lists.push(("pass 3 alone, general kernel".into(), vec![mk(&e3[1], g)]));
     let passes: Vec<Vec<Pass>> = lists
         .iter()
         .map(|(_, l)| l.iter().map(|(pb, d)| (&pb.0, &pb.1, *d)).collect())
@@ -223,7 +376,7 @@ fn scan(b: &Bench) -> Result<()> {
     // Each whole list checked once.
     let mut checked = Vec::new();
     for (k, p) in passes.iter().enumerate() {
-        if k < lists.len() - 6 {
+        if k < lists.len() - 7 {
             ctx.queue().write_buffer(&ro, 0, &vec![0u8; n * 4]);
             ctx.time_passes(p);
             let got: Vec<f32> = read(ctx, &ro);

@@ -181,3 +181,184 @@ pub fn scan_apply_rows16(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
         prefix += rows[k];
     }
 }
+
+/// `sarek::scan::scan_apply_sg` with whole tiles apart (`x_bisect`): a workgroup whose tile
+/// lies wholly inside `x` (every workgroup but perhaps the last) loads and stores without a
+/// per-element comparison with the length; only a partial last tile clamps and guards.
+#[sarek::kernel(workgroup_size = [256])]
+pub fn scan_apply_whole(x: &[Vec4], carry: &[f32], out: &mut [Vec4]) {
+    let taken = shared::<[AtomicU32; 1]>();
+    let slots = shared::<[AtomicU32; 1]>();
+    let bases = shared::<[u32; 64]>();
+    let totals = shared::<[[f32; 8]; 64]>();
+    let g = block_idx_x();
+    let rank = subgroup_exclusive_add(1u32);
+    let count = subgroup_add(1u32);
+    let mut mine = 0u32;
+    if subgroup_elect() {
+        mine = taken[0].fetch_add(count, Ordering::Relaxed);
+    }
+    let base = subgroup_add(mine);
+    let l = (base + rank) as usize;
+    let first = g * 2048 + l;
+    let n = x.len();
+    // The tile starts inside `x` (there are ceil(n / 2048) workgroups), so no overflow.
+    let whole = n - g * 2048 >= 2048;
+    let mut v = [Vec4::ZERO; 8];
+    if whole {
+        for k in 0..8 {
+            v[k] = x[first + k * 256];
+        }
+    } else {
+        for k in 0..8 {
+            let at = if first + k * 256 < n {
+                first + k * 256
+            } else {
+                n - 1
+            };
+            let value = x[at];
+            v[k] = if first + k * 256 < n {
+                value
+            } else {
+                Vec4::ZERO
+            };
+        }
+    }
+    let mut before = [0.0f32; 8];
+    let mut row = [0.0f32; 8];
+    for k in 0..8 {
+        let e = v[k];
+        let p1 = e.x + e.y;
+        let p2 = p1 + e.z;
+        let p3 = p2 + e.w;
+        v[k] = Vec4::new(e.x, p1, p2, p3);
+        before[k] = subgroup_exclusive_add(p3);
+        row[k] = subgroup_add(p3);
+    }
+    if subgroup_elect() {
+        let slot = slots[0].fetch_add(1, Ordering::Relaxed) as usize;
+        bases[slot] = base;
+        for k in 0..8 {
+            totals[slot][k] = row[k];
+        }
+    }
+    block_barrier();
+    let nslots = slots[0].load(Ordering::Relaxed) as usize;
+    let mut rows = [0.0f32; 8];
+    let mut s = 0;
+    while s < nslots {
+        let earlier = bases[s] < base;
+        for k in 0..8 {
+            let tk = totals[s][k];
+            rows[k] += tk;
+            if earlier {
+                before[k] += tk;
+            }
+        }
+        s += 1;
+    }
+    let mut prefix = if g > 0 { carry[g - 1] } else { 0.0 };
+    if whole {
+        for k in 0..8 {
+            out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
+            prefix += rows[k];
+        }
+    } else {
+        for k in 0..8 {
+            if first + k * 256 < n {
+                out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
+            }
+            prefix += rows[k];
+        }
+    }
+}
+
+/// [`scan_apply_whole`] told the number of whole tiles by a scalar parameter (`whole_tiles`,
+/// `n / 2048`) instead of comparing with the length (`x_bisect`).
+#[sarek::kernel(workgroup_size = [256])]
+pub fn scan_apply_whole_p(x: &[Vec4], carry: &[f32], out: &mut [Vec4], whole_tiles: u32) {
+    let taken = shared::<[AtomicU32; 1]>();
+    let slots = shared::<[AtomicU32; 1]>();
+    let bases = shared::<[u32; 64]>();
+    let totals = shared::<[[f32; 8]; 64]>();
+    let g = block_idx_x();
+    let rank = subgroup_exclusive_add(1u32);
+    let count = subgroup_add(1u32);
+    let mut mine = 0u32;
+    if subgroup_elect() {
+        mine = taken[0].fetch_add(count, Ordering::Relaxed);
+    }
+    let base = subgroup_add(mine);
+    let l = (base + rank) as usize;
+    let first = g * 2048 + l;
+    let whole = (g as u32) < whole_tiles;
+    let mut v = [Vec4::ZERO; 8];
+    if whole {
+        for k in 0..8 {
+            v[k] = x[first + k * 256];
+        }
+    } else {
+        let n = x.len();
+        for k in 0..8 {
+            let at = if first + k * 256 < n {
+                first + k * 256
+            } else {
+                n - 1
+            };
+            let value = x[at];
+            v[k] = if first + k * 256 < n {
+                value
+            } else {
+                Vec4::ZERO
+            };
+        }
+    }
+    let mut before = [0.0f32; 8];
+    let mut row = [0.0f32; 8];
+    for k in 0..8 {
+        let e = v[k];
+        let p1 = e.x + e.y;
+        let p2 = p1 + e.z;
+        let p3 = p2 + e.w;
+        v[k] = Vec4::new(e.x, p1, p2, p3);
+        before[k] = subgroup_exclusive_add(p3);
+        row[k] = subgroup_add(p3);
+    }
+    if subgroup_elect() {
+        let slot = slots[0].fetch_add(1, Ordering::Relaxed) as usize;
+        bases[slot] = base;
+        for k in 0..8 {
+            totals[slot][k] = row[k];
+        }
+    }
+    block_barrier();
+    let nslots = slots[0].load(Ordering::Relaxed) as usize;
+    let mut rows = [0.0f32; 8];
+    let mut s = 0;
+    while s < nslots {
+        let earlier = bases[s] < base;
+        for k in 0..8 {
+            let tk = totals[s][k];
+            rows[k] += tk;
+            if earlier {
+                before[k] += tk;
+            }
+        }
+        s += 1;
+    }
+    let mut prefix = if g > 0 { carry[g - 1] } else { 0.0 };
+    if whole {
+        for k in 0..8 {
+            out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
+            prefix += rows[k];
+        }
+    } else {
+        let n = x.len();
+        for k in 0..8 {
+            if first + k * 256 < n {
+                out[first + k * 256] = v[k] + Vec4::splat(prefix + before[k]);
+            }
+            prefix += rows[k];
+        }
+    }
+}

@@ -413,7 +413,7 @@ impl Scan {
     /// Whether every tile is whole (the length a multiple of a tile's 2048 `Vec4`s), so that
     /// pass 3 runs [`scan_apply_sg_whole`].
     fn whole(&self) -> bool {
-        self.len % TILE4 == 0
+        self.len.is_multiple_of(TILE4)
     }
 
     /// The number of workgroups of passes 1 and 3.

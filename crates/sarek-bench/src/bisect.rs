@@ -73,6 +73,9 @@ type Edit = (&'static str, String);
 /// A pipeline and its bind group.
 type Built = (sarek::wgpu::ComputePipeline, sarek::wgpu::BindGroup);
 
+/// A list of dispatches: the pipelines with their bind groups and workgroup counts.
+type Dispatches<'a> = Vec<(&'a Built, [u32; 3])>;
+
 /// One dispatch of a list.
 fn mk(a: &Built, d: [u32; 3]) -> (&Built, [u32; 3]) {
     (a, d)
@@ -159,7 +162,7 @@ fn scan_partial(b: &Bench) -> Result<()> {
         &[&rx, &rc, &ro],
         Some(&u3),
     );
-    let lists: Vec<(&str, Vec<(&Built, [u32; 3])>)> = vec![
+    let lists: Vec<(&str, Dispatches)> = vec![
         ("twin", vec![mk(&t1, g), mk(&t2, one), mk(&t3, g)]),
         (
             "general kernel on every tile, raw",
@@ -334,7 +337,7 @@ fn scan(b: &Bench) -> Result<()> {
         .map(|(k, (_, s))| make(s, "sarek_main", &[&rx, &rc, &ro], u3_of(k)))
         .collect();
     // The lists of passes: whole scans, then each pass alone.
-    let mut lists: Vec<(String, Vec<(&Built, [u32; 3])>)> = vec![
+    let mut lists: Vec<(String, Dispatches)> = vec![
         (
             "twin, three passes".into(),
             vec![mk(&t1, g), mk(&t2, one), mk(&t3, g)],

@@ -125,10 +125,10 @@ fn sarek_case(b: &Bench, name: &str) -> Result<()> {
     let mut ch = dev.zeros::<f16>(m * m)?;
     let grid = Grid::groups([(m / 256) as u32, (m / 128) as u32, 1]);
     let (source, start) = match name {
-        "min16_f32" => (&coop_min16_f32::SOURCE, Instant::now()),
-        "min16_f16" => (&coop_min16_f16::SOURCE, Instant::now()),
-        "staged" => (&matmul_f16_staged::SOURCE, Instant::now()),
-        "vec_p2" => (&matmul_f16_vec_p2::SOURCE, Instant::now()),
+        "min16_f32" => (coop_min16_f32::SOURCE, Instant::now()),
+        "min16_f16" => (coop_min16_f16::SOURCE, Instant::now()),
+        "staged" => (matmul_f16_staged::SOURCE, Instant::now()),
+        "vec_p2" => (matmul_f16_vec_p2::SOURCE, Instant::now()),
         other => return Err(format!("no Sarek case {other}").into()),
     };
     let launch = match name {
@@ -158,7 +158,7 @@ fn prepare_case(b: &Bench, prepare: bool) -> Result<()> {
         let dev = dev.clone();
         std::thread::spawn(move || {
             let t = Instant::now();
-            dev.prepare(&[&matmul_f16_vec_p2::SOURCE]).expect("prepare");
+            dev.prepare(&[matmul_f16_vec_p2::SOURCE]).expect("prepare");
             t.elapsed()
         })
     });

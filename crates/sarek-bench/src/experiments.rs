@@ -25,6 +25,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("bisect", crate::bisect::bisect),
     ("matmul_f16", crate::benches::coop_variants::variants),
     ("matmul3", crate::matmul_experiments::matmul3),
+    ("coop_first", crate::coop_first::coop_first),
 ];
 
 /// Runs the experiments `chosen` picks by name.

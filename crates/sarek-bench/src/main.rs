@@ -19,6 +19,7 @@
 
 mod benches;
 mod bisect;
+mod coop_first;
 mod cpu;
 mod experiments;
 mod kernels;

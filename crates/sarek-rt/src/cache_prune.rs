@@ -502,6 +502,8 @@ mod tests {
         std::fs::set_permissions(&d, dir_perms.clone()).unwrap();
         let pruned = prune(&d, NO_CAP);
         assert_eq!(pruned.removed + pruned.failed, 1);
+        // Writable again, so the directory can be removed (this is a test's own directory).
+        #[allow(clippy::permissions_set_readonly_false)]
         dir_perms.set_readonly(false);
         std::fs::set_permissions(&d, dir_perms).unwrap();
         // A directory that does not exist prunes nothing.

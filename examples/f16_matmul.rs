@@ -66,7 +66,7 @@ fn main() -> sarek::Result<()> {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(1024);
-    assert!(m % 32 == 0, "m must be a multiple of 32");
+    assert!(m.is_multiple_of(32), "m must be a multiple of 32");
     // Multiples of 1/4 from -1.5 to 1.5: exact in f16, and every partial sum exact in f32.
     let a: Vec<f16> = (0..m * m)
         .map(|i| f16::from_f32(((i * 7) % 13) as f32 * 0.25 - 1.5))

@@ -19,6 +19,9 @@ mod tiles {
     const LANES: usize = if HALF > 2 { 3 } else { 1 };
     const SCALE: f32 = (BLOCK_SIZE as f32) * 0.25 - 0.5;
     const SHIFTED: u32 = (1u32 << 4) | 3;
+    // `i32::MAX / i32::MAX` is deliberate: the kernel's constant folding must divide two
+    // equal operands near the type's limit (no overflow, result 1) as the host does.
+    #[allow(clippy::eq_op)]
     const SIGNED: i32 = -(PADDED as i32) * 2 + i32::MAX / i32::MAX;
     const WIDE: bool = BLOCK_SIZE * BLOCK_SIZE >= 64 && !(HALF == 0);
 

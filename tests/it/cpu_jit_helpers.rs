@@ -7,6 +7,8 @@ use sarek::prelude::*;
 use sarek::CpuEngine;
 
 #[sarek::module]
+// Kernel code: it is written the way the test exercises the compiler, not as clippy prefers.
+#[allow(clippy::manual_is_multiple_of)]
 pub mod inlined {
     use sarek::prelude::*;
 

@@ -68,7 +68,7 @@ fn particle(i: usize) -> sim::Particle {
             y: -((i % 5) as f32),
         },
         hits: [i as u32, 0, 7],
-        alive: i % 4 != 0,
+        alive: !i.is_multiple_of(4),
     }
 }
 
@@ -264,6 +264,8 @@ fn an_invalid_enum_tag_is_an_error_not_a_panic() {
 }
 
 #[sarek::module]
+// Kernel code: it is written the way the test exercises the compiler, not as clippy prefers.
+#[allow(clippy::manual_is_multiple_of)]
 mod helpers {
     use sarek::prelude::*;
 

@@ -122,6 +122,8 @@ fn ids_2d(width: usize, out: &mut [u32]) {
 }
 
 #[test]
+// The loop indexes several arrays in step, which reads plainer than zipped iterators.
+#[allow(clippy::needless_range_loop)]
 fn two_dimensional_kernel_reads_its_real_workgroup_size() {
     let Some(dev) = common::device() else { return };
     let (w, h) = (37, 21);

@@ -96,6 +96,8 @@ fn half_vector_ops(x: &[F16Vec4], s: F16Vec2, out: &mut [F16Vec4], wide: &mut [V
 }
 
 #[test]
+// The host side repeats the kernel's statements one for one.
+#[allow(clippy::assign_op_pattern)]
 fn f16vec_operations_round_like_the_host() {
     let Some(dev) = common::device() else { return };
     let mut xs: Vec<F16Vec4> = (0..150)

@@ -369,8 +369,8 @@ fn thousands_of_launches_each_see_their_own_arguments() {
 #[test]
 fn a_batch_submits_many_launches_in_order_at_once() {
     let Some(dev) = common::device() else { return };
-    let mut a = dev.upload(&vec![0u32; 300]).unwrap();
-    let mut b = dev.upload(&vec![100u32; 40]).unwrap();
+    let mut a = dev.upload(&[0u32; 300]).unwrap();
+    let mut b = dev.upload(&[100u32; 40]).unwrap();
     let mut batch = dev.batch();
     for i in 0..500 {
         add_one

@@ -335,6 +335,8 @@ proptest! {
     #![proptest_config(config(48))]
 
     #[test]
+    // The loop indexes several arrays in step, which reads plainer than zipped iterators.
+    #[allow(clippy::needless_range_loop)]
     fn float_methods_within_documented_ulps(
         xyn in vec((polyfill_args(), polyfill_args(), exponents()), 1..200),
     ) {

@@ -41,6 +41,8 @@ fn accumulate(x: &[f32], y: &mut [f32]) {
 }
 
 #[test]
+// The kernel's ABI and WGSL are constants: asserting them is this test.
+#[allow(clippy::assertions_on_constants)]
 fn element_wise_kernels_over_scalars_get_a_vec4_entry() {
     assert!(poly::ABI.vectorised && poly::ABI.coarsened);
     assert!(poly::WGSL.contains("fn sarek_main_vec4("));
@@ -59,6 +61,8 @@ fn xs(n: usize) -> Vec<f32> {
 }
 
 #[test]
+// The loop indexes several arrays in step, which reads plainer than zipped iterators.
+#[allow(clippy::needless_range_loop)]
 fn the_vec4_entry_computes_what_the_scalar_kernel_does() {
     let Some(dev) = common::device() else { return };
     let host = xs(N);

@@ -95,7 +95,7 @@ pub fn uniform_problem(types: &[TypeDef], ty: Type) -> Option<&'static str> {
         Type::Scalar(_) | Type::Vector(..) => None,
         Type::Array(id) | Type::Struct(id) => match types.get(id.0 as usize)? {
             TypeDef::Array { elem, .. } => {
-                if of(types, *elem).stride() % 16 != 0 {
+                if !of(types, *elem).stride().is_multiple_of(16) {
                     Some("an array in the uniform block needs a 16-byte element stride")
                 } else {
                     uniform_problem(types, *elem)

@@ -2,6 +2,8 @@
 //! validation live in `sarek-codegen` (see its `front` module), so they can be tested
 //! without a proc-macro process. Use it through the `sarek` crate.
 
+#![warn(missing_docs)]
+
 use proc_macro::TokenStream;
 
 /// Compiles a Rust function into a GPU kernel. See the `sarek` crate's documentation.

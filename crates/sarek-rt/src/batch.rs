@@ -222,8 +222,9 @@ impl Batch {
             contents: &uniforms,
             usage: wgpu::BufferUsages::UNIFORM,
         });
-        let mut bind_groups: HashMap<(usize, Vec<(u64, u64, usize)>, u32), wgpu::BindGroup> =
-            HashMap::new();
+        // Keyed by pipeline, the buffers' (id, offset, length) and the uniform offset.
+        type GroupKey = (usize, Vec<(u64, u64, usize)>, u32);
+        let mut bind_groups: HashMap<GroupKey, wgpu::BindGroup> = HashMap::new();
         let mut groups = Vec::with_capacity(self.commands.len());
         for c in &self.commands {
             let key = (

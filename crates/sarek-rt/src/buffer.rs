@@ -356,7 +356,7 @@ impl<T: Element> Buffer<T> {
                 "it lacks `wgpu::BufferUsages::STORAGE`, which kernels need".into(),
             ));
         }
-        if offset % align != 0 {
+        if !offset.is_multiple_of(align) {
             return Err(bad(format!(
                 "offset {offset} is not a multiple of this device's min_storage_buffer_offset_alignment ({align})"
             )));
@@ -382,7 +382,7 @@ impl<T: Element> Buffer<T> {
                 buffer.size()
             )));
         }
-        if bytes % wgpu::COPY_BUFFER_ALIGNMENT != 0 {
+        if !bytes.is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
             return Err(bad(format!("{bytes} bytes is not a multiple of 4")));
         }
         device.check_buffer_size(bytes)?;

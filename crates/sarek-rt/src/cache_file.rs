@@ -34,6 +34,29 @@ pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()>
     written
 }
 
+/// The bytes of `file`, and the open file to refresh its time through.
+fn read_with_handle(file: &Path) -> std::io::Result<(Vec<u8>, std::fs::File)> {
+    use std::io::Read;
+    let mut handle = std::fs::File::open(file)?;
+    let mut bytes = Vec::new();
+    handle.read_to_end(&mut bytes)?;
+    Ok((bytes, handle))
+}
+
+/// Sets the modification time of an opened cache file to now, when it is more than an hour
+/// old (so a hot file is not written to at every read). A failure (another owner, a
+/// read-only file system) only leaves the file looking older to the pruner.
+fn mark_used(handle: &std::fs::File) {
+    let now = std::time::SystemTime::now();
+    let old = handle
+        .metadata()
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| now.duration_since(t).unwrap_or_default().as_secs() > 60 * 60);
+    if old {
+        let _ = handle.set_modified(now);
+    }
+}
+
 /// A field a file repeats, which must equal the reader's for the file to be used.
 pub(crate) struct Field<'a> {
     bytes: &'a [u8],
@@ -146,9 +169,11 @@ impl Layout {
 
     /// The contents of `file` if it is a whole file made for `fields`: none when there is no
     /// such file, and a `warn` log line with the reason when it cannot be read or fails a check.
+    /// A file that passes has its modification time refreshed (at most once an hour), which
+    /// is how the pruner (`cache_prune.rs`) tells a file in use from a forgotten one.
     pub(crate) fn read(&self, file: &Path, fields: &[Field]) -> Option<Contents> {
-        let bytes = match std::fs::read(file) {
-            Ok(bytes) => bytes,
+        let (bytes, handle) = match read_with_handle(file) {
+            Ok(read) => read,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
             Err(e) => {
                 log::warn!("sarek: ignoring {} {}: {e}", self.what, file.display());
@@ -157,6 +182,7 @@ impl Layout {
         };
         match self.parse(&bytes, fields) {
             Ok(data) => {
+                mark_used(&handle);
                 let start = bytes.len() - data.len();
                 Some(Contents { bytes, start })
             }
@@ -220,6 +246,14 @@ mod tests {
         assert!(LAYOUT.read(&file, &fields).is_none(), "no file yet");
         write_atomically(&file, &LAYOUT.encode(&fields, b"data")).unwrap();
         assert_eq!(LAYOUT.read(&file, &fields).unwrap().data(), b"data");
+        // A read refreshes the time of a file unused for long, for the pruner.
+        let week = std::time::Duration::from_secs(7 * 24 * 60 * 60);
+        let old = std::time::SystemTime::now() - week;
+        let handle = std::fs::File::options().append(true).open(&file).unwrap();
+        handle.set_modified(old).unwrap();
+        assert!(LAYOUT.read(&file, &fields).is_some());
+        let used = std::fs::metadata(&file).unwrap().modified().unwrap();
+        assert!(used > old + week / 2, "{used:?}");
         assert!(LAYOUT
             .read(&file, &[Field::short(b"kez", "other key")])
             .is_none());

@@ -512,7 +512,7 @@ impl Device {
 
     pub(crate) fn check_buffer_size(&self, bytes: u64) -> Result<()> {
         let limits = self.limits();
-        let binding = u64::from(limits.max_storage_buffer_binding_size);
+        let binding = limits.max_storage_buffer_binding_size;
         if bytes > binding {
             return Err(Error::BufferTooLarge {
                 bytes,

@@ -12,6 +12,10 @@
 //! ignored with a `warn` log line (and replaced at the next save), never handed to the driver.
 //! Files are written to a temporary file and renamed over the old one, so two processes
 //! saving at once leave one whole file, never a mix.
+//!
+//! Old files of the directory (other Sarek versions, unused for long, over the size cap
+//! `SAREK_CACHE_MAX_MB`) are removed on a thread of their own when the cache opens
+//! (`cache_prune.rs`).
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -97,6 +101,9 @@ impl DiskCache {
         let key = key(info)?;
         let file = dir.join(format!("pipelines-{:016x}.bin", fnv(key.as_bytes())));
         let contents = LAYOUT.read(&file, &fields(&key));
+        // After the read, which refreshed this file's time: old files go on a thread of
+        // their own, once per process and directory.
+        crate::cache_prune::start(dir);
         let data = contents.as_ref().map(Contents::data);
         // SAFETY: `data` is exactly what `PipelineCache::get_data` returned for this key (the
         // adapter, driver and wgpu's own key): the file repeats the key and a checksum of the
@@ -169,7 +176,10 @@ impl Device {
     /// a file under `dir` and starts from that file's pipelines, `None` turns the cache off.
     /// Affects the pipelines made from now on (a kernel's pipeline is made at its first launch
     /// on the device). By default a GPU device uses `SAREK_CACHE_DIR`, else
-    /// `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`, and none with `SAREK_CACHE=0`.
+    /// `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`, and none with `SAREK_CACHE=0`. Opening
+    /// a directory prunes it once per process, in the background: Sarek's files of other
+    /// versions unused for a day, any unused for 30 days, then the least recently used beyond
+    /// 256 MiB (`SAREK_CACHE_MAX_MB`; `0` lifts the cap).
     ///
     /// Returns the cache file now in use: `None` when turned off, on the CPU backend, for a
     /// device from [`Device::from_wgpu`] (Sarek does not know its adapter), and where the

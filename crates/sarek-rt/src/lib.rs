@@ -27,6 +27,7 @@ mod batch;
 mod buffer;
 mod bytes;
 mod cache_file;
+mod cache_prune;
 mod copy;
 mod cpu;
 mod cpu_engine;

@@ -114,7 +114,7 @@ impl Device {
         // issued before it are submitted first.
         self.flush();
         let queue = &self.inner().queue;
-        if bytes.len() as u64 % wgpu::COPY_BUFFER_ALIGNMENT == 0 {
+        if (bytes.len() as u64).is_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT) {
             queue.write_buffer(buffer, offset, bytes);
         } else {
             let mut padded = bytes.to_vec();

@@ -84,7 +84,7 @@ macro_rules! vector {
             /// ```
             pub fn dot(self, other: Self) -> $t {
                 let mut s = 0 as $t;
-                $(s = s + self.$c * other.$c;)+
+                $(s += self.$c * other.$c;)+
                 s
             }
 

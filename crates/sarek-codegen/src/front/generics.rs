@@ -524,9 +524,7 @@ pub fn instances(
                         .impls
                         .iter()
                         .enumerate()
-                        .filter(|(_, imp)| {
-                            impl_trait(imp).is_some_and(|(t, _)| t == name.to_string())
-                        })
+                        .filter(|(_, imp)| impl_trait(imp).is_some_and(|(t, _)| *name == t))
                         .filter_map(|(k, imp)| {
                             Some(Choice::Impl(self_name(imp)?, k, match_impl(imp, &want)?))
                         })

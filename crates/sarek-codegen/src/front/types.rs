@@ -70,6 +70,9 @@ pub enum HostParam {
 }
 
 /// The element type of a buffer parameter as the host sees it.
+// One per buffer parameter, made and dropped while a kernel expands: the size of the `syn`
+// type is no cost worth a box (which would change this public enum's shape).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HostElem {
     /// A scalar.

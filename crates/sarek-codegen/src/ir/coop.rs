@@ -52,7 +52,8 @@ pub struct CoopMatrix {
 }
 
 /// Where a load reads or a store writes: a buffer parameter or a one-dimensional workgroup
-/// array whose element type is the matrix's scalar.
+/// array whose element type is the matrix's scalar or a 2- or 4-wide vector of it (read as its
+/// scalars in order, offset and stride counted in vectors).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum CoopMemory {
     /// A slice parameter.

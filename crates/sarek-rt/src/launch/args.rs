@@ -118,7 +118,7 @@ pub(crate) fn vectorise(
     enabled
         && abi.vectorised
         && entry == Entry::Coarse
-        && threads % 4 == 0
+        && threads.is_multiple_of(4)
         && buffers
             .into_iter()
             .all(|(offset, len)| offset % 16 == 0 && len as u64 >= threads)

@@ -94,6 +94,17 @@ fn memory_name(e: &syn::Expr) -> Option<&syn::Ident> {
     }
 }
 
+/// The element types a matrix of `scalar` loads from and stores to, as a diagnostic lists
+/// them: the scalar and its 2- and 4-wide vectors (`f16`, `F16Vec2` or `F16Vec4`).
+fn memory_types(scalar: Scalar) -> String {
+    format!(
+        "`{}`, `{}` or `{}`",
+        scalar.rust_name(),
+        vector_name(2, scalar),
+        vector_name(4, scalar)
+    )
+}
+
 impl Lowerer<'_> {
     /// A number for a new matrix variable: one more than any the function uses, and than
     /// any given in another function of the kernel (helpers and their callers never share
@@ -235,10 +246,10 @@ impl Lowerer<'_> {
             syn::GenericArgument::Type(t) => match self.cx.resolve_type(t)? {
                 Type::Scalar(s) if crate::features::CoopScalar::of(s).is_some() => s,
                 _ => {
-                    return Err(self.error(t.span(), "cooperative matrices hold `f16` or `f32` (WGSL's extension has no other element type)"))
+                    return Err(self.error(t.span(), "cooperative matrices hold `f16` or `f32` (WGSL's extension has no other element type); declare it `CoopMatrix<f32, ..>` or `CoopMatrix<f16, ..>` and convert the data to that type"))
                 }
             },
-            other => return Err(self.error(other.span(), "the first argument of `CoopMatrix` is the element type, `f16` or `f32`")),
+            other => return Err(self.error(other.span(), "the first argument of `CoopMatrix` is the element type, `f16` or `f32`: `CoopMatrix<f32, 16, C>`")),
         };
         let size = match size {
             syn::GenericArgument::Const(e) => self.cx.constant_length(e, "a matrix size")?,
@@ -249,12 +260,12 @@ impl Lowerer<'_> {
             other => {
                 return Err(self.error(
                     other.span(),
-                    "the second argument of `CoopMatrix` is its size, 8 or 16",
+                    "the second argument of `CoopMatrix` is its size, 8 or 16 (a literal or a constant): `CoopMatrix<f32, 16, C>`",
                 ))
             }
         };
         if !COOP_SIZES.contains(&size) {
-            return Err(self.error(args[1].span(), format!("WGSL's cooperative matrices are 8×8 or 16×16 (`coop_mat8x8`, `coop_mat16x16`), not {size}×{size}")));
+            return Err(self.error(args[1].span(), format!("WGSL's cooperative matrices are 8×8 or 16×16 (`coop_mat8x8`, `coop_mat16x16`), not {size}×{size}; declare it `CoopMatrix<T, 8, ..>` or `CoopMatrix<T, 16, ..>` and cover a larger tile with several matrices")));
         }
         let role = match role {
             syn::GenericArgument::Type(syn::Type::Path(p)) => {
@@ -291,10 +302,10 @@ impl Lowerer<'_> {
     ) -> R<CoopType> {
         let span = c.span();
         let syn::Expr::Path(p) = &*c.func else {
-            return Err(self.error(span, "expected `CoopMatrix::zeros()` or a load"));
+            return Err(self.error(span, "expected `CoopMatrix::<T, N, Role>::zeros()`, `::load_rows(&x, offset, stride)` or `::load_columns(&x, offset, stride)`"));
         };
         let Some(seg) = coop_segment(&p.path) else {
-            return Err(self.error(span, "expected `CoopMatrix::zeros()` or a load"));
+            return Err(self.error(span, "expected `CoopMatrix::<T, N, Role>::zeros()`, `::load_rows(&x, offset, stride)` or `::load_columns(&x, offset, stride)`"));
         };
         let ty = if matches!(seg.arguments, syn::PathArguments::None) {
             match expected {
@@ -319,7 +330,10 @@ impl Lowerer<'_> {
         match function.as_str() {
             "zeros" => {
                 if !c.args.is_empty() {
-                    return Err(self.error(c.args.span(), "`zeros` takes no arguments"));
+                    return Err(self.error(
+                        c.args.span(),
+                        "`zeros` takes no arguments: `CoopMatrix::<f32, 16, C>::zeros()`",
+                    ));
                 }
                 self.push(Stmt::Coop(CoopOp::Zero { dst }), span);
             }
@@ -370,10 +384,14 @@ impl Lowerer<'_> {
     }
 
     /// The buffer or workgroup array a load reads or a store (`write`) writes: its elements
-    /// must be the matrix's `scalar`.
+    /// must be the matrix's `scalar` or 2- or 4-wide vectors of it.
     fn coop_memory(&mut self, e: &syn::Expr, scalar: Scalar, write: bool) -> R<CoopMemory> {
-        let want =
-            "a buffer parameter or a one-dimensional workgroup array of the matrix's element type";
+        let accepted = memory_types(scalar);
+        let t = scalar.rust_name();
+        let want = format!(
+            "a buffer parameter (`&[{t}]`, `&mut [{t}]`) or a one-dimensional, non-atomic \
+             workgroup array (`shared::<[{t}; N]>()`) named directly; its elements are {accepted}"
+        );
         let Some(ident) = memory_name(e) else {
             return Err(self.error(e.span(), format!("expected {want}")));
         };
@@ -399,19 +417,36 @@ impl Lowerer<'_> {
         // whole vectors (one 8-byte store for four halves) feeds the matrix loads directly.
         let vector_of_scalar = matches!(elem, Type::Vector(2 | 4, s) if s == scalar);
         if elem != Type::Scalar(scalar) && !vector_of_scalar {
+            let found = type_name(&self.cx.kernel.types, elem);
+            // Memory a matrix of another element type could use: say to declare that one.
+            let advice = match elem {
+                Type::Scalar(s) | Type::Vector(2 | 4, s)
+                    if crate::features::CoopScalar::of(s).is_some() =>
+                {
+                    format!(
+                        "declare the matrix `CoopMatrix<{}, ..>` to use this memory as it is",
+                        s.rust_name()
+                    )
+                }
+                _ => format!("convert the data to `{t}` first"),
+            };
             return Err(self.error(
                 e.span(),
                 format!(
-                    "this matrix holds `{}`, so it loads from and stores to `{}` elements",
-                    scalar.rust_name(),
-                    scalar.rust_name()
+                    "this matrix holds `{t}`, so it loads from and stores to memory of {accepted} \
+                     (a vector is read as its scalars in order, offset and stride counted in \
+                     vectors), not of `{found}`; pass memory of one of those, or {advice}"
                 ),
             ));
         }
         if write && !writable {
+            let found = type_name(&self.cx.kernel.types, elem);
             return Err(self.error(
                 e.span(),
-                "a matrix is stored into a `&mut [T]` buffer or a workgroup array",
+                format!(
+                    "a matrix is stored into a `&mut [T]` buffer or a workgroup array, and this \
+                     buffer is read-only; declare the parameter `&mut [{found}]`"
+                ),
             ));
         }
         Ok(memory)
@@ -436,15 +471,16 @@ impl Lowerer<'_> {
             let Some(matrix) = self.coop_binding(e) else {
                 return Err(self.error(
                     e.span(),
-                    "the operands of `multiply_add` are names bound to cooperative matrices",
+                    "the operands of `multiply_add` are names bound to cooperative matrices; bind this one with `let` first (`let b = CoopMatrix::<f32, 16, B>::load_rows(&x, offset, stride);`) and pass the name",
                 ));
             };
             if matrix.role != role {
                 return Err(self.error(
                     e.span(),
                     format!(
-                        "this operand of `multiply_add` has role {}, not {}",
+                        "this operand of `multiply_add` has role {}, not {}: `a.multiply_add(b, c)` is `a * b + c` and takes a matrix of role A, then B, then C (`CoopMatrix<T, N, {}>` here)",
                         matrix.role.name(),
+                        role.name(),
                         role.name()
                     ),
                 ));
@@ -453,10 +489,23 @@ impl Lowerer<'_> {
         }
         let (a, b, c) = (operands[0], operands[1], operands[2]);
         if a.size != b.size || a.size != c.size {
-            return Err(self.error(span, "the matrices of `multiply_add` must have one size"));
+            return Err(self.error(
+                span,
+                format!(
+                    "the matrices of `multiply_add` have one size, but A is {0}×{0}, B {1}×{1} and C {2}×{2}; declare all three 8×8 or all three 16×16",
+                    a.size, b.size, c.size
+                ),
+            ));
         }
         if a.scalar != b.scalar {
-            return Err(self.error(span, "A and B of `multiply_add` must have one element type"));
+            return Err(self.error(
+                span,
+                format!(
+                    "A and B of `multiply_add` hold one element type, but A holds `{}` and B `{}`; declare both `CoopMatrix<f16, ..>` or both `CoopMatrix<f32, ..>` (C may hold `f32` while A and B hold `f16`)",
+                    a.scalar.rust_name(),
+                    b.scalar.rust_name()
+                ),
+            ));
         }
         let dst = CoopType::of(c).with_id(id);
         self.push(Stmt::Coop(CoopOp::MultiplyAdd { dst, a, b, c }), span);
@@ -562,9 +611,10 @@ mod tests {
         for want in [
             "WGSL's cooperative matrices are 8×8 or 16×16",
             "cooperative matrices hold `f16` or `f32`",
-            "this matrix holds `f32`, so it loads from and stores to `f32` elements",
+            "this matrix holds `f32`, so it loads from and stores to memory of `f32`, `Vec2` or `Vec4`",
+            "not of `u32`; pass memory of one of those, or convert the data to `f32` first",
             "this operand of `multiply_add` has role B, not A",
-            "a matrix is stored into a `&mut [T]` buffer or a workgroup array",
+            "this buffer is read-only; declare the parameter `&mut [f32]`",
         ] {
             assert!(text.contains(want), "{want}: {text}");
         }
@@ -614,6 +664,18 @@ mod tests {
             text.contains("coopLoad<coop_mat16x16<f16, B>>(&s["),
             "{text}"
         );
+        // The same holds for an `f32` matrix and `Vec2`/`Vec4` memory, as the refusal says.
+        let text = errors(
+            quote!(x: &[Vec4], z: &mut [Vec2]),
+            quote! {
+                let a = CoopMatrix::<f32, 16, A>::load_rows(x, 0, 4);
+                let b = CoopMatrix::<f32, 16, B>::load_columns(x, 64, 4);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 8);
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
         let text = errors(
             quote!(y: &[UVec4], z: &mut [f32]),
             quote! {
@@ -625,7 +687,20 @@ mod tests {
             },
         );
         assert!(
-            text.contains("this matrix holds `f16`, so it loads from and stores to `f16` elements"),
+            text.contains("this matrix holds `f16`, so it loads from and stores to memory of `f16`, `F16Vec2` or `F16Vec4`"),
+            "{text}"
+        );
+        assert!(text.contains("convert the data to `f16` first"), "{text}");
+        // Memory another matrix type could use: the refusal names that type.
+        let text = errors(
+            quote!(x: &[F16Vec4], z: &mut [f32]),
+            quote! {
+                let c = CoopMatrix::<f32, 16, C>::load_rows(x, 0, 4);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(
+            text.contains("not of `F16Vec4`; pass memory of one of those, or declare the matrix `CoopMatrix<f16, ..>` to use this memory as it is"),
             "{text}"
         );
     }

@@ -143,10 +143,7 @@ impl Lowerer<'_> {
             ("f32", "INFINITY") => Literal::F32(f32::INFINITY),
             ("f32", "NEG_INFINITY") => Literal::F32(f32::NEG_INFINITY),
             ("f32", "NAN") => Literal::F32(f32::NAN),
-            ("f16", name) => match super::half::constant(name) {
-                Some(l) => l,
-                None => return None,
-            },
+            ("f16", name) => super::half::constant(name)?,
             (t, _) => {
                 if let Some(reason) = types::refusal(t) {
                     return Some(Err(self.error(span, reason)));

@@ -134,6 +134,9 @@ pub(super) struct Cg<'a, 'f> {
     pub frem_sig: ir::SigRef,
     /// The `MathFun`s the generated code points to (leaked, so they outlive the code).
     pub math_funs: Vec<(crate::ir::MathFun, usize)>,
+    /// The collectives the generated code calls (`collective/`), owned by the compiled
+    /// kernel once generated (the code holds their addresses).
+    pub collectives: Vec<Box<super::collective::Desc>>,
     /// The entry's locals by index.
     pub entry_locals: Vec<Handle<Local>>,
     /// Per workgroup-level loop being generated: its continuing block and its exit.

@@ -2,7 +2,8 @@
 //! generated (a kernel using one runs on the interpreter under `SAREK_CPU_ENGINE=auto`).
 //! Code generation still refuses what it cannot compile as a last resort (a comparison of
 //! whole structs, a dynamic index into a vector), but each construct of the list below is
-//! named here first, so that adding one is one line.
+//! named here first, so that adding one is one line. Subgroup operations, their builtins,
+//! `subgroup_barrier()` and cooperative matrices are compiled (`collective/`).
 
 use super::Unsupported;
 use crate::ir::Kernel;

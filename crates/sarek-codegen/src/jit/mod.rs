@@ -7,10 +7,12 @@
 //! barriers is split at them ((`region.rs`)): each stretch between barriers loops over the
 //! invocations, a control statement that holds a barrier runs once for the workgroup, and
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
-//! parallel on every core, as in the interpreter.
+//! parallel on every core, as in the interpreter. Subgroup operations and cooperative-matrix
+//! operations are split at like barriers and run once per workgroup by a call into Rust that
+//! computes every subgroup's results with the interpreter's meaning (`collective/`).
 //!
-//! What the JIT does not compile (`fallback.rs`: `f16`, subgroup operations, cooperative
-//! matrices; a few rare operations on structs) is reported as
+//! What the JIT does not compile (`fallback.rs`: `f16`; a few rare operations on structs)
+//! is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.

@@ -226,3 +226,46 @@ fn cooperative_matrices_match_the_interpreter() {
     // `z` is short: the last stores run past its end (skipped).
     agree(&p, 2, &[], &[(0, x), (1, y), (2, vec![0; 1200])]);
 }
+
+/// A measurement, not a test of speed (it asserts only that both engines agree): a
+/// subgroup sum over 2^20 invocations in workgroups of 256, subgroups of 32, two worker threads, on
+/// the interpreter and on the JIT; prints the best of three runs of each. Run with
+/// `cargo test -p sarek-codegen --features front,jit --lib measure_subgroup_sum -- --ignored
+/// --nocapture` (the workspace builds `sarek-codegen` at `opt-level = 2`).
+#[test]
+#[ignore]
+fn measure_subgroup_sum() {
+    let p = program(
+        256,
+        syn::parse_quote! {
+            fn sums(x: &[f32], out: &mut [f32]) {
+                let t = global_thread_id();
+                out[t] = subgroup_add(x[t]);
+            }
+        },
+    );
+    let n = 1 << 20;
+    let x = words(n, |i| ((i % 97) as f32 * 0.5).to_bits());
+    let c = Compiled::new(&p).expect("compiles");
+    let bufs = [(0, x), (1, vec![0; n])];
+    let groups = (n / 256) as u32;
+    let time = |jit: Option<&Compiled>| {
+        let mut best = f64::MAX;
+        let mut out = Vec::new();
+        for _ in 0..3 {
+            let t = std::time::Instant::now();
+            out = run(&p, jit, groups, 32, &[], &bufs);
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        (best, out)
+    };
+    let (interp, want) = time(None);
+    let (jit, got) = time(Some(&c));
+    assert_eq!(got, want);
+    println!(
+        "subgroup sum of 2^20 f32 (two threads, incl. buffer copies): interpreter {:.1} ms, JIT {:.1} ms ({:.1}x)",
+        interp * 1e3,
+        jit * 1e3,
+        interp / jit
+    );
+}

@@ -136,6 +136,8 @@ pub(super) struct Cg<'a, 'f> {
     pub math_funs: Vec<(crate::ir::MathFun, usize)>,
     /// The collectives the generated code calls (`collective/`), owned by the compiled
     /// kernel once generated (the code holds their addresses).
+    // Boxed: the code holds their addresses, which must not move as the list grows.
+    #[allow(clippy::vec_box)]
     pub collectives: Vec<Box<super::collective::Desc>>,
     /// The entry's locals by index.
     pub entry_locals: Vec<Handle<Local>>,

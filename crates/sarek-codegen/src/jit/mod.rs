@@ -75,6 +75,7 @@ pub struct Compiled {
     whole: std::sync::atomic::AtomicU64,
     /// The collectives the code calls (`collective/`): their descriptions, whose addresses
     /// the code holds, live as long as it.
+    #[allow(clippy::vec_box)]
     collectives: Vec<Box<collective::Desc>>,
     /// The kernel's cooperative-matrix variables (`collective::Matrices`' slots).
     matrices: Vec<crate::ir::CoopMatrix>,

@@ -1,7 +1,6 @@
 //! The CPU backend's JIT (issue 17): the benchmark kernels (saxpy, a polynomial, a tiled
 //! matrix product, a tree reduction, a scan, a histogram with atomics) really run as machine
-//! code, give the host's results, and a kernel the JIT does not compile (a subgroup
-//! operation) runs on the interpreter under `SAREK_CPU_ENGINE=auto`.
+//! code and give the host's results; so does a subgroup operation (`jit/collective/`).
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -209,17 +208,12 @@ fn the_benchmark_kernels_run_as_machine_code() {
     }
 }
 
+/// Subgroup operations are collectives the JIT runs too (`jit/collective/`), with the
+/// interpreter's subgroups.
 #[test]
-fn a_subgroup_kernel_runs_on_the_interpreter() {
-    if std::env::var("SAREK_CPU_ENGINE").as_deref() == Ok("jit") {
-        // Forced JIT: the kernel is an error, which the suite's other tests report.
-        return;
-    }
+fn a_subgroup_kernel_runs_as_machine_code() {
     let dev = Device::cpu();
-    assert_eq!(
-        dev.cpu_engine(lanes::SOURCE).unwrap(),
-        Some(CpuEngine::Interpreter)
-    );
+    assert_eq!(dev.cpu_engine(lanes::SOURCE).unwrap(), Some(compiled()));
     let mut out = dev.zeros::<u32>(64).unwrap();
     lanes.launch(&dev, Grid::cover(64), &mut out).unwrap();
     assert!(out.read().unwrap().iter().all(|&n| n == 32));

@@ -41,7 +41,7 @@ impl Matrices {
 }
 
 /// `x` rounded to a matrix element of type `scalar`.
-pub(super) fn round(scalar: Scalar, x: f32) -> f32 {
+pub(crate) fn round(scalar: Scalar, x: f32) -> f32 {
     match scalar {
         Scalar::F16 => half::f16::from_f32(x).to_f32(),
         _ => x,
@@ -49,7 +49,7 @@ pub(super) fn round(scalar: Scalar, x: f32) -> f32 {
 }
 
 /// The memory index of element `(r, c)` of a matrix at `offset` with `stride`.
-pub(super) fn index(layout: CoopLayout, offset: u32, stride: u32, r: u32, c: u32) -> u64 {
+pub(crate) fn index(layout: CoopLayout, offset: u32, stride: u32, r: u32, c: u32) -> u64 {
     let (major, minor) = match layout {
         CoopLayout::Rows => (r, c),
         CoopLayout::Columns => (c, r),
@@ -58,7 +58,7 @@ pub(super) fn index(layout: CoopLayout, offset: u32, stride: u32, r: u32, c: u32
 }
 
 /// `a * b + c` for `n`×`n` row-major matrices, each sum in `k` order from `c`'s element.
-pub(super) fn multiply_add(n: usize, a: &[f32], b: &[f32], c: &[f32]) -> Vec<f32> {
+pub(crate) fn multiply_add(n: usize, a: &[f32], b: &[f32], c: &[f32]) -> Vec<f32> {
     let mut out = c.to_vec();
     for r in 0..n {
         for col in 0..n {

@@ -23,13 +23,13 @@ pub fn valid_subgroup_size(size: u32) -> bool {
 }
 
 /// One active lane of a subgroup: its id and its arguments.
-pub(super) struct Member {
-    pub(super) lane: u32,
-    pub(super) args: Vec<Value>,
+pub(crate) struct Member {
+    pub(crate) lane: u32,
+    pub(crate) args: Vec<Value>,
 }
 
 /// The results of `op` for the active `members` of one subgroup (sorted by lane), in order.
-pub(super) fn collective(op: SubgroupOp, members: &[Member]) -> Vec<Value> {
+pub(crate) fn collective(op: SubgroupOp, members: &[Member]) -> Vec<Value> {
     let values: Vec<&Value> = members
         .iter()
         .map(|m| m.args.first().unwrap_or(&Value::Bool(false)))

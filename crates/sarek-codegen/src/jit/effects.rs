@@ -88,8 +88,18 @@ fn statement(k: &Kernel, s: &Statement, out: &mut Writes, depth: usize) {
         | Stmt::Barrier(_)
         | Stmt::Subgroup { .. }
         | Stmt::UniformLoad { .. } => {}
-        // Cooperative matrices store to memory; the JIT does not compile them, but stay
-        // conservative for whatever comes next.
+        // A cooperative matrix's store writes its memory; its other operations only the
+        // matrices, which are not memory the generated code reads.
+        Stmt::Coop(crate::ir::CoopOp::Store { memory, .. }) => match memory {
+            crate::ir::CoopMemory::Buffer(p) => {
+                out.params.insert(p.0);
+            }
+            crate::ir::CoopMemory::Shared(v) => {
+                out.shared.insert(v.0);
+            }
+        },
+        Stmt::Coop(_) => {}
+        // Stay conservative for whatever comes next.
         #[allow(unreachable_patterns)]
         _ => out.all = true,
     }

@@ -252,6 +252,8 @@ impl<'a> Cg<'a, '_> {
                 let local = self.b.ins().iadd(self.thread[0], rw);
                 self.b.ins().iadd(self.c.thread_id_base, local)
             }
+            Builtin::SubgroupSize | Builtin::SubgroupInvocationId => self.subgroup_builtin(b)?,
+            #[allow(unreachable_patterns)]
             other => return Err(Unsupported(format!("the builtin {other:?}"))),
         })
     }

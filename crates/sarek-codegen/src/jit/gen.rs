@@ -134,6 +134,11 @@ pub(super) struct Cg<'a, 'f> {
     pub frem_sig: ir::SigRef,
     /// The `MathFun`s the generated code points to (leaked, so they outlive the code).
     pub math_funs: Vec<(crate::ir::MathFun, usize)>,
+    /// The collectives the generated code calls (`collective/`), owned by the compiled
+    /// kernel once generated (the code holds their addresses).
+    // Boxed: the code holds their addresses, which must not move as the list grows.
+    #[allow(clippy::vec_box)]
+    pub collectives: Vec<Box<super::collective::Desc>>,
     /// The entry's locals by index.
     pub entry_locals: Vec<Handle<Local>>,
     /// Per workgroup-level loop being generated: its continuing block and its exit.

@@ -7,14 +7,17 @@
 //! barriers is split at them ((`region.rs`)): each stretch between barriers loops over the
 //! invocations, a control statement that holds a barrier runs once for the workgroup, and
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
-//! parallel on every core, as in the interpreter.
+//! parallel on every core, as in the interpreter. Subgroup operations and cooperative-matrix
+//! operations are split at like barriers and run once per workgroup by a call into Rust that
+//! computes every subgroup's results with the interpreter's meaning (`collective/`).
 //!
-//! What the JIT does not compile (`fallback.rs`: `f16`, subgroup operations, cooperative
-//! matrices; a few rare operations on structs) is reported as
+//! What the JIT does not compile (`fallback.rs`: `f16`; a few rare operations on structs)
+//! is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
 
+mod collective;
 mod control;
 mod effects;
 mod expr;
@@ -70,6 +73,12 @@ pub struct Compiled {
     compile_time: std::time::Duration,
     /// Workgroups that ran the lanes loop's fast path, over every run (for tests).
     whole: std::sync::atomic::AtomicU64,
+    /// The collectives the code calls (`collective/`): their descriptions, whose addresses
+    /// the code holds, live as long as it.
+    #[allow(clippy::vec_box)]
+    collectives: Vec<Box<collective::Desc>>,
+    /// The kernel's cooperative-matrix variables (`collective::Matrices`' slots).
+    matrices: Vec<crate::ir::CoopMatrix>,
 }
 
 /// A worker's count of workgroups that took the fast path, added to the kernel's total when
@@ -167,6 +176,7 @@ impl Compiled {
         ctx.func.name = UserFuncName::user(0, id.as_u32());
         let mut fctx = FunctionBuilderContext::new();
         let tcfg = module.target_config();
+        let collectives;
 
         let barriers = region::any_barrier(k, &k.entry.body);
         let (frame_offsets, frame_bytes) = region::frame_layout(k);
@@ -262,6 +272,7 @@ impl Compiled {
                 math_sig,
                 frem_sig,
                 math_funs: Vec::new(),
+                collectives: Vec::new(),
                 entry_locals: k.entry.locals.iter().map(|(h, _)| h).collect(),
                 wg_targets: Vec::new(),
                 plan: if barriers {
@@ -290,6 +301,7 @@ impl Compiled {
             let zero = cg.u32c(0);
             cg.b.ins().return_(&[zero]);
             cg.b.seal_all_blocks();
+            collectives = std::mem::take(&mut cg.collectives);
             cg.b.finalize(tcfg);
         }
         // `SAREK_JIT_DUMP=<kernel name>` prints the kernel's optimised Cranelift IR and its
@@ -319,6 +331,8 @@ impl Compiled {
             lanes,
             compile_time: started.elapsed(),
             whole: Default::default(),
+            collectives,
+            matrices: collective::coop_matrices(k),
         })
     }
 
@@ -368,25 +382,55 @@ impl Compiled {
         let uniform_ptr = launch.uniform.as_ptr() as *const u32;
         // Borrowed by every worker; the pointers stay valid for the whole run.
         let shared_view = (uniform_ptr as usize, buffers.as_ptr() as usize);
+        let buffer_words: Vec<u32> = (0..k.params.len())
+            .map(|i| {
+                launch
+                    .buffers
+                    .get(i)
+                    .copied()
+                    .flatten()
+                    .map_or(0, |w| w.len() as u32)
+            })
+            .collect();
+        let subgroup_size = launch.subgroup_size.max(1);
         let state = || {
             let frames = if self.barriers {
                 self.invocations as usize
             } else {
                 0
             };
+            let collective_words = if self.collectives.is_empty() {
+                1
+            } else {
+                self.invocations as usize * collective::SLOT_WORDS as usize
+            };
+            let subgroups = self.invocations.div_ceil(subgroup_size) as usize;
             (
                 vec![0u32; self.shared_words.max(1) as usize],
                 vec![0u32; self.spare_words as usize],
                 vec![0u8; frames * self.frame_bytes as usize + 16],
                 vec![0u8; frames.max(1)],
                 Tally(&self.whole, 0),
+                vec![0u32; collective_words],
+                collective::Matrices::new(&self.matrices, subgroups),
             )
         };
-        type State<'t> = (Vec<u32>, Vec<u32>, Vec<u8>, Vec<u8>, Tally<'t>);
-        let run = |(shared, sink, scratch, returned, tally): &mut State<'_>,
+        type State<'t> = (
+            Vec<u32>,
+            Vec<u32>,
+            Vec<u8>,
+            Vec<u8>,
+            Tally<'t>,
+            Vec<u32>,
+            collective::Matrices,
+        );
+        let run = |(shared, sink, scratch, returned, tally, area, matrices): &mut State<'_>,
                    [x, y, z]: [u32; 3]| {
             shared.fill(0);
             returned.fill(0);
+            if !self.matrices.is_empty() {
+                matrices.clear();
+            }
             let size = k.workgroup_size;
             let global_base = [
                 x.wrapping_mul(size[0]),
@@ -417,6 +461,10 @@ impl Compiled {
                 thread_id_base,
                 global_base,
                 whole: 0,
+                subgroup_size,
+                collective: area.as_mut_ptr(),
+                buffer_words: buffer_words.as_ptr(),
+                matrices: matrices as *mut collective::Matrices,
             };
             let status = self.native.call(&mut ctx);
             tally.1 += u64::from(ctx.whole);

@@ -53,6 +53,17 @@ pub(super) struct Ctx {
     /// Set to 1 by a workgroup that ran the lanes loop's fast path (`lanes.rs`, whole
     /// workgroups in bounds), zeroed before it runs: counted for tests.
     pub whole: u32,
+    /// `Launch::subgroup_size` (at least 1): `subgroup_size()`, and how the collectives
+    /// (`collective.rs`) group the invocations.
+    pub subgroup_size: u32,
+    /// Per invocation, [`super::collective::SLOT_WORDS`] words where the code before a
+    /// collective puts its arguments and the code after it finds its result.
+    pub collective: *mut u32,
+    /// Per kernel parameter, how many words its buffer has (what a cooperative-matrix load
+    /// or store may touch).
+    pub buffer_words: *const u32,
+    /// The workgroup's cooperative matrices ([`super::collective::Matrices`]).
+    pub matrices: *mut super::collective::Matrices,
 }
 
 /// The compiled code of one kernel: the module that owns the machine code, and the entry.
@@ -141,4 +152,52 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
 /// `a % b` on `f32` (Rust's `fmod`), which Cranelift has no instruction for.
 pub(super) extern "C" fn frem(a: f32, b: f32) -> f32 {
     a % b
+}
+
+/// Runs the collective `desc` for the workgroup of `ctx` (generated code calls it between
+/// the segment that put each invocation's arguments in `ctx.collective` and the one that
+/// reads the results): the views of the workgroup's memory are made here, the work is done
+/// by safe code in [`super::collective`].
+pub(super) extern "C" fn collective(desc: *const super::collective::Desc, ctx: *mut Ctx) {
+    use std::sync::atomic::AtomicU32;
+    #[allow(unsafe_code)]
+    // SAFETY: `desc` points to a descriptor owned by the `Compiled` whose code calls this
+    // (it lives as long as the code), and `ctx` to the worker's context, whose pointers
+    // `Compiled::run` allocated with the sizes the descriptor gives: `collective` holds
+    // `invocations * SLOT_WORDS` words, `returned` `invocations` bytes (a kernel with
+    // collectives is split like one with barriers), `shared` `shared_words` words, and per
+    // parameter `buffer_words[p]` words at `buffers[p]` (null only when 0). The generated
+    // code is stopped in this call, so the worker's own areas (`collective`, `shared`,
+    // `matrices`) are not touched by anything else; buffer words are `AtomicU32`s, shared
+    // with other workers, and only accessed as such.
+    let (desc, view) = unsafe {
+        let desc = &*desc;
+        let ctx = &mut *ctx;
+        let n = desc.invocations as usize;
+        let buffers = (0..desc.params as usize)
+            .map(|p| {
+                let words = *ctx.buffer_words.add(p) as usize;
+                let at = *ctx.buffers.add(p);
+                if at.is_null() || words == 0 {
+                    &[][..]
+                } else {
+                    std::slice::from_raw_parts(at as *const AtomicU32, words)
+                }
+            })
+            .collect();
+        let view = super::collective::View {
+            subgroup_size: ctx.subgroup_size.max(1) as usize,
+            area: std::slice::from_raw_parts_mut(
+                ctx.collective,
+                n * super::collective::SLOT_WORDS as usize,
+            ),
+            returned: std::slice::from_raw_parts(ctx.returned, n),
+            shared: std::slice::from_raw_parts_mut(ctx.shared, desc.shared_words as usize),
+            buffers,
+            lens: std::slice::from_raw_parts(ctx.lens, desc.params as usize),
+            matrices: &mut *ctx.matrices,
+        };
+        (desc, view)
+    };
+    super::collective::run(desc, view);
 }

@@ -20,7 +20,7 @@ use crate::ir::{
 /// Whether a statement holds a barrier (or a `workgroup_uniform_load`, which is one).
 pub(super) fn has_barrier(k: &Kernel, s: &Statement) -> bool {
     match &s.kind {
-        Stmt::Barrier(_) | Stmt::UniformLoad { .. } | Stmt::Subgroup { .. } => true,
+        Stmt::Barrier(_) | Stmt::UniformLoad { .. } | Stmt::Subgroup { .. } | Stmt::Coop(_) => true,
         Stmt::If { accept, reject, .. } => any_barrier(k, accept) || any_barrier(k, reject),
         Stmt::Loop {
             body, continuing, ..
@@ -129,6 +129,7 @@ fn stmt_locals(f: &Function, s: &Statement, out: &mut BTreeSet<usize>) {
             indices.iter().for_each(|a| e(a, out));
             out.insert(result.index());
         }
+        Stmt::Coop(op) => op.exprs().iter().for_each(|a| e(a, out)),
         Stmt::Atomic {
             target,
             value,
@@ -229,13 +230,30 @@ impl<'a> Cg<'a, '_> {
         store: &BTreeSet<usize>,
         stmts: &[&'a Statement],
     ) -> Gen<()> {
-        let [wx, wy, wz] = self.k.workgroup_size;
-        let n = wx * wy * wz;
-        // Workgroup memory's address, loaded here so that loads from it stay in the segment.
         let mut writes = super::effects::Writes::default();
         for s in stmts {
             super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
         }
+        self.per_invocation_with(load, store, writes, |cg| {
+            for s in stmts {
+                cg.block(std::slice::from_ref(*s))?;
+            }
+            Ok(())
+        })
+    }
+
+    /// [`Cg::per_invocation`] with the code `body` generates for each invocation, which
+    /// writes at most the memory in `writes`.
+    pub fn per_invocation_with(
+        &mut self,
+        load: &BTreeSet<usize>,
+        store: &BTreeSet<usize>,
+        writes: super::effects::Writes,
+        body: impl FnOnce(&mut Self) -> Gen<()>,
+    ) -> Gen<()> {
+        let [wx, wy, wz] = self.k.workgroup_size;
+        let n = wx * wy * wz;
+        // Workgroup memory's address, loaded here so that loads from it stay in the segment.
         let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
         let base = self.b.ins().load(types::I64, flags(), self.c.ctx, off);
         let saved_segment = self.segment.replace((base, writes));
@@ -277,9 +295,7 @@ impl<'a> Cg<'a, '_> {
             self.frame = Some(frame);
             self.load_live(load)?;
         }
-        for s in stmts {
-            self.block(std::slice::from_ref(*s))?;
-        }
+        body(self)?;
         self.b.ins().jump(seg_exit, &[]);
         self.b.switch_to_block(seg_exit);
         if self.barriers {
@@ -517,8 +533,10 @@ impl<'a> Cg<'a, '_> {
                 cases,
                 default,
             } => self.emit_switch(Level::Workgroup, *selector, cases, default),
-            Stmt::Barrier(Barrier::Subgroup) => Err(Unsupported("a subgroup barrier".into())),
-            Stmt::Subgroup { .. } => Err(Unsupported("a subgroup operation".into())),
+            // Lockstep: every invocation of the subgroup is here (a workgroup barrier's
+            // meaning, which is more than the subgroup's).
+            Stmt::Barrier(Barrier::Subgroup) => Ok(()),
+            Stmt::Subgroup { .. } | Stmt::Coop(_) => self.collective_statement(s),
             Stmt::Call { .. } => Err(Unsupported("a helper that holds a barrier".into())),
             other => Err(Unsupported(format!("a barrier inside {other:?}"))),
         }

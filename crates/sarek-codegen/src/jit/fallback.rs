@@ -10,11 +10,6 @@ use crate::ir::{Barrier, Builtin, Expr, Kernel, Statement, Stmt};
 /// Why the JIT leaves `k` to the interpreter, if it does.
 pub(super) fn check(k: &Kernel) -> Result<(), Unsupported> {
     let refuse = |what: &str| Err(Unsupported(what.into()));
-    // The JIT addresses memory by 4-byte words; an `f16` is 2 bytes, written without
-    // clobbering its neighbour, which the interpreter's 2-byte units do.
-    if crate::features::uses_f16(k) {
-        return refuse("the `f16` type");
-    }
     for f in k.all_functions() {
         for (_, e) in f.exprs.iter() {
             if let Expr::Builtin(b @ (Builtin::SubgroupSize | Builtin::SubgroupInvocationId)) =

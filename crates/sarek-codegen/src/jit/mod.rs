@@ -20,6 +20,7 @@ mod effects;
 mod expr;
 mod fallback;
 mod gen;
+mod half;
 mod inline;
 mod lanes;
 mod live;
@@ -182,7 +183,7 @@ impl Compiled {
                 spare_words = spare_words.max(crate::layout::of(&k.types, elem).stride() / 4 + 4);
             }
         }
-        let param_words = k
+        let param_bytes = k
             .params
             .iter()
             .enumerate()
@@ -193,7 +194,7 @@ impl Compiled {
                     .fields
                     .iter()
                     .find(|f| f.source.value_param() == Some(i as u32))
-                    .map_or(0, |f| f.offset / 4)
+                    .map_or(0, |f| f.offset)
             })
             .collect();
         {
@@ -241,7 +242,7 @@ impl Compiled {
                 c,
                 params,
                 returns: region::any_return(&k.entry.body),
-                param_words,
+                param_bytes,
                 shared_words: shared_offsets,
                 frame_offsets,
                 frame_bytes,
@@ -356,10 +357,11 @@ impl Compiled {
             let whole = match p.ty {
                 ParamType::Value(_) => 0,
                 ty => {
+                    // In bytes: an element of `f16`s may be half a word.
                     let stride = ty
                         .buffer()
-                        .map_or(1, |(t, _)| program.layouts().stride_words(t));
-                    (words.len() / stride.max(1)) as u32
+                        .map_or(4, |(t, _)| program.layouts().stride_bytes(t));
+                    (words.len() * 4 / stride.max(1)) as u32
                 }
             };
             bounds.push(whole.min(lens[i]));

@@ -29,6 +29,8 @@ mod region;
 mod stmt;
 #[cfg(all(test, feature = "front"))]
 mod tests;
+#[cfg(all(test, feature = "front"))]
+mod tests_half;
 
 use std::sync::{Mutex, OnceLock};
 

@@ -3,6 +3,8 @@
 //! Code generation still refuses what it cannot compile as a last resort (a comparison of
 //! whole structs, a dynamic index into a vector), but each construct of the list below is
 //! named here first, so that adding one is one line.
+//!
+//! `f16` is not on the list: the JIT runs halves as the interpreter does (`half.rs`).
 
 use super::Unsupported;
 use crate::ir::{Barrier, Builtin, Expr, Kernel, Statement, Stmt};

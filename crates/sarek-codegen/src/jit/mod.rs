@@ -9,11 +9,15 @@
 //! the locals that live across barriers are kept per invocation in memory. Workgroups run in
 //! parallel on every core, as in the interpreter.
 //!
-//! What the JIT does not compile (`fallback.rs`: `f16`, subgroup operations, cooperative
+//! What the JIT does not compile (`fallback.rs`: subgroup operations, cooperative
 //! matrices; a few rare operations on structs) is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
+//!
+//! `f16` values live in `f32` registers, rounded to a half after every operation by inline
+//! code, and are read and written as 2-byte memory, so that a half never clobbers its
+//! neighbour (`half.rs`); memory is addressed in bytes.
 
 mod control;
 mod effects;

@@ -190,19 +190,7 @@ fn same(p: &Program, groups: u32, values: &[(u32, u16)], bufs: &[(u32, Vec<u32>,
             .collect();
         let lens: Vec<(u32, u32)> = bufs.iter().map(|(p, _, n)| (*p, *n)).collect();
         let uniform = p.uniform(&[], [groups, 1, 1], &lens);
-        for (param, bits) in values {
-            let f = p
-                .abi()
-                .uniform
-                .fields
-                .iter()
-                .find(|f| f.source.value_param() == Some(*param))
-                .expect("a value parameter");
-            let (word, shift) = ((f.offset / 4) as usize, 8 * (f.offset % 4));
-            let old = uniform[word].load(Ordering::Relaxed);
-            let new = (old & !(0xffff << shift)) | (u32::from(*bits) << shift);
-            uniform[word].store(new, Ordering::Relaxed);
-        }
+        put_halves(p, &uniform, values);
         let mut launch = Launch::new(&uniform, [groups, 1, 1]);
         for ((param, _, _), w) in bufs.iter().zip(&words) {
             launch = launch.buffer(*param as usize, w);
@@ -225,6 +213,23 @@ fn same(p: &Program, groups: u32, values: &[(u32, u16)], bufs: &[(u32, Vec<u32>,
                 "buffer {b}, word {i}: JIT {g:#010x}, interpreter {w:#010x}"
             );
         }
+    }
+}
+
+/// Puts `f16` value parameters (param, bits) in their own halves of the uniform block.
+fn put_halves(p: &Program, uniform: &[AtomicU32], values: &[(u32, u16)]) {
+    for (param, bits) in values {
+        let f = p
+            .abi()
+            .uniform
+            .fields
+            .iter()
+            .find(|f| f.source.value_param() == Some(*param))
+            .expect("a value parameter");
+        let (word, shift) = ((f.offset / 4) as usize, 8 * (f.offset % 4));
+        let old = uniform[word].load(Ordering::Relaxed);
+        let new = (old & !(0xffff << shift)) | (u32::from(*bits) << shift);
+        uniform[word].store(new, Ordering::Relaxed);
     }
 }
 
@@ -483,5 +488,60 @@ fn workgroup_arrays_of_halves_across_barriers() {
             (2, vec![0; n as usize / 2], n - 1),
             (3, vec![0; 2 * n as usize], n),
         ],
+    );
+}
+
+/// A measurement, not a timed test (it asserts nothing about speed): the `f16` saxpy over
+/// 2^20 elements on the JIT and on the interpreter, both cores, best of 5 each.
+/// `cargo test -p sarek-codegen --features front,jit --lib f16_saxpy_speed -- --ignored
+/// --nocapture` (BENCHMARKS.md, "f16 on the JIT").
+#[test]
+#[ignore]
+fn f16_saxpy_speed() {
+    let p = program(
+        64,
+        syn::parse_quote! {
+            fn saxpy_f16(a: f16, x: &[f16], y: &mut [f16]) {
+                let i = global_thread_id();
+                if i < y.len() {
+                    y[i] = a * x[i] + y[i];
+                }
+            }
+        },
+    );
+    let n = 1u32 << 20;
+    let jit = Compiled::new(&p).expect("compiles");
+    let x: Vec<AtomicU32> = pack(&halves(n as usize, 1))
+        .into_iter()
+        .map(|w| AtomicU32::new(w & 0x3bff_3bff))
+        .collect();
+    let y: Vec<AtomicU32> = (0..n / 2).map(|_| AtomicU32::new(0x3c00_3c00)).collect();
+    let uniform = p.uniform(&[], [n / 64, 1, 1], &[(1, n), (2, n)]);
+    put_halves(&p, &uniform, &[(0, 0x3a00)]);
+    let mut launch = Launch::new(&uniform, [n / 64, 1, 1])
+        .buffer(1, &x)
+        .buffer(2, &y);
+    launch.threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    let mut time = |jit: Option<&Compiled>| {
+        (0..5)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                match jit {
+                    Some(c) => c.run(&p, &launch).expect("runs"),
+                    None => p.run(&launch).expect("runs"),
+                }
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let (j, i) = (time(Some(&jit)), time(None));
+    println!(
+        "f16 saxpy 2^20 on {} threads: JIT {:.2} ms, interpreter {:.2} ms ({:.0}x); compile {:.2} ms",
+        launch.threads,
+        j.as_secs_f64() * 1e3,
+        i.as_secs_f64() * 1e3,
+        i.as_secs_f64() / j.as_secs_f64(),
+        jit.compile_time().as_secs_f64() * 1e3,
     );
 }

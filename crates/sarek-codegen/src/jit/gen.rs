@@ -294,7 +294,7 @@ impl<'a> Cg<'a, '_> {
     /// word, whose other half belongs to something else).
     pub fn copy_bytes(&mut self, dst: Value, src: Value, n: u32) {
         self.copy_words(dst, src, n / 4);
-        if n % 4 != 0 {
+        if !n.is_multiple_of(4) {
             let at = (n / 4 * 4) as i32;
             let h = self.b.ins().uload16(types::I32, flags(), src, at);
             self.b.ins().istore16(flags(), h, dst, at);

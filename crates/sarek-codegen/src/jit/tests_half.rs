@@ -299,7 +299,7 @@ fn arithmetic_comparisons_and_negation_round_as_the_interpreter() {
         ys[100 + k] = b;
     }
     let out_len = n * 7 - 1;
-    let out = vec![0xdead_beef; (out_len as usize).div_ceil(2)];
+    let out = vec![0xdead_beef; out_len.div_ceil(2)];
     same(
         &p,
         (n as u32).div_ceil(64),
@@ -522,7 +522,7 @@ fn f16_saxpy_speed() {
         .buffer(1, &x)
         .buffer(2, &y);
     launch.threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-    let mut time = |jit: Option<&Compiled>| {
+    let time = |jit: Option<&Compiled>| {
         (0..5)
             .map(|_| {
                 let t = std::time::Instant::now();

@@ -74,24 +74,23 @@ impl Layouts {
         (layout::of(&self.types, elem).stride() as usize / UNIT).max(1)
     }
 
-    /// The element stride of `[T]` in 4-byte words, for the JIT, which addresses memory by
-    /// words (it compiles no kernel with `f16`, the one type narrower than a word).
+    /// The element stride of `[T]` in bytes, for the JIT, which addresses memory by bytes.
     #[cfg(feature = "jit")]
-    pub(crate) fn stride_words(&self, elem: Type) -> usize {
-        (self.stride(elem) * UNIT / 4).max(1)
+    pub(crate) fn stride_bytes(&self, elem: Type) -> usize {
+        self.stride(elem) * UNIT
     }
 
-    /// [`Layouts::field_offset`] in 4-byte words, for the JIT.
+    /// [`Layouts::field_offset`] in bytes, for the JIT.
     #[cfg(feature = "jit")]
-    pub(crate) fn field_offset_words(&self, ty: Type, field: u32) -> usize {
-        self.field_offset(ty, field) * UNIT / 4
+    pub(crate) fn field_offset_bytes(&self, ty: Type, field: u32) -> usize {
+        self.field_offset(ty, field) * UNIT
     }
 
-    /// [`Layouts::array`] with the stride in 4-byte words, for the JIT.
+    /// [`Layouts::array`] with the stride in bytes, for the JIT.
     #[cfg(feature = "jit")]
-    pub(crate) fn array_words(&self, ty: Type) -> Option<(Type, u32, usize)> {
+    pub(crate) fn array_bytes(&self, ty: Type) -> Option<(Type, u32, usize)> {
         self.array(ty)
-            .map(|(elem, len, stride)| (elem, len, (stride * UNIT / 4).max(1)))
+            .map(|(elem, len, stride)| (elem, len, (stride * UNIT).max(UNIT)))
     }
 
     /// The offset in units of field `field` of struct type `ty` (or component of a vector).

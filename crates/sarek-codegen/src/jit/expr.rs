@@ -26,15 +26,11 @@ impl<'a> Cg<'a, '_> {
                 Literal::I32(v) => self.b.ins().iconst(types::I32, i64::from(v)),
                 Literal::U32(v) => self.u32c(v),
                 Literal::Bool(v) => self.b.ins().iconst(types::I8, i64::from(v)),
-                #[allow(unreachable_patterns)]
-                _ => return Err(Unsupported("a literal of a new type".into())),
+                Literal::F16(bits) => self.b.ins().f32const(super::half::literal(bits)),
             })),
             Expr::Param(p) => {
-                let words = self.param_words[p.0 as usize];
-                let addr = self
-                    .b
-                    .ins()
-                    .iadd_imm_s(self.c.uniform, i64::from(words) * 4);
+                let bytes = self.param_bytes[p.0 as usize];
+                let addr = self.b.ins().iadd_imm_s(self.c.uniform, i64::from(bytes));
                 // The uniform block does not change during a launch.
                 self.load_with(ty, addr, movable())
             }
@@ -107,7 +103,7 @@ impl<'a> Cg<'a, '_> {
                         .map(|p| Val::S(*p))
                         .ok_or_else(|| Unsupported("a vector component past its width".into())),
                     Val::M(addr) => {
-                        let off = self.lay.field_offset_words(bt, *field) as i64 * 4;
+                        let off = self.lay.field_offset_bytes(bt, *field) as i64;
                         let at = self.b.ins().iadd_imm_s(addr, off);
                         self.load(ty, at)
                     }
@@ -116,7 +112,7 @@ impl<'a> Cg<'a, '_> {
             }
             Expr::Access { base, index } => {
                 let bt = self.expr(*base).ty;
-                let Some((_, len, stride)) = self.lay.array_words(bt) else {
+                let Some((_, len, stride)) = self.lay.array_bytes(bt) else {
                     return Err(Unsupported("an index into a vector value".into()));
                 };
                 let Val::M(addr) = self.eval(*base)? else {
@@ -124,8 +120,7 @@ impl<'a> Cg<'a, '_> {
                 };
                 let i = self.scalar(*index)?;
                 let i = self.clamp(i, len);
-                let words = self.b.ins().imul_imm_s(i, stride as i64);
-                let at = self.word_addr(addr, words);
+                let at = self.elem_addr(addr, i, stride);
                 self.load(ty, at)
             }
             Expr::Compose { components, .. } => self.compose(ty, components),
@@ -167,6 +162,13 @@ impl<'a> Cg<'a, '_> {
         })
     }
 
+    /// `base + i * stride` for an element index `i` (an `i32`) and a stride in bytes.
+    pub fn elem_addr(&mut self, base: Value, i: Value, stride: usize) -> Value {
+        let wide = self.b.ins().uextend(types::I64, i);
+        let bytes = self.b.ins().imul_imm_s(wide, stride as i64);
+        self.b.ins().iadd(base, bytes)
+    }
+
     /// `min(i, len - 1)`: WebGPU's robust access to an array of `len` elements.
     pub fn clamp(&mut self, i: Value, len: u32) -> Value {
         let last = self.u32c(len.saturating_sub(1));
@@ -188,11 +190,11 @@ impl<'a> Cg<'a, '_> {
             .buffer()
             .map(|b| b.0)
             .ok_or_else(|| Unsupported("an index into a value parameter".into()))?;
-        let stride = self.lay.stride_words(elem) as i64;
+        let stride = self.lay.stride_bytes(elem) as i64;
         let Param { base, bound, .. } = self.params[p as usize];
         let in_bounds = self.b.ins().icmp(IntCC::UnsignedLessThan, i, bound);
         let wide = self.b.ins().uextend(types::I64, i);
-        let bytes = self.b.ins().imul_imm_s(wide, stride * 4);
+        let bytes = self.b.ins().imul_imm_s(wide, stride);
         let addr = self.b.ins().iadd(base, bytes);
         Ok((in_bounds, addr))
     }
@@ -212,7 +214,7 @@ impl<'a> Cg<'a, '_> {
         indices: &[Handle<Expression>],
     ) -> Gen<Value> {
         let v = self.k.shared_var(var);
-        let stride = self.lay.stride_words(v.elem) as i64 * 4;
+        let stride = self.lay.stride_bytes(v.elem) as i64;
         let dims = v.dims.clone();
         let mut addr = self
             .b
@@ -260,7 +262,8 @@ impl<'a> Cg<'a, '_> {
 
     fn unary(&mut self, op: UnaryOp, s: Scalar, x: Value) -> Gen<Value> {
         Ok(match (op, s) {
-            (UnaryOp::Neg, Scalar::F32) => self.b.ins().fneg(x),
+            // A half's negation flips its sign bit, as `fneg` does to the `f32` it lives as.
+            (UnaryOp::Neg, Scalar::F32 | Scalar::F16) => self.b.ins().fneg(x),
             (UnaryOp::Neg, Scalar::I32 | Scalar::U32) => self.b.ins().ineg(x),
             (UnaryOp::Not, Scalar::Bool) => self.b.ins().bxor_imm_s(x, 1),
             (UnaryOp::Not, Scalar::I32 | Scalar::U32) => self.b.ins().bnot(x),
@@ -336,6 +339,7 @@ impl<'a> Cg<'a, '_> {
                 Ge => self.b.ins().fcmp(FloatCC::GreaterThanOrEqual, a, b),
                 _ => return Err(Unsupported(format!("{op:?} on f32"))),
             },
+            Scalar::F16 => return self.half_binary(op, a, b),
             Scalar::I32 | Scalar::U32 => {
                 let signed = s == Scalar::I32;
                 let cmp = |cg: &mut Self, sc: IntCC, uc: IntCC| {
@@ -423,6 +427,15 @@ impl<'a> Cg<'a, '_> {
         Ok(match (from, to) {
             (a, b) if a == b => x,
             (I32, U32) | (U32, I32) => x,
+            // As the interpreter: through `f32` (`half::f16::to_f32` quiets a NaN), and an
+            // integer rounded to `f32` first, then to a half.
+            (F16, F32) => super::half::quiet(&mut self.b, x),
+            (F16, to) => self.cast(x, F32, to)?,
+            (Bool, F16) => self.cast(x, Bool, F32)?,
+            (from, F16) => {
+                let wide = self.cast(x, from, F32)?;
+                super::half::round(&mut self.b, wide)
+            }
             (F32, I32) => self.b.ins().fcvt_to_sint_sat(types::I32, x),
             (F32, U32) => self.b.ins().fcvt_to_uint_sat(types::I32, x),
             (F32, Bool) => {
@@ -473,14 +486,14 @@ impl<'a> Cg<'a, '_> {
                 let slot = self.slot(words);
                 let addr = self.slot_addr(slot);
                 for (i, p) in parts.iter().enumerate() {
-                    let (off, pt) = match self.lay.array_words(ty) {
+                    let (off, pt) = match self.lay.array_bytes(ty) {
                         Some((elem, _, stride)) => (i * stride, elem),
                         None => (
-                            self.lay.field_offset_words(ty, i as u32),
+                            self.lay.field_offset_bytes(ty, i as u32),
                             self.lay.field_type(ty, i as u32),
                         ),
                     };
-                    let at = self.b.ins().iadd_imm_s(addr, off as i64 * 4);
+                    let at = self.b.ins().iadd_imm_s(addr, off as i64);
                     self.store(pt, at, p)?;
                 }
                 Ok(Val::M(addr))
@@ -497,6 +510,11 @@ impl<'a> Cg<'a, '_> {
             vals.push(self.eval(*a)?);
         }
         let all_scalar = vals.iter().all(|v| matches!(v, Val::S(_)));
+        if s == Scalar::F16 && all_scalar {
+            if let Some(v) = self.half_math(fun, &vals) {
+                return Ok(Val::S(v));
+            }
+        }
         if all_scalar {
             let x: Vec<Value> = vals
                 .iter()
@@ -551,8 +569,7 @@ impl<'a> Cg<'a, '_> {
                 Scalar::I32 => 1,
                 Scalar::U32 => 2,
                 Scalar::Bool => 3,
-                #[allow(unreachable_patterns)]
-                other => return Err(Unsupported(format!("math on {other:?}"))),
+                Scalar::F16 => 4,
             })
         };
         let in_slot = self.slot(3 * MATH_ARG_WORDS as u32);
@@ -573,7 +590,14 @@ impl<'a> Cg<'a, '_> {
             let w = self.u32c(width);
             self.b.ins().store(flags(), w, inp, at + 4);
             for (j, p) in parts.into_iter().enumerate() {
-                self.store_scalar(s, p, inp, at + 8 + 4 * j as i32);
+                let at = at + 8 + 4 * j as i32;
+                if s == Scalar::F16 {
+                    // A half's bits, in a word of their own.
+                    let h = super::half::narrow(&mut self.b, p);
+                    self.b.ins().store(flags(), h, inp, at);
+                } else {
+                    self.store_scalar(s, p, inp, at);
+                }
             }
         }
         let fun_ptr = self.leak_fun(fun);
@@ -586,9 +610,65 @@ impl<'a> Cg<'a, '_> {
             .ins()
             .call_indirect(self.math_sig, callee, &[fp, inp, out]);
         match ty {
+            // Halves come back as bits, one word each.
+            Type::Scalar(Scalar::F16) => {
+                let h = self.b.ins().load(types::I32, flags(), out, 0);
+                Ok(Val::S(super::half::widen(&mut self.b, h)))
+            }
+            Type::Vector(n, Scalar::F16) => {
+                let mut parts = Vec::with_capacity(usize::from(n));
+                for i in 0..i32::from(n) {
+                    let h = self.b.ins().load(types::I32, flags(), out, 4 * i);
+                    parts.push(super::half::widen(&mut self.b, h));
+                }
+                Ok(Val::V(parts))
+            }
             Type::Scalar(_) | Type::Vector(..) => self.load(ty, out),
             other => Err(Unsupported(format!("math giving {other:?}"))),
         }
+    }
+
+    /// A binary operator on halves held as `f32`s: computed in `f32`, then rounded to the
+    /// nearest half (comparisons as they are).
+    fn half_binary(&mut self, op: BinaryOp, a: Value, b: Value) -> Gen<Value> {
+        use super::half::{quiet, round};
+        use BinaryOp::*;
+        Ok(match op {
+            Add | Sub | Mul | Div => {
+                let r = self.scalar_binary(op, Scalar::F32, a, b)?;
+                round(&mut self.b, r)
+            }
+            // Rust's `fmod` is called with what the interpreter passes it: quiet NaNs.
+            Rem => {
+                let (a, b) = (quiet(&mut self.b, a), quiet(&mut self.b, b));
+                let r = self.scalar_binary(Rem, Scalar::F32, a, b)?;
+                round(&mut self.b, r)
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => self.scalar_binary(op, Scalar::F32, a, b)?,
+            _ => return Err(Unsupported(format!("{op:?} on f16"))),
+        })
+    }
+
+    /// A math function on scalar halves the JIT inlines: the `f32` instruction, then one
+    /// rounding, as the interpreter computes it in `f32` and rounds once.
+    fn half_math(&mut self, fun: MathFun, vals: &[Val]) -> Option<Value> {
+        let x: Vec<Value> = vals
+            .iter()
+            .filter_map(|v| match v {
+                Val::S(x) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        let r = match fun {
+            MathFun::Abs => self.b.ins().fabs(x[0]),
+            MathFun::Sqrt => self.b.ins().sqrt(x[0]),
+            MathFun::Floor => self.b.ins().floor(x[0]),
+            MathFun::Ceil => self.b.ins().ceil(x[0]),
+            MathFun::Trunc => self.b.ins().trunc(x[0]),
+            MathFun::MulAdd if x.len() == 3 => self.b.ins().fma(x[0], x[1], x[2]),
+            _ => return None,
+        };
+        Some(super::half::round(&mut self.b, r))
     }
 
     /// A `MathFun` at a fixed address for the generated code to pass back.

@@ -105,8 +105,8 @@ pub(super) struct Cg<'a, 'f> {
     pub params: Vec<Param>,
     /// Whether the entry has a `return` (kernels with barriers then track who returned).
     pub returns: bool,
-    /// Per value parameter, its word offset in the uniform block.
-    pub param_words: Vec<u32>,
+    /// Per value parameter, its byte offset in the uniform block.
+    pub param_bytes: Vec<u32>,
     /// Per workgroup array, its word offset in workgroup memory.
     pub shared_words: Vec<u32>,
     /// Per local of the entry (kernels with barriers), its byte offset in the frame.
@@ -176,6 +176,8 @@ pub(super) fn cl_type(s: Scalar) -> Gen<ir::Type> {
         Scalar::F32 => types::F32,
         Scalar::I32 | Scalar::U32 => types::I32,
         Scalar::Bool => types::I8,
+        // A half lives in an `f32` register, rounded to a half's precision (`half.rs`).
+        Scalar::F16 => super::half::REG,
         #[allow(unreachable_patterns)]
         _ => return Err(Unsupported(format!("the scalar type {s:?}"))),
     })
@@ -195,16 +197,14 @@ impl<'a> Cg<'a, '_> {
         })
     }
 
-    /// `base + words * 4` for a 32-bit word index.
-    pub fn word_addr(&mut self, base: Value, words: Value) -> Value {
-        let wide = self.b.ins().uextend(types::I64, words);
-        let bytes = self.b.ins().ishl_imm_s(wide, 2);
-        self.b.ins().iadd(base, bytes)
-    }
-
     /// Words a value of `ty` takes in memory.
     pub fn words(&self, ty: Type) -> u32 {
         crate::layout::of(&self.k.types, ty).size.div_ceil(4)
+    }
+
+    /// Bytes a value of `ty` takes in memory.
+    pub fn bytes(&self, ty: Type) -> u32 {
+        crate::layout::of(&self.k.types, ty).size
     }
 
     /// The scalar of a scalar or vector type.
@@ -227,7 +227,7 @@ impl<'a> Cg<'a, '_> {
             Type::Vector(n, s) => {
                 let mut parts = Vec::new();
                 for i in 0..i32::from(n) {
-                    parts.push(self.load_scalar(s, addr, 4 * i, fl)?);
+                    parts.push(self.load_scalar(s, addr, component_bytes(s) * i, fl)?);
                 }
                 Val::V(parts)
             }
@@ -243,6 +243,11 @@ impl<'a> Cg<'a, '_> {
                     .ins()
                     .icmp_imm_s(ir::condcodes::IntCC::NotEqual, w, 0)
             }
+            // Two bytes at their own address (the neighbouring half is not touched).
+            Scalar::F16 => {
+                let h = self.b.ins().uload16(types::I32, fl, addr, offset);
+                super::half::widen(&mut self.b, h)
+            }
             s => {
                 let t = cl_type(s)?;
                 self.b.ins().load(t, fl, addr, offset)
@@ -250,8 +255,14 @@ impl<'a> Cg<'a, '_> {
         })
     }
 
-    /// Stores a scalar component (a `bool` as the word 0 or 1).
+    /// Stores a scalar component (a `bool` as the word 0 or 1, an `f16` as its two bytes,
+    /// leaving the other half of the word as it is).
     pub fn store_scalar(&mut self, s: Scalar, v: Value, addr: Value, offset: i32) {
+        if s == Scalar::F16 {
+            let h = super::half::narrow(&mut self.b, v);
+            self.b.ins().istore16(flags(), h, addr, offset);
+            return;
+        }
         let v = if s == Scalar::Bool {
             self.b.ins().uextend(types::I32, v)
         } else {
@@ -266,21 +277,33 @@ impl<'a> Cg<'a, '_> {
             (Type::Scalar(s), Val::S(x)) => self.store_scalar(s, *x, addr, 0),
             (Type::Vector(_, s), Val::V(parts)) => {
                 for (i, p) in parts.clone().into_iter().enumerate() {
-                    self.store_scalar(s, p, addr, 4 * i as i32);
+                    self.store_scalar(s, p, addr, component_bytes(s) * i as i32);
                 }
             }
             (Type::Vector(n, s), Val::S(x)) => {
                 for i in 0..i32::from(n) {
-                    self.store_scalar(s, *x, addr, 4 * i);
+                    self.store_scalar(s, *x, addr, component_bytes(s) * i);
                 }
             }
             (Type::Array(_) | Type::Struct(_), Val::M(src)) => {
-                let n = self.words(ty);
-                self.copy_words(addr, *src, n);
+                let n = self.bytes(ty);
+                self.copy_bytes(addr, *src, n);
             }
             (ty, v) => return Err(Unsupported(format!("storing {v:?} as {ty:?}"))),
         }
         Ok(())
+    }
+
+    /// Copies `n` bytes (a multiple of 2) from `src` to `dst` (the same or disjoint regions):
+    /// whole words, then a last half (a value holding `f16`s may end in the middle of a
+    /// word, whose other half belongs to something else).
+    pub fn copy_bytes(&mut self, dst: Value, src: Value, n: u32) {
+        self.copy_words(dst, src, n / 4);
+        if !n.is_multiple_of(4) {
+            let at = (n / 4 * 4) as i32;
+            let h = self.b.ins().uload16(types::I32, flags(), src, at);
+            self.b.ins().istore16(flags(), h, dst, at);
+        }
     }
 
     /// Copies `n` words from `src` to `dst` (the same or disjoint regions).
@@ -453,5 +476,14 @@ impl<'a> Cg<'a, '_> {
                 }
             }
         })
+    }
+}
+
+/// Bytes between a vector's components in memory.
+pub(super) fn component_bytes(s: Scalar) -> i32 {
+    if s == Scalar::F16 {
+        2
+    } else {
+        4
     }
 }

@@ -11,18 +11,22 @@
 //! operations are split at like barriers and run once per workgroup by a call into Rust that
 //! computes every subgroup's results with the interpreter's meaning (`collective/`).
 //!
-//! What the JIT does not compile (`fallback.rs`: `f16`; a few rare operations on structs)
-//! is reported as
+//! What the JIT does not compile (a few rare operations on structs, refused where code is
+//! generated) is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
+//!
+//! `f16` values live in `f32` registers, rounded to a half after every operation by inline
+//! code, and are read and written as 2-byte memory, so that a half never clobbers its
+//! neighbour (`half.rs`); memory is addressed in bytes.
 
 mod collective;
 mod control;
 mod effects;
 mod expr;
-mod fallback;
 mod gen;
+mod half;
 mod inline;
 mod lanes;
 mod live;
@@ -31,6 +35,8 @@ mod region;
 mod stmt;
 #[cfg(all(test, feature = "front"))]
 mod tests;
+#[cfg(all(test, feature = "front"))]
+mod tests_half;
 
 use std::sync::{Mutex, OnceLock};
 
@@ -120,7 +126,6 @@ impl Compiled {
     pub fn new(program: &Program) -> Result<Compiled, Unsupported> {
         let started = std::time::Instant::now();
         let k = program.kernel();
-        fallback::check(k)?;
         // Helpers holding barriers become part of the entry, which the split works on.
         let inlined;
         let k = if inline::needed(k) {
@@ -192,7 +197,7 @@ impl Compiled {
                 spare_words = spare_words.max(crate::layout::of(&k.types, elem).stride() / 4 + 4);
             }
         }
-        let param_words = k
+        let param_bytes = k
             .params
             .iter()
             .enumerate()
@@ -203,7 +208,7 @@ impl Compiled {
                     .fields
                     .iter()
                     .find(|f| f.source.value_param() == Some(i as u32))
-                    .map_or(0, |f| f.offset / 4)
+                    .map_or(0, |f| f.offset)
             })
             .collect();
         {
@@ -251,7 +256,7 @@ impl Compiled {
                 c,
                 params,
                 returns: region::any_return(&k.entry.body),
-                param_words,
+                param_bytes,
                 shared_words: shared_offsets,
                 frame_offsets,
                 frame_bytes,
@@ -370,10 +375,11 @@ impl Compiled {
             let whole = match p.ty {
                 ParamType::Value(_) => 0,
                 ty => {
+                    // In bytes: an element of `f16`s may be half a word.
                     let stride = ty
                         .buffer()
-                        .map_or(1, |(t, _)| program.layouts().stride_words(t));
-                    (words.len() / stride.max(1)) as u32
+                        .map_or(4, |(t, _)| program.layouts().stride_bytes(t));
+                    (words.len() * 4 / stride.max(1)) as u32
                 }
             };
             bounds.push(whole.min(lens[i]));

@@ -99,7 +99,8 @@ impl Native {
     }
 }
 
-/// Words per argument of [`math`]: the scalar type (0 `f32`, 1 `i32`, 2 `u32`, 3 `bool`), the
+/// Words per argument of [`math`]: the scalar type (0 `f32`, 1 `i32`, 2 `u32`, 3 `bool`, 4 `f16`
+/// as its bits), the
 /// width (0 for a scalar), then four components' bits.
 pub(super) const MATH_ARG_WORDS: usize = 6;
 
@@ -125,6 +126,7 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
         0 => Scalar::F32,
         1 => Scalar::I32,
         2 => Scalar::U32,
+        4 => Scalar::F16,
         _ => Scalar::Bool,
     };
     let values: Vec<Value> = args

@@ -257,7 +257,7 @@ impl<'a> Cg<'a, '_> {
                     (Target::Vars(vars, Some(*field as usize)), Type::Scalar(s))
                 }
                 (Target::Mem(addr), ty) => {
-                    let off = self.lay.field_offset_words(ty, *field) as i64 * 4;
+                    let off = self.lay.field_offset_bytes(ty, *field) as i64;
                     let ft = self.lay.field_type(ty, *field);
                     (Target::Mem(self.b.ins().iadd_imm_s(addr, off)), ft)
                 }
@@ -265,13 +265,12 @@ impl<'a> Cg<'a, '_> {
             },
             Place::Element { base, index } => match self.place(base)? {
                 (Target::Mem(addr), ty) => {
-                    let Some((elem, len, stride)) = self.lay.array_words(ty) else {
+                    let Some((elem, len, stride)) = self.lay.array_bytes(ty) else {
                         return Err(Unsupported("an element of a non-array".into()));
                     };
                     let i = self.scalar(*index)?;
                     let i = self.clamp(i, len);
-                    let words = self.b.ins().imul_imm_s(i, stride as i64);
-                    (Target::Mem(self.word_addr(addr, words)), elem)
+                    (Target::Mem(self.elem_addr(addr, i, stride)), elem)
                 }
                 _ => return Err(Unsupported("an element of a vector local".into())),
             },
@@ -332,7 +331,8 @@ impl<'a> Cg<'a, '_> {
                     let words = self.words(*ty);
                     let slot = self.slot(words);
                     let dst = self.slot_addr(slot);
-                    self.copy_words(dst, src, words);
+                    let n = self.bytes(*ty);
+                    self.copy_bytes(dst, src, n);
                     Val::M(dst)
                 }
                 v => v,

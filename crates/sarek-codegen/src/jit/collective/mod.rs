@@ -157,8 +157,9 @@ impl<'a> Cg<'a, '_> {
                 let result_ty = f.locals[*result].ty;
                 for ty in types.iter().chain([&result_ty]) {
                     match ty {
-                        // Kept in the slots as the JIT keeps 32-bit scalars in memory.
-                        Type::Scalar(s) | Type::Vector(_, s) if *s != Scalar::F16 => {}
+                        // Kept in the slots as the JIT keeps scalars and vectors in memory
+                        // (halves two to a word).
+                        Type::Scalar(_) | Type::Vector(..) => {}
                         other => {
                             return Err(Unsupported(format!("a subgroup operation on {other:?}")))
                         }

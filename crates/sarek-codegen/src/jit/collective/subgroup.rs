@@ -39,7 +39,13 @@ fn decode(ty: Type, word: impl Fn(u32) -> u32) -> Value {
         Type::Vector(n, s) => {
             let mut bits = [0u32; 4];
             for (i, b) in bits.iter_mut().enumerate().take(usize::from(n)) {
-                *b = word(i as u32);
+                // Halves lie two to a word, the first in the low half (the JIT's 2-byte
+                // stores on a little-endian host).
+                *b = if s == Scalar::F16 {
+                    (word(i as u32 / 2) >> (16 * (i % 2))) & 0xFFFF
+                } else {
+                    word(i as u32)
+                };
             }
             Value::Vector(s, n, bits)
         }
@@ -51,6 +57,13 @@ fn decode(ty: Type, word: impl Fn(u32) -> u32) -> Value {
 /// Writes `v` as the JIT stores it in memory (a `bool` as the word 0 or 1).
 fn encode(v: &Value, out: &mut [u32]) {
     match v {
+        Value::Vector(Scalar::F16, n, bits) => {
+            for (i, b) in bits.iter().enumerate().take(usize::from(*n)) {
+                let shift = 16 * (i % 2);
+                let w = &mut out[i / 2];
+                *w = (*w & !(0xFFFF << shift)) | ((b & 0xFFFF) << shift);
+            }
+        }
         Value::Vector(_, n, bits) => {
             for (o, b) in out.iter_mut().zip(bits).take(usize::from(*n)) {
                 *o = *b;

@@ -41,7 +41,7 @@ impl<'a> Cg<'a, '_> {
         let Type::Scalar(s @ (Scalar::F32 | Scalar::I32 | Scalar::U32)) = elem else {
             return unsupported("a buffer of other than 32-bit numbers");
         };
-        if self.lay.stride_words(elem) != 1 {
+        if self.lay.stride_bytes(elem) != 4 {
             return unsupported("a buffer whose elements are not one word");
         }
         if self.kernel_writes.param(p) {

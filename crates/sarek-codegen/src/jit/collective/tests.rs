@@ -269,3 +269,52 @@ fn measure_subgroup_sum() {
         interp / jit
     );
 }
+
+/// Halves in the slots lie two to a word: scalar and `F16Vec4` operations (reductions, scans,
+/// shuffles from lanes that do not exist) agree with the interpreter bit for bit.
+#[test]
+fn f16_subgroup_operations_match_the_interpreter() {
+    let p = program(
+        48,
+        syn::parse_quote! {
+            fn halves(x: &[f16], v: &[F16Vec4], out: &mut [f16], vout: &mut [F16Vec4]) {
+                let t = global_thread_id();
+                let a = x[t];
+                let w = v[t];
+                let o = t * 6;
+                out[o] = subgroup_add(a);
+                out[o + 1] = subgroup_inclusive_mul(a);
+                out[o + 2] = subgroup_max(a);
+                out[o + 3] = subgroup_shuffle_xor(a, 19);
+                out[o + 4] = subgroup_broadcast_first(a);
+                out[o + 5] = subgroup_exclusive_add(a);
+                vout[t * 3] = subgroup_add(w);
+                vout[t * 3 + 1] = subgroup_shuffle_down(w, 3);
+                vout[t * 3 + 2] = subgroup_min(w);
+            }
+        },
+    );
+    // Halves near 1 (products stay finite), some negative, a NaN and an infinity.
+    let half = |i: usize| {
+        let bits = match i % 23 {
+            7 => 0x7E00,
+            11 => 0xFC00,
+            _ => 0x3C00 + ((i * 37) % 97) as u32,
+        };
+        bits | (((i % 5 == 0) as u32) << 15)
+    };
+    let n = 96;
+    let x = words(n / 2, |w| half(2 * w) | (half(2 * w + 1) << 16));
+    let v = words(n * 2, |w| half(3 * w + 1) | (half(3 * w + 2) << 16));
+    agree(
+        &p,
+        2,
+        &[],
+        &[
+            (0, x),
+            (1, v),
+            (2, vec![0; n * 6 / 2]),
+            (3, vec![0; n * 3 * 2]),
+        ],
+    );
+}

@@ -6,16 +6,53 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::Compiled;
 use crate::front::{lower_kernel, KernelAttr};
-use crate::interp::{Launch, Program};
+use crate::interp::{Launch, Program, DEFAULT_SUBGROUP_SIZE};
 
-/// `item` lowered with workgroups of 64.
-fn program(item: syn::ItemFn) -> Program {
+/// `item` lowered with workgroups of `size` (the JIT tests' kernels).
+pub(super) fn program_of(size: u32, item: syn::ItemFn) -> Program {
     let attr = KernelAttr {
-        workgroup_size: [64, 1, 1],
+        workgroup_size: [size, 1, 1],
         ..KernelAttr::default()
     };
     let lowered = lower_kernel(&attr, &item, &[]).expect("lowers");
     Program::new(lowered.kernel)
+}
+
+/// `item` lowered with workgroups of 64.
+fn program(item: syn::ItemFn) -> Program {
+    program_of(64, item)
+}
+
+/// Runs `p` over `groups` workgroups with the uniform block `uniform` and the buffers `bufs`
+/// (param, words) on the JIT (`Some`) or the interpreter, with `threads` workers and
+/// subgroups of `subgroup`; returns every buffer after. The harness of every JIT test.
+pub(super) fn run_words(
+    p: &Program,
+    jit: Option<&Compiled>,
+    uniform: &[AtomicU32],
+    groups: u32,
+    bufs: &[(u32, &[u32])],
+    threads: usize,
+    subgroup: u32,
+) -> Vec<Vec<u32>> {
+    let words: Vec<Vec<AtomicU32>> = bufs
+        .iter()
+        .map(|(_, w)| w.iter().map(|&v| AtomicU32::new(v)).collect())
+        .collect();
+    let mut launch = Launch::new(uniform, [groups, 1, 1]);
+    for ((param, _), w) in bufs.iter().zip(&words) {
+        launch = launch.buffer(*param as usize, w);
+    }
+    launch.threads = threads;
+    launch.subgroup_size = subgroup;
+    match jit {
+        Some(c) => c.run(p, &launch).expect("runs"),
+        None => p.run(&launch).expect("runs"),
+    }
+    words
+        .iter()
+        .map(|w| w.iter().map(|v| v.load(Ordering::Relaxed)).collect())
+        .collect()
 }
 
 /// Runs `p` over `groups` workgroups with the scalar `values` (param, bits) and the buffers
@@ -27,25 +64,10 @@ fn run(
     values: &[(u32, u32)],
     bufs: &[(u32, Vec<u32>, u32)],
 ) -> Vec<Vec<u32>> {
-    let words: Vec<Vec<AtomicU32>> = bufs
-        .iter()
-        .map(|(_, w, _)| w.iter().map(|&v| AtomicU32::new(v)).collect())
-        .collect();
     let lens: Vec<(u32, u32)> = bufs.iter().map(|(p, _, n)| (*p, *n)).collect();
     let uniform = p.uniform(values, [groups, 1, 1], &lens);
-    let mut launch = Launch::new(&uniform, [groups, 1, 1]);
-    for ((param, _, _), w) in bufs.iter().zip(&words) {
-        launch = launch.buffer(*param as usize, w);
-    }
-    launch.threads = 1;
-    match jit {
-        Some(c) => c.run(p, &launch).expect("runs"),
-        None => p.run(&launch).expect("runs"),
-    }
-    words
-        .iter()
-        .map(|w| w.iter().map(|v| v.load(Ordering::Relaxed)).collect())
-        .collect()
+    let words: Vec<(u32, &[u32])> = bufs.iter().map(|(p, w, _)| (*p, &w[..])).collect();
+    run_words(p, jit, &uniform, groups, &words, 1, DEFAULT_SUBGROUP_SIZE)
 }
 
 fn floats(n: usize, seed: f32) -> Vec<u32> {

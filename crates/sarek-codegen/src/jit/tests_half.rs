@@ -11,8 +11,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{default_libcall_names, Linkage, Module};
 
 use super::Compiled;
-use crate::front::{lower_kernel, KernelAttr};
-use crate::interp::{Launch, Program};
+use crate::interp::{Launch, Program, DEFAULT_SUBGROUP_SIZE};
 
 /// A native `fn(param) -> result` whose body is `body` applied to the parameter.
 fn compile(
@@ -162,12 +161,7 @@ fn round_is_half_from_f32_on_every_f32() {
 
 /// `item` lowered with workgroups of `size`.
 fn program(size: u32, item: syn::ItemFn) -> Program {
-    let attr = KernelAttr {
-        workgroup_size: [size, 1, 1],
-        ..KernelAttr::default()
-    };
-    let lowered = lower_kernel(&attr, &item, &[]).expect("lowers");
-    Program::new(lowered.kernel)
+    super::tests::program_of(size, item)
 }
 
 /// Halves packed two to a word (little-endian), as a buffer holds them.
@@ -184,26 +178,11 @@ fn pack(h: &[u16]) -> Vec<u32> {
 fn same(p: &Program, groups: u32, values: &[(u32, u16)], bufs: &[(u32, Vec<u32>, u32)]) {
     let jit = Compiled::new(p).expect("the JIT compiles the kernel");
     let run = |jit: Option<&Compiled>| -> Vec<Vec<u32>> {
-        let words: Vec<Vec<AtomicU32>> = bufs
-            .iter()
-            .map(|(_, w, _)| w.iter().map(|&v| AtomicU32::new(v)).collect())
-            .collect();
         let lens: Vec<(u32, u32)> = bufs.iter().map(|(p, _, n)| (*p, *n)).collect();
         let uniform = p.uniform(&[], [groups, 1, 1], &lens);
         put_halves(p, &uniform, values);
-        let mut launch = Launch::new(&uniform, [groups, 1, 1]);
-        for ((param, _, _), w) in bufs.iter().zip(&words) {
-            launch = launch.buffer(*param as usize, w);
-        }
-        launch.threads = 1;
-        match jit {
-            Some(c) => c.run(p, &launch).expect("runs"),
-            None => p.run(&launch).expect("runs"),
-        }
-        words
-            .iter()
-            .map(|w| w.iter().map(|v| v.load(Ordering::Relaxed)).collect())
-            .collect()
+        let words: Vec<(u32, &[u32])> = bufs.iter().map(|(p, w, _)| (*p, &w[..])).collect();
+        super::tests::run_words(p, jit, &uniform, groups, &words, 1, DEFAULT_SUBGROUP_SIZE)
     };
     let (got, want) = (run(Some(&jit)), run(None));
     for (b, (g, w)) in got.iter().zip(&want).enumerate() {

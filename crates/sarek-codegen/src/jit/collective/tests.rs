@@ -2,20 +2,12 @@
 //! 8 and 32 over workgroups whose last subgroup is partial, inside uniform loops and `if`s,
 //! after invocations returned, and cooperative matrices from buffers and workgroup arrays.
 
-use std::sync::atomic::{AtomicU32, Ordering};
-
-use crate::front::{lower_kernel, KernelAttr};
-use crate::interp::{Launch, Program};
+use crate::interp::Program;
 use crate::jit::Compiled;
 
 /// `item` lowered with workgroups of `size`.
 fn program(size: u32, item: syn::ItemFn) -> Program {
-    let attr = KernelAttr {
-        workgroup_size: [size, 1, 1],
-        ..KernelAttr::default()
-    };
-    let lowered = lower_kernel(&attr, &item, &[]).expect("lowers");
-    Program::new(lowered.kernel)
+    crate::jit::tests::program_of(size, item)
 }
 
 /// Runs `p` over `groups` workgroups with subgroups of `subgroup`, the scalar `values`
@@ -29,26 +21,10 @@ fn run(
     values: &[(u32, u32)],
     bufs: &[(u32, Vec<u32>)],
 ) -> Vec<Vec<u32>> {
-    let words: Vec<Vec<AtomicU32>> = bufs
-        .iter()
-        .map(|(_, w)| w.iter().map(|&v| AtomicU32::new(v)).collect())
-        .collect();
     let lens: Vec<(u32, u32)> = bufs.iter().map(|(p, w)| (*p, w.len() as u32)).collect();
     let uniform = p.uniform(values, [groups, 1, 1], &lens);
-    let mut launch = Launch::new(&uniform, [groups, 1, 1]);
-    for ((param, _), w) in bufs.iter().zip(&words) {
-        launch = launch.buffer(*param as usize, w);
-    }
-    launch.subgroup_size = subgroup;
-    launch.threads = 2;
-    match jit {
-        Some(c) => c.run(p, &launch).expect("runs"),
-        None => p.run(&launch).expect("runs"),
-    }
-    words
-        .iter()
-        .map(|w| w.iter().map(|v| v.load(Ordering::Relaxed)).collect())
-        .collect()
+    let words: Vec<(u32, &[u32])> = bufs.iter().map(|(p, w)| (*p, &w[..])).collect();
+    crate::jit::tests::run_words(p, jit, &uniform, groups, &words, 2, subgroup)
 }
 
 /// Runs `p` on both engines with subgroups of 8 and 32 and checks that every buffer agrees.

@@ -1,6 +1,6 @@
 //! The CPU backend's JIT (issue 17): the benchmark kernels (saxpy, a polynomial, a tiled
 //! matrix product, a tree reduction, a scan, a histogram with atomics) really run as machine
-//! code and give the host's results; so does a subgroup operation (`jit/collective/`).
+//! code and give the host's results; so do subgroup operations, `f16` and cooperative matrices.
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -482,4 +482,54 @@ fn jit_lanes_match_the_interpreter() {
         .collect();
     assert_eq!(&diverged[0][..4096], &want[..]);
     assert_eq!(&diverged[0][4096..], &[0, 0, 0]);
+}
+
+/// `f16` arithmetic and a subgroup operation on halves.
+#[sarek::kernel(workgroup_size = [64])]
+fn half_sum(x: &[sarek::f16], y: &mut [sarek::f16], sizes: &mut [u32]) {
+    let i = global_thread_id();
+    let v = x[i];
+    y[i] = subgroup_add(v * v);
+    sizes[i] = subgroup_size();
+}
+
+/// A cooperative-matrix product of `f16` tiles into `f32` accumulators, one 16×16 tile.
+#[sarek::kernel(workgroup_size = [32])]
+fn half_tile(x: &[sarek::f16], y: &[sarek::f16], z: &mut [f32]) {
+    let a = CoopMatrix::<sarek::f16, 16, sarek::coop::A>::load_rows(x, 0, 16);
+    let b = CoopMatrix::<sarek::f16, 16, sarek::coop::B>::load_rows(y, 0, 16);
+    let mut acc = CoopMatrix::<f32, 16, sarek::coop::C>::zeros();
+    acc = a.multiply_add(b, acc);
+    acc.store_rows(z, 0, 16);
+}
+
+/// Kernels with `f16`, subgroup operations on halves and cooperative matrices run as machine
+/// code too (no interpreter fallback since stop 27), with the host's results.
+#[test]
+fn f16_subgroup_and_matrix_kernels_run_as_machine_code() {
+    use sarek::f16;
+    let dev = Device::cpu();
+    for source in [half_sum::SOURCE, half_tile::SOURCE] {
+        assert_eq!(
+            dev.cpu_engine(source).unwrap(),
+            Some(compiled()),
+            "{}",
+            source.abi.kernel
+        );
+    }
+    let x = dev.upload(&[f16::from_f32(0.5); 64]).unwrap();
+    let mut y = dev.zeros::<f16>(64).unwrap();
+    let mut sizes = dev.zeros::<u32>(64).unwrap();
+    half_sum
+        .launch(&dev, Grid::cover(64), &x, &mut y, &mut sizes)
+        .unwrap();
+    for (v, n) in y.read().unwrap().iter().zip(sizes.read().unwrap()) {
+        assert_eq!(v.to_f32(), 0.25 * n as f32);
+    }
+    let ones = dev.upload(&[f16::ONE; 256]).unwrap();
+    let mut z = dev.zeros::<f32>(256).unwrap();
+    half_tile
+        .launch(&dev, Grid::groups(1), &ones, &ones, &mut z)
+        .unwrap();
+    assert!(z.read().unwrap().iter().all(|&v| v == 16.0));
 }

@@ -7,8 +7,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::region::{expr_locals, has_barrier, locals_of};
+use super::same::{same, Across};
 use crate::arena::Handle;
-use crate::ir::{Builtin, Expr, Expression, Function, Kernel, Place, Statement, Stmt, Type};
+use crate::ir::{Expression, Function, Kernel, Place, Statement, Stmt, Type};
 
 /// The placement of the entry's locals (by index) of a kernel with barriers.
 #[derive(Debug, Default)]
@@ -59,51 +60,9 @@ fn uniform_write(f: &Function, s: &Statement) -> Option<(usize, Option<Handle<Ex
     }
 }
 
-/// Whether an expression has one value for the whole workgroup given the uniform locals `u`
-/// (no thread index, no memory read).
+/// Whether an expression has one value for the whole workgroup given the uniform locals `u`.
 fn uniform_expr(f: &Function, u: &BTreeSet<usize>, h: Handle<Expression>) -> bool {
-    let go = |h: &Handle<Expression>| uniform_expr(f, u, *h);
-    match &f.exprs[h].kind {
-        Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => true,
-        Expr::Local(l) => u.contains(&l.index()),
-        Expr::Builtin(b) => matches!(
-            b,
-            Builtin::BlockIdx(_) | Builtin::BlockDim(_) | Builtin::GridDim(_)
-        ),
-        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => go(expr),
-        Expr::Binary { left, right, .. } => go(left) && go(right),
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => go(cond) && go(accept) && go(reject),
-        Expr::Math { args, .. } => args.iter().all(go),
-        _ => false,
-    }
-}
-
-/// Whether an expression is the same each time an invocation evaluates it: thread and block
-/// indices, parameters, and invariant locals declared before local `l`.
-fn invariant_expr(
-    f: &Function,
-    inv: &BTreeMap<usize, Handle<Expression>>,
-    l: usize,
-    h: Handle<Expression>,
-) -> bool {
-    let go = |h: &Handle<Expression>| invariant_expr(f, inv, l, *h);
-    match &f.exprs[h].kind {
-        Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => true,
-        Expr::Local(x) => x.index() < l && inv.contains_key(&x.index()),
-        Expr::Builtin(b) => !matches!(b, Builtin::SubgroupSize | Builtin::SubgroupInvocationId),
-        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => go(expr),
-        Expr::Binary { left, right, .. } => go(left) && go(right),
-        Expr::Select {
-            cond,
-            accept,
-            reject,
-        } => go(cond) && go(accept) && go(reject),
-        _ => false,
-    }
+    same(f, h, Across::Workgroup, &|l| u.contains(&l))
 }
 
 /// What the walk over the workgroup level gathers.
@@ -165,7 +124,12 @@ pub(super) fn plan(k: &Kernel) -> Plan {
                     f.locals.iter().nth(l).map(|(_, x)| x.ty),
                     Some(Type::Scalar(_))
                 );
-                if scalar && !uniform.contains(&l) && invariant_expr(f, &invariant, l, *init) {
+                if scalar
+                    && !uniform.contains(&l)
+                    && same(f, *init, Across::Invocation, &|x| {
+                        x < l && invariant.contains_key(&x)
+                    })
+                {
                     invariant.insert(l, *init);
                 }
             }

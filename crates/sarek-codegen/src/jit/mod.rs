@@ -32,6 +32,7 @@ mod lanes;
 mod live;
 mod native;
 mod region;
+mod same;
 mod stmt;
 #[cfg(all(test, feature = "front"))]
 mod tests;

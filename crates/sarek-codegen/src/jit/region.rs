@@ -7,9 +7,11 @@
 
 use std::collections::BTreeSet;
 
-use cranelift_codegen::ir::{condcodes::IntCC, types, InstBuilder};
+use cranelift_codegen::ir::{condcodes::IntCC, types, Block, InstBuilder, Value};
+use cranelift_frontend::Variable;
 
 use super::control::Level;
+use super::effects::Writes;
 use super::gen::{cl_type, flags, Cg, Gen, Home, LoopTarget};
 use super::Unsupported;
 use crate::arena::Handle;
@@ -219,7 +221,77 @@ pub(super) fn expr_locals(f: &Function, h: Handle<Expression>, out: &mut BTreeSe
     }
 }
 
+/// A loop counting invocations (or groups of them) of the workgroup, opened by
+/// [`Cg::open_count`] and closed by [`Cg::close_count`].
+pub(super) struct Count {
+    /// The counter (an `i32`).
+    pub var: Variable,
+    /// Its value in the trip being generated.
+    pub iv: Value,
+    /// The loop's test.
+    head: Block,
+    /// The trip's end, where every trip jumps to go on with the next.
+    pub next: Block,
+}
+
 impl<'a> Cg<'a, '_> {
+    /// Opens a loop of a counter from `start` while `more(counter)` (an `i8`, computed at each
+    /// test), leaving it for `exit`; the trip is generated in the current block next.
+    pub(super) fn open_count(
+        &mut self,
+        start: Value,
+        exit: Block,
+        more: impl FnOnce(&mut Self, Value) -> Value,
+    ) -> Count {
+        let var = self.b.declare_var(types::I32);
+        self.b.def_var(var, start);
+        let (head, run, next) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        let iv = self.b.use_var(var);
+        let go = more(self, iv);
+        self.b.ins().brif(go, run, &[], exit, &[]);
+        self.b.switch_to_block(run);
+        Count {
+            var,
+            iv,
+            head,
+            next,
+        }
+    }
+
+    /// Closes the loop `c` (every trip has jumped to `c.next`): adds `step` to the counter and
+    /// tests again.
+    pub(super) fn close_count(&mut self, c: Count, step: i64) {
+        self.b.switch_to_block(c.next);
+        let iv = self.b.use_var(c.var);
+        let inc = self.b.ins().iadd_imm_s(iv, step);
+        self.b.def_var(c.var, inc);
+        self.b.ins().jump(c.head, &[]);
+    }
+
+    /// The memory that `stmts` (helpers followed) may write.
+    pub(super) fn writes_of(&self, stmts: &[&Statement]) -> Writes {
+        let mut writes = Writes::default();
+        for s in stmts {
+            super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
+        }
+        writes
+    }
+
+    /// Starts a segment that writes at most `writes`: workgroup memory's address is loaded
+    /// here, so that loads from it stay in the segment. Returns the segment to restore at its
+    /// end.
+    pub(super) fn open_segment(&mut self, writes: Writes) -> Option<(Value, Writes)> {
+        let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
+        let base = self.b.ins().load(types::I64, flags(), self.c.ctx, off);
+        self.segment.replace((base, writes))
+    }
+
     /// Runs the statements `stmts` once per invocation of the workgroup, with `thread`,
     /// `invocation` and (with barriers) the frame set. With barriers, an invocation that has
     /// returned is skipped, and the entry's register locals in `load` are loaded from its
@@ -230,10 +302,7 @@ impl<'a> Cg<'a, '_> {
         store: &BTreeSet<usize>,
         stmts: &[&'a Statement],
     ) -> Gen<()> {
-        let mut writes = super::effects::Writes::default();
-        for s in stmts {
-            super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
-        }
+        let writes = self.writes_of(stmts);
         self.per_invocation_with(load, store, writes, |cg| {
             for s in stmts {
                 cg.block(std::slice::from_ref(*s))?;
@@ -248,37 +317,21 @@ impl<'a> Cg<'a, '_> {
         &mut self,
         load: &BTreeSet<usize>,
         store: &BTreeSet<usize>,
-        writes: super::effects::Writes,
+        writes: Writes,
         body: impl FnOnce(&mut Self) -> Gen<()>,
     ) -> Gen<()> {
         let [wx, wy, wz] = self.k.workgroup_size;
-        let n = wx * wy * wz;
-        // Workgroup memory's address, loaded here so that loads from it stay in the segment.
-        let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
-        let base = self.b.ins().load(types::I64, flags(), self.c.ctx, off);
-        let saved_segment = self.segment.replace((base, writes));
-        let i = self.b.declare_var(types::I32);
+        let n = i64::from(wx * wy * wz);
+        let saved_segment = self.open_segment(writes);
         let zero = self.u32c(0);
-        self.b.def_var(i, zero);
-        let (head, run, seg_exit, next, exit) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let iv = self.b.use_var(i);
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, iv, i64::from(n));
-        self.b.ins().brif(more, run, &[], exit, &[]);
-        self.b.switch_to_block(run);
-        let [x, y, z] = self.thread_of(iv);
+        let exit = self.b.create_block();
+        let inv = self.open_count(zero, exit, |cg, iv| {
+            cg.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, iv, n)
+        });
+        let seg_exit = self.b.create_block();
+        let iv = inv.iv;
         let saved = (self.thread, self.invocation, self.frame, self.inv_exit);
-        self.thread = [x, y, z];
+        self.thread = self.thread_of(iv);
         self.invocation = iv;
         self.inv_exit = Some(seg_exit);
         if self.barriers {
@@ -287,7 +340,7 @@ impl<'a> Cg<'a, '_> {
                 let flag_at = self.b.ins().iadd(self.c.returned, wide);
                 let done = self.b.ins().load(types::I8, flags(), flag_at, 0);
                 let go = self.b.create_block();
-                self.b.ins().brif(done, next, &[], go, &[]);
+                self.b.ins().brif(done, inv.next, &[], go, &[]);
                 self.b.switch_to_block(go);
             }
             let bytes = self.b.ins().imul_imm_s(wide, i64::from(self.frame_bytes));
@@ -301,12 +354,8 @@ impl<'a> Cg<'a, '_> {
         if self.barriers {
             self.store_live(store)?;
         }
-        self.b.ins().jump(next, &[]);
-        self.b.switch_to_block(next);
-        let iv = self.b.use_var(i);
-        let inc = self.b.ins().iadd_imm_s(iv, 1);
-        self.b.def_var(i, inc);
-        self.b.ins().jump(head, &[]);
+        self.b.ins().jump(inv.next, &[]);
+        self.close_count(inv, 1);
         self.b.switch_to_block(exit);
         (self.thread, self.invocation, self.frame, self.inv_exit) = saved;
         self.segment = saved_segment;
@@ -449,10 +498,7 @@ impl<'a> Cg<'a, '_> {
     }
 
     /// Evaluates a uniform condition on invocation 0's values.
-    pub(super) fn uniform_scalar(
-        &mut self,
-        h: Handle<Expression>,
-    ) -> Gen<cranelift_codegen::ir::Value> {
+    pub(super) fn uniform_scalar(&mut self, h: Handle<Expression>) -> Gen<Value> {
         let mut live = BTreeSet::new();
         expr_locals(self.acts[0].f, h, &mut live);
         live.retain(|l| !self.plan.uniform.contains(l));

@@ -43,6 +43,7 @@ use cranelift_codegen::ir::{
 };
 
 use super::gen::{Cg, Gen, Val};
+use super::same::{same, Across};
 
 mod memory;
 mod whole;
@@ -190,16 +191,8 @@ impl<'a> Cg<'a, '_> {
     /// loop of [`Mode::Checked`], which tests each group.
     pub(super) fn lanes_loop(&mut self, stmts: &[&'a Statement]) -> Gen<()> {
         let [_, wy, wz] = self.k.workgroup_size;
-        let mut writes = super::effects::Writes::default();
-        for s in stmts {
-            super::effects::block(self.k, std::slice::from_ref(*s), &mut writes);
-        }
-        let off = std::mem::offset_of!(super::native::Ctx, shared) as i32;
-        let base = self
-            .b
-            .ins()
-            .load(types::I64, super::gen::flags(), self.c.ctx, off);
-        let saved_segment = self.segment.replace((base, writes));
+        let writes = self.writes_of(stmts);
+        let saved_segment = self.open_segment(writes);
         let saved = (self.thread, self.invocation, self.inv_exit);
         let lanes: Vec<u8> = (0..LANES).flat_map(|k| k.to_le_bytes()).collect();
         let c = self.b.func.dfg.constants.insert(ConstantData::from(lanes));
@@ -282,36 +275,23 @@ impl<'a> Cg<'a, '_> {
         exit: ir::Block,
     ) -> Gen<()> {
         let [wx, wy, wz] = self.k.workgroup_size;
-        let n = wx * wy * wz;
-        let g = self.b.declare_var(types::I32);
+        let n = i64::from(wx * wy * wz);
         let zero = self.u32c(0);
-        self.b.def_var(g, zero);
-        let (head, vec, bail, done) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().jump(head, &[]);
-        self.b.switch_to_block(head);
-        let iv = self.b.use_var(g);
-        let more = self
-            .b
-            .ins()
-            .icmp_imm_s(IntCC::UnsignedLessThan, iv, i64::from(n));
-        self.b.ins().brif(more, vec, &[], exit, &[]);
+        let group = self.open_count(zero, exit, |cg, iv| {
+            cg.b.ins().icmp_imm_s(IntCC::UnsignedLessThan, iv, n)
+        });
+        let bail = self.b.create_block();
 
         // The group as vectors.
-        self.b.switch_to_block(vec);
-        self.thread = self.thread_of(iv);
-        self.invocation = iv;
-        let mut grp = Group::new(mode, iota, bail, done);
+        self.thread = self.thread_of(group.iv);
+        self.invocation = group.iv;
+        let mut grp = Group::new(mode, iota, bail, group.next);
         grp.assumed = assumed;
         grp.known = known;
         for s in stmts {
             self.lane_stmt(&mut grp, s)?;
         }
-        self.b.ins().jump(done, &[]);
+        self.b.ins().jump(group.next, &[]);
         if grp
             .written
             .values()
@@ -323,43 +303,24 @@ impl<'a> Cg<'a, '_> {
         // The group's invocations one by one, when its lanes part ways.
         self.b.switch_to_block(bail);
         if grp.bails {
-            let j = self.b.declare_var(types::I32);
-            let first = self.b.use_var(g);
-            self.b.def_var(j, first);
-            let (shead, sbody, snext) = (
-                self.b.create_block(),
-                self.b.create_block(),
-                self.b.create_block(),
-            );
-            self.b.ins().jump(shead, &[]);
-            self.b.switch_to_block(shead);
-            let jv = self.b.use_var(j);
-            let first = self.b.use_var(g);
-            let end = self.b.ins().iadd_imm_s(first, i64::from(LANES));
-            let more = self.b.ins().icmp(IntCC::UnsignedLessThan, jv, end);
-            self.b.ins().brif(more, sbody, &[], done, &[]);
-            self.b.switch_to_block(sbody);
-            self.thread = self.thread_of(jv);
-            self.invocation = jv;
-            self.inv_exit = Some(snext);
+            let first = self.b.use_var(group.var);
+            let inv = self.open_count(first, group.next, |cg, jv| {
+                let first = cg.b.use_var(group.var);
+                let end = cg.b.ins().iadd_imm_s(first, i64::from(LANES));
+                cg.b.ins().icmp(IntCC::UnsignedLessThan, jv, end)
+            });
+            self.thread = self.thread_of(inv.iv);
+            self.invocation = inv.iv;
+            self.inv_exit = Some(inv.next);
             for s in stmts {
                 self.block(std::slice::from_ref(*s))?;
             }
-            self.b.ins().jump(snext, &[]);
-            self.b.switch_to_block(snext);
-            let jv = self.b.use_var(j);
-            let inc = self.b.ins().iadd_imm_s(jv, 1);
-            self.b.def_var(j, inc);
-            self.b.ins().jump(shead, &[]);
+            self.b.ins().jump(inv.next, &[]);
+            self.close_count(inv, 1);
         } else {
-            self.b.ins().jump(done, &[]);
+            self.b.ins().jump(group.next, &[]);
         }
-
-        self.b.switch_to_block(done);
-        let iv = self.b.use_var(g);
-        let inc = self.b.ins().iadd_imm_s(iv, i64::from(LANES));
-        self.b.def_var(g, inc);
-        self.b.ins().jump(head, &[]);
+        self.close_count(group, i64::from(LANES));
         Ok(())
     }
 
@@ -507,32 +468,13 @@ impl<'a> Cg<'a, '_> {
 
     /// Whether `h` has the same value in every lane (see the module's documentation).
     fn lane_uniform(&self, grp: &Group, h: Handle<Expression>) -> bool {
-        let f = self.acts[0].f;
-        let go = |x: &Handle<Expression>| self.lane_uniform(grp, *x);
-        match &f.exprs[h].kind {
-            Expr::Literal(_) | Expr::Param(_) | Expr::Len(_) => true,
-            Expr::Zero(t) => matches!(t, Type::Scalar(_)),
-            Expr::Builtin(b) => matches!(
-                b,
-                Builtin::BlockIdx(_)
-                    | Builtin::BlockDim(_)
-                    | Builtin::GridDim(_)
-                    | Builtin::ThreadIdx(Axis::Y | Axis::Z)
-                    | Builtin::GlobalIdx(Axis::Y | Axis::Z)
-            ),
-            Expr::Local(l) => matches!(grp.locals.get(&l.index()), Some(L::U(_))),
-            Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => go(expr),
-            Expr::Binary { left, right, .. } => go(left) && go(right),
-            Expr::Select {
-                cond,
-                accept,
-                reject,
-            } => go(cond) && go(accept) && go(reject),
-            Expr::Math { args, .. } => args.iter().all(go),
-            // A buffer nobody writes reads the same everywhere.
-            Expr::Index { slice, index } => !self.kernel_writes.param(slice.0) && go(index),
-            _ => false,
-        }
+        let uniform = |l: usize| matches!(grp.locals.get(&l), Some(L::U(_)));
+        same(
+            self.acts[0].f,
+            h,
+            Across::Lanes(&self.kernel_writes),
+            &uniform,
+        )
     }
 
     fn lane_expr(&mut self, grp: &mut Group, h: Handle<Expression>) -> Gen<L> {

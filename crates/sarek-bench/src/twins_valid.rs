@@ -69,6 +69,11 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
         F16_COOP,
     ),
     (
+        "matmul_f16_q4p2",
+        include_str!("wgsl/matmul_f16_q4p2.wgsl"),
+        F16_COOP,
+    ),
+    (
         "matmul_f16_vec_p2e",
         include_str!("wgsl/experiments/matmul_f16_vec_p2e.wgsl"),
         F16_COOP,

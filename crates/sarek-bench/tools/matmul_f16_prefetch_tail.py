@@ -16,13 +16,15 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
   'rot':  one step a loop iteration, the sets rotated by copies (set0 = set1, ...).
 `xh`: the operands of the next k16 half loaded before the current half's products.
 
-Usage: matmul_f16_prefetch_tail.py OUT_DIR (one file per variant; run each with
+Usage: matmul_f16_prefetch_tail.py OUT_DIR (f16mm3's variants), --round2 OUT_DIR (f16mm4's), or
+--row OUT.rs OUT.wgsl (the suite's row, a Sarek kernel and its twin). Run each variant with
 SAREK_BENCH_VARIANT=none SAREK_BENCH_WGSL_FILE=<file> sarek-bench --experiments --only x_matmul_f16)."""
 import math
 import sys
 
 
-def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False):
+def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False, swz=0, peel=True,
+         header=None):
     T = 32 * WGM * WGN
     RS, CS = BM // WGM, BN // WGN           # rows and columns of c a subgroup computes
     mi, nj = RS // 16, CS // 16
@@ -39,10 +41,16 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False):
     assert form == 'tail' or nbuf == 1
     o = []
     w = o.append
-    w(f'// {name}: {BM}x{BN} block, {WGM * WGN} subgroups of {RS}x{CS}, k-step {BK}, '
-      f'{nbuf} buffer{"s" if nbuf > 1 else ""}, words {D} steps ahead ({D} register sets, '
-      f'{na + nb} words a set a thread), loop form {form}'
-      f'{", next half operands first" if xh else ""}.')
+    if header:
+        for line in header:
+            w(f'// {line}' if line else '//')
+    else:
+        w(f'// {name}: {BM}x{BN} block, {WGM * WGN} subgroups of {RS}x{CS}, k-step {BK}, '
+          f'{nbuf} buffer{"s" if nbuf > 1 else ""}, words {D} steps ahead ({D} register sets, '
+          f'{na + nb} words a set a thread), loop form {form}'
+          f'{", next half operands first" if xh else ""}'
+          f'{f", workgroups in groups of {swz} block rows" if swz else ""}'
+          f'{"" if peel else ", no tail (m a multiple of " + str(BK * U) + ")"}.')
     w(f'// block: {BM}x{BN}')
     w('enable f16;\nenable wgpu_cooperative_matrix;\n')
     w('struct Params { m: u32 }')
@@ -55,8 +63,18 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False):
     w(f'@compute @workgroup_size({T})')
     w('fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) t: u32) {')
     w('    let m = p.m;')
-    w(f'    let row0 = wid.y * {BM}u;')
-    w(f'    let col0 = wid.x * {BN}u;')
+    if swz:
+        # workgroup (x, y) of the grid renumbered so that consecutive ones walk down groups of
+        # `swz` block rows, column by column (the tiles of b they share stay in L2)
+        w(f'    let nbx = m / {BN}u;')
+        w('    let lin = wid.y * nbx + wid.x;')
+        w(f'    let grp = lin / ({swz}u * nbx);')
+        w(f'    let r = lin % ({swz}u * nbx);')
+        w(f'    let row0 = (grp * {swz}u + r % {swz}u) * {BM}u;')
+        w(f'    let col0 = (r / {swz}u) * {BN}u;')
+    else:
+        w(f'    let row0 = wid.y * {BM}u;')
+        w(f'    let col0 = wid.x * {BN}u;')
     w('    let sg = t / 32u;')
     w(f'    let ar = (sg / {WGN}u) * {RS}u;')
     w(f'    let bc = (sg % {WGN}u) * {CS // 4}u;')
@@ -161,6 +179,14 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False):
         products(0, ind)
         w(f'{ind}workgroupBarrier();')
         w('    }')
+    elif not peel:
+        # m a multiple of BK * U: the unrolled loop alone
+        w(f'    for (var k = 0u; k < m; k += {BK * U}u) {{')
+        for s in range(U):
+            w('        {')
+            step(s, 'k' if s == 0 else f'(k + {BK * s}u)', True, '            ')
+            w('        }')
+        w('    }')
     else:
         w(f'    let kt = (m / {BK * U}u) * {BK * U}u; // k covered by the unrolled loop (uniform)')
         w(f'    for (var k = 0u; k < kt; k += {BK * U}u) {{')
@@ -185,6 +211,165 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False):
     return '\n'.join(o) + '\n'
 
 
+def sarek(name, BM, BN, WGM, WGN, BK, D, doc):
+    """The Sarek kernel of the plan `wgsl(name, BM, BN, WGM, WGN, BK, D, peel=False)` (one
+    buffer, two barriers a step, D register sets, the loop unrolled by D over all of k): the
+    same statements in the same order, so the two are twins."""
+    T = 32 * WGM * WGN
+    RS, CS = BM // WGM, BN // WGN
+    mi, nj = RS // 16, CS // 16
+    AWd, BWd = BK // 4, BN // 4
+    AW, BW = AWd + 2, BWd + 2
+    arow, brow = T // AWd, T // BWd
+    na, nb = BM * AWd // T, BK * BWd // T
+    AOFF, BOFF = BM * AW, BK * BW
+    halves = BK // 16
+    U = D
+    o = []
+    w = o.append
+    for line in doc:
+        w(f'///{" " + line if line else ""}')
+    w(f'#[sarek::kernel(workgroup_size = [{T}], limits = "device")]')
+    w(f'pub fn {name}(a: &[F16Vec4], b: &[F16Vec4], c: &mut [f32], m: u32) {{')
+    w('    let m = m as usize;')
+    w(f'    let row0 = block_idx_y() * {BM};')
+    w(f'    let col0 = block_idx_x() * {BN};')
+    w('    let t = thread_idx_x();')
+    w('    let sg = t / 32;')
+    w(f'    // the tiles: {BM} rows of {AWd} words ({BK} halves) padded to {AW}, and {BK} rows of')
+    w(f'    // {BWd} words ({BN} halves) padded to {BW}')
+    w(f'    let ar = (sg / {WGN}) * {RS}; // this subgroup\'s rows in the block')
+    w(f'    let bc = (sg % {WGN}) * {CS // 4}; // and columns, in words')
+    w(f'    let sa = shared::<[F16Vec4; {AOFF}]>();')
+    w(f'    let sb = shared::<[F16Vec4; {BOFF}]>();')
+    for i in range(mi):
+        for j in range(nj):
+            w(f'    let mut c{i}{j} = CoopMatrix::<f32, 16, C>::zeros();')
+    w(f'    // Thread t copies word t % {AWd} of rows t / {AWd} + {arow}·j of the tile of `a`, and word')
+    w(f'    // t % {BWd} of rows t / {BWd} + {brow}·j of the tile of `b`; `q` words a matrix row; `pa`,')
+    w('    // `pb` its words in the workgroup arrays.')
+    w('    let q = m / 4;')
+    w(f'    let la = (row0 + t / {AWd}) * q + t % {AWd};')
+    w(f'    let pa = (t / {AWd}) * {AW} + t % {AWd};')
+    w(f'    let lb = (t / {BWd}) * q + col0 / 4 + t % {BWd};')
+    w(f'    let pb = (t / {BWd}) * {BW} + t % {BWd};')
+
+    def loads(s, kexpr, decl, ind):
+        kw = 'let mut ' if decl else ''
+        for j in range(na):
+            w(f'{ind}{kw}ra{s}_{j} = a[la + ({kexpr}) / 4 + {arow * j} * q];')
+        for j in range(nb):
+            w(f'{ind}{kw}rb{s}_{j} = b[lb + ({kexpr} + {brow * j}) * q];')
+
+    for s in range(D):
+        loads(s, f'{BK * s}.min(m - {BK})' if s else '0', True, '    ')
+    w('    let mut k = 0;')
+    w('    while k < m {')
+    for s in range(U):
+        ind = '            '
+        kb = 'k' if s == 0 else f'(k + {BK * s})'
+        w('        {')
+        for j in range(na):
+            w(f'{ind}sa[pa + {arow * AW * j}] = ra{s}_{j};')
+        for j in range(nb):
+            w(f'{ind}sb[pb + {brow * BW * j}] = rb{s}_{j};')
+        w(f'{ind}block_barrier();')
+        w(f'{ind}let kn = ({kb} + {BK * D}).min(m - {BK});')
+        loads(s, 'kn', False, ind)
+        for h in range(halves):
+            for i in range(mi):
+                w(f'{ind}let a{i} = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + {16 * i}) * {AW} + {4 * h}, {AW});')
+            for j in range(nj):
+                w(f'{ind}let b{j} = CoopMatrix::<f16, 16, B>::load_rows(sb, {16 * h * BW} + bc + {4 * j}, {BW});')
+            for i in range(mi):
+                for j in range(nj):
+                    w(f'{ind}c{i}{j} = a{i}.multiply_add(b{j}, c{i}{j});')
+        w(f'{ind}block_barrier();')
+        w('        }')
+    w(f'        k += {BK * U};')
+    w('    }')
+    for i in range(mi):
+        for j in range(nj):
+            w(f'    c{i}{j}.store_rows(c, (row0 + ar + {16 * i}) * m + col0 + bc * 4 + {16 * j}, m);')
+    w('}')
+    return '\n'.join(o) + '\n'
+
+
+# The suite's f16 row since f16mm4: q4p2 without the peeled tail (m a multiple of 128 for the
+# grid of 128x128 blocks, so the tail never ran), as a Sarek kernel and its twin.
+ROW = ('matmul_f16_q4p2', 128, 128, 2, 2, 32, 2)
+
+ROW_DOC = [
+    "The suite's f16 row: a 128×128 block of `c` per 128 invocations (four subgroups of 32,",
+    'each a 64×64 part as 4×4 accumulators of 16×16), steps of 32 along `k`, one buffer of',
+    "`F16Vec4` words in workgroup memory (rows padded by two words), each step's words loaded",
+    'two steps ahead into two register sets (the loop unrolled by two), after the first',
+    "barrier; f16mm3's WGSL `q4p2` (BENCHMARKS.md, \"f16 matrix product: the last untried",
+    'shapes") without its peeled tail. Twin `wgsl/matmul_f16_q4p2.wgsl`.',
+]
+
+MODULE_HEAD = """//! The suite's f16 row since f16mm4 (BENCHMARKS.md, "f16 matrix product: the 128×128 row"):
+//! written, with its twin `wgsl/matmul_f16_q4p2.wgsl`, by
+//! `tools/matmul_f16_prefetch_tail.py --row` from one plan (then `cargo fmt`); do not edit by
+//! hand. Subgroup `t / 32` takes part `(t / 64, t / 32 % 2)` of the block, which assumes
+//! subgroups of 32 consecutive threads (as on NVIDIA; on the CPU backend's other subgroup sizes
+//! each emulated subgroup computes the part of its `t / 32`, so the result is the same). `m` is
+//! a multiple of 128.
+
+use sarek::coop::{A, B, C}; // the roles, for the plain-Rust body
+use sarek::F16Vec4;
+
+"""
+
+MODULE_TEST = """
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::benches::coop::inputs;
+    use sarek::Grid;
+
+    /// The row on the CPU backend (which emulates cooperative matrices) equals the f32 host
+    /// product everywhere at 256², over all four 128×128 blocks and 8 steps along `k` (both
+    /// register sets, the clamped reloads of the last steps).
+    #[test]
+    fn the_128x128_products_match_the_host() {
+        let m = 256;
+        let dev = sarek::Device::cpu();
+        let (av, bv) = inputs(m);
+        let a = dev.upload::<F16Vec4>(bytemuck::cast_slice(&av)).unwrap();
+        let b = dev.upload::<F16Vec4>(bytemuck::cast_slice(&bv)).unwrap();
+        let mut c = dev.zeros::<f32>(m * m).unwrap();
+        let grid = Grid::groups([2, 2, 1]);
+        matmul_f16_q4p2
+            .launch(&dev, grid, &a, &b, &mut c, m as u32)
+            .unwrap()
+            .wait()
+            .unwrap();
+        let got = c.read().unwrap();
+        for r in 0..m {
+            for col in 0..m {
+                let want: f32 = (0..m)
+                    .map(|k| av[r * m + k].to_f32() * bv[k * m + col].to_f32())
+                    .sum();
+                assert_eq!(got[r * m + col], want, "c[{r}][{col}]");
+            }
+        }
+    }
+}
+"""
+
+TWIN_HEAD = [
+    "The twin of sarek-bench's `matmul_f16_q4p2` (`benches/coop_q4.rs`), the suite's f16 row,",
+    'written from one plan with it by tools/matmul_f16_prefetch_tail.py --row: a 128x128 block',
+    'of c per 128 invocations (4 subgroups of 32, each a 64x64 part as 4x4 accumulators of',
+    '16x16), steps of 32 along k, one buffer of vec4<f16> words in workgroup memory (rows padded',
+    'by two words), read by the matrix loads (stride in words); the words of step k + 64 loaded',
+    'at step k (2 register sets, the loop unrolled by two), after the first barrier; m a',
+    "multiple of 128. Each store of c takes its pointer from a `let`: naga 30 emits a",
+    "coopStore's argument expressions after the store, and its SPIR-V writer panics on them.",
+]
+
+
 VARIANTS = [
     # name, BM, BN, WGM, WGN, BK, D, nbuf, form, xh
     ('t_d8p2', 128, 256, 2, 4, 32, 2, 1, 'tail', False),    # the row's plan in this generator
@@ -200,7 +385,28 @@ VARIANTS = [
     ('db16p6', 128, 256, 2, 4, 16, 6, 2, 'tail', False),    # 3: two k16 buffers, 6 sets
 ]
 
+# f16mm4's round 2 around q4p2 (name, BM, BN, WGM, WGN, BK, D, nbuf, form, xh, options)
+ROUND2 = [
+    ('q4p2', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {}),            # the control (f16mm3's)
+    ('q4p2r', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {'peel': False}),  # the row's twin's plan
+    ('q4p3t', 128, 128, 2, 2, 32, 3, 1, 'tail', False, {}),           # three sets, tail peeled
+    ('q4db16p4', 128, 128, 2, 2, 16, 4, 2, 'tail', False, {}),        # db16p4's loop on q4
+    ('q4db32p2', 128, 128, 2, 2, 32, 2, 2, 'tail', False, {}),        # two k32 buffers, 2 sets
+    ('q4k64p2', 128, 128, 2, 2, 64, 2, 1, 'tail', False, {}),         # k-step 64, 35 KiB
+    ('q4p2s8', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {'swz': 8}),  # L2: groups of 8 rows
+    ('q4db16p4s8', 128, 128, 2, 2, 16, 4, 2, 'tail', False, {'swz': 8}),  # both
+]
+
 if __name__ == '__main__':
-    d = sys.argv[1]
-    for v in VARIANTS:
-        open(f'{d}/{v[0]}.wgsl', 'w').write(wgsl(*v))
+    if sys.argv[1] == '--row':
+        # --row OUT.rs OUT.wgsl: the suite's row and its twin
+        open(sys.argv[2], 'w').write(MODULE_HEAD + sarek(*ROW, ROW_DOC) + MODULE_TEST)
+        open(sys.argv[3], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD))
+    elif sys.argv[1] == '--round2':
+        # --round2 DIR: f16mm4's variants around q4p2
+        for v in ROUND2:
+            open(f'{sys.argv[2]}/{v[0]}.wgsl', 'w').write(wgsl(*v[:-1], **v[-1]))
+    else:
+        d = sys.argv[1]
+        for v in VARIANTS:
+            open(f'{d}/{v[0]}.wgsl', 'w').write(wgsl(*v))

@@ -1,10 +1,11 @@
 //! The f16 matrix product on cooperative matrices (wgpu feature
 //! `EXPERIMENTAL_COOPERATIVE_MATRIX`, NVIDIA's tensor cores through Vulkan), with f32
-//! accumulation, in TFLOP/s (the report's GFLOP/s / 1000): `coop_prefetch::matmul_f16_vec_p2`
-//! against the hand-written WGSL twin `wgsl/matmul_f16_vec_p2.wgsl` using the same extension
-//! (tiles staged in workgroup arrays of `F16Vec4`, each step's words loaded two steps ahead;
-//! `SAREK_BENCH_F16_ROW=staged|vec|e|p2e` measures another pair in the same place: the row
-//! before, `matmul_f16_staged` against `wgsl/matmul_f16_staged.wgsl`, and the others);
+//! accumulation, in TFLOP/s (the report's GFLOP/s / 1000): `coop_q4::matmul_f16_q4p2` (128×128
+//! blocks of four subgroups) against the hand-written WGSL twin `wgsl/matmul_f16_q4p2.wgsl`
+//! using the same extension (tiles staged in workgroup arrays of `F16Vec4`, each step's words
+//! loaded two steps ahead; `SAREK_BENCH_F16_ROW=p2|staged|vec|e|p2e` measures another pair in
+//! the same place: `p2`, the row before, `coop_prefetch::matmul_f16_vec_p2` against
+//! `wgsl/matmul_f16_vec_p2.wgsl` on 128×256 blocks, `staged` the one before it, and the others);
 //! the other kernels and WGSL variants are the experiment `x_matmul_f16`
 //! (`super::coop_variants`). Checked against an f32 host
 //! reference: the inputs are small multiples of 1/4 (exact in f16, products exact in f32), so
@@ -16,6 +17,7 @@ use sarek::coop::{A, B, C}; // the roles, for the plain-Rust body
 use sarek::{f16, Buffer, F16Vec4, Grid};
 
 use super::coop_prefetch::{matmul_f16_vec_e, matmul_f16_vec_p2, matmul_f16_vec_p2e};
+use super::coop_q4::matmul_f16_q4p2;
 use super::{Bench, Result};
 use crate::measure::{first_launch, Measured, Work};
 use crate::raw::{read, storage};
@@ -365,10 +367,12 @@ pub(super) fn has_shape(dev: &sarek::Device, what: &str) -> bool {
     has
 }
 
-/// The f16 product at 4096² (1024² and 2048² too), f32 accumulation: `matmul_f16_vec_p2`
-/// (`super::coop_prefetch`) against `wgsl/matmul_f16_vec_p2.wgsl`. `SAREK_BENCH_F16_ROW`
-/// measures another pair in the same place: `staged` (the row before, `matmul_f16_staged`
-/// against `wgsl/matmul_f16_staged.wgsl`), `vec` (`matmul_f16_vec`), `e`, `p2e`.
+/// The f16 product at 4096² (1024² and 2048² too), f32 accumulation: `matmul_f16_q4p2`
+/// (`super::coop_q4`, 128×128 blocks) against `wgsl/matmul_f16_q4p2.wgsl`.
+/// `SAREK_BENCH_F16_ROW` measures another pair in the same place: `p2` (the row before,
+/// `matmul_f16_vec_p2` against `wgsl/matmul_f16_vec_p2.wgsl`, 128×256 blocks), `staged` (the
+/// one before it, `matmul_f16_staged` against `wgsl/matmul_f16_staged.wgsl`), `vec`
+/// (`matmul_f16_vec`), `e`, `p2e`.
 pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
     let ctx = b.ctx;
     let dev = &ctx.dev;
@@ -385,7 +389,13 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
         let a4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&av))?;
         let b4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&bv))?;
         let mut c = dev.zeros::<f32>(m * m)?;
-        let g = [(m / 256) as u32, (m / 128) as u32, 1];
+        // 128×128 blocks for the row, 128×256 for the others
+        let cols = if matches!(which.as_str(), "p2" | "staged" | "e" | "vec" | "p2e") {
+            256
+        } else {
+            128
+        };
+        let g = [(m / cols) as u32, (m / 128) as u32, 1];
         let grid = Grid::groups(g);
         let launch = |c: &mut Buffer<f32>| {
             match which.as_str() {
@@ -393,7 +403,8 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
                 "e" => matmul_f16_vec_e.launch(dev, grid, &a4, &b4, c, m as u32),
                 "vec" => matmul_f16_vec.launch(dev, grid, &a4, &b4, c, m as u32),
                 "p2e" => matmul_f16_vec_p2e.launch(dev, grid, &a4, &b4, c, m as u32),
-                _ => matmul_f16_vec_p2.launch(dev, grid, &a4, &b4, c, m as u32),
+                "p2" => matmul_f16_vec_p2.launch(dev, grid, &a4, &b4, c, m as u32),
+                _ => matmul_f16_q4p2.launch(dev, grid, &a4, &b4, c, m as u32),
             }
             .expect("launch")
         };
@@ -408,7 +419,8 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
             "e" => include_str!("../wgsl/experiments/matmul_f16_vec_e.wgsl"),
             "vec" => include_str!("../wgsl/matmul_f16_vec.wgsl"),
             "p2e" => include_str!("../wgsl/experiments/matmul_f16_vec_p2e.wgsl"),
-            _ => include_str!("../wgsl/matmul_f16_vec_p2.wgsl"),
+            "p2" => include_str!("../wgsl/matmul_f16_vec_p2.wgsl"),
+            _ => include_str!("../wgsl/matmul_f16_q4p2.wgsl"),
         });
         let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
         ctx.time_passes(&[(&p, &bg, g)]);

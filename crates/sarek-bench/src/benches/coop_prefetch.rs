@@ -2,9 +2,9 @@
 //! steps of 32 along `k`, one buffer of `F16Vec4` words in workgroup memory) with the global
 //! loads issued earlier: before the first barrier of a step instead of after it
 //! (`matmul_f16_vec_e`), and two steps ahead in two register sets, the loop unrolled by two
-//! (`matmul_f16_vec_p2`, the suite's row since it measured fastest, and `matmul_f16_vec_p2e`
-//! with both). Measured as the suite's row (`SAREK_BENCH_F16_ROW=e|p2e --only matmul_f16`
-//! for the others), each against its twin written from the same plan
+//! (`matmul_f16_vec_p2`, the suite's row until f16mm4's `super::coop_q4`, and
+//! `matmul_f16_vec_p2e` with both). Measured as the suite's row (`SAREK_BENCH_F16_ROW=p2|e|p2e
+//! --only matmul_f16` for the others), each against its twin written from the same plan
 //! (`wgsl/matmul_f16_vec_p2.wgsl`, the others in `wgsl/experiments/`; BENCHMARKS.md,
 //! "f16 matrix product at 212 TFLOP/s"). Subgroup `t / 32` takes part `(t / 128, t / 32 % 4)` of the block, which
 //! assumes subgroups of 32 consecutive threads (as on NVIDIA; on the CPU backend's other
@@ -14,9 +14,10 @@
 use sarek::coop::{A, B, C}; // the roles, for the plain-Rust body
 use sarek::F16Vec4;
 
-/// The suite's f16 row: `matmul_f16_vec` with each step's words loaded two steps ahead (two
-/// register sets, the loop unrolled by two), after the first barrier, so a load has two
-/// steps of products to arrive in; twin `wgsl/matmul_f16_vec_p2.wgsl`.
+/// The suite's f16 row until f16mm4 (`SAREK_BENCH_F16_ROW=p2` now): `matmul_f16_vec` with
+/// each step's words loaded two steps ahead (two register sets, the loop unrolled by two),
+/// after the first barrier, so a load has two steps of products to arrive in; twin
+/// `wgsl/matmul_f16_vec_p2.wgsl`.
 #[sarek::kernel(workgroup_size = [256], limits = "device")]
 pub fn matmul_f16_vec_p2(a: &[F16Vec4], b: &[F16Vec4], c: &mut [f32], m: u32) {
     let m = m as usize;

@@ -8,6 +8,7 @@ pub mod bandwidth;
 mod compute;
 pub mod coop;
 pub mod coop_prefetch;
+pub mod coop_q4;
 pub mod coop_variants;
 pub mod coop_vec;
 pub mod launch_cost;

@@ -32,8 +32,6 @@ fn sarek_main(
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
     var sarek_coop0: coop_mat16x16<f32, C>;
-    var sarek_coop1: coop_mat16x16<f16, A>;
-    var sarek_coop2: coop_mat16x16<f16, B>;
     let n: u32 = sarek_params.n;
     let tiles: u32 = (n / 16u);
     let row: u32 = (sarek_div_u32(sarek_bid.x, tiles) * 16u);
@@ -41,8 +39,8 @@ fn sarek_main(
     sarek_coop0 = coop_mat16x16<f32, C>();
     var k: u32 = 0u;
     while (k < n) {
-        sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
-        sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
+        let sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
+        let sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
         sarek_coop0 = coopMultiplyAdd(sarek_coop1, sarek_coop2, sarek_coop0);
         k = (k + 16u);
     }
@@ -66,8 +64,6 @@ fn sarek_main_folded(
     }
     let sarek_gid = sarek_bid * vec3<u32>(32u, 1u, 1u) + sarek_lid;
     var sarek_coop0: coop_mat16x16<f32, C>;
-    var sarek_coop1: coop_mat16x16<f16, A>;
-    var sarek_coop2: coop_mat16x16<f16, B>;
     let n: u32 = sarek_params.n;
     let tiles: u32 = (n / 16u);
     let row: u32 = (sarek_div_u32(sarek_bid.x, tiles) * 16u);
@@ -75,8 +71,8 @@ fn sarek_main_folded(
     sarek_coop0 = coop_mat16x16<f32, C>();
     var k: u32 = 0u;
     while (k < n) {
-        sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
-        sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
+        let sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
+        let sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
         sarek_coop0 = coopMultiplyAdd(sarek_coop1, sarek_coop2, sarek_coop0);
         k = (k + 16u);
     }

@@ -22,16 +22,12 @@ fn sarek_main(
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    var sarek_coop0: coop_mat8x8<f32, A>;
-    var sarek_coop1: coop_mat8x8<f32, B>;
-    var sarek_coop2: coop_mat8x8<f32, C>;
-    var sarek_coop3: coop_mat8x8<f32, C>;
     tile[sarek_lid.x] = x[sarek_lid.x];
     workgroupBarrier();
-    sarek_coop0 = coopLoad<coop_mat8x8<f32, A>>(&tile[0u], 8u);
-    sarek_coop1 = coopLoadT<coop_mat8x8<f32, B>>(&y[0u], 8u);
-    sarek_coop2 = coopLoad<coop_mat8x8<f32, C>>(&z[0u], 8u);
-    sarek_coop3 = coopMultiplyAdd(sarek_coop0, sarek_coop1, sarek_coop2);
+    let sarek_coop0 = coopLoad<coop_mat8x8<f32, A>>(&tile[0u], 8u);
+    let sarek_coop1 = coopLoadT<coop_mat8x8<f32, B>>(&y[0u], 8u);
+    let sarek_coop2 = coopLoad<coop_mat8x8<f32, C>>(&z[0u], 8u);
+    let sarek_coop3 = coopMultiplyAdd(sarek_coop0, sarek_coop1, sarek_coop2);
     {
         let sarek_coop_value = sarek_coop3;
         let sarek_coop_at = &z[0u];
@@ -51,16 +47,12 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(64u, 1u, 1u) + sarek_lid;
-    var sarek_coop0: coop_mat8x8<f32, A>;
-    var sarek_coop1: coop_mat8x8<f32, B>;
-    var sarek_coop2: coop_mat8x8<f32, C>;
-    var sarek_coop3: coop_mat8x8<f32, C>;
     tile[sarek_lid.x] = x[sarek_lid.x];
     workgroupBarrier();
-    sarek_coop0 = coopLoad<coop_mat8x8<f32, A>>(&tile[0u], 8u);
-    sarek_coop1 = coopLoadT<coop_mat8x8<f32, B>>(&y[0u], 8u);
-    sarek_coop2 = coopLoad<coop_mat8x8<f32, C>>(&z[0u], 8u);
-    sarek_coop3 = coopMultiplyAdd(sarek_coop0, sarek_coop1, sarek_coop2);
+    let sarek_coop0 = coopLoad<coop_mat8x8<f32, A>>(&tile[0u], 8u);
+    let sarek_coop1 = coopLoadT<coop_mat8x8<f32, B>>(&y[0u], 8u);
+    let sarek_coop2 = coopLoad<coop_mat8x8<f32, C>>(&z[0u], 8u);
+    let sarek_coop3 = coopMultiplyAdd(sarek_coop0, sarek_coop1, sarek_coop2);
     {
         let sarek_coop_value = sarek_coop3;
         let sarek_coop_at = &z[0u];

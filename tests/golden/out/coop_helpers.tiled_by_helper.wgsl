@@ -27,16 +27,14 @@ fn sarek_rem_u32(a: u32, b: u32) -> u32 {
 
 fn mma_tile(sarek_a0: u32, sarek_a1: u32, sarek_a2: u32) {
     var sarek_coop0: coop_mat16x16<f32, C>;
-    var sarek_coop1: coop_mat16x16<f16, A>;
-    var sarek_coop2: coop_mat16x16<f16, B>;
     let n: u32 = sarek_a0;
     let row: u32 = sarek_a1;
     let col: u32 = sarek_a2;
     sarek_coop0 = coop_mat16x16<f32, C>();
     var k: u32 = 0u;
     while (k < n) {
-        sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
-        sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
+        let sarek_coop1 = coopLoadT<coop_mat16x16<f16, A>>(&x[((row * n) + k)], n);
+        let sarek_coop2 = coopLoadT<coop_mat16x16<f16, B>>(&y[((k * n) + col)], n);
         sarek_coop0 = coopMultiplyAdd(sarek_coop1, sarek_coop2, sarek_coop0);
         k = (k + 16u);
     }

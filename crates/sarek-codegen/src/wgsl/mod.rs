@@ -6,6 +6,7 @@
 //! text can be embedded as a constant and compared against golden files.
 
 mod constness;
+mod coop_lets;
 pub mod escape;
 mod helpers;
 mod names;

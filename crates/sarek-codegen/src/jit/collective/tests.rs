@@ -277,7 +277,7 @@ fn f16_subgroup_operations_match_the_interpreter() {
             11 => 0xFC00,
             _ => 0x3C00 + ((i * 37) % 97) as u32,
         };
-        bits | (((i % 5 == 0) as u32) << 15)
+        bits | ((i.is_multiple_of(5) as u32) << 15)
     };
     let n = 96;
     let x = words(n / 2, |w| half(2 * w) | (half(2 * w + 1) << 16));

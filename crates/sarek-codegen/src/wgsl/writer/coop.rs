@@ -1,8 +1,9 @@
 //! What the writer prints for cooperative matrices (WGSL's experimental
-//! `wgpu_cooperative_matrix` extension): the `enable` directive, one function-scope `var` per
-//! matrix of the entry point, and `coopLoad`/`coopMultiplyAdd`/`coopStore`.
+//! `wgpu_cooperative_matrix` extension): one function-scope `var` per matrix of a function
+//! (or a `let` at its one assignment, [`crate::wgsl::coop_lets`]), and
+//! `coopLoad`/`coopMultiplyAdd`/`coopStore`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::arena::Handle;
 use crate::ir::*;
@@ -37,13 +38,13 @@ pub(super) fn variables(block: &Block, found: &mut BTreeMap<u32, CoopMatrix>) {
 }
 
 /// The declarations that open a function's body (the entry point's or a helper's): one `var`
-/// per matrix (WGSL's `var` starts at zero, but `zeros()` still assigns, so a matrix reused in
-/// a loop restarts).
-pub(super) fn declarations(body: &Block) -> String {
+/// per matrix but those in `lets`, printed at their assignment (WGSL's `var` starts at zero,
+/// but `zeros()` still assigns, so a matrix reused in a loop restarts).
+pub(super) fn declarations(body: &Block, lets: &BTreeSet<u32>) -> String {
     let mut found = BTreeMap::new();
     variables(body, &mut found);
     let mut text = String::new();
-    for (id, m) in found {
+    for (id, m) in found.into_iter().filter(|(id, _)| !lets.contains(id)) {
         text.push_str(&format!(
             "{INDENT}var {}: {};\n",
             var_name(id),
@@ -63,10 +64,18 @@ impl Writer<'_> {
         }
     }
 
+    /// The left side of an assignment to `dst`: `let name` at a `let` matrix's one assignment.
+    fn coop_target(&self, dst: CoopMatrix) -> String {
+        match self.coop_lets.contains(&dst.id) {
+            true => format!("let {}", var_name(dst.id)),
+            false => var_name(dst.id),
+        }
+    }
+
     /// One cooperative-matrix statement.
     pub(super) fn coop(&mut self, depth: usize, op: &CoopOp) {
         let text = match op {
-            CoopOp::Zero { dst } => format!("{} = {}();", var_name(dst.id), coop_type(*dst)),
+            CoopOp::Zero { dst } => format!("{} = {}();", self.coop_target(*dst), coop_type(*dst)),
             CoopOp::Load {
                 dst,
                 memory,
@@ -82,13 +91,13 @@ impl Writer<'_> {
                 };
                 format!(
                     "{} = {f}<{}>({pointer}, {stride});",
-                    var_name(dst.id),
+                    self.coop_target(*dst),
                     coop_type(*dst)
                 )
             }
             CoopOp::MultiplyAdd { dst, a, b, c } => format!(
                 "{} = coopMultiplyAdd({}, {}, {});",
-                var_name(dst.id),
+                self.coop_target(*dst),
                 var_name(a.id),
                 var_name(b.id),
                 var_name(c.id)

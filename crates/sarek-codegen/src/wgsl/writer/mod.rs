@@ -40,6 +40,9 @@ pub(super) struct Writer<'a> {
     split: HashMap<Handle<Local>, (Type, u32)>,
     /// Whether each expression is a WGSL const-expression ([`super::constness`]).
     constant: Vec<bool>,
+    /// The cooperative matrices printed as a `let` at their one assignment
+    /// ([`super::coop_lets`]); the others are `var`s declared at the top of the body.
+    coop_lets: BTreeSet<u32>,
     helpers: BTreeSet<Helper>,
     /// Per helper: whether it takes the invocation ids ([`invocation`]).
     needs_ids: Vec<bool>,
@@ -147,6 +150,7 @@ impl<'a> Writer<'a> {
             exprs: &kernel.entry.exprs,
             notes: &prepared.entry,
             constant: Vec::new(),
+            coop_lets: BTreeSet::new(),
             helpers: BTreeSet::new(),
             needs_ids: invocation::helpers_needing_ids(kernel),
             body: String::new(),
@@ -186,6 +190,7 @@ impl<'a> Writer<'a> {
         self.notes = notes;
         self.local_names = local_names;
         self.constant = super::constness::of(function);
+        self.coop_lets = super::coop_lets::of(&function.body);
         self.split = HashMap::new();
     }
 
@@ -246,7 +251,7 @@ impl<'a> Writer<'a> {
             // A helper's matrices are `var`s of its own body, like the entry point's.
             let body = format!(
                 "{}{}",
-                coop::declarations(&f.body),
+                coop::declarations(&f.body, &self.coop_lets),
                 std::mem::take(&mut self.body)
             );
             let mut args: Vec<String> = f
@@ -273,7 +278,7 @@ impl<'a> Writer<'a> {
         }
         self.enter_function(&kernel.entry, &prepared.entry);
         self.function_body(&kernel.entry.body);
-        let coop_vars = coop::declarations(&kernel.entry.body);
+        let coop_vars = coop::declarations(&kernel.entry.body, &self.coop_lets);
         let statements = format!("{coop_vars}{}", std::mem::take(&mut self.body));
         let coarse = prepared
             .coarse
@@ -300,12 +305,13 @@ impl<'a> Writer<'a> {
             // WGSL's `f16` exists only behind this directive, which precedes every declaration.
             out.push_str("enable f16;\n\n");
         }
-        if !coop_vars.is_empty()
-            || kernel
-                .functions
-                .iter()
-                .any(|f| !coop::declarations(&f.body).is_empty())
+        let mut matrices = std::collections::BTreeMap::new();
+        for body in
+            std::iter::once(&kernel.entry.body).chain(kernel.functions.iter().map(|f| &f.body))
         {
+            coop::variables(body, &mut matrices);
+        }
+        if !matrices.is_empty() {
             out.push_str("enable wgpu_cooperative_matrix;\n\n");
         }
         self.structs(&mut out);

@@ -6,8 +6,8 @@
 //!   one core and on every core (scoped threads over contiguous parts), with the JIT on one
 //!   worker thread and on every core;
 //! - the 16×16 tiled matrix product at 256² and 512², in GFLOP/s;
-//! - a tree reduction, a block scan and a histogram of 2^22 elements, JIT against the
-//!   interpreter;
+//! - a tree reduction, a block scan and a histogram of 2^22 elements, and a subgroup max
+//!   reduction (`sg_max`), JIT against the interpreter;
 //! - the preparation (IR read back and compiled) of each kernel, and the cached second one.
 //!
 //! The engines are chosen with `SAREK_CPU_ENGINE` and `SAREK_CPU_THREADS`, which a CPU device
@@ -64,7 +64,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 /// Runs the CPU suite (`only` filters by name: `saxpy`, `poly`, `matmul`, `tree_sum`,
-/// `block_scan`, `histogram`, `launch`, `prepare`).
+/// `block_scan`, `histogram`, `sg_max`, `launch`, `prepare`).
 pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
     let chosen = |name: &str| only.is_none_or(|o| o.iter().any(|x| x == name));
     // `SAREK_CPU_THREADS` sets the threads of the "every core" column (a scaling study runs
@@ -259,6 +259,48 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
         );
     }
 
+    if chosen("sg_max") {
+        // Subgroup operations other than `+` (`subgroup_max`, a `subgroup_shuffle_xor`
+        // butterfly, `subgroup_elect`): one Rust call per workgroup and operation on the JIT.
+        // Subgroups of 32; every subgroup's two maxima checked against the host.
+        let data: Vec<f32> = (0..n as u32)
+            .map(|i| ((i.wrapping_mul(2654435761) >> 7) % 100_003) as f32 * 0.01 - 500.0)
+            .collect();
+        let size = 32usize;
+        let time = |dev: &Device, runs: usize| -> Result<(Duration, bool)> {
+            dev.set_subgroup_size(size as u32);
+            let x = dev.upload(&data)?;
+            let mut p = dev.zeros::<f32>(2 * n.div_ceil(size))?;
+            let t = median(runs, || {
+                kernels::sg_max
+                    .launch(dev, Grid::cover(n), &x, &mut p)
+                    .expect("launch");
+            });
+            let got = p.read()?;
+            let ok = data.chunks(size).enumerate().all(|(g, c)| {
+                let want = c.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                got[2 * g] == want && got[2 * g + 1] == want
+            });
+            Ok((t, ok))
+        };
+        let ((one, ok1), (all, ok)) = (time(&jit1, runs)?, time(&jit, runs)?);
+        let (int, ok_int) = if with_interp {
+            time(&interp, 0)?
+        } else {
+            (Duration::ZERO, true)
+        };
+        println!(
+            "sg_max     2^{}: JIT 1 thread {:.2} ms | JIT {cores} threads {:.2} ms ({:.2}x speed-up) | interpreter {:.0} ms: JIT {:.0}x faster{}",
+            n.trailing_zeros(),
+            ms(one),
+            ms(all),
+            one.as_secs_f64() / all.as_secs_f64(),
+            ms(int),
+            int.as_secs_f64() / all.as_secs_f64(),
+            if ok1 && ok && ok_int { "" } else { " WRONG" },
+        );
+    }
+
     if chosen("launch") {
         // The fixed cost of a launch: 2000 launches of saxpy over 1024 elements (4
         // workgroups), mean wall clock per launch, on one worker thread and on every core.
@@ -292,6 +334,7 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
             ("tree_sum", kernels::tree_sum::SOURCE),
             ("block_scan", kernels::block_scan::SOURCE),
             ("histogram", kernels::histogram::SOURCE),
+            ("sg_max", kernels::sg_max::SOURCE),
         ];
         for (name, source) in sources {
             let t = Instant::now();

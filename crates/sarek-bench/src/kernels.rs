@@ -746,3 +746,30 @@ pub fn tree_sum(x: &[f32], partial: &mut [f32]) {
         partial[block_idx_x()] = tile[0];
     }
 }
+
+/// The largest element of each subgroup, twice: `subgroup_max`, and a butterfly of
+/// `subgroup_shuffle_xor` and a comparison (log2 of the subgroup size steps; not `f32::max`,
+/// which the JIT calls into Rust for, to time the subgroup operations); the subgroup's elected
+/// lane writes both to `partial[2 g]` and `partial[2 g + 1]`, `g` its subgroup in the grid.
+/// Subgroup operations other than `+` on the CPU backend (the `sg_max` row).
+#[sarek::kernel]
+pub fn sg_max(x: &[f32], partial: &mut [f32]) {
+    let i = global_idx_x();
+    let v = if i < x.len() { x[i] } else { f32::NEG_INFINITY };
+    let size = subgroup_size();
+    let r = subgroup_max(v);
+    let mut m = v;
+    let mut d = 1u32;
+    while d < size {
+        let o = subgroup_shuffle_xor(m, d);
+        if o > m {
+            m = o;
+        }
+        d *= 2;
+    }
+    if subgroup_elect() {
+        let g = i / size as usize;
+        partial[2 * g] = r;
+        partial[2 * g + 1] = m;
+    }
+}

@@ -323,14 +323,7 @@ impl<'a> Cg<'a, '_> {
                 Sub => self.b.ins().fsub(a, b),
                 Mul => self.b.ins().fmul(a, b),
                 Div => self.b.ins().fdiv(a, b),
-                Rem => {
-                    let f = self
-                        .b
-                        .ins()
-                        .iconst(types::I64, super::native::frem as *const () as usize as i64);
-                    let call = self.b.ins().call_indirect(self.frem_sig, f, &[a, b]);
-                    self.b.inst_results(call)[0]
-                }
+                Rem => self.call_f32(super::native::frem, a, b),
                 Eq => self.b.ins().fcmp(FloatCC::Equal, a, b),
                 Ne => self.b.ins().fcmp(FloatCC::NotEqual, a, b),
                 Lt => self.b.ins().fcmp(FloatCC::LessThan, a, b),
@@ -530,6 +523,16 @@ impl<'a> Cg<'a, '_> {
                 (Scalar::F32, MathFun::Ceil) => Some(self.b.ins().ceil(x[0])),
                 (Scalar::F32, MathFun::Trunc) => Some(self.b.ins().trunc(x[0])),
                 (Scalar::F32, MathFun::MulAdd) => Some(self.b.ins().fma(x[0], x[1], x[2])),
+                (Scalar::F32, MathFun::Min) => Some(self.call_f32(super::native::fmin, x[0], x[1])),
+                (Scalar::F32, MathFun::Max) => Some(self.call_f32(super::native::fmax, x[0], x[1])),
+                // The interpreter's clamp (the GPU polyfill's): raise to `lo` when below it,
+                // then lower to `hi` when above it; NaN compares false and passes through.
+                (Scalar::F32, MathFun::Clamp) => {
+                    let below = self.b.ins().fcmp(FloatCC::LessThan, x[0], x[1]);
+                    let r = self.b.ins().select(below, x[1], x[0]);
+                    let above = self.b.ins().fcmp(FloatCC::GreaterThan, r, x[2]);
+                    Some(self.b.ins().select(above, x[2], r))
+                }
                 (Scalar::I32, MathFun::Min) => Some(self.b.ins().smin(x[0], x[1])),
                 (Scalar::I32, MathFun::Max) => Some(self.b.ins().smax(x[0], x[1])),
                 (Scalar::U32, MathFun::Min) => Some(self.b.ins().umin(x[0], x[1])),
@@ -669,6 +672,16 @@ impl<'a> Cg<'a, '_> {
             _ => return None,
         };
         Some(super::half::round(&mut self.b, r))
+    }
+
+    /// A call of `f`, a Rust function on two `f32`s, from the generated code.
+    fn call_f32(&mut self, f: extern "C" fn(f32, f32) -> f32, a: Value, b: Value) -> Value {
+        let f = self
+            .b
+            .ins()
+            .iconst(types::I64, f as *const () as usize as i64);
+        let call = self.b.ins().call_indirect(self.f32_call_sig, f, &[a, b]);
+        self.b.inst_results(call)[0]
     }
 
     /// A `MathFun` at a fixed address for the generated code to pass back.

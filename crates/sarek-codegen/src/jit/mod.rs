@@ -220,7 +220,7 @@ impl Compiled {
                     .extend([AbiParam::new(ptr), AbiParam::new(ptr), AbiParam::new(ptr)]);
                 b.import_signature(s)
             };
-            let frem_sig = {
+            let f32_call_sig = {
                 let mut s = module.make_signature();
                 s.params
                     .extend([AbiParam::new(types::F32), AbiParam::new(types::F32)]);
@@ -276,7 +276,7 @@ impl Compiled {
                 fuel,
                 alive,
                 math_sig,
-                frem_sig,
+                f32_call_sig,
                 math_funs: Vec::new(),
                 collectives: Vec::new(),
                 entry_locals: k.entry.locals.iter().map(|(h, _)| h).collect(),

@@ -129,16 +129,18 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
         4 => Scalar::F16,
         _ => Scalar::Bool,
     };
-    let values: Vec<Value> = args
-        .chunks(MATH_ARG_WORDS)
-        .map(|a| {
-            let s = scalar(a[0]);
-            match a[1] {
-                0 => Value::from_bits(s, a[2]),
-                n => Value::Vector(s, n as u8, [a[2], a[3], a[4], a[5]]),
-            }
-        })
-        .collect();
+    // An array, not a `Vec`: this runs once per call of a math function in generated code.
+    // With it and `fmin`/`fmax` called directly, `x.min(y).max(0.0).sin()` over 2^20 floats
+    // on one JIT thread went from 159 to 49 ms (release test build, one run each, 2-core
+    // machine with a CI run beside it).
+    let values: [Value; 3] = std::array::from_fn(|i| {
+        let a = &args[i * MATH_ARG_WORDS..(i + 1) * MATH_ARG_WORDS];
+        let s = scalar(a[0]);
+        match a[1] {
+            0 => Value::from_bits(s, a[2]),
+            n => Value::Vector(s, n as u8, [a[2], a[3], a[4], a[5]]),
+        }
+    });
     let arity = fun.arity().min(3);
     let result = crate::interp::value::math(fun, &values[..arity]);
     match result {
@@ -154,6 +156,18 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
 /// `a % b` on `f32` (Rust's `fmod`), which Cranelift has no instruction for.
 pub(super) extern "C" fn frem(a: f32, b: f32) -> f32 {
     a % b
+}
+
+/// `f32::min` as the interpreter computes `min` (the other operand when one is NaN), called
+/// directly: Cranelift's `fmin` propagates NaN, and inlining Rust's meaning exactly would
+/// have to copy its choice between `0.0` and `-0.0` too.
+pub(super) extern "C" fn fmin(a: f32, b: f32) -> f32 {
+    a.min(b)
+}
+
+/// `f32::max` as the interpreter computes `max` (see [`fmin`]).
+pub(super) extern "C" fn fmax(a: f32, b: f32) -> f32 {
+    a.max(b)
 }
 
 /// Runs the collective `desc` for the workgroup of `ctx` (generated code calls it between

@@ -325,7 +325,7 @@ MODULE_TEST = """
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::benches::coop::inputs;
+    use crate::benches::coop::{assert_host_product, inputs};
     use sarek::Grid;
 
     /// The row on the CPU backend (which emulates cooperative matrices) equals the f32 host
@@ -346,14 +346,7 @@ mod tests {
             .wait()
             .unwrap();
         let got = c.read().unwrap();
-        for r in 0..m {
-            for col in 0..m {
-                let want: f32 = (0..m)
-                    .map(|k| av[r * m + k].to_f32() * bv[k * m + col].to_f32())
-                    .sum();
-                assert_eq!(got[r * m + col], want, "c[{r}][{col}]");
-            }
-        }
+        assert_host_product(m, &av, &bv, &got, "");
     }
 }
 """

@@ -331,6 +331,29 @@ pub(super) fn inputs(m: usize) -> (Vec<f16>, Vec<f16>) {
     (a, b)
 }
 
+/// Element `(r, col)` of the f32 host product of the m×m matrices `a` and `b`, summed along
+/// `k` in order: what every f16 product is checked against (exact for [`inputs`]).
+pub(super) fn host_at(m: usize, a: &[f16], b: &[f16], r: usize, col: usize) -> f32 {
+    (0..m)
+        .map(|k| a[r * m + k].to_f32() * b[k * m + col].to_f32())
+        .sum()
+}
+
+/// Asserts that `got` equals the f32 host product everywhere (the CPU backend's tests of
+/// the f16 kernels); `what` starts each failure's message.
+#[cfg(test)]
+pub(super) fn assert_host_product(m: usize, a: &[f16], b: &[f16], got: &[f32], what: &str) {
+    for r in 0..m {
+        for col in 0..m {
+            assert_eq!(
+                got[r * m + col],
+                host_at(m, a, b, r, col),
+                "{what}c[{r}][{col}]"
+            );
+        }
+    }
+}
+
 /// Whether both sides agree everywhere and equal the f32 host reference at sampled elements.
 pub(super) fn verify(m: usize, a: &[f16], b: &[f16], got: &[f32], raw: &[f32]) -> bool {
     let sample = [
@@ -342,12 +365,9 @@ pub(super) fn verify(m: usize, a: &[f16], b: &[f16], got: &[f32], raw: &[f32]) -
         (m / 3, m / 2),
     ];
     got == raw
-        && sample.iter().all(|&(r, col)| {
-            let want: f32 = (0..m)
-                .map(|k| a[r * m + k].to_f32() * b[k * m + col].to_f32())
-                .sum();
-            got[r * m + col] == want
-        })
+        && sample
+            .iter()
+            .all(|&(r, col)| got[r * m + col] == host_at(m, a, b, r, col))
 }
 
 /// The 16×16×16 f16·f16+f32 shape, or `None` (with a message) on a device without it.
@@ -481,14 +501,7 @@ mod tests {
             };
             launch.unwrap().wait().unwrap();
             let got = c.read().unwrap();
-            for r in 0..m {
-                for col in 0..m {
-                    let want: f32 = (0..m)
-                        .map(|k| av[r * m + k].to_f32() * bv[k * m + col].to_f32())
-                        .sum();
-                    assert_eq!(got[r * m + col], want, "kernel {kernel}: c[{r}][{col}]");
-                }
-            }
+            assert_host_product(m, &av, &bv, &got, &format!("kernel {kernel}: "));
         }
     }
 }

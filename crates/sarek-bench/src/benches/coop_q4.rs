@@ -279,7 +279,7 @@ pub fn matmul_f16_q4p2(a: &[F16Vec4], b: &[F16Vec4], c: &mut [f32], m: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::benches::coop::inputs;
+    use crate::benches::coop::{assert_host_product, inputs};
     use sarek::Grid;
 
     /// The row on the CPU backend (which emulates cooperative matrices) equals the f32 host
@@ -300,13 +300,6 @@ mod tests {
             .wait()
             .unwrap();
         let got = c.read().unwrap();
-        for r in 0..m {
-            for col in 0..m {
-                let want: f32 = (0..m)
-                    .map(|k| av[r * m + k].to_f32() * bv[k * m + col].to_f32())
-                    .sum();
-                assert_eq!(got[r * m + col], want, "c[{r}][{col}]");
-            }
-        }
+        assert_host_product(m, &av, &bv, &got, "");
     }
 }

@@ -615,11 +615,7 @@ pub fn variants(b: &Bench) -> Result<()> {
 /// Whether rows 1 and m - 2 and columns 3 and m - 5 of `got` equal the f32 host product
 /// everywhere (exact: see `super::coop`), so that every block row and column is checked.
 pub(super) fn lines_match_host(m: usize, a: &[f16], b: &[f16], got: &[f32]) -> bool {
-    let at = |r: usize, col: usize| -> f32 {
-        (0..m)
-            .map(|k| a[r * m + k].to_f32() * b[k * m + col].to_f32())
-            .sum()
-    };
+    let at = |r: usize, col: usize| super::coop::host_at(m, a, b, r, col);
     let rows = [1, m - 2];
     let cols = [3, m - 5];
     rows.iter()

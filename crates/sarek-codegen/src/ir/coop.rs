@@ -146,13 +146,28 @@ impl CoopOp {
         op
     }
 
-    /// Every matrix the statement names.
-    pub fn matrices(&self) -> Vec<CoopMatrix> {
+    /// The matrix the statement assigns, if any.
+    pub fn written(&self) -> Option<CoopMatrix> {
         match self {
-            CoopOp::Zero { dst } | CoopOp::Load { dst, .. } => vec![*dst],
-            CoopOp::MultiplyAdd { dst, a, b, c } => vec![*dst, *a, *b, *c],
+            CoopOp::Zero { dst } | CoopOp::Load { dst, .. } | CoopOp::MultiplyAdd { dst, .. } => {
+                Some(*dst)
+            }
+            CoopOp::Store { .. } => None,
+        }
+    }
+
+    /// The matrices the statement reads.
+    pub fn read(&self) -> Vec<CoopMatrix> {
+        match self {
+            CoopOp::Zero { .. } | CoopOp::Load { .. } => Vec::new(),
+            CoopOp::MultiplyAdd { a, b, c, .. } => vec![*a, *b, *c],
             CoopOp::Store { src, .. } => vec![*src],
         }
+    }
+
+    /// Every matrix the statement names: the one it assigns, then those it reads.
+    pub fn matrices(&self) -> Vec<CoopMatrix> {
+        self.written().into_iter().chain(self.read()).collect()
     }
 
     /// The Rust name of the operation, for messages.

@@ -49,15 +49,10 @@ fn walk(
     for (i, s) in block.iter().enumerate() {
         path.push(i);
         if let Stmt::Coop(op) = &s.kind {
-            let (written, read) = match op {
-                CoopOp::Zero { dst } | CoopOp::Load { dst, .. } => (Some(dst), vec![]),
-                CoopOp::MultiplyAdd { dst, a, b, c } => (Some(dst), vec![a, b, c]),
-                CoopOp::Store { src, .. } => (None, vec![src]),
-            };
-            for m in read {
+            for m in op.read() {
                 reads.entry(m.id).or_default().push(path.clone());
             }
-            if let Some(m) = written {
+            if let Some(m) = op.written() {
                 writes.entry(m.id).or_default().push(path.clone());
             }
         }

@@ -91,19 +91,28 @@ pub(super) struct View<'v> {
 }
 
 impl View<'_> {
-    /// Each subgroup's active invocations (those that have not returned), in order; a
-    /// subgroup with none is left out.
+    /// How many subgroups the workgroup has.
+    fn subgroup_count(&self) -> usize {
+        self.returned.len().div_ceil(self.subgroup_size)
+    }
+
+    /// Subgroup `g`'s active invocations (those that have not returned), in order, into
+    /// `active` (cleared first, so one list serves every subgroup of a call).
+    fn active_in(&self, g: usize, active: &mut Vec<usize>) {
+        let (size, n) = (self.subgroup_size, self.returned.len());
+        active.clear();
+        active.extend((g * size..((g + 1) * size).min(n)).filter(|&i| self.returned[i] == 0));
+    }
+
+    /// Each subgroup's active invocations, in order; a subgroup with none is left out.
     fn subgroups(&self) -> Vec<(usize, Vec<usize>)> {
-        let size = self.subgroup_size;
-        let n = self.returned.len();
-        (0..n.div_ceil(size))
+        (0..self.subgroup_count())
             .map(|g| {
-                let active = (g * size..((g + 1) * size).min(n))
-                    .filter(|&i| self.returned[i] == 0)
-                    .collect();
+                let mut active = Vec::new();
+                self.active_in(g, &mut active);
                 (g, active)
             })
-            .filter(|(_, a): &(usize, Vec<usize>)| !a.is_empty())
+            .filter(|(_, a)| !a.is_empty())
             .collect()
     }
 

@@ -10,35 +10,34 @@ use crate::ir::{Scalar, SubgroupOp, Type};
 
 /// Runs `op` (arguments of types `args`) for every subgroup.
 pub(super) fn run(op: SubgroupOp, args: &[Type], view: &mut View<'_>) {
-    // The subgroups of `View::subgroups`, with one list of active invocations reused.
-    let (size, n) = (view.subgroup_size, view.returned.len());
-    let mut active = Vec::with_capacity(size);
-    for g in 0..n.div_ceil(size) {
-        active.clear();
-        active.extend((g * size..((g + 1) * size).min(n)).filter(|&i| view.returned[i] == 0));
-        if active.is_empty() {
+    // One list of active invocations for every subgroup: no allocation per subgroup.
+    let mut active = Vec::with_capacity(view.subgroup_size);
+    for g in 0..view.subgroup_count() {
+        view.active_in(g, &mut active);
+        if active.is_empty() || fast(op, args, view, &active) {
             continue;
         }
-        if fast(op, args, view, &active) {
-            continue;
-        }
-        let members: Vec<Member> = active
-            .iter()
-            .map(|&i| Member {
-                lane: (i % view.subgroup_size) as u32,
-                args: args
-                    .iter()
-                    .enumerate()
-                    .map(|(a, ty)| decode(*ty, |w| view.arg(i, a as u32, w)))
-                    .collect(),
-            })
-            .collect();
-        let values = collective(op, &members);
+        let values = collective(op, &members(view, args, &active));
         for (&i, v) in active.iter().zip(&values) {
             let at = i * SLOT_WORDS as usize + RESULT_AT as usize;
             encode(v, &mut view.area[at..at + ARG_WORDS as usize]);
         }
     }
+}
+
+/// The active invocations' arguments (of types `args`) as [`collective`] takes them.
+fn members(view: &View<'_>, args: &[Type], active: &[usize]) -> Vec<Member> {
+    active
+        .iter()
+        .map(|&i| Member {
+            lane: (i % view.subgroup_size) as u32,
+            args: args
+                .iter()
+                .enumerate()
+                .map(|(a, ty)| decode(*ty, |w| view.arg(i, a as u32, w)))
+                .collect(),
+        })
+        .collect()
 }
 
 /// A value of type `ty` from its words in memory (`word(i)`), as the JIT stores it.
@@ -143,10 +142,8 @@ fn fast(op: SubgroupOp, args: &[Type], view: &mut View<'_>, active: &[usize]) ->
     if !matches!(s, Scalar::F32 | Scalar::I32 | Scalar::U32 | Scalar::Bool) {
         return false;
     }
-    let shuffle = matches!(
-        op,
-        O::Broadcast | O::Shuffle | O::ShuffleXor | O::ShuffleUp | O::ShuffleDown
-    );
+    // The gathers (`broadcast` and the shuffles) take a lane, delta or mask second.
+    let shuffle = op.arity() == 2;
     if lanes != shuffle {
         return false;
     }
@@ -239,34 +236,6 @@ fn fast(op: SubgroupOp, args: &[Type], view: &mut View<'_>, active: &[usize]) ->
 mod tests {
     use super::*;
 
-    /// Every subgroup operation.
-    const OPS: [SubgroupOp; 21] = {
-        use SubgroupOp as O;
-        [
-            O::Add,
-            O::Mul,
-            O::Min,
-            O::Max,
-            O::And,
-            O::Or,
-            O::Xor,
-            O::All,
-            O::Any,
-            O::ExclusiveAdd,
-            O::ExclusiveMul,
-            O::InclusiveAdd,
-            O::InclusiveMul,
-            O::Ballot,
-            O::BroadcastFirst,
-            O::Elect,
-            O::Broadcast,
-            O::Shuffle,
-            O::ShuffleXor,
-            O::ShuffleUp,
-            O::ShuffleDown,
-        ]
-    };
-
     /// Whether the typed path must take `op` on scalars of type `s`.
     fn taken(op: SubgroupOp, s: Scalar) -> bool {
         use SubgroupOp as O;
@@ -323,7 +292,7 @@ mod tests {
             let n = floats.len();
             for s in [Scalar::F32, Scalar::I32, Scalar::U32, Scalar::Bool] {
                 for (p, pattern) in patterns.iter().enumerate() {
-                    for op in OPS {
+                    for op in SubgroupOp::ALL.map(|e| e.0) {
                         let bits: Vec<u32> = floats
                             .iter()
                             .enumerate()
@@ -337,14 +306,7 @@ mod tests {
                                 _ => (i as u32).wrapping_mul(0x9E37_79B9) >> (i % 4),
                             })
                             .collect();
-                        let shuffle = matches!(
-                            op,
-                            SubgroupOp::Broadcast
-                                | SubgroupOp::Shuffle
-                                | SubgroupOp::ShuffleXor
-                                | SubgroupOp::ShuffleUp
-                                | SubgroupOp::ShuffleDown
-                        );
+                        let shuffle = op.arity() == 2;
                         let operand = |i: usize| {
                             operands[(i * 7 + p) % operands.len()]
                                 % (if op == SubgroupOp::Broadcast {
@@ -381,25 +343,15 @@ mod tests {
                             if !handled {
                                 continue;
                             }
-                            let members: Vec<Member> = active
-                                .iter()
-                                .map(|&i| Member {
-                                    lane: (i % size) as u32,
-                                    args: args
-                                        .iter()
-                                        .enumerate()
-                                        .map(|(a, ty)| decode(*ty, |w| view.arg(i, a as u32, w)))
-                                        .collect(),
-                                })
-                                .collect();
-                            let want: Vec<[u32; 4]> = collective(op, &members)
-                                .iter()
-                                .map(|v| {
-                                    let mut out = [0u32; 4];
-                                    encode(v, &mut out);
-                                    out
-                                })
-                                .collect();
+                            let want: Vec<[u32; 4]> =
+                                collective(op, &members(&view, &args, &active))
+                                    .iter()
+                                    .map(|v| {
+                                        let mut out = [0u32; 4];
+                                        encode(v, &mut out);
+                                        out
+                                    })
+                                    .collect();
                             let got: Vec<[u32; 4]> = active
                                 .iter()
                                 .map(|&i| {

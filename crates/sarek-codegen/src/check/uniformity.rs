@@ -417,6 +417,13 @@ impl<'a> Analysis<'a> {
                 if let (Some(cause), true) = (cause, self.report) {
                     self.divergent(cause, statement.span, Collective::Coop(op.rust_name()));
                 }
+                // A matrix belongs to the whole subgroup: every invocation names one element.
+                for index in op.matrices().into_iter().filter_map(|m| m.index) {
+                    if self.report && self.expr_varying(index) {
+                        let at = self.function.exprs[index].span;
+                        self.errors.push((at, "this index into an array of cooperative matrices can differ between the threads, but a matrix belongs to the whole subgroup, so every thread must name the same element; index with a value every thread has (a constant, a loop counter, a parameter)".to_owned()));
+                    }
+                }
                 None
             }
             Stmt::Return(value) => {

@@ -11,10 +11,11 @@
 
 use crate::ir::{CoopLayout, CoopMatrix, Scalar};
 
-/// The matrices of one workgroup: by variable number and subgroup, row-major elements.
+/// The matrices of one workgroup: by variable number, element (0 for a variable that is not
+/// an array) and subgroup, row-major elements.
 #[derive(Default)]
 pub(super) struct Matrices {
-    slots: std::collections::HashMap<(u32, usize), Vec<f32>>,
+    slots: std::collections::HashMap<(u32, u32, usize), Vec<f32>>,
 }
 
 impl Matrices {
@@ -23,20 +24,21 @@ impl Matrices {
         self.slots.clear();
     }
 
-    /// Matrix `m` of subgroup `group`, zero if never set.
-    pub(super) fn get(&self, m: CoopMatrix, group: usize) -> Vec<f32> {
+    /// Matrix `m` (element `e` of its variable) of subgroup `group`, zero if never set.
+    pub(super) fn get(&self, (m, e): (CoopMatrix, u32), group: usize) -> Vec<f32> {
         self.slots
-            .get(&(m.id, group))
+            .get(&(m.id, e, group))
             .cloned()
             .unwrap_or_else(|| vec![0.0; (m.size * m.size) as usize])
     }
 
-    /// Sets matrix `m` of subgroup `group`, rounding to its element type.
-    pub(super) fn set(&mut self, m: CoopMatrix, group: usize, mut elements: Vec<f32>) {
-        for e in &mut elements {
-            *e = round(m.scalar, *e);
+    /// Sets matrix `m` (element `e` of its variable) of subgroup `group`, rounding to its
+    /// element type.
+    pub(super) fn set(&mut self, (m, e): (CoopMatrix, u32), group: usize, mut elements: Vec<f32>) {
+        for x in &mut elements {
+            *x = round(m.scalar, *x);
         }
-        self.slots.insert((m.id, group), elements);
+        self.slots.insert((m.id, e, group), elements);
     }
 }
 

@@ -4,7 +4,12 @@
 //!
 //! They are not IR values: a matrix lives in a numbered variable of the kernel's entry point
 //! ([`CoopMatrix::id`]) that only [`CoopOp`] statements read and write, so no other part of
-//! the IR (types, locals, expressions, layouts) has to know about them.
+//! the IR (types, locals, expressions, layouts) has to know about them. A variable can also be
+//! an array of matrices (`[CoopMatrix::<f32, 16, C>::zeros(); 16]`, [`CoopMatrix::len`]),
+//! which the statements name an element of ([`CoopMatrix::index`]): a kernel written with
+//! loops over its tiles. Where every index is a constant (the lowering's unrolled `for`
+//! loops), `passes::coop_arrays` gives each element a variable of its own; otherwise the
+//! array stays one (the tiered quick form, or a loop that is not unrolled).
 
 use crate::arena::Handle;
 
@@ -38,17 +43,41 @@ impl CoopRole {
 pub const COOP_SIZES: [u32; 2] = [8, 16];
 
 /// A cooperative-matrix variable of the kernel's entry point, with its type: a
-/// `size`×`size` matrix of `scalar` (`f32`, or `f16` where the kernel has it) in `role`.
+/// `size`×`size` matrix of `scalar` (`f32`, or `f16` where the kernel has it) in `role`; or,
+/// when [`CoopMatrix::len`] is not zero, an array of `len` such matrices, of which a statement
+/// names element [`CoopMatrix::index`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct CoopMatrix {
     /// The variable's number (`sarek_coop<id>` in WGSL).
     pub id: u32,
+    /// The number of matrices of an array variable; 0 for a single matrix.
+    pub len: u32,
+    /// For an array variable, the element a statement names (`u32`, the same on every
+    /// invocation of the subgroup: the uniformity check requires it; an index past the end
+    /// clamps to the last element, as indices of local arrays do). `None` for a single matrix,
+    /// and in [`CoopMatrix::var`].
+    pub index: Option<Handle<Expression>>,
     /// Rows and columns (one of [`COOP_SIZES`]).
     pub size: u32,
     /// The element type.
     pub scalar: Scalar,
     /// Its role.
     pub role: CoopRole,
+}
+
+impl CoopMatrix {
+    /// The variable itself (no element named): what declarations and slots are keyed by.
+    pub fn var(self) -> CoopMatrix {
+        CoopMatrix {
+            index: None,
+            ..self
+        }
+    }
+
+    /// Whether the variable is an array of matrices.
+    pub fn is_array(self) -> bool {
+        self.len > 0
+    }
 }
 
 /// Where a load reads or a store writes: a buffer parameter or a one-dimensional workgroup
@@ -123,14 +152,17 @@ pub enum CoopOp {
 }
 
 impl CoopOp {
-    /// The expressions the statement reads (`offset`, `stride`).
+    /// The expressions the statement reads: `offset` and `stride` of a load or store, then
+    /// the element indices of the matrices it names, in [`CoopOp::matrices`]' order.
     pub fn exprs(&self) -> Vec<Handle<Expression>> {
-        match self {
+        let mut all = match self {
             CoopOp::Load { offset, stride, .. } | CoopOp::Store { offset, stride, .. } => {
                 vec![*offset, *stride]
             }
             CoopOp::Zero { .. } | CoopOp::MultiplyAdd { .. } => Vec::new(),
-        }
+        };
+        all.extend(self.matrices().into_iter().filter_map(|m| m.index));
+        all
     }
 
     /// The statement with its expressions replaced through `f` (for passes that renumber).
@@ -142,6 +174,25 @@ impl CoopOp {
                 *stride = f(*stride);
             }
             CoopOp::Zero { .. } | CoopOp::MultiplyAdd { .. } => {}
+        }
+        op.map_matrices(|mut m| {
+            m.index = m.index.map(&mut f);
+            m
+        })
+    }
+
+    /// The statement with every matrix it names replaced through `f`.
+    pub fn map_matrices(&self, mut f: impl FnMut(CoopMatrix) -> CoopMatrix) -> Self {
+        let mut op = self.clone();
+        match &mut op {
+            CoopOp::Zero { dst } | CoopOp::Load { dst, .. } => *dst = f(*dst),
+            CoopOp::MultiplyAdd { dst, a, b, c } => {
+                *dst = f(*dst);
+                *a = f(*a);
+                *b = f(*b);
+                *c = f(*c);
+            }
+            CoopOp::Store { src, .. } => *src = f(*src),
         }
         op
     }

@@ -63,6 +63,24 @@ impl Stmt {
     }
 }
 
+impl Stmt {
+    /// [`Stmt::child_blocks`], mutable.
+    pub fn child_blocks_mut(&mut self) -> Vec<&mut Block> {
+        match self {
+            Stmt::If { accept, reject, .. } => vec![accept, reject],
+            Stmt::Loop {
+                body, continuing, ..
+            } => vec![body, continuing],
+            Stmt::Switch { cases, default, .. } => cases
+                .iter_mut()
+                .map(|c| &mut c.body)
+                .chain(std::iter::once(default))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// Calls `f` on every statement of `block` at any depth, each before the statements it holds
 /// and those before the next statement (the order of the source).
 pub fn visit(block: &Block, f: &mut impl FnMut(&Statement)) {

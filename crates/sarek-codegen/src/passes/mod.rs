@@ -18,6 +18,7 @@
 
 pub mod coarsen;
 pub mod const_eval;
+pub mod coop_arrays;
 pub mod forward;
 mod remap;
 pub mod unroll_loads;
@@ -109,9 +110,13 @@ pub fn run_with(kernel: &Kernel, options: &Options) -> Prepared {
         unroll_loads::run(&mut kernel, options.unroll);
     }
     let size = kernel.workgroup_size;
-    let mut simplify = |f: &mut Function| Notes {
-        forwarded: forward::run(f),
-        evaluated: const_eval::run(f, size),
+    let mut simplify = |f: &mut Function| {
+        let notes = Notes {
+            forwarded: forward::run(f),
+            evaluated: const_eval::run(f, size),
+        };
+        coop_arrays::run(f);
+        notes
     };
     let entry = simplify(&mut kernel.entry);
     let functions = kernel.functions.iter_mut().map(&mut simplify).collect();

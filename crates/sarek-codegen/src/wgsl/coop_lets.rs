@@ -49,10 +49,11 @@ fn walk(
     for (i, s) in block.iter().enumerate() {
         path.push(i);
         if let Stmt::Coop(op) = &s.kind {
-            for m in op.read() {
+            // An array of matrices is one `var` whatever its elements do.
+            for m in op.read().into_iter().filter(|m| !m.is_array()) {
                 reads.entry(m.id).or_default().push(path.clone());
             }
-            if let Some(m) = op.written() {
+            if let Some(m) = op.written().filter(|m| !m.is_array()) {
                 writes.entry(m.id).or_default().push(path.clone());
             }
         }
@@ -72,6 +73,8 @@ mod tests {
     fn m(id: u32, role: CoopRole) -> CoopMatrix {
         CoopMatrix {
             id,
+            len: 0,
+            index: None,
             size: 16,
             scalar: Scalar::F32,
             role,

@@ -21,10 +21,12 @@ impl<'p> Workgroup<'p> {
                 .position(|&l| l / size != group)
                 .map_or(active.len(), |n| start + n);
             let first = &lanes[active[start]];
-            let mut state = self.coop.borrow_mut();
+            let at = |m: CoopMatrix| (m, self.coop_element(code, first, m));
             match op {
                 CoopOp::Zero { dst } => {
-                    state.set(*dst, group, vec![0.0; (dst.size * dst.size) as usize])
+                    let dst = at(*dst);
+                    let zero = vec![0.0; (dst.0.size * dst.0.size) as usize];
+                    self.coop.borrow_mut().set(dst, group, zero)
                 }
                 CoopOp::Load {
                     dst,
@@ -33,19 +35,22 @@ impl<'p> Workgroup<'p> {
                     stride,
                     layout,
                 } => {
-                    let at = self.coop_at(code, first, *offset, *stride);
-                    let m = self.coop_load(code, first, *dst, *memory, at, *layout, *offset);
-                    state.set(*dst, group, m);
+                    let dst = at(*dst);
+                    let place = self.coop_at(code, first, *offset, *stride);
+                    let m = self.coop_load(code, first, dst.0, *memory, place, *layout, *offset);
+                    self.coop.borrow_mut().set(dst, group, m);
                 }
                 CoopOp::MultiplyAdd { dst, a, b, c } => {
-                    let n = a.size as usize;
+                    let (dst, a, b, c) = (at(*dst), at(*a), at(*b), at(*c));
+                    let mut state = self.coop.borrow_mut();
+                    let n = a.0.size as usize;
                     let r = matrices::multiply_add(
                         n,
-                        &state.get(*a, group),
-                        &state.get(*b, group),
-                        &state.get(*c, group),
+                        &state.get(a, group),
+                        &state.get(b, group),
+                        &state.get(c, group),
                     );
-                    state.set(*dst, group, r);
+                    state.set(dst, group, r);
                 }
                 CoopOp::Store {
                     src,
@@ -54,14 +59,27 @@ impl<'p> Workgroup<'p> {
                     stride,
                     layout,
                 } => {
-                    let at = self.coop_at(code, first, *offset, *stride);
-                    let m = state.get(*src, group);
-                    drop(state);
-                    self.coop_store(code, first, *src, &m, *memory, at, *layout, *offset);
+                    let src = at(*src);
+                    let place = self.coop_at(code, first, *offset, *stride);
+                    let m = self.coop.borrow().get(src, group);
+                    self.coop_store(code, first, src.0, &m, *memory, place, *layout, *offset);
                 }
             }
             start = end;
         }
+    }
+
+    /// The element of its array variable that `m` names, from the subgroup's first active
+    /// invocation (past the end: the last, as indices of local arrays clamp, and reported with
+    /// checks on); 0 for a single matrix.
+    fn coop_element(&self, code: Code<'p>, lane: &Lane, m: CoopMatrix) -> u32 {
+        let Some(i) = m.index else { return 0 };
+        let k = self.eval(code, lane, i).as_u32();
+        if k < m.len {
+            return k;
+        }
+        self.coop_out_of_range(code, lane, u64::from(k), u64::from(m.len), i);
+        m.len.saturating_sub(1)
     }
 
     /// The offset and stride, from the subgroup's first active invocation.

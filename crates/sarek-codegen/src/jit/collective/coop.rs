@@ -11,14 +11,17 @@ use crate::interp::coop::{index, multiply_add, round};
 use crate::ir::{CoopMatrix, CoopOp};
 
 /// The cooperative matrices of the workgroup a worker runs: per variable (by slot, see
-/// [`super::coop_matrices`]) and subgroup, row-major `f32` elements (an `f16` element is
-/// kept rounded, as the interpreter keeps it).
+/// [`super::coop_matrices`]), element of an array variable and subgroup, row-major `f32`
+/// elements (an `f16` element is kept rounded, as the interpreter keeps it).
 #[derive(Debug, Default)]
 pub(crate) struct Matrices {
-    /// Per slot, its matrices' elements, subgroup after subgroup.
+    /// Per slot, its matrices' elements, subgroup after subgroup, array element after array
+    /// element.
     data: Vec<Vec<f32>>,
     /// Per slot, `size * size`.
     elements: Vec<usize>,
+    /// Subgroups of a workgroup.
+    subgroups: usize,
 }
 
 impl Matrices {
@@ -29,8 +32,13 @@ impl Matrices {
             .map(|m| (m.size * m.size) as usize)
             .collect();
         Matrices {
-            data: elements.iter().map(|e| vec![0.0; e * subgroups]).collect(),
+            data: matrices
+                .iter()
+                .zip(&elements)
+                .map(|(m, e)| vec![0.0; e * subgroups * m.len.max(1) as usize])
+                .collect(),
             elements,
+            subgroups,
         }
     }
 
@@ -41,15 +49,17 @@ impl Matrices {
         }
     }
 
-    fn get(&self, slot: usize, group: usize) -> &[f32] {
+    fn get(&self, (slot, e): (usize, usize), group: usize) -> &[f32] {
         let n = self.elements[slot];
-        &self.data[slot][group * n..(group + 1) * n]
+        let at = (e * self.subgroups + group) * n;
+        &self.data[slot][at..at + n]
     }
 
     /// Sets a matrix of element type `m.scalar`, rounding each element to it.
-    fn set(&mut self, slot: usize, m: CoopMatrix, group: usize, elements: &[f32]) {
+    fn set(&mut self, (slot, e): (usize, usize), m: CoopMatrix, group: usize, elements: &[f32]) {
         let n = self.elements[slot];
-        let dst = &mut self.data[slot][group * n..(group + 1) * n];
+        let at = (e * self.subgroups + group) * n;
+        let dst = &mut self.data[slot][at..at + n];
         for (d, e) in dst.iter_mut().zip(elements) {
             *d = round(m.scalar, *e);
         }
@@ -158,20 +168,35 @@ pub(super) fn run(op: &CoopOp, slots: &[usize], memory: Option<&Memory>, view: &
     for (group, active) in view.subgroups() {
         let first = active[0];
         let at = || (view.arg(first, 0, 0), view.arg(first, 1, 0));
+        // Each matrix's slot and array element: the indices follow a load's or store's offset
+        // and stride among the arguments (`CoopOp::exprs`), and clamp as the interpreter's do.
+        let mut arg = memory.map_or(0, |_| 2);
+        let m: Vec<(usize, usize)> = op
+            .matrices()
+            .iter()
+            .zip(slots)
+            .map(|(m, &slot)| match m.index {
+                Some(_) => {
+                    let k = view.arg(first, arg, 0).min(m.len.saturating_sub(1));
+                    arg += 1;
+                    (slot, k as usize)
+                }
+                None => (slot, 0),
+            })
+            .collect();
         match (op, memory) {
             (CoopOp::Zero { dst }, _) => {
                 let zeros = vec![0.0; (dst.size * dst.size) as usize];
-                view.matrices.set(slots[0], *dst, group, &zeros);
+                view.matrices.set(m[0], *dst, group, &zeros);
             }
             (CoopOp::MultiplyAdd { dst, a, .. }, _) => {
-                let m = view.matrices.get(slots[1], group);
                 let r = multiply_add(
                     a.size as usize,
-                    m,
-                    view.matrices.get(slots[2], group),
-                    view.matrices.get(slots[3], group),
+                    view.matrices.get(m[1], group),
+                    view.matrices.get(m[2], group),
+                    view.matrices.get(m[3], group),
                 );
-                view.matrices.set(slots[0], *dst, group, &r);
+                view.matrices.set(m[0], *dst, group, &r);
             }
             (CoopOp::Load { dst, layout, .. }, Some(mem)) => {
                 let (offset, stride) = at();
@@ -188,7 +213,7 @@ pub(super) fn run(op: &CoopOp, slots: &[usize], memory: Option<&Memory>, view: &
                         out.push(if i < len { read(&w, mem.half, i) } else { 0.0 });
                     }
                 }
-                view.matrices.set(slots[0], *dst, group, &out);
+                view.matrices.set(m[0], *dst, group, &out);
             }
             (CoopOp::Store { src, layout, .. }, Some(mem)) => {
                 let (offset, stride) = at();
@@ -196,7 +221,7 @@ pub(super) fn run(op: &CoopOp, slots: &[usize], memory: Option<&Memory>, view: &
                     offset.saturating_mul(mem.lanes),
                     stride.saturating_mul(mem.lanes),
                 );
-                let elements = view.matrices.get(slots[0], group).to_vec();
+                let elements = view.matrices.get(m[0], group).to_vec();
                 let (mut w, len) = words(mem, view);
                 let n = src.size;
                 for r in 0..n {

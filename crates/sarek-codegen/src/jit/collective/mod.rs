@@ -34,8 +34,9 @@ use crate::ir::{
 pub(super) use coop::Matrices;
 
 /// Words of an invocation's slot in the collective area: two arguments of up to four
-/// words, then the result.
-pub(super) const SLOT_WORDS: u32 = 12;
+/// words, then the result; or a cooperative-matrix statement's offset, stride and element
+/// indices, one word each four words apart (at most four, a `multiply_add`'s).
+pub(super) const SLOT_WORDS: u32 = 16;
 
 /// Where the result is in a slot.
 const RESULT_AT: u32 = 8;
@@ -136,7 +137,7 @@ pub(super) fn coop_matrices(k: &Kernel) -> Vec<CoopMatrix> {
     let mut all: Vec<CoopMatrix> = Vec::new();
     crate::ir::visit(&k.entry.body, &mut |s| {
         if let Stmt::Coop(op) = &s.kind {
-            all.extend(op.matrices());
+            all.extend(op.matrices().into_iter().map(CoopMatrix::var));
         }
     });
     all.sort_by_key(|m| m.id);

@@ -1,7 +1,9 @@
 //! What the writer prints for cooperative matrices (WGSL's experimental
 //! `wgpu_cooperative_matrix` extension): one function-scope `var` per matrix of a function
 //! (or a `let` at its one assignment, [`crate::wgsl::coop_lets`]), and
-//! `coopLoad`/`coopMultiplyAdd`/`coopStore`.
+//! `coopLoad`/`coopMultiplyAdd`/`coopStore`. An array of matrices is one `var` of WGSL's
+//! `array<coop_mat..>` type, its elements named by index (naga's `Restrict` policy clamps an
+//! index past the end, as the CPU backend does).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -45,11 +47,11 @@ pub(super) fn declarations(body: &Block, lets: &BTreeSet<u32>) -> String {
     variables(body, &mut found);
     let mut text = String::new();
     for (id, m) in found.into_iter().filter(|(id, _)| !lets.contains(id)) {
-        text.push_str(&format!(
-            "{INDENT}var {}: {};\n",
-            var_name(id),
-            coop_type(m)
-        ));
+        let ty = match m.is_array() {
+            true => format!("array<{}, {}>", coop_type(m), m.len),
+            false => coop_type(m),
+        };
+        text.push_str(&format!("{INDENT}var {}: {ty};\n", var_name(id)));
     }
     text
 }
@@ -64,11 +66,19 @@ impl Writer<'_> {
         }
     }
 
+    /// A matrix as an operand or target: its variable, or the element of its array.
+    fn coop_ref(&mut self, m: CoopMatrix) -> String {
+        match m.index {
+            Some(i) => format!("{}[{}]", var_name(m.id), self.expr(i)),
+            None => var_name(m.id),
+        }
+    }
+
     /// The left side of an assignment to `dst`: `let name` at a `let` matrix's one assignment.
-    fn coop_target(&self, dst: CoopMatrix) -> String {
+    fn coop_target(&mut self, dst: CoopMatrix) -> String {
         match self.coop_lets.contains(&dst.id) {
             true => format!("let {}", var_name(dst.id)),
-            false => var_name(dst.id),
+            false => self.coop_ref(dst),
         }
     }
 
@@ -95,13 +105,13 @@ impl Writer<'_> {
                     coop_type(*dst)
                 )
             }
-            CoopOp::MultiplyAdd { dst, a, b, c } => format!(
-                "{} = coopMultiplyAdd({}, {}, {});",
-                self.coop_target(*dst),
-                var_name(a.id),
-                var_name(b.id),
-                var_name(c.id)
-            ),
+            CoopOp::MultiplyAdd { dst, a, b, c } => {
+                let (a, b, c) = (self.coop_ref(*a), self.coop_ref(*b), self.coop_ref(*c));
+                format!(
+                    "{} = coopMultiplyAdd({a}, {b}, {c});",
+                    self.coop_target(*dst)
+                )
+            }
             CoopOp::Store {
                 src,
                 memory,
@@ -126,7 +136,7 @@ impl Writer<'_> {
                 let i1 = INDENT;
                 format!(
                     "{{\n{i1}{pad}let {m} = {};\n{i1}{pad}let {p} = {pointer};\n{i1}{pad}let {s}: u32 = {stride};\n{i1}{pad}{f}({m}, {p}, {s});\n{pad}}}",
-                    var_name(src.id),
+                    self.coop_ref(*src),
                     pad = INDENT.repeat(depth)
                 )
             }

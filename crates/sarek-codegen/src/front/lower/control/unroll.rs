@@ -1,5 +1,6 @@
 //! Full unrolling of short `for` loops with constant bounds whose counter indexes a local or
-//! workgroup array (`for i in 0..4 { acc[i] += .. }`): each iteration's counter becomes a
+//! workgroup array, or an array of cooperative matrices (`for i in 0..4 { acc[i] += .. }`):
+//! each iteration's counter becomes a
 //! literal, so the indices are constants. The GPU compiler can then keep a local array in
 //! registers, which it cannot do for an array indexed at run time, and address workgroup
 //! memory without arithmetic. Measured on an H200, a register-blocked matrix product at 4096²:
@@ -80,7 +81,8 @@ impl Lowerer<'_> {
                             || matches!(
                                 f.lowerer.lookup(&root),
                                 Some(Binding::Local(_) | Binding::Shared(_))
-                            );
+                            )
+                            || matches!(f.lowerer.lookup(&root), Some(Binding::Coop(m)) if m.is_array());
                         if local && mentions(quote::ToTokens::to_token_stream(&*ix.index), f.name) {
                             f.found = true;
                             return;

@@ -227,3 +227,161 @@ fn an_f16_product_accumulates_in_f32() {
         }
     }
 }
+
+/// `z = x * y` as `tile_product` computes it, written with arrays of matrices: a 16×64 strip
+/// of `z` per workgroup as four accumulators, the strip's four tiles of `y` loaded by a `for`
+/// loop that the lowering unrolls (so each element becomes a matrix variable of its own).
+#[sarek::kernel(workgroup_size = [32])]
+fn strip_product(x: &[f32], y: &[f32], z: &mut [f32], n: u32) {
+    let n = n as usize;
+    let strips = n / 64;
+    let b = block_idx_x();
+    let row = b / strips * 16;
+    let col = b % strips * 64;
+    let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 4];
+    let mut k = 0;
+    while k < n {
+        let a = CoopMatrix::<f32, 16, A>::load_rows(x, row * n + k, n);
+        let mut bm = [CoopMatrix::<f32, 16, B>::zeros(); 4];
+        for j in 0..4 {
+            bm[j] = CoopMatrix::load_rows(y, k * n + col + 16 * j, n);
+        }
+        for j in 0..4 {
+            acc[j] = a.multiply_add(bm[j], acc[j]);
+        }
+        k += 16;
+    }
+    for j in 0..4 {
+        acc[j].store_rows(z, row * n + col + 16 * j, n);
+    }
+}
+
+/// The same product with its loops over the tiles as `while` loops, which are never
+/// unrolled: the arrays stay arrays indexed at run time (in the WGSL and on the CPU).
+#[sarek::kernel(workgroup_size = [32])]
+fn strip_product_rolled(x: &[f32], y: &[f32], z: &mut [f32], n: u32) {
+    let n = n as usize;
+    let strips = n / 64;
+    let b = block_idx_x();
+    let row = b / strips * 16;
+    let col = b % strips * 64;
+    let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 4];
+    let mut k = 0;
+    while k < n {
+        let a = CoopMatrix::<f32, 16, A>::load_rows(x, row * n + k, n);
+        let mut bm = [CoopMatrix::<f32, 16, B>::zeros(); 4];
+        let mut j = 0;
+        while j < 4 {
+            bm[j] = CoopMatrix::load_rows(y, k * n + col + 16 * j, n);
+            j += 1;
+        }
+        let mut j = 0;
+        while j < 4 {
+            acc[j] = a.multiply_add(bm[j], acc[j]);
+            j += 1;
+        }
+        k += 16;
+    }
+    let mut j = 0;
+    while j < 4 {
+        acc[j].store_rows(z, row * n + col + 16 * j, n);
+        j += 1;
+    }
+}
+
+/// Stores element `i` of two matrices, the second loaded from `x`: an index past the end
+/// names the last element, as an index into a local array does.
+#[sarek::kernel(workgroup_size = [32])]
+fn element_of_two(x: &[f32], z: &mut [f32], i: u32) {
+    let mut m = [CoopMatrix::<f32, 16, C>::zeros(); 2];
+    m[1] = CoopMatrix::load_rows(x, 0, 16);
+    m[i as usize].store_rows(z, 0, 16);
+}
+
+#[test]
+fn arrays_of_matrices_unrolled_or_indexed_at_run_time_give_the_product() {
+    let n = 64;
+    let (x, y) = inputs(n);
+    let want = reference(&x, &y, n);
+    for dev in [common::device().unwrap(), Device::cpu()] {
+        let sizes: &[u32] = if dev.is_cpu() { &[8, 32, 64] } else { &[0] };
+        for &size in sizes {
+            if dev.is_cpu() {
+                assert_eq!(dev.set_subgroup_size(size), size);
+            }
+            let xb = dev.upload(&x).unwrap();
+            let yb = dev.upload(&y).unwrap();
+            for rolled in [false, true] {
+                let mut zb = dev.zeros::<f32>(n * n).unwrap();
+                let grid = Grid::groups((n / 16) * (n / 64));
+                let launched = match rolled {
+                    false => strip_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
+                    true => strip_product_rolled.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
+                };
+                match launched {
+                    Ok(_) => assert_eq!(zb.read().unwrap(), want, "rolled {rolled}, size {size}"),
+                    Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+                    Err(e) => panic!("{e}"),
+                }
+            }
+        }
+    }
+}
+
+/// The JIT runs both forms (its collectives name array elements), unless the interpreter is
+/// asked for.
+#[test]
+fn arrays_of_matrices_run_as_machine_code() {
+    let want = match std::env::var("SAREK_CPU_ENGINE").as_deref() {
+        Ok("interp") => sarek::CpuEngine::Interpreter,
+        _ => sarek::CpuEngine::Jit,
+    };
+    let dev = Device::cpu();
+    for source in [strip_product::SOURCE, strip_product_rolled::SOURCE] {
+        assert_eq!(
+            dev.cpu_engine(source).unwrap(),
+            Some(want),
+            "{}",
+            source.abi.kernel
+        );
+    }
+}
+
+#[test]
+fn arrays_of_matrices_print_as_variables_when_unrolled_and_as_arrays_otherwise() {
+    let unrolled = strip_product::WGSL;
+    assert!(!unrolled.contains("array<coop_mat"), "{unrolled}");
+    assert_eq!(
+        unrolled.matches("coopMultiplyAdd").count() % 4,
+        0,
+        "{unrolled}"
+    );
+    let rolled = strip_product_rolled::WGSL;
+    assert!(
+        rolled.contains("array<coop_mat16x16<f32, C>, 4>")
+            && rolled.contains("array<coop_mat16x16<f32, B>, 4>"),
+        "{rolled}"
+    );
+}
+
+/// An index past the end clamps on the CPU backend, and with checks on it is reported.
+#[test]
+fn an_index_past_the_end_of_an_array_of_matrices_clamps_or_is_reported_with_checks() {
+    let x: Vec<f32> = (0..256).map(|i| i as f32).collect();
+    let run = |checks: bool, i: u32| {
+        let dev = Device::cpu();
+        dev.set_checks(checks);
+        let xb = dev.upload(&x).unwrap();
+        let mut zb = dev.zeros::<f32>(256).unwrap();
+        element_of_two
+            .launch(&dev, Grid::groups(1), &xb, &mut zb, i)
+            .and_then(|l| l.wait())
+            .map(|_| zb.read().unwrap())
+    };
+    assert_eq!(run(false, 0).unwrap(), vec![0.0; 256]);
+    assert_eq!(run(false, 1).unwrap(), x);
+    assert_eq!(run(false, 5).unwrap(), x, "index 5 of 2 names the last");
+    let text = run(true, 5).expect_err("reported").to_string();
+    assert!(text.contains('5') && text.contains('2'), "{text}");
+    assert_eq!(run(true, 1).unwrap(), x);
+}

@@ -17,7 +17,8 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
 `xh`: the operands of the next k16 half loaded before the current half's products.
 
 Usage: matmul_f16_prefetch_tail.py OUT_DIR (f16mm3's variants), --round2 OUT_DIR (f16mm4's), or
---row OUT.rs OUT.wgsl (the suite's row, a Sarek kernel and its twin). Run each variant with
+--row OUT.wgsl (the twin of the suite's row, whose Sarek kernel benches/coop_q4.rs follows the
+same plan with loops). Run each variant with
 SAREK_BENCH_VARIANT=none SAREK_BENCH_WGSL_FILE=<file> sarek-bench --experiments --only x_matmul_f16)."""
 import math
 import sys
@@ -211,149 +212,12 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False, swz=0, pe
     return '\n'.join(o) + '\n'
 
 
-def sarek(name, BM, BN, WGM, WGN, BK, D, doc):
-    """The Sarek kernel of the plan `wgsl(name, BM, BN, WGM, WGN, BK, D, peel=False)` (one
-    buffer, two barriers a step, D register sets, the loop unrolled by D over all of k): the
-    same statements in the same order, so the two are twins."""
-    T = 32 * WGM * WGN
-    RS, CS = BM // WGM, BN // WGN
-    mi, nj = RS // 16, CS // 16
-    AWd, BWd = BK // 4, BN // 4
-    AW, BW = AWd + 2, BWd + 2
-    arow, brow = T // AWd, T // BWd
-    na, nb = BM * AWd // T, BK * BWd // T
-    AOFF, BOFF = BM * AW, BK * BW
-    halves = BK // 16
-    U = D
-    o = []
-    w = o.append
-    for line in doc:
-        w(f'///{" " + line if line else ""}')
-    w(f'#[sarek::kernel(workgroup_size = [{T}], limits = "device")]')
-    w(f'pub fn {name}(a: &[F16Vec4], b: &[F16Vec4], c: &mut [f32], m: u32) {{')
-    w('    let m = m as usize;')
-    w(f'    let row0 = block_idx_y() * {BM};')
-    w(f'    let col0 = block_idx_x() * {BN};')
-    w('    let t = thread_idx_x();')
-    w('    let sg = t / 32;')
-    w(f'    // the tiles: {BM} rows of {AWd} words ({BK} halves) padded to {AW}, and {BK} rows of')
-    w(f'    // {BWd} words ({BN} halves) padded to {BW}')
-    w(f'    let ar = (sg / {WGN}) * {RS}; // this subgroup\'s rows in the block')
-    w(f'    let bc = (sg % {WGN}) * {CS // 4}; // and columns, in words')
-    w(f'    let sa = shared::<[F16Vec4; {AOFF}]>();')
-    w(f'    let sb = shared::<[F16Vec4; {BOFF}]>();')
-    for i in range(mi):
-        for j in range(nj):
-            w(f'    let mut c{i}{j} = CoopMatrix::<f32, 16, C>::zeros();')
-    w(f'    // Thread t copies word t % {AWd} of rows t / {AWd} + {arow}·j of the tile of `a`, and word')
-    w(f'    // t % {BWd} of rows t / {BWd} + {brow}·j of the tile of `b`; `q` words a matrix row; `pa`,')
-    w('    // `pb` its words in the workgroup arrays.')
-    w('    let q = m / 4;')
-    w(f'    let la = (row0 + t / {AWd}) * q + t % {AWd};')
-    w(f'    let pa = (t / {AWd}) * {AW} + t % {AWd};')
-    w(f'    let lb = (t / {BWd}) * q + col0 / 4 + t % {BWd};')
-    w(f'    let pb = (t / {BWd}) * {BW} + t % {BWd};')
-
-    def loads(s, kexpr, decl, ind):
-        kw = 'let mut ' if decl else ''
-        for j in range(na):
-            w(f'{ind}{kw}ra{s}_{j} = a[la + ({kexpr}) / 4 + {arow * j} * q];')
-        for j in range(nb):
-            w(f'{ind}{kw}rb{s}_{j} = b[lb + ({kexpr} + {brow * j}) * q];')
-
-    for s in range(D):
-        loads(s, f'{BK * s}.min(m - {BK})' if s else '0', True, '    ')
-    w('    let mut k = 0;')
-    w('    while k < m {')
-    for s in range(U):
-        ind = '            '
-        kb = 'k' if s == 0 else f'(k + {BK * s})'
-        w('        {')
-        for j in range(na):
-            w(f'{ind}sa[pa + {arow * AW * j}] = ra{s}_{j};')
-        for j in range(nb):
-            w(f'{ind}sb[pb + {brow * BW * j}] = rb{s}_{j};')
-        w(f'{ind}block_barrier();')
-        w(f'{ind}let kn = ({kb} + {BK * D}).min(m - {BK});')
-        loads(s, 'kn', False, ind)
-        for h in range(halves):
-            for i in range(mi):
-                w(f'{ind}let a{i} = CoopMatrix::<f16, 16, A>::load_rows(sa, (ar + {16 * i}) * {AW} + {4 * h}, {AW});')
-            for j in range(nj):
-                w(f'{ind}let b{j} = CoopMatrix::<f16, 16, B>::load_rows(sb, {16 * h * BW} + bc + {4 * j}, {BW});')
-            for i in range(mi):
-                for j in range(nj):
-                    w(f'{ind}c{i}{j} = a{i}.multiply_add(b{j}, c{i}{j});')
-        w(f'{ind}block_barrier();')
-        w('        }')
-    w(f'        k += {BK * U};')
-    w('    }')
-    for i in range(mi):
-        for j in range(nj):
-            w(f'    c{i}{j}.store_rows(c, (row0 + ar + {16 * i}) * m + col0 + bc * 4 + {16 * j}, m);')
-    w('}')
-    return '\n'.join(o) + '\n'
-
-
-# The suite's f16 row since f16mm4: q4p2 without the peeled tail (m a multiple of 128 for the
-# grid of 128x128 blocks, so the tail never ran), as a Sarek kernel and its twin.
+# The suite's row: 128x128 blocks of 4 subgroups of 64x64, steps of 32, two register sets.
 ROW = ('matmul_f16_q4p2', 128, 128, 2, 2, 32, 2)
-
-ROW_DOC = [
-    "The suite's f16 row: a 128×128 block of `c` per 128 invocations (four subgroups of 32,",
-    'each a 64×64 part as 4×4 accumulators of 16×16), steps of 32 along `k`, one buffer of',
-    "`F16Vec4` words in workgroup memory (rows padded by two words), each step's words loaded",
-    'two steps ahead into two register sets (the loop unrolled by two), after the first',
-    "barrier; f16mm3's WGSL `q4p2` (BENCHMARKS.md, \"f16 matrix product: the last untried",
-    'shapes") without its peeled tail. Twin `wgsl/matmul_f16_q4p2.wgsl`.',
-]
-
-MODULE_HEAD = """//! The suite's f16 row since f16mm4 (BENCHMARKS.md, "f16 matrix product: the 128×128 row"):
-//! written, with its twin `wgsl/matmul_f16_q4p2.wgsl`, by
-//! `tools/matmul_f16_prefetch_tail.py --row` from one plan (then `cargo fmt`); do not edit by
-//! hand. Subgroup `t / 32` takes part `(t / 64, t / 32 % 2)` of the block, which assumes
-//! subgroups of 32 consecutive threads (as on NVIDIA; on the CPU backend's other subgroup sizes
-//! each emulated subgroup computes the part of its `t / 32`, so the result is the same). `m` is
-//! a multiple of 128.
-
-use sarek::coop::{A, B, C}; // the roles, for the plain-Rust body
-use sarek::F16Vec4;
-
-"""
-
-MODULE_TEST = """
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::benches::coop::{assert_host_product, inputs};
-    use sarek::Grid;
-
-    /// The row on the CPU backend (which emulates cooperative matrices) equals the f32 host
-    /// product everywhere at 256², over all four 128×128 blocks and 8 steps along `k` (both
-    /// register sets, the clamped reloads of the last steps).
-    #[test]
-    fn the_128x128_products_match_the_host() {
-        let m = 256;
-        let dev = sarek::Device::cpu();
-        let (av, bv) = inputs(m);
-        let a = dev.upload::<F16Vec4>(bytemuck::cast_slice(&av)).unwrap();
-        let b = dev.upload::<F16Vec4>(bytemuck::cast_slice(&bv)).unwrap();
-        let mut c = dev.zeros::<f32>(m * m).unwrap();
-        let grid = Grid::groups([2, 2, 1]);
-        matmul_f16_q4p2
-            .launch(&dev, grid, &a, &b, &mut c, m as u32)
-            .unwrap()
-            .wait()
-            .unwrap();
-        let got = c.read().unwrap();
-        assert_host_product(m, &av, &bv, &got, "");
-    }
-}
-"""
 
 TWIN_HEAD = [
     "The twin of sarek-bench's `matmul_f16_q4p2` (`benches/coop_q4.rs`), the suite's f16 row,",
-    'written from one plan with it by tools/matmul_f16_prefetch_tail.py --row: a 128x128 block',
+    'written by tools/matmul_f16_prefetch_tail.py --row from the plan it follows: a 128x128 block',
     'of c per 128 invocations (4 subgroups of 32, each a 64x64 part as 4x4 accumulators of',
     '16x16), steps of 32 along k, one buffer of vec4<f16> words in workgroup memory (rows padded',
     'by two words), read by the matrix loads (stride in words); the words of step k + 64 loaded',
@@ -392,9 +256,9 @@ ROUND2 = [
 
 if __name__ == '__main__':
     if sys.argv[1] == '--row':
-        # --row OUT.rs OUT.wgsl: the suite's row and its twin
-        open(sys.argv[2], 'w').write(MODULE_HEAD + sarek(*ROW, ROW_DOC) + MODULE_TEST)
-        open(sys.argv[3], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD))
+        # --row OUT.wgsl: the twin of the suite's row (the Sarek kernel, benches/coop_q4.rs,
+        # is written by hand with loops over the same plan)
+        open(sys.argv[2], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD))
     elif sys.argv[1] == '--round2':
         # --round2 DIR: f16mm4's variants around q4p2
         for v in ROUND2:

@@ -1,5 +1,5 @@
 // The twin of sarek-bench's `matmul_f16_q4p2` (`benches/coop_q4.rs`), the suite's f16 row,
-// written from one plan with it by tools/matmul_f16_prefetch_tail.py --row: a 128x128 block
+// written by tools/matmul_f16_prefetch_tail.py --row from the plan it follows: a 128x128 block
 // of c per 128 invocations (4 subgroups of 32, each a 64x64 part as 4x4 accumulators of
 // 16x16), steps of 32 along k, one buffer of vec4<f16> words in workgroup memory (rows padded
 // by two words), read by the matrix loads (stride in words); the words of step k + 64 loaded

@@ -44,8 +44,28 @@ pub(crate) static TIERED: Toggle = Toggle::new("SAREK_TIERED", true);
 /// kernels of up to ~6 KB of WGSL compiled in 13–25 ms, where the register-blocked product's
 /// 29 KB took 145–290 ms; a quick form of a short kernel saves the driver little and the first
 /// launch runs slower code. (On lavapipe the quick forms of short kernels even compiled
-/// slower than the unrolled ones.) The quick text must also be at most half as long.
+/// slower than the unrolled ones.) The quick text must also be at most half as long, or have
+/// at most half the cooperative products ([`coop_products`]).
 const MIN_TEXT: usize = 8 * 1024;
+
+/// The cooperative-matrix products written in a module text. NVIDIA's driver spends about
+/// 25 ms on each one in a loop that carries the accumulators (BENCHMARKS.md, "First launches of
+/// cooperative-matrix kernels"), far more than text length predicts: the f16 product's
+/// optimized entry point is 1.9 times its quick form's length but holds 64 products to its
+/// one, and compiled in 1.06 s against 0.12 s (BENCHMARKS.md, "f16 matrix product: a quick
+/// form from loops").
+fn coop_products(text: &str) -> usize {
+    text.matches("coopMultiplyAdd(").count()
+}
+
+/// Whether an optimized entry point's `text` is long enough, and its `quick` form (empty when
+/// the kernel has none) short enough or with few enough cooperative products, for a first
+/// launch to run the quick form.
+fn worth_a_quick_form(text: &str, quick: &str) -> bool {
+    let shorter = text.len() >= 2 * quick.len();
+    let fewer_products = coop_products(text) >= 2 * coop_products(quick).max(1);
+    !quick.is_empty() && text.len() >= MIN_TEXT && (shorter || fewer_products)
+}
 
 /// A kernel launched through its quick form whose optimized pipeline is being compiled.
 pub(crate) struct Tier {
@@ -162,11 +182,7 @@ impl Device {
 
     /// Whether a first launch of `source`'s direct entry point should use its quick form.
     pub(super) fn tiers(&self, source: &KernelSource, text: &str) -> bool {
-        if source.quick.is_empty()
-            || text.len() < MIN_TEXT
-            || text.len() < 2 * source.quick.len()
-            || !self.inner().tiered.load(Ordering::Relaxed)
-        {
+        if !worth_a_quick_form(text, source.quick) || !self.inner().tiered.load(Ordering::Relaxed) {
             return false;
         }
         // A module file means a previous process compiled and cached the pipeline.
@@ -248,3 +264,33 @@ impl Device {
 /// that their pipelines reach the cache for the next process; a thread holds its own handles
 /// to the wgpu device and nothing of Sarek's, so this cannot deadlock.
 pub(crate) type Tiers = HashMap<(usize, u8), Tier>;
+
+#[cfg(test)]
+mod tests {
+    use super::worth_a_quick_form;
+
+    #[test]
+    fn a_quick_form_is_worth_it_when_much_shorter_or_with_far_fewer_products() {
+        let long = "x".repeat(20_000);
+        let half = "x".repeat(12_000);
+        assert!(worth_a_quick_form(&long, &"x".repeat(9_000)));
+        assert!(
+            !worth_a_quick_form(&long, &half),
+            "1.7 times as long, no products"
+        );
+        assert!(!worth_a_quick_form(&long, ""), "no quick form");
+        assert!(
+            !worth_a_quick_form(&"x".repeat(7_000), "x"),
+            "short kernels compile fast"
+        );
+        // The f16 product's shape: 64 products unrolled against one in the loops.
+        let products = format!("{long}{}", "coopMultiplyAdd(a, b, c);".repeat(64));
+        let quick = format!("{half}coopMultiplyAdd(a[i], b[j], c[k]);");
+        assert!(worth_a_quick_form(&products, &quick));
+        let same = format!("{half}{}", "coopMultiplyAdd(a, b, c);".repeat(40));
+        assert!(
+            !worth_a_quick_form(&products, &same),
+            "64 against 40 products"
+        );
+    }
+}

@@ -260,7 +260,7 @@ impl Lowerer<'_> {
 
     /// Whether `e` is an array expression of matrices: `[CoopMatrix::..; N]` or
     /// `[a, b, ..]` whose first element is a matrix expression.
-    fn is_coop_array_expr(&self, e: &syn::Expr) -> bool {
+    pub(in crate::front::lower) fn is_coop_array_expr(&self, e: &syn::Expr) -> bool {
         match e {
             syn::Expr::Repeat(r) => self.is_coop_expr(&r.expr) || self.is_coop_array_expr(&r.expr),
             syn::Expr::Array(a) => a

@@ -1,6 +1,6 @@
 //! Full unrolling of short `for` loops with constant bounds whose counter indexes a local or
-//! workgroup array, or an array of cooperative matrices (`for i in 0..4 { acc[i] += .. }`):
-//! each iteration's counter becomes a
+//! workgroup array (`for i in 0..4 { acc[i] += .. }`), or whose body names an element of an
+//! array of cooperative matrices: each iteration's counter becomes a
 //! literal, so the indices are constants. The GPU compiler can then keep a local array in
 //! registers, which it cannot do for an array indexed at run time, and address workgroup
 //! memory without arithmetic. Measured on an H200, a register-blocked matrix product at 4096²:
@@ -58,6 +58,8 @@ impl Lowerer<'_> {
             lowerer: &'a Lowerer<'m>,
             name: &'a str,
             locals: Vec<String>,
+            /// Arrays of matrices declared in the body.
+            coop_arrays: Vec<String>,
             found: bool,
         }
         fn walk_expr(f: &mut Finder<'_, '_>, e: &syn::Expr) {
@@ -77,13 +79,22 @@ impl Lowerer<'_> {
                 if let syn::Expr::Path(p) = base {
                     if let Some(id) = p.path.get_ident() {
                         let root = ident_name(id);
+                        let coop = f.coop_arrays.contains(&root)
+                            || matches!(f.lowerer.lookup(&root), Some(Binding::Coop(m)) if m.is_array());
                         let local = f.locals.contains(&root)
                             || matches!(
                                 f.lowerer.lookup(&root),
                                 Some(Binding::Local(_) | Binding::Shared(_))
                             )
-                            || matches!(f.lowerer.lookup(&root), Some(Binding::Coop(m)) if m.is_array());
+                            || coop;
                         if local && mentions(quote::ToTokens::to_token_stream(&*ix.index), f.name) {
+                            f.found = true;
+                            return;
+                        }
+                        // Any element of an array of matrices: a loop over tiles (its
+                        // counter may only move the loads' offsets, `for h in 0..2`) is
+                        // unrolled so that every index in it is a constant.
+                        if coop {
                             f.found = true;
                             return;
                         }
@@ -146,6 +157,12 @@ impl Lowerer<'_> {
                         }
                         if let syn::Pat::Ident(p) = pat {
                             f.locals.push(ident_name(&p.ident));
+                            if l.init
+                                .as_ref()
+                                .is_some_and(|i| f.lowerer.is_coop_array_expr(&i.expr))
+                            {
+                                f.coop_arrays.push(ident_name(&p.ident));
+                            }
                         }
                     }
                     syn::Stmt::Expr(e, _) => walk_expr(f, e),
@@ -157,6 +174,7 @@ impl Lowerer<'_> {
             lowerer: self,
             name,
             locals: Vec::new(),
+            coop_arrays: Vec::new(),
             found: false,
         };
         walk_block(&mut f, body);
@@ -164,8 +182,8 @@ impl Lowerer<'_> {
     }
 
     /// Unrolls `for name in start..end` when the bounds are constants, the loop is short, it
-    /// is never left early, and its counter indexes a local array. `None` when it does not
-    /// apply.
+    /// is never left early, and its counter indexes a local array (or its body names an element
+    /// of an array of cooperative matrices). `None` when it does not apply.
     pub(super) fn unrolled_for(
         &mut self,
         f: &syn::ExprForLoop,

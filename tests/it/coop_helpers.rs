@@ -47,6 +47,27 @@ mod library {
         r.store_rows(tile, 0, 8);
     }
 
+    /// Stores element `which` (a run-time index) of two 8×8 matrices, the second `x`'s tile,
+    /// at `z[64..128]`: a helper's array of matrices that stays an array.
+    fn pick_tile(x: &[f32], z: &mut [f32], which: usize) {
+        let mut t = [CoopMatrix::<f32, 8, C>::zeros(); 2];
+        t[1] = CoopMatrix::load_rows(x, 0, 8);
+        t[which].store_rows(z, 64, 8);
+    }
+
+    /// The caller's own array of matrices, indexed by constants (so split into variables,
+    /// numbered after the helper's), next to the helper's array indexed at run time:
+    /// `z[128..192]` is `x`'s tile, `z[192..256]` zero.
+    #[sarek::kernel(workgroup_size = [32])]
+    pub fn arrays_beside(x: &[f32], z: &mut [f32], which: u32) {
+        let mut acc = [CoopMatrix::<f32, 8, C>::zeros(); 2];
+        acc[0] = CoopMatrix::load_rows(x, 0, 8);
+        pick_tile(x, z, which as usize);
+        for j in 0..2 {
+            acc[j].store_rows(z, 128 + 64 * j, 8);
+        }
+    }
+
     /// `z = 2·x` plus the caller's own matrix kept across the helper call.
     /// (One subgroup of 32 on NVIDIA: the helper's calls store and reload the tile.)
     #[sarek::kernel(workgroup_size = [32])]
@@ -211,5 +232,37 @@ fn a_matrix_is_neither_passed_to_nor_returned_from_a_helper() {
                 && text.contains("load, multiply-add and store the matrices inside the helper"),
             "{text}"
         );
+    }
+}
+
+/// A helper's array of matrices beside the caller's: each keeps its own elements (the CPU
+/// backend; lavapipe refuses with `MissingFeature`), and the WGSL declares the helper's array
+/// and the caller's split elements apart.
+#[test]
+fn a_helpers_array_of_matrices_beside_the_callers() {
+    let wgsl = library::arrays_beside::WGSL;
+    assert!(wgsl.contains("array<coop_mat8x8<f32, C>, 2>"), "{wgsl}");
+    let x: Vec<f32> = (0..64).map(|i| i as f32 + 1.0).collect();
+    for dev in [common::device().unwrap(), Device::cpu()] {
+        // Index 9 of 2 names the last (checks off; with checks it is reported, as in
+        // `coop_matrix.rs`).
+        dev.set_checks(false);
+        for which in [0u32, 1, 9] {
+            let xb = dev.upload(&x).unwrap();
+            let mut zb = dev.zeros::<f32>(256).unwrap();
+            let launched =
+                library::arrays_beside.launch(&dev, Grid::groups(1), &xb, &mut zb, which);
+            match launched {
+                Ok(_) => {}
+                Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => continue,
+                Err(e) => panic!("{e}"),
+            }
+            let z = zb.read().unwrap();
+            let picked = if which == 0 { vec![0.0; 64] } else { x.clone() };
+            assert_eq!(z[..64], vec![0.0; 64][..], "which {which}");
+            assert_eq!(z[64..128], picked[..], "which {which}");
+            assert_eq!(z[128..192], x[..], "which {which}");
+            assert_eq!(z[192..], vec![0.0; 64][..], "which {which}");
+        }
     }
 }

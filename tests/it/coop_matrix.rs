@@ -385,3 +385,42 @@ fn an_index_past_the_end_of_an_array_of_matrices_clamps_or_is_reported_with_chec
     assert!(text.contains('5') && text.contains('2'), "{text}");
     assert_eq!(run(true, 1).unwrap(), x);
 }
+
+/// A `zeros()` followed by a `continue` before the element's next load: the loop's next trip
+/// reads the zero, so the scalarised element keeps its `zeros()` in the WGSL.
+#[sarek::kernel(workgroup_size = [32])]
+fn zero_then_continue(x: &[f32], z: &mut [f32]) {
+    let mut m = [CoopMatrix::<f32, 8, C>::zeros(); 1];
+    let mut k = 0;
+    while k < 3 {
+        m[0].store_rows(z, 64 * k, 8);
+        m[0] = CoopMatrix::zeros();
+        k += 1;
+        if k == 2 {
+            continue;
+        }
+        m[0] = CoopMatrix::load_rows(x, 0, 8);
+    }
+}
+
+#[test]
+fn a_zero_before_a_continue_is_kept() {
+    let wgsl = zero_then_continue::WGSL;
+    let main = wgsl.split("fn sarek_main_folded").next().unwrap();
+    assert_eq!(
+        main.matches("= coop_mat8x8<f32, C>();").count(),
+        2,
+        "{main}"
+    );
+    let dev = Device::cpu();
+    let x: Vec<f32> = (0..64).map(|i| i as f32 + 1.0).collect();
+    let xb = dev.upload(&x).unwrap();
+    let mut zb = dev.zeros::<f32>(192).unwrap();
+    zero_then_continue
+        .launch(&dev, Grid::groups(1), &xb, &mut zb)
+        .unwrap();
+    let z = zb.read().unwrap();
+    assert_eq!(z[..64], vec![0.0; 64][..]);
+    assert_eq!(z[64..128], x[..]);
+    assert_eq!(z[128..], vec![0.0; 64][..], "the zero of the second trip");
+}

@@ -2,8 +2,8 @@
 //! `wgpu_cooperative_matrix` extension): square matrices held by a whole subgroup together,
 //! loaded from and stored to buffers or workgroup arrays, multiplied on the GPU's matrix units.
 //!
-//! They are not IR values: a matrix lives in a numbered variable of the kernel's entry point
-//! ([`CoopMatrix::id`]) that only [`CoopOp`] statements read and write, so no other part of
+//! They are not IR values: a matrix lives in a numbered variable of the kernel's entry point or
+//! of a helper ([`CoopMatrix::id`], unique across the kernel's functions) that only [`CoopOp`] statements read and write, so no other part of
 //! the IR (types, locals, expressions, layouts) has to know about them. A variable can also be
 //! an array of matrices (`[CoopMatrix::<f32, 16, C>::zeros(); 16]`, [`CoopMatrix::len`]),
 //! which the statements name an element of ([`CoopMatrix::index`]): a kernel written with
@@ -42,7 +42,7 @@ impl CoopRole {
 /// The sizes WGSL's extension has (naga 30: `coop_mat8x8` and `coop_mat16x16`).
 pub const COOP_SIZES: [u32; 2] = [8, 16];
 
-/// A cooperative-matrix variable of the kernel's entry point, with its type: a
+/// A cooperative-matrix variable of a function of the kernel, with its type: a
 /// `size`×`size` matrix of `scalar` (`f32`, or `f16` where the kernel has it) in `role`; or,
 /// when [`CoopMatrix::len`] is not zero, an array of `len` such matrices, of which a statement
 /// names element [`CoopMatrix::index`].

@@ -528,7 +528,8 @@ pub enum Stmt {
         /// Declared here: whether the exchange happened.
         exchanged: Handle<Local>,
     },
-    /// A cooperative-matrix operation (see [`CoopOp`]); only in the kernel's entry point.
+    /// A cooperative-matrix operation (see [`CoopOp`]), in the kernel's entry point or a
+    /// helper.
     Coop(CoopOp),
 }
 

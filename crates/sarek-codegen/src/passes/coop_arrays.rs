@@ -17,15 +17,31 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::ir::*;
 
-/// Scalarises the arrays of `f` indexed only by constants (see the module documentation).
-pub fn run(f: &mut Function) {
-    let mut top = None;
+/// The first matrix number no function of `kernel` uses: the numbers are unique across the
+/// kernel's functions (the CPU backend keys matrices by number, and the JIT inlines helpers
+/// that hold collectives), so the elements [`run`] numbers start above all of them.
+pub fn first_free(kernel: &Kernel) -> u32 {
+    let mut next = 0;
+    for f in std::iter::once(&kernel.entry).chain(&kernel.functions) {
+        visit(&f.body, &mut |s| {
+            if let Stmt::Coop(op) = &s.kind {
+                for m in op.matrices() {
+                    next = next.max(m.id + 1);
+                }
+            }
+        });
+    }
+    next
+}
+
+/// Scalarises the arrays of `f` indexed only by constants (see the module documentation),
+/// numbering their elements from `next` (at least [`first_free`]), which it advances.
+pub fn run(f: &mut Function, next: &mut u32) {
     // Per array variable: its type and whether every index so far is a literal.
     let mut arrays: BTreeMap<u32, (CoopMatrix, bool)> = BTreeMap::new();
     visit(&f.body, &mut |s| {
         if let Stmt::Coop(op) = &s.kind {
             for m in op.matrices() {
-                top = Some(top.map_or(m.id, |t: u32| t.max(m.id)));
                 if m.is_array() {
                     let constant = m.index.is_some_and(|i| literal(f, i).is_some());
                     let entry = arrays.entry(m.id).or_insert((m.var(), true));
@@ -35,12 +51,11 @@ pub fn run(f: &mut Function) {
         }
     });
     // The first element's new number, per array scalarised.
-    let mut next = top.map_or(0, |t| t + 1);
     let mut bases = BTreeMap::new();
     for (id, (m, constant)) in &arrays {
         if *constant {
-            bases.insert(*id, next);
-            next += m.len;
+            bases.insert(*id, *next);
+            *next += m.len;
         }
     }
     if bases.is_empty() {
@@ -103,15 +118,26 @@ fn mentions(s: &Statement, id: u32) -> bool {
     found
 }
 
+/// Whether `s` (or a statement it holds) leaves a loop or the function: after it the code
+/// that follows in the block may not run, so a later overwrite does not kill a value.
+fn exits(s: &Statement) -> bool {
+    let leaves = |s: &Statement| matches!(s.kind, Stmt::Break | Stmt::Continue | Stmt::Return(_));
+    let mut found = leaves(s);
+    for child in s.kind.child_blocks() {
+        visit(child, &mut |s| found |= leaves(s));
+    }
+    found
+}
+
 /// Drops each `zeros()` of an element in `elements` whose next use in its block assigns the
-/// element without reading it.
+/// element without reading it, with no `break`, `continue` or `return` before that use.
 fn drop_dead_zeros(block: &mut Block, elements: &BTreeSet<u32>) {
     let mut i = 0;
     while i < block.len() {
         let dead = match &block[i].kind {
             Stmt::Coop(CoopOp::Zero { dst }) if elements.contains(&dst.id) => block[i + 1..]
                 .iter()
-                .find(|s| mentions(s, dst.id))
+                .find(|s| mentions(s, dst.id) || exits(s))
                 .is_some_and(|next| match &next.kind {
                     Stmt::Coop(op) => {
                         op.written().is_some_and(|w| w.id == dst.id)

@@ -110,12 +110,13 @@ pub fn run_with(kernel: &Kernel, options: &Options) -> Prepared {
         unroll_loads::run(&mut kernel, options.unroll);
     }
     let size = kernel.workgroup_size;
+    let mut next_matrix = coop_arrays::first_free(&kernel);
     let mut simplify = |f: &mut Function| {
         let notes = Notes {
             forwarded: forward::run(f),
             evaluated: const_eval::run(f, size),
         };
-        coop_arrays::run(f);
+        coop_arrays::run(f, &mut next_matrix);
         notes
     };
     let entry = simplify(&mut kernel.entry);

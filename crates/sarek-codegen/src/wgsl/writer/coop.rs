@@ -69,7 +69,9 @@ impl Writer<'_> {
     /// A matrix as an operand or target: its variable, or the element of its array.
     fn coop_ref(&mut self, m: CoopMatrix) -> String {
         match m.index {
-            Some(i) => format!("{}[{}]", var_name(m.id), self.expr(i)),
+            // A constant index past the end (one `const_eval` made, in an array that stays
+            // an array) is kept a run-time value, which naga's `Restrict` policy clamps.
+            Some(i) => format!("{}[{}]", var_name(m.id), self.index(i, Some(m.len))),
             None => var_name(m.id),
         }
     }

@@ -2,7 +2,8 @@
 //! `EXPERIMENTAL_COOPERATIVE_MATRIX`: NVIDIA's tensor cores through Vulkan), accumulated in
 //! f32 and checked against an f32 product on the host.
 //!
-//! Each subgroup of 32 computes a 32×32 block of `c` as 2×2 tiles of 16×16. A device without
+//! Each subgroup of 32 computes a 32×32 block of `c` as 2×2 tiles of 16×16, an array of four
+//! matrices. A device without
 //! cooperative matrices of 16×16×16 with f16 A and B and an f32 C (lavapipe, browsers, most
 //! non-NVIDIA GPUs under wgpu 30) refuses the launch with `Error::MissingFeature`, which names
 //! the shapes it offers; this example prints that and runs the product on the CPU backend,
@@ -21,26 +22,29 @@ fn product(a: &[f16], b: &[f16], c: &mut [f32], m: u32) {
     let m = m as usize;
     let row = block_idx_y() * 32;
     let col = block_idx_x() * 32;
-    let mut c00 = CoopMatrix::<f32, 16, C>::zeros();
-    let mut c01 = CoopMatrix::<f32, 16, C>::zeros();
-    let mut c10 = CoopMatrix::<f32, 16, C>::zeros();
-    let mut c11 = CoopMatrix::<f32, 16, C>::zeros();
+    // The 2×2 tiles of the block, row by row; the loops over them are unrolled, so each tile
+    // is a matrix variable of its own in the WGSL.
+    let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 4];
     let mut k = 0;
     while k < m {
-        let a0 = CoopMatrix::<f16, 16, A>::load_rows(a, row * m + k, m);
-        let a1 = CoopMatrix::<f16, 16, A>::load_rows(a, (row + 16) * m + k, m);
-        let b0 = CoopMatrix::<f16, 16, B>::load_rows(b, k * m + col, m);
-        let b1 = CoopMatrix::<f16, 16, B>::load_rows(b, k * m + col + 16, m);
-        c00 = a0.multiply_add(b0, c00);
-        c01 = a0.multiply_add(b1, c01);
-        c10 = a1.multiply_add(b0, c10);
-        c11 = a1.multiply_add(b1, c11);
+        let mut am = [CoopMatrix::<f16, 16, A>::zeros(); 2];
+        let mut bm = [CoopMatrix::<f16, 16, B>::zeros(); 2];
+        for i in 0..2 {
+            am[i] = CoopMatrix::load_rows(a, (row + 16 * i) * m + k, m);
+            bm[i] = CoopMatrix::load_rows(b, k * m + col + 16 * i, m);
+        }
+        for i in 0..2 {
+            for j in 0..2 {
+                acc[2 * i + j] = am[i].multiply_add(bm[j], acc[2 * i + j]);
+            }
+        }
         k += 16;
     }
-    c00.store_rows(c, row * m + col, m);
-    c01.store_rows(c, row * m + col + 16, m);
-    c10.store_rows(c, (row + 16) * m + col, m);
-    c11.store_rows(c, (row + 16) * m + col + 16, m);
+    for i in 0..2 {
+        for j in 0..2 {
+            acc[2 * i + j].store_rows(c, (row + 16 * i) * m + col + 16 * j, m);
+        }
+    }
 }
 
 fn run(dev: &Device, m: usize, a: &[f16], b: &[f16]) -> sarek::Result<Vec<f32>> {

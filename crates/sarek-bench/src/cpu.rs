@@ -5,6 +5,8 @@
 //! - element-wise kernels (saxpy, a 3-term polynomial) against the same loop in plain Rust on
 //!   one core and on every core (scoped threads over contiguous parts), with the JIT on one
 //!   worker thread and on every core;
+//! - `sin(x) + exp(x)` element-wise (`transcend`), the JIT's typed math calls against its
+//!   generic path (`SAREK_JIT_TYPED_MATH=0`);
 //! - the 16×16 tiled matrix product at 256² and 512², in GFLOP/s;
 //! - a tree reduction, a block scan and a histogram of 2^22 elements, and a subgroup max
 //!   reduction (`sg_max`), JIT against the interpreter;
@@ -63,8 +65,8 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
-/// Runs the CPU suite (`only` filters by name: `saxpy`, `poly`, `matmul`, `tree_sum`,
-/// `block_scan`, `histogram`, `sg_max`, `launch`, `prepare`).
+/// Runs the CPU suite (`only` filters by name: `saxpy`, `poly`, `transcend`, `matmul`,
+/// `tree_sum`, `block_scan`, `histogram`, `sg_max`, `launch`, `prepare`).
 pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
     let chosen = |name: &str| only.is_none_or(|o| o.iter().any(|x| x == name));
     // `SAREK_CPU_THREADS` sets the threads of the "every core" column (a scaling study runs
@@ -160,6 +162,64 @@ pub fn run(only: Option<&[String]>, quick: bool, runs: usize) -> Result<()> {
                 all.as_secs_f64() / rust_all.as_secs_f64(),
             );
         }
+    }
+
+    if chosen("transcend") {
+        // `y = sin(x) + exp(x)`: the JIT calls Rust's `f32::sin` and `f32::exp` directly
+        // (typed), against the same kernel compiled with `SAREK_JIT_TYPED_MATH=0` (each call
+        // through `native::math`, the interpreter's generic math) on devices of its own, in the
+        // same process. Checked bit for bit against the host's `x.sin() + x.exp()`.
+        let n = std::env::var("SAREK_BENCH_CPU_LOG2")
+            .ok()
+            .and_then(|l| l.parse::<u32>().ok())
+            .map_or(n, |l| 1usize << l.min(28));
+        let x: Vec<f32> = (0..n).map(|i| (i % 10_000) as f32 * 0.001 - 5.0).collect();
+        let want: Vec<f32> = x.iter().map(|v| v.sin() + v.exp()).collect();
+        let mut y = vec![0.0f32; n];
+        let rust = median(runs, || {
+            for (yi, xi) in y.iter_mut().zip(&x) {
+                *yi = xi.sin() + xi.exp();
+            }
+            black_box(&mut y);
+        });
+        let time = |dev: &Device| -> Result<(Duration, bool)> {
+            let xb = dev.upload(&x)?;
+            let mut yb = dev.zeros::<f32>(n)?;
+            let t = median(runs, || {
+                kernels::transcend
+                    .launch(dev, Grid::cover(n), &xb, &mut yb)
+                    .expect("launch");
+            });
+            let got = yb.read()?;
+            let same = got
+                .iter()
+                .zip(&want)
+                .all(|(g, w)| g.to_bits() == w.to_bits());
+            Ok((t, same))
+        };
+        let (gen1, gen) = (device("jit", 1), device("jit", cores));
+        std::env::remove_var("SAREK_CPU_ENGINE");
+        std::env::remove_var("SAREK_CPU_THREADS");
+        let (one, ok1) = time(&jit1)?;
+        std::env::set_var("SAREK_JIT_TYPED_MATH", "0");
+        let (one_g, okg1) = time(&gen1)?;
+        std::env::remove_var("SAREK_JIT_TYPED_MATH");
+        let (all, ok) = time(&jit)?;
+        std::env::set_var("SAREK_JIT_TYPED_MATH", "0");
+        let (all_g, okg) = time(&gen)?;
+        std::env::remove_var("SAREK_JIT_TYPED_MATH");
+        println!(
+            "transcend  2^{}: plain Rust 1 core {:.2} ms | JIT 1 thread typed {:.2} ms, generic {:.2} ms ({:.3}x) | JIT {cores} threads typed {:.2} ms, generic {:.2} ms ({:.3}x){}",
+            n.trailing_zeros(),
+            ms(rust),
+            ms(one),
+            ms(one_g),
+            one.as_secs_f64() / one_g.as_secs_f64(),
+            ms(all),
+            ms(all_g),
+            all.as_secs_f64() / all_g.as_secs_f64(),
+            if ok1 && okg1 && ok && okg { "" } else { " WRONG" },
+        );
     }
 
     if chosen("matmul") {

@@ -704,6 +704,16 @@ pub fn poly4(a: f32, b: f32, c: f32, x: &[Vec4], y: &mut [Vec4]) {
     }
 }
 
+/// `y = sin(x) + exp(x)`, element-wise: math functions the CPU JIT calls into Rust for (the
+/// `transcend` row).
+#[sarek::kernel]
+pub fn transcend(x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        y[i] = x[i].sin() + x[i].exp();
+    }
+}
+
 /// A privatised 256-bin histogram: each workgroup counts its share of `data` (a grid-stride
 /// loop) into workgroup memory, then adds its counts to `bins`.
 #[sarek::kernel]

@@ -40,6 +40,7 @@
 
 pub(crate) mod coop;
 mod exec;
+pub(crate) mod f32_math;
 pub(crate) mod memory;
 pub mod packing;
 mod std_math;

@@ -392,47 +392,27 @@ pub fn math(fun: MathFun, args: &[Value]) -> Value {
 
 fn component_math(fun: MathFun, a: Value, b: Value, c: Value) -> Value {
     use MathFun::*;
+    let as_f32 = |v: &Value| match *v {
+        Value::F32(y) => y,
+        _ => 0.0,
+    };
+    if let Value::F32(x) = a {
+        // The `f32 -> f32` functions, through the functions the JIT calls.
+        if let Some(f) = super::f32_math::unary(fun) {
+            return Value::F32(f(x));
+        }
+        if let Some(f) = super::f32_math::binary(fun) {
+            return Value::F32(f(x, as_f32(&b)));
+        }
+    }
     if let Some(v) = super::std_math::eval(fun, &a, &b) {
         return v;
     }
     match (a, b, c) {
         (Value::F32(x), b, c) => {
-            let y = match b {
-                Value::F32(y) => y,
-                _ => 0.0,
-            };
-            let z = match c {
-                Value::F32(z) => z,
-                _ => 0.0,
-            };
+            let (y, z) = (as_f32(&b), as_f32(&c));
             Value::F32(match fun {
-                Abs => x.abs(),
-                Min => x.min(y),
-                Max => x.max(y),
-                Sqrt => x.sqrt(),
-                Sin => x.sin(),
-                Cos => x.cos(),
-                Tan => x.tan(),
-                Exp => x.exp(),
-                Ln => x.ln(),
-                Powf => x.powf(y),
-                Floor => x.floor(),
-                Ceil => x.ceil(),
-                Trunc => x.trunc(),
-                Round => x.round(),
                 MulAdd => x.mul_add(y, z),
-                Log10 => x.log10(),
-                Log2 => x.log2(),
-                Cbrt => x.cbrt(),
-                Hypot => x.hypot(y),
-                ExpM1 => x.exp_m1(),
-                Ln1p => x.ln_1p(),
-                Copysign => x.copysign(y),
-                Recip => x.recip(),
-                ToDegrees => x.to_degrees(),
-                ToRadians => x.to_radians(),
-                Signum => x.signum(),
-                RemEuclid => x.rem_euclid(y),
                 // As the GPU's polyfill writes it (Rust's `clamp` panics when `lo > hi`).
                 Clamp => {
                     let mut r = x;
@@ -444,11 +424,6 @@ fn component_math(fun: MathFun, a: Value, b: Value, c: Value) -> Value {
                     }
                     r
                 }
-                Atan2 => x.atan2(y),
-                Tanh => x.tanh(),
-                Asinh => x.asinh(),
-                Acosh => x.acosh(),
-                Atanh => x.atanh(),
                 _ => x,
             })
         }

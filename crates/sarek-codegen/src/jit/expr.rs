@@ -494,8 +494,10 @@ impl<'a> Cg<'a, '_> {
         }
     }
 
-    /// A math function: the simple ones inline, every other through the interpreter's own
-    /// code ([`super::native::math`]), so the bits are the interpreter's.
+    /// A math function: the simple ones inline, the `f32 -> f32` ones of `f32` scalars as
+    /// direct calls of the interpreter's functions ([`Self::typed_f32_math`]), every other
+    /// through the interpreter's own code ([`super::native::math`]), so the bits are the
+    /// interpreter's.
     fn math(&mut self, fun: MathFun, args: &[Handle<Expression>], ty: Type) -> Gen<Val> {
         let s = Self::scalar_of(self.expr(args[0]).ty)?;
         let mut vals = Vec::with_capacity(args.len());
@@ -523,8 +525,6 @@ impl<'a> Cg<'a, '_> {
                 (Scalar::F32, MathFun::Ceil) => Some(self.b.ins().ceil(x[0])),
                 (Scalar::F32, MathFun::Trunc) => Some(self.b.ins().trunc(x[0])),
                 (Scalar::F32, MathFun::MulAdd) => Some(self.b.ins().fma(x[0], x[1], x[2])),
-                (Scalar::F32, MathFun::Min) => Some(self.call_f32(super::native::fmin, x[0], x[1])),
-                (Scalar::F32, MathFun::Max) => Some(self.call_f32(super::native::fmax, x[0], x[1])),
                 // The interpreter's clamp (the GPU polyfill's): raise to `lo` when below it,
                 // then lower to `hi` when above it; NaN compares false and passes through.
                 (Scalar::F32, MathFun::Clamp) => {
@@ -554,8 +554,50 @@ impl<'a> Cg<'a, '_> {
             if let Some(v) = inline {
                 return Ok(Val::S(v));
             }
+            if let Some(v) = self.typed_f32_math(fun, &x, args, ty) {
+                return Ok(Val::S(v));
+            }
         }
         self.call_math(fun, &vals, args, ty)
+    }
+
+    /// An `f32 -> f32` math function of `f32` scalars (`sin`, `exp`, `powf`, `atan2`, `min`,
+    /// ...): a direct call of the function the interpreter computes it with
+    /// ([`crate::interp::f32_math`]), so the bits are the interpreter's, without
+    /// [`super::native::math`]'s tagged words and `Value`s: `y = sin(x) + exp(x)` over 2^22
+    /// floats took 339-367 ms through `native::math` and takes 25-26 ms on one JIT thread
+    /// (13-15 ms against 205-209 on two; plain Rust 20 ms on one core), release, 2-core
+    /// machine shared (BENCHMARKS.md, "typed f32 math").
+    fn typed_f32_math(
+        &mut self,
+        fun: MathFun,
+        x: &[Value],
+        args: &[Handle<Expression>],
+        ty: Type,
+    ) -> Option<Value> {
+        use crate::interp::f32_math;
+        let f32_ty = Type::Scalar(Scalar::F32);
+        // `SAREK_JIT_TYPED_MATH=0` sends them through `native::math` (the A/B of the CPU
+        // suite's `transcend` row).
+        if !crate::toggle::enabled("SAREK_JIT_TYPED_MATH", true) {
+            return None;
+        }
+        if ty != f32_ty || args.iter().any(|a| self.expr(*a).ty != f32_ty) {
+            return None;
+        }
+        match *x {
+            [a] => {
+                let f = f32_math::unary(fun)?;
+                let f = self
+                    .b
+                    .ins()
+                    .iconst(types::I64, f as *const () as usize as i64);
+                let call = self.b.ins().call_indirect(self.f32_unary_sig, f, &[a]);
+                Some(self.b.inst_results(call)[0])
+            }
+            [a, b] => Some(self.call_f32(f32_math::binary(fun)?, a, b)),
+            _ => None,
+        }
     }
 
     fn call_math(

@@ -131,8 +131,11 @@ pub(super) struct Cg<'a, 'f> {
     /// Invocations that have not returned (kernels with barriers).
     pub alive: Variable,
     pub math_sig: ir::SigRef,
-    /// `extern "C" fn(f32, f32) -> f32`: Rust helpers the generated code calls (`frem`, `fmin`, ...).
+    /// `extern "C" fn(f32, f32) -> f32`: Rust functions the generated code calls (`frem`,
+    /// `interp::f32_math::binary`).
     pub f32_call_sig: ir::SigRef,
+    /// `extern "C" fn(f32) -> f32` (`interp::f32_math::unary`).
+    pub f32_unary_sig: ir::SigRef,
     /// The `MathFun`s the generated code points to (leaked, so they outlive the code).
     pub math_funs: Vec<(crate::ir::MathFun, usize)>,
     /// The collectives the generated code calls (`collective/`), owned by the compiled

@@ -227,6 +227,12 @@ impl Compiled {
                 s.returns.push(AbiParam::new(types::F32));
                 b.import_signature(s)
             };
+            let f32_unary_sig = {
+                let mut s = module.make_signature();
+                s.params.push(AbiParam::new(types::F32));
+                s.returns.push(AbiParam::new(types::F32));
+                b.import_signature(s)
+            };
             let entry = b.create_block();
             b.append_block_params_for_function_params(entry);
             b.switch_to_block(entry);
@@ -277,6 +283,7 @@ impl Compiled {
                 alive,
                 math_sig,
                 f32_call_sig,
+                f32_unary_sig,
                 math_funs: Vec::new(),
                 collectives: Vec::new(),
                 entry_locals: k.entry.locals.iter().map(|(h, _)| h).collect(),

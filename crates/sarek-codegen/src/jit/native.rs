@@ -105,7 +105,9 @@ impl Native {
 pub(super) const MATH_ARG_WORDS: usize = 6;
 
 /// The interpreter's own math ([`crate::interp::value::math`]) for generated code, so that
-/// every math function the JIT does not inline gives the interpreter's bits exactly.
+/// every math function the JIT neither inlines nor calls typed (`f32 -> f32` functions of
+/// `f32` scalars call [`crate::interp::f32_math`] directly) gives the interpreter's bits
+/// exactly: `f16`, vectors, integers, `powi`, the predicates and bit casts.
 ///
 /// `fun` points to a `MathFun` that lives for the program ([`super::gen`] leaks one per
 /// function), `args` to three arguments of [`MATH_ARG_WORDS`] words, `out` to four words.
@@ -130,7 +132,7 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
         _ => Scalar::Bool,
     };
     // An array, not a `Vec`: this runs once per call of a math function in generated code.
-    // With it and `fmin`/`fmax` called directly, `x.min(y).max(0.0).sin()` over 2^20 floats
+    // With it and `f32` `min`/`max` called directly, `x.min(y).max(0.0).sin()` over 2^20 floats
     // on one JIT thread went from 159 to 49 ms (release test build, one run each, 2-core
     // machine with a CI run beside it).
     let values: [Value; 3] = std::array::from_fn(|i| {
@@ -156,18 +158,6 @@ pub(super) extern "C" fn math(fun: *const crate::ir::MathFun, args: *const u32, 
 /// `a % b` on `f32` (Rust's `fmod`), which Cranelift has no instruction for.
 pub(super) extern "C" fn frem(a: f32, b: f32) -> f32 {
     a % b
-}
-
-/// `f32::min` as the interpreter computes `min` (the other operand when one is NaN), called
-/// directly: Cranelift's `fmin` propagates NaN, and inlining Rust's meaning exactly would
-/// have to copy its choice between `0.0` and `-0.0` too.
-pub(super) extern "C" fn fmin(a: f32, b: f32) -> f32 {
-    a.min(b)
-}
-
-/// `f32::max` as the interpreter computes `max` (see [`fmin`]).
-pub(super) extern "C" fn fmax(a: f32, b: f32) -> f32 {
-    a.max(b)
 }
 
 /// Runs the collective `desc` for the workgroup of `ctx` (generated code calls it between

@@ -40,7 +40,7 @@ pub(super) fn same(
         }
         // Math is pure, but an invariant local is recomputed for each invocation at the start
         // of every segment that names it, and a math function other than the few inlined ones
-        // is a call (`native::math`), which Cranelift neither removes when unused nor moves,
+        // is a call (`native::math`, or a typed `f32` function), which Cranelift neither removes when unused nor moves,
         // and across which the System V convention keeps no float register: one frame load
         // is cheaper. (Inferred from the code; ec8995d, which added the exclusion, does not
         // say.) Uniform values run once per workgroup, and the lanes loop's once per group.

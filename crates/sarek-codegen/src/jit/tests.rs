@@ -222,3 +222,161 @@ fn float_min_max_clamp_match_the_interpreter_on_nans_and_signed_zeros() {
     assert_eq!(f32::from_bits(jit[3][3 * 2 * 81]), 0.0);
     assert_eq!(f32::from_bits(jit[3][3 * 2 * 81 + 1]), 0.0);
 }
+
+/// The `f32 -> f32` math functions the JIT calls typed (`typed_f32_math`: `interp::f32_math`'s
+/// functions, called directly instead of through `native::math`), with the methods the host
+/// computes them with: each gives the interpreter's bits and Rust's on NaNs (with payloads,
+/// signalling), signed zeros, infinities, subnormals and large values, as receiver and as
+/// argument. `abs`, `sqrt`, `floor`, `ceil` and `trunc` are inlined before the typed path, and
+/// checked the same way (but for one difference, below).
+#[test]
+fn typed_f32_math_matches_the_interpreter_and_rust_bit_for_bit() {
+    type Unary = fn(f32) -> f32;
+    type Binary = fn(f32, f32) -> f32;
+    let unary: [(&str, Unary); 31] = [
+        ("abs", f32::abs),
+        ("sqrt", f32::sqrt),
+        ("sin", f32::sin),
+        ("cos", f32::cos),
+        ("tan", f32::tan),
+        ("exp", f32::exp),
+        ("ln", f32::ln),
+        ("floor", f32::floor),
+        ("ceil", f32::ceil),
+        ("trunc", f32::trunc),
+        ("round", f32::round),
+        ("log10", f32::log10),
+        ("log2", f32::log2),
+        ("cbrt", f32::cbrt),
+        ("exp_m1", f32::exp_m1),
+        ("ln_1p", f32::ln_1p),
+        ("recip", f32::recip),
+        ("to_degrees", f32::to_degrees),
+        ("to_radians", f32::to_radians),
+        ("signum", f32::signum),
+        ("tanh", f32::tanh),
+        ("asinh", f32::asinh),
+        ("acosh", f32::acosh),
+        ("atanh", f32::atanh),
+        ("asin", f32::asin),
+        ("acos", f32::acos),
+        ("atan", f32::atan),
+        ("sinh", f32::sinh),
+        ("cosh", f32::cosh),
+        ("exp2", f32::exp2),
+        ("fract", f32::fract),
+    ];
+    let binary: [(&str, Binary); 7] = [
+        ("min", f32::min),
+        ("max", f32::max),
+        ("powf", f32::powf),
+        ("hypot", f32::hypot),
+        ("copysign", f32::copysign),
+        ("rem_euclid", f32::rem_euclid),
+        ("atan2", f32::atan2),
+    ];
+    let outs = unary.len() + binary.len();
+    let mut body = String::new();
+    for (k, (name, _)) in unary.iter().enumerate() {
+        body += &format!("o[{outs} * i + {k}] = a.{name}();\n");
+    }
+    for (k, (name, _)) in binary.iter().enumerate() {
+        body += &format!("o[{outs} * i + {}] = a.{name}(b);\n", unary.len() + k);
+    }
+    let src = format!(
+        "fn typed(x: &[f32], y: &[f32], o: &mut [f32]) {{
+            let i = global_thread_id();
+            if i < x.len() {{
+                let a = x[i];
+                let b = y[i];
+                {body}
+            }}
+        }}"
+    );
+    let p = program(syn::parse_str(&src).expect("parses"));
+    let c = Compiled::new(&p).expect("compiles");
+    let special: Vec<f32> = [
+        0x7fc0_0000u32, // NaN
+        0xffc0_0000,    // -NaN
+        0x7fc1_2345,    // NaN with a payload
+        0x7f80_0001,    // signalling NaN
+        0x0000_0001,    // smallest subnormal
+        0x8040_0000,    // negative subnormal
+    ]
+    .into_iter()
+    .map(f32::from_bits)
+    .chain([
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MIN_POSITIVE,
+        f32::MAX,
+        -f32::MAX,
+        1e30,
+        -1e30,
+        1e5,
+        88.8,
+        -104.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        2.5,
+        -2.5,
+        std::f32::consts::PI,
+        1e-7,
+    ])
+    .collect();
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for a in &special {
+        for b in &special {
+            x.push(a.to_bits());
+            y.push(b.to_bits());
+        }
+    }
+    let n = x.len();
+    let n32 = n as u32;
+    let bufs = [
+        (0, x.clone(), n32),
+        (1, y.clone(), n32),
+        (2, vec![0; outs * n], (outs * n) as u32),
+    ];
+    let groups = n32.div_ceil(64);
+    let jit = run(&p, Some(&c), groups, &[], &bufs);
+    let interp = run(&p, None, groups, &[], &bufs);
+    let mut bad = Vec::new();
+    for i in 0..n {
+        let (a, b) = (f32::from_bits(x[i]), f32::from_bits(y[i]));
+        let names = unary.iter().map(|u| u.0).chain(binary.iter().map(|b| b.0));
+        let rust = unary
+            .iter()
+            .map(|(_, f)| f(a))
+            .chain(binary.iter().map(|(_, f)| f(a, b)));
+        for (k, (name, want)) in names.zip(rust).enumerate() {
+            let (j, t) = (jit[2][outs * i + k], interp[2][outs * i + k]);
+            // Cranelift's `floor`/`ceil`/`trunc` (`roundss`) quiet a signalling NaN, which
+            // Rust's (glibc's `floorf` on baseline x86-64) returns as it is: a difference of
+            // the inlined instructions, older than the typed path, left as it is.
+            let signalling = a.is_nan() && x[i] & 0x0040_0000 == 0;
+            if signalling && ["floor", "ceil", "trunc"].contains(&name) {
+                continue;
+            }
+            if (j, t) != (want.to_bits(), want.to_bits()) {
+                bad.push(format!(
+                    "{name}({:#x}, {:#x}): JIT {j:#x}, interpreter {t:#x}, Rust {:#x}",
+                    a.to_bits(),
+                    b.to_bits(),
+                    want.to_bits()
+                ));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} differences:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
+}

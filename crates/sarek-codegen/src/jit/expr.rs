@@ -521,9 +521,17 @@ impl<'a> Cg<'a, '_> {
             let inline = match (s, fun) {
                 (Scalar::F32, MathFun::Abs) => Some(self.b.ins().fabs(x[0])),
                 (Scalar::F32, MathFun::Sqrt) => Some(self.b.ins().sqrt(x[0])),
-                (Scalar::F32, MathFun::Floor) => Some(self.b.ins().floor(x[0])),
-                (Scalar::F32, MathFun::Ceil) => Some(self.b.ins().ceil(x[0])),
-                (Scalar::F32, MathFun::Trunc) => Some(self.b.ins().trunc(x[0])),
+                (Scalar::F32, MathFun::Floor | MathFun::Ceil | MathFun::Trunc) => {
+                    let r = match fun {
+                        MathFun::Floor => self.b.ins().floor(x[0]),
+                        MathFun::Ceil => self.b.ins().ceil(x[0]),
+                        _ => self.b.ins().trunc(x[0]),
+                    };
+                    // `roundss` quiets a signalling NaN, which Rust's `floorf` & co. (the
+                    // interpreter's) return as they are: a NaN passes through unchanged.
+                    let nan = self.b.ins().fcmp(FloatCC::Unordered, x[0], x[0]);
+                    Some(self.b.ins().select(nan, x[0], r))
+                }
                 (Scalar::F32, MathFun::MulAdd) => Some(self.b.ins().fma(x[0], x[1], x[2])),
                 // The interpreter's clamp (the GPU polyfill's): raise to `lo` when below it,
                 // then lower to `hi` when above it; NaN compares false and passes through.

@@ -80,6 +80,22 @@ impl CoopMatrix {
     }
 }
 
+/// The first matrix number above every one `blocks` use (0 when they use none): where a new
+/// matrix variable's number can start.
+pub fn first_free_matrix<'b>(blocks: impl IntoIterator<Item = &'b super::Block>) -> u32 {
+    let mut next = 0;
+    for block in blocks {
+        super::visit(block, &mut |s| {
+            if let super::Stmt::Coop(op) = &s.kind {
+                for m in op.matrices() {
+                    next = next.max(m.id + 1);
+                }
+            }
+        });
+    }
+    next
+}
+
 /// Where a load reads or a store writes: a buffer parameter or a one-dimensional workgroup
 /// array whose element type is the matrix's scalar or a 2- or 4-wide vector of it (read as its
 /// scalars in order, offset and stride counted in vectors).

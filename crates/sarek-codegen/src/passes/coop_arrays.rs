@@ -21,17 +21,11 @@ use crate::ir::*;
 /// kernel's functions (the CPU backend keys matrices by number, and the JIT inlines helpers
 /// that hold collectives), so the elements [`run`] numbers start above all of them.
 pub fn first_free(kernel: &Kernel) -> u32 {
-    let mut next = 0;
-    for f in std::iter::once(&kernel.entry).chain(&kernel.functions) {
-        visit(&f.body, &mut |s| {
-            if let Stmt::Coop(op) = &s.kind {
-                for m in op.matrices() {
-                    next = next.max(m.id + 1);
-                }
-            }
-        });
-    }
-    next
+    first_free_matrix(
+        std::iter::once(&kernel.entry)
+            .chain(&kernel.functions)
+            .map(|f| &f.body),
+    )
 }
 
 /// Scalarises the arrays of `f` indexed only by constants (see the module documentation),
@@ -107,24 +101,25 @@ fn rewrite(block: &mut Block, rename: &impl Fn(CoopMatrix) -> CoopMatrix) {
 
 /// Whether `s` (or a statement it holds) names matrix `id`.
 fn mentions(s: &Statement, id: u32) -> bool {
-    let names = |s: &Statement| match &s.kind {
+    any(s, |s| match &s.kind {
         Stmt::Coop(op) => op.matrices().iter().any(|m| m.id == id),
         _ => false,
-    };
-    let mut found = names(s);
-    for child in s.kind.child_blocks() {
-        visit(child, &mut |s| found |= names(s));
-    }
-    found
+    })
 }
 
 /// Whether `s` (or a statement it holds) leaves a loop or the function: after it the code
 /// that follows in the block may not run, so a later overwrite does not kill a value.
 fn exits(s: &Statement) -> bool {
-    let leaves = |s: &Statement| matches!(s.kind, Stmt::Break | Stmt::Continue | Stmt::Return(_));
-    let mut found = leaves(s);
+    any(s, |s| {
+        matches!(s.kind, Stmt::Break | Stmt::Continue | Stmt::Return(_))
+    })
+}
+
+/// Whether `s` or a statement it holds satisfies `p`.
+fn any(s: &Statement, p: impl Fn(&Statement) -> bool) -> bool {
+    let mut found = p(s);
     for child in s.kind.child_blocks() {
-        visit(child, &mut |s| found |= leaves(s));
+        visit(child, &mut |s| found |= p(s));
     }
     found
 }

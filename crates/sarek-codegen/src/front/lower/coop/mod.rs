@@ -94,17 +94,6 @@ impl CoopType {
 /// The matrix operations a method call can be.
 const METHODS: [&str; 3] = ["multiply_add", "store_rows", "store_columns"];
 
-/// The highest matrix number used in `block`.
-fn highest(block: &Block, top: &mut Option<u32>) {
-    crate::ir::visit(block, &mut |s| {
-        if let Stmt::Coop(op) = &s.kind {
-            for m in op.matrices() {
-                *top = Some(top.map_or(m.id, |t| t.max(m.id)));
-            }
-        }
-    });
-}
-
 /// Whether `path` names the `CoopMatrix` type (with or without a module path).
 fn coop_segment(path: &syn::Path) -> Option<&syn::PathSegment> {
     path.segments.iter().find(|s| s.ident == "CoopMatrix")
@@ -145,12 +134,8 @@ impl Lowerer<'_> {
     /// any given in another function of the kernel (helpers and their callers never share
     /// one).
     fn next_coop_id(&mut self) -> u32 {
-        let mut top = None;
-        highest(&self.function.body, &mut top);
-        for b in &self.blocks {
-            highest(b, &mut top);
-        }
-        let id = top.map_or(0, |t| t + 1).max(self.cx.coop_ids);
+        let blocks = std::iter::once(&self.function.body).chain(&self.blocks);
+        let id = crate::ir::first_free_matrix(blocks).max(self.cx.coop_ids);
         self.cx.coop_ids = id + 1;
         id
     }

@@ -93,6 +93,11 @@ pub fn coop_first(b: &Bench) -> Result<()> {
             sarek_case(b, rest)
         } else if let Some(rest) = case.strip_prefix("p_") {
             prepare_case(b, rest == "prepare_upload")
+        } else if case == "q_row" || case == "o_row" {
+            // The suite's f16 row as Sarek wrote it: its quick form, or its optimized text.
+            let source = crate::benches::coop_q4::matmul_f16_q4p2::SOURCE;
+            let text = if case == "q_row" { source.quick } else { source.wgsl };
+            raw_case_at(b, case, text, &source.abi.entry_point)
         } else if let Some(path) = case.strip_prefix("file:") {
             std::fs::read_to_string(path)
                 .map_err(|e| e.into())
@@ -229,7 +234,12 @@ fn naga_host(text: &str, entry: &str) -> String {
 
 /// WGSL through raw wgpu: the host's naga times, then module + pipeline on the device.
 fn raw_case(b: &Bench, case: &str, text: &str) -> Result<()> {
-    let naga = naga_host(text, "main");
+    raw_case_at(b, case, text, "main")
+}
+
+/// [`raw_case`] for the entry point `entry`.
+fn raw_case_at(b: &Bench, case: &str, text: &str, entry: &str) -> Result<()> {
+    let naga = naga_host(text, entry);
     if !naga.starts_with("parse ") {
         println!("coop-first {case} skipped: {naga}");
         return Ok(());
@@ -237,17 +247,14 @@ fn raw_case(b: &Bench, case: &str, text: &str) -> Result<()> {
     let device = b.ctx.device();
     let scope = device.push_error_scope(sarek::wgpu::ErrorFilter::Validation);
     let start = Instant::now();
-    let module = device.create_shader_module(sarek::wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: sarek::wgpu::ShaderSource::Wgsl(text.into()),
-    });
+    let module = crate::raw::module_with_checks(device, text);
     let moduled = start.elapsed();
     let _pipeline = device.create_compute_pipeline(&sarek::wgpu::ComputePipelineDescriptor {
         label: None,
         layout: None,
         module: &module,
-        entry_point: Some("main"),
-        compilation_options: Default::default(),
+        entry_point: Some(entry),
+        compilation_options: crate::raw::compilation_options(),
         cache: None,
     });
     let piped = start.elapsed();

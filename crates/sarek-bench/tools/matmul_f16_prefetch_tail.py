@@ -16,6 +16,9 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
   'rot':  one step a loop iteration, the sets rotated by copies (set0 = set1, ...).
 `xh`: the operands of the next k16 half loaded before the current half's products.
 
+`cf`: the rows of a's tile that each half-warp stores are r and r + 4 instead of r and r + 1
+(rows of 80 bytes: 320 bytes apart, so the 64-bit stores of 16 threads meet no bank twice).
+
 Usage: matmul_f16_prefetch_tail.py OUT_DIR (f16mm3's variants), --round2 OUT_DIR (f16mm4's), or
 --row OUT.wgsl (the twin of the suite's row, whose Sarek kernel benches/coop_q4.rs follows the
 same plan with loops). Run each variant with
@@ -25,7 +28,7 @@ import sys
 
 
 def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False, swz=0, peel=True,
-         header=None):
+         header=None, cf=False):
     T = 32 * WGM * WGN
     RS, CS = BM // WGM, BN // WGN           # rows and columns of c a subgroup computes
     mi, nj = RS // 16, CS // 16
@@ -83,8 +86,16 @@ def wgsl(name, BM, BN, WGM, WGN, BK, D, nbuf=1, form='tail', xh=False, swz=0, pe
         for j in range(nj):
             w(f'    var c{i}{j}: coop_mat16x16<f32, C>;')
     w('    let q = m / 4u;')
-    w(f'    let la = (row0 + t / {AWd}u) * q + t % {AWd}u;')
-    w(f'    let pa = (t / {AWd}u) * {AW}u + t % {AWd}u;')
+    if cf:
+        # rows of a a half-warp stores: r and r + 4 (80-byte rows: 320 bytes apart, 16 banks),
+        # so its 64-bit stores meet no bank twice (rows r, r + 1 share four banks)
+        assert AWd == 8 and AW == 10
+        w('    let ta = ((t / 8u) % 2u) * 4u + (t / 16u) % 4u + (t / 64u) * 8u;')
+        w(f'    let la = (row0 + ta) * q + t % {AWd}u;')
+        w(f'    let pa = ta * {AW}u + t % {AWd}u;')
+    else:
+        w(f'    let la = (row0 + t / {AWd}u) * q + t % {AWd}u;')
+        w(f'    let pa = (t / {AWd}u) * {AW}u + t % {AWd}u;')
     w(f'    let lb = (t / {BWd}u) * q + col0 / 4u + t % {BWd}u;')
     w(f'    let pb = (t / {BWd}u) * {BW}u + t % {BWd}u;')
 
@@ -221,7 +232,8 @@ TWIN_HEAD = [
     'of c per 128 invocations (4 subgroups of 32, each a 64x64 part as 4x4 accumulators of',
     '16x16), steps of 32 along k, one buffer of vec4<f16> words in workgroup memory (rows padded',
     'by two words), read by the matrix loads (stride in words); the words of step k + 64 loaded',
-    'at step k (2 register sets, the loop unrolled by two), after the first barrier; m a',
+    'at step k (2 register sets, the loop unrolled by two), after the first barrier; the rows',
+    'of a that a half-warp stores are r and r + 4, so its 64-bit stores meet no bank twice; m a',
     "multiple of 128. Each store of c takes its pointer from a `let`: naga 30 emits a",
     "coopStore's argument expressions after the store, and its SPIR-V writer panics on them.",
 ]
@@ -258,7 +270,7 @@ if __name__ == '__main__':
     if sys.argv[1] == '--row':
         # --row OUT.wgsl: the twin of the suite's row (the Sarek kernel, benches/coop_q4.rs,
         # is written by hand with loops over the same plan)
-        open(sys.argv[2], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD))
+        open(sys.argv[2], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD, cf=True))
     elif sys.argv[1] == '--round2':
         # --round2 DIR: f16mm4's variants around q4p2
         for v in ROUND2:

@@ -35,12 +35,17 @@ pub fn matmul_f16_q4p2(a: &[F16Vec4], b: &[F16Vec4], c: &mut [f32], m: u32) {
     let sa = shared::<[F16Vec4; 1280]>();
     let sb = shared::<[F16Vec4; 1088]>();
     let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 16];
-    // Thread t copies word t % 8 of rows t / 8 + 16·j of the tile of `a`, and word
+    // Thread t copies word t % 8 of rows ta + 16·j of the tile of `a`, and word
     // t % 32 of rows t / 32 + 4·j of the tile of `b`; `q` words a matrix row; `pa`,
-    // `pb` its words in the workgroup arrays.
+    // `pb` its words in the workgroup arrays. The 16 threads of a half-warp store rows
+    // r and r + 4 of `a`'s tile (320 bytes apart, 16 banks), so their 64-bit stores
+    // meet no bank twice; rows r and r + 1 (80 bytes apart) shared four banks, and
+    // this alone took the row from 236–237 to 246–248 TFLOP/s (BENCHMARKS.md, "f16
+    // matrix product: stores without bank conflicts").
     let q = m / 4;
-    let la = (row0 + t / 8) * q + t % 8;
-    let pa = (t / 8) * 10 + t % 8;
+    let ta = ((t / 8) % 2) * 4 + (t / 16) % 4 + (t / 64) * 8;
+    let la = (row0 + ta) * q + t % 8;
+    let pa = ta * 10 + t % 8;
     let lb = (t / 32) * q + col0 / 4 + t % 32;
     let pb = (t / 32) * 34 + t % 32;
     // Register set s holds the words of the step two ahead of the one it is stored for.

@@ -3,7 +3,8 @@
 // of c per 128 invocations (4 subgroups of 32, each a 64x64 part as 4x4 accumulators of
 // 16x16), steps of 32 along k, one buffer of vec4<f16> words in workgroup memory (rows padded
 // by two words), read by the matrix loads (stride in words); the words of step k + 64 loaded
-// at step k (2 register sets, the loop unrolled by two), after the first barrier; m a
+// at step k (2 register sets, the loop unrolled by two), after the first barrier; the rows
+// of a that a half-warp stores are r and r + 4, so its 64-bit stores meet no bank twice; m a
 // multiple of 128. Each store of c takes its pointer from a `let`: naga 30 emits a
 // coopStore's argument expressions after the store, and its SPIR-V writer panics on them.
 // block: 128x128
@@ -43,8 +44,9 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     var c32: coop_mat16x16<f32, C>;
     var c33: coop_mat16x16<f32, C>;
     let q = m / 4u;
-    let la = (row0 + t / 8u) * q + t % 8u;
-    let pa = (t / 8u) * 10u + t % 8u;
+    let ta = ((t / 8u) % 2u) * 4u + (t / 16u) % 4u + (t / 64u) * 8u;
+    let la = (row0 + ta) * q + t % 8u;
+    let pa = ta * 10u + t % 8u;
     let lb = (t / 32u) * q + col0 / 4u + t % 32u;
     let pb = (t / 32u) * 34u + t % 32u;
     var ra0_0 = a[la + (0u) / 4u + 0u * q];

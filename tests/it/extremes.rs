@@ -168,6 +168,8 @@ static LYING: KernelSource = KernelSource {
     spans: &[],
     entry_points: &[],
     quick: "",
+    in_bounds: &[],
+    quick_in_bounds: false,
 };
 
 #[test]

@@ -31,6 +31,7 @@ mod grid;
 mod half;
 mod half_vectors;
 mod helper_collectives;
+mod in_bounds;
 mod inference;
 mod methods;
 mod multi;

@@ -79,6 +79,8 @@ fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
         spans: source.spans,
         entry_points: &[],
         quick: "",
+        in_bounds: &[],
+        quick_in_bounds: false,
     }))
 }
 

@@ -96,7 +96,11 @@ pub fn coop_first(b: &Bench) -> Result<()> {
         } else if case == "q_row" || case == "o_row" {
             // The suite's f16 row as Sarek wrote it: its quick form, or its optimized text.
             let source = crate::benches::coop_q4::matmul_f16_q4p2::SOURCE;
-            let text = if case == "q_row" { source.quick } else { source.wgsl };
+            let text = if case == "q_row" {
+                source.quick
+            } else {
+                source.wgsl
+            };
             raw_case_at(b, case, text, &source.abi.entry_point)
         } else if let Some(path) = case.strip_prefix("file:") {
             std::fs::read_to_string(path)

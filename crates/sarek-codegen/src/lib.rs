@@ -56,6 +56,8 @@ pub mod check;
 pub mod features;
 #[cfg(feature = "front")]
 pub mod front;
+#[cfg(feature = "wgsl")]
+pub mod in_bounds;
 pub mod interp;
 pub mod ir;
 #[cfg(feature = "jit")]
@@ -79,6 +81,9 @@ pub struct CompiledKernel {
     pub abi: abi::Abi,
     /// Where each entry point's text lies in `wgsl` (the runtime gives wgpu one of them).
     pub entry_points: Vec<wgsl::EntryPointText>,
+    /// The entry points whose every index naga would clamp is proven in bounds
+    /// ([`in_bounds`]), so that the runtime may create them without the clamps.
+    pub in_bounds: Vec<String>,
 }
 
 /// Why a kernel did not compile.
@@ -153,13 +158,16 @@ pub fn compile_with(
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     debug_assert_eq!(abi.vectorised, prepared.vec4.is_some());
     let (wgsl, entry_points) = wgsl::write_split(&prepared, &abi);
-    valid::validate_with(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
-        message,
-        wgsl: wgsl.clone(),
-    })?;
+    let (module, info) =
+        valid::validated(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
+            message,
+            wgsl: wgsl.clone(),
+        })?;
+    let in_bounds = in_bounds::unclamped_entry_points(&module, &info);
     Ok(CompiledKernel {
         wgsl,
         abi,
         entry_points,
+        in_bounds,
     })
 }

@@ -12,6 +12,15 @@ pub fn validate(wgsl: &str) -> Result<(), String> {
 /// Like [`validate`], with the capabilities of core WebGPU plus those of `features` (the
 /// kernel's [`crate::abi::Abi::features`]): a kernel may use exactly what it declares.
 pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
+    validated(wgsl, features).map(|_| ())
+}
+
+/// [`validate_with`], keeping naga's module and its validation info (for
+/// [`crate::in_bounds`]).
+pub fn validated(
+    wgsl: &str,
+    features: &[Feature],
+) -> Result<(naga::Module, naga::valid::ModuleInfo), String> {
     use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet};
     let module = naga::front::wgsl::parse_str(wgsl).map_err(|e| e.emit_to_string(wgsl))?;
     let mut capabilities = Capabilities::empty();
@@ -30,8 +39,8 @@ pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
         validator.subgroup_stages(ShaderStages::COMPUTE);
         validator.subgroup_operations(SubgroupOperationSet::all());
     }
-    validator
+    let info = validator
         .validate(&module)
-        .map(|_| ())
-        .map_err(|e| e.emit_to_string(wgsl))
+        .map_err(|e| e.emit_to_string(wgsl))?;
+    Ok((module, info))
 }

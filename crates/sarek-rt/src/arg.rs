@@ -31,6 +31,8 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///     spans: &[],
 ///     entry_points: &[],
 ///     quick: "",
+///     in_bounds: &[],
+///     quick_in_bounds: false,
 /// };
 /// assert_eq!(NOOP.abi.kernel, "noop");
 /// ```
@@ -60,6 +62,14 @@ pub struct KernelSource {
     /// (tiered compilation, `launch/tiered.rs`; `SAREK_TIERED=0` turns it off). Empty when
     /// the kernel unrolls nothing (or for a hand-written source).
     pub quick: &'static str,
+    /// The entry points of `wgsl` in which the macro proved every index into a workgroup,
+    /// local or value array, vector or matrix in bounds, and every cooperative-matrix load
+    /// and store from workgroup memory within its array (`sarek_codegen::in_bounds`): on a
+    /// Vulkan device with robust buffer access the runtime creates them without naga's index
+    /// clamps (`SAREK_UNCLAMPED=0` keeps them). A hand-written source lists none.
+    pub in_bounds: &'static [&'static str],
+    /// Whether the same holds for `quick`.
+    pub quick_in_bounds: bool,
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.

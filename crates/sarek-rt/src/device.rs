@@ -69,6 +69,9 @@ pub(crate) struct Inner {
     pub(crate) tiered: AtomicBool,
     /// The kernels doing so now.
     pub(crate) tiers: Mutex<crate::launch::Tiers>,
+    /// Whether entry points proven in bounds get modules without index clamps
+    /// (`launch/unclamped.rs`).
+    pub(crate) unclamped: bool,
 }
 
 impl Drop for Inner {
@@ -254,6 +257,7 @@ impl Device {
         // caller submits to their own clone of the queue (see `launch/submit.rs`).
         let submitter = Submitter::new(device.clone(), queue.clone(), info.is_some());
         let features = device.features();
+        let unclamped = crate::launch::unclamped::allowed(&device);
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
@@ -276,6 +280,7 @@ impl Device {
                 submitter,
                 tiered: AtomicBool::new(crate::launch::TIERED.get()),
                 tiers: Mutex::new(crate::launch::Tiers::new()),
+                unclamped,
             })),
         }
     }

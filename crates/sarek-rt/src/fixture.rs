@@ -104,6 +104,8 @@ static ADD_ONE: KernelSource = KernelSource {
     spans: &[],
     entry_points: &[],
     quick: "",
+    in_bounds: &[],
+    quick_in_bounds: false,
 };
 
 static COUNT: KernelSource = KernelSource {
@@ -150,6 +152,8 @@ static COUNT: KernelSource = KernelSource {
     spans: &[],
     entry_points: &[],
     quick: "",
+    in_bounds: &[],
+    quick_in_bounds: false,
 };
 
 #[rustfmt::skip]

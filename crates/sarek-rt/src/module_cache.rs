@@ -121,18 +121,19 @@ pub(crate) fn create(
     label: &str,
     wgsl: Cow<'static, str>,
     dir: Option<&Path>,
+    unclamped: bool,
 ) -> (wgpu::ShaderModule, Origin, Option<Pending>) {
+    use crate::launch::unclamped::shader_module;
     let from_text = |wgsl: Cow<'static, str>| {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Wgsl(wgsl),
-        })
+        shader_module(device, label, wgpu::ShaderSource::Wgsl(wgsl), unclamped)
     };
     let from_module = |module: naga::Module| {
-        device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(label),
-            source: wgpu::ShaderSource::Naga(Cow::Owned(module)),
-        })
+        shader_module(
+            device,
+            label,
+            wgpu::ShaderSource::Naga(Cow::Owned(module)),
+            unclamped,
+        )
     };
     let Some(dir) = dir else {
         return (from_text(wgsl), Origin::Text, None);

@@ -92,7 +92,8 @@ pub fn expand_kernel_in(
     let ir = crate::interp::Program::to_json(&lowered.kernel);
     let spans = span_tokens(&lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
-    let quick = quick_form(attr, item, module, &lowered, &compiled);
+    let (quick, quick_in_bounds) = quick_form(attr, item, module, &lowered, &compiled);
+    let in_bounds = &compiled.in_bounds;
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
@@ -167,6 +168,8 @@ pub fn expand_kernel_in(
                     spans: &[#(#spans),*],
                     entry_points: &[#(#entry_points),*],
                     quick: #quick,
+                    in_bounds: &[#(#in_bounds),*],
+                    quick_in_bounds: #quick_in_bounds,
                 };
                 &SOURCE
             };
@@ -236,30 +239,36 @@ pub(super) fn compile_kernel(
 /// while the unrolled one compiles on another thread; `sarek-rt`'s `launch/tiered.rs`).
 /// Empty when nothing was unrolled, or when the rolled lowering fails, binds differently or
 /// comes out the same: the runtime then has no quick form to offer. The same source lowered
-/// by the same rules computes the same results; only the loops stay loops.
+/// by the same rules computes the same results; only the loops stay loops. With it, whether
+/// its indices are all proven in bounds ([`crate::in_bounds`]).
 pub(super) fn quick_form(
     attr: &attr::KernelAttr,
     item: &syn::ItemFn,
     module: &[syn::Item],
     lowered: &super::LoweredKernel,
     compiled: &crate::CompiledKernel,
-) -> String {
+) -> (String, bool) {
     use crate::abi::ENTRY_POINT;
     use crate::wgsl::EntryPointText;
     if !lowered.unrolled {
-        return String::new();
+        return (String::new(), false);
     }
     let Ok(rolled) = super::lower_kernel_with(attr, item, module, false) else {
-        return String::new();
+        return (String::new(), false);
     };
     let Ok(quick) = crate::compile(&rolled.kernel) else {
-        return String::new();
+        return (String::new(), false);
     };
     let text =
         |c: &crate::CompiledKernel| EntryPointText::text(&c.wgsl, &c.entry_points, ENTRY_POINT);
     match (text(&quick), text(compiled)) {
-        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => q,
-        _ => String::new(),
+        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => {
+            // The quick text is the module's shared text and this entry point, which the
+            // analysis covered (it requires every helper proven too).
+            let proven = quick.in_bounds.iter().any(|e| e == ENTRY_POINT);
+            (q, proven)
+        }
+        _ => (String::new(), false),
     }
 }
 

@@ -200,7 +200,9 @@ pub fn expand(
         let ir = crate::interp::Program::to_json(&lowered.kernel);
         let spans = span_tokens(lowered);
         let entry_points = entry_point_tokens(&c.entry_points);
-        let quick = super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
+        let (quick, quick_in_bounds) =
+            super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
+        let in_bounds = &c.in_bounds;
         let location = location_tokens(name);
         impls.push(quote! {
             #(#passed_attrs)*
@@ -215,6 +217,8 @@ pub fn expand(
                         spans: &[#(#spans),*],
                         entry_points: &[#(#entry_points),*],
                         quick: #quick,
+                        in_bounds: &[#(#in_bounds),*],
+                        quick_in_bounds: #quick_in_bounds,
                     };
                     &SOURCE
                 };

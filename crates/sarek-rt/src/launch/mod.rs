@@ -12,6 +12,7 @@ mod prepare;
 mod submit;
 mod tiered;
 mod timer;
+pub(crate) mod unclamped;
 
 use std::sync::Arc;
 

@@ -146,11 +146,14 @@ impl Device {
             return self.quick_pipeline(source, key, quick, !launch);
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
+        let unclamped =
+            self.inner().unclamped && super::unclamped::proven(source, entry_point, false);
         let (module, origin, parsed) = crate::module_cache::create(
             device,
             &abi.kernel,
             text,
             disk.as_deref().map(crate::disk_cache::DiskCache::dir),
+            unclamped,
         );
         let moduled = started.elapsed();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
@@ -175,11 +178,12 @@ impl Device {
             parsed.save();
         }
         log::info!(
-            "sarek: created the pipeline of `{}` ({entry_point}) in {:?}: layouts {:?}, shader module {:?} ({origin:?}), pipeline {:?}, cache save {:?}",
+            "sarek: created the pipeline of `{}` ({entry_point}) in {:?}: layouts {:?}, shader module {:?} ({origin:?}{}), pipeline {:?}, cache save {:?}",
             abi.kernel,
             started.elapsed(),
             layouts,
             moduled - layouts,
+            if unclamped { ", no index clamps" } else { "" },
             compiled - moduled,
             started.elapsed() - compiled,
         );
@@ -199,6 +203,14 @@ impl Device {
         crate::sync::lock(&self.inner().pipelines)
             .get(&key)
             .cloned()
+    }
+
+    /// Whether this device creates the modules of entry points that the macro proved in
+    /// bounds without naga's index clamps (a Vulkan device with robust buffer access, unless
+    /// `SAREK_UNCLAMPED=0`; `launch/unclamped.rs`). For tests.
+    #[doc(hidden)]
+    pub fn drops_proven_clamps(&self) -> bool {
+        !self.is_cpu() && self.inner().unclamped
     }
 
     /// How many pipelines this device's launches and [`Device::prepare`] calls have created
@@ -230,10 +242,12 @@ impl Device {
         let started = std::time::Instant::now();
         let device = &self.inner().device;
         let abi = &source.abi;
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(&abi.kernel),
-            source: wgpu::ShaderSource::Wgsl(source.quick.into()),
-        });
+        let module = super::unclamped::shader_module(
+            device,
+            &abi.kernel,
+            wgpu::ShaderSource::Wgsl(source.quick.into()),
+            self.inner().unclamped && super::unclamped::proven(source, &abi.entry_point, true),
+        );
         let quick = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&abi.kernel),
             layout: Some(&pipeline_layout),
@@ -262,6 +276,7 @@ impl Device {
             entry_point: &source.abi.entry_point,
             text,
             disk: self.disk_cache(),
+            unclamped: self.inner().unclamped,
         };
         Ok(self.start_tier(key, layout, quick, optimized, prepared))
     }
@@ -361,6 +376,8 @@ mod tests {
             spans: &[],
             entry_points: ranges,
             quick: "",
+            in_bounds: &[],
+            quick_in_bounds: false,
         }
     }
 

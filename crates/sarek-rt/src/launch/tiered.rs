@@ -100,6 +100,8 @@ pub(super) struct Optimized {
     pub(super) entry_point: &'static str,
     pub(super) text: std::borrow::Cow<'static, str>,
     pub(super) disk: Option<Arc<DiskCache>>,
+    /// Whether the device allows modules without index clamps (`unclamped.rs`).
+    pub(super) unclamped: bool,
 }
 
 impl Optimized {
@@ -114,6 +116,7 @@ impl Optimized {
             &abi.kernel,
             self.text,
             self.disk.as_deref().map(DiskCache::dir),
+            self.unclamped && super::unclamped::proven(self.source, self.entry_point, false),
         );
         // Error scopes are per thread: this one sees this thread's errors only.
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

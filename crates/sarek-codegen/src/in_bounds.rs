@@ -1,0 +1,789 @@
+//! Which entry points need no index clamps: an interval analysis over the naga module of a
+//! kernel's WGSL, at compile time.
+//!
+//! naga's `Restrict` policy clamps every index into a workgroup, local or value array, vector
+//! or matrix that it cannot see is in bounds (`min(i, len - 1)`), which is what keeps those
+//! accesses memory-safe; buffers are kept safe by the driver's robust buffer access on Vulkan
+//! instead. The clamps cost: on the H200 the f16 row ran 3% faster without them (BENCHMARKS.md,
+//! "Index clamps"). This module proves, for each entry point, that every such index is in
+//! bounds anyway (and that every cooperative-matrix load or store from a workgroup or local
+//! array stays within it, which naga's clamp of the start alone would not ensure), so that the
+//! runtime may ask wgpu for the module without the clamps (`sarek-rt`'s `launch/unclamped.rs`).
+//! Where anything is not proven, the entry point keeps naga's clamps: the analysis is only ever
+//! a way to drop a check, never a reason to change a result.
+//!
+//! The ranges are intervals of mathematical integers for `u32` and `i32` expressions, from
+//! literals, constants, the workgroup's builtins (`local_invocation_index` is below the
+//! workgroup size, a subgroup's invocation id below 128), and arithmetic that cannot wrap
+//! (`+`, `-`, `*`, `/`, `%`, `&`, `|`, `^`, shifts, `min`, `max`, `clamp`, `select`, casts
+//! between `u32` and `i32` of ranges both hold). A local variable's range is the union of its
+//! initial value and everything stored to it, found by iterating to a fixed point; one still
+//! growing after a few rounds (a loop counter) is unknown. Function arguments of helpers, call
+//! results, loads from memory and anything else are unknown.
+
+use naga::{
+    proc::{index::GuardedIndex, BoundsCheckPolicies, BoundsCheckPolicy, IndexableLength},
+    valid::{FunctionInfo, ModuleInfo},
+    BinaryOperator as BinaryOp, Binding, BuiltIn, Expression, Function, Handle, Literal,
+    MathFunction, Module, ScalarKind, Statement, TypeInner,
+};
+
+/// An interval of integers, both ends included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Range {
+    lo: i128,
+    hi: i128,
+}
+
+/// The values of a 32-bit integer type.
+fn full(kind: ScalarKind) -> Range {
+    match kind {
+        ScalarKind::Sint => Range {
+            lo: i32::MIN as i128,
+            hi: i32::MAX as i128,
+        },
+        _ => Range {
+            lo: 0,
+            hi: u32::MAX as i128,
+        },
+    }
+}
+
+impl Range {
+    /// No values (yet): what a local starts from while its range is being found.
+    const EMPTY: Range = Range { lo: 1, hi: 0 };
+
+    fn is_empty(self) -> bool {
+        self.lo > self.hi
+    }
+
+    fn exact(v: i128) -> Range {
+        Range { lo: v, hi: v }
+    }
+
+    fn union(self, other: Range) -> Range {
+        if self.is_empty() {
+            return other;
+        }
+        if other.is_empty() {
+            return self;
+        }
+        Range {
+            lo: self.lo.min(other.lo),
+            hi: self.hi.max(other.hi),
+        }
+    }
+
+    /// `self` when every value fits `kind` (the operation that made it did not wrap).
+    fn fits(self, kind: ScalarKind) -> Option<Range> {
+        let f = full(kind);
+        (self.lo >= f.lo && self.hi <= f.hi).then_some(self)
+    }
+
+    fn nonnegative(self) -> bool {
+        self.lo >= 0
+    }
+}
+
+/// The smallest `2^k - 1` at or above `v` (for `v >= 0`).
+fn ones_above(v: i128) -> i128 {
+    let mut m = 0i128;
+    while m < v {
+        m = m * 2 + 1;
+    }
+    m
+}
+
+/// The entry points of `module` (validated, with `info`) in which every index that naga's
+/// `index` policy would clamp is proven in bounds, as is every cooperative-matrix load and
+/// store from a workgroup or local array, and every helper function of the module too (the
+/// runtime gives wgpu the shared text with one entry point, so helpers count for all).
+pub fn unclamped_entry_points(module: &Module, info: &ModuleInfo) -> Vec<String> {
+    let helpers_proven = module
+        .functions
+        .iter()
+        .all(|(h, f)| Analysis::new(module, f, &info[h], None).proven());
+    if !helpers_proven {
+        return Vec::new();
+    }
+    module
+        .entry_points
+        .iter()
+        .enumerate()
+        .filter(|(i, ep)| {
+            // a size set by overrides is not known here
+            let size = ep
+                .workgroup_size_overrides
+                .is_none()
+                .then_some(ep.workgroup_size);
+            size.is_some()
+                && Analysis::new(module, &ep.function, info.get_entry_point(*i), size).proven()
+        })
+        .map(|(_, ep)| ep.name.clone())
+        .collect()
+}
+
+/// Parses and validates `wgsl` (all capabilities: it was validated already with the kernel's)
+/// and returns [`unclamped_entry_points`]; empty when naga refuses it.
+pub fn unclamped_in_text(wgsl: &str) -> Vec<String> {
+    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else {
+        return Vec::new();
+    };
+    let mut validator = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::all(),
+    );
+    validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
+    validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());
+    match validator.validate(&module) {
+        Ok(info) => unclamped_entry_points(&module, &info),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The ranges of one function's expressions.
+struct Analysis<'a> {
+    module: &'a Module,
+    function: &'a Function,
+    info: &'a FunctionInfo,
+    /// The entry point's workgroup size; `None` for a helper (its arguments are unknown).
+    workgroup: Option<[u32; 3]>,
+    /// Each expression's range, where it is a proven `u32`/`i32` interval.
+    ranges: Vec<Option<Range>>,
+    /// Each local variable's range so far (`None`: not an integer scalar, or unknown).
+    locals: Vec<Option<Range>>,
+}
+
+impl<'a> Analysis<'a> {
+    fn new(
+        module: &'a Module,
+        function: &'a Function,
+        info: &'a FunctionInfo,
+        workgroup: Option<[u32; 3]>,
+    ) -> Analysis<'a> {
+        let mut a = Analysis {
+            module,
+            function,
+            info,
+            workgroup,
+            ranges: vec![None; function.expressions.len()],
+            locals: vec![None; function.local_variables.len()],
+        };
+        a.solve();
+        a
+    }
+
+    /// The integer kind of expression `h`'s type, when it is a 32-bit integer scalar.
+    fn int_kind(&self, h: Handle<Expression>) -> Option<ScalarKind> {
+        match *self.info[h].ty.inner_with(&self.module.types) {
+            TypeInner::Scalar(s) if s.width == 4 => match s.kind {
+                ScalarKind::Uint | ScalarKind::Sint => Some(s.kind),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Iterates the local variables' ranges to a fixed point: each is the union of its initial
+    /// value (zero without one) and every value stored to it. Each starts empty and only
+    /// grows; after `ROUNDS` rounds any that still changes becomes unknown (a counter), which
+    /// absorbs, so the iteration ends, and it ends only when evaluating the expressions with
+    /// the locals' ranges gives the same ranges back: every stored value is then covered.
+    fn solve(&mut self) {
+        const ROUNDS: usize = 6;
+        let mut stores: Vec<(usize, Handle<Expression>)> = Vec::new();
+        let mut escaped = vec![false; self.locals.len()];
+        self.collect(&self.function.body, &mut stores, &mut escaped);
+        let mut current: Vec<Option<Range>> = self
+            .function
+            .local_variables
+            .iter()
+            .enumerate()
+            .map(|(i, (_, v))| {
+                let int = match self.module.types[v.ty].inner {
+                    TypeInner::Scalar(s) => {
+                        s.width == 4 && matches!(s.kind, ScalarKind::Uint | ScalarKind::Sint)
+                    }
+                    _ => false,
+                };
+                (int && !escaped[i]).then_some(Range::EMPTY)
+            })
+            .collect();
+        let mut round = 0;
+        loop {
+            self.locals = current.clone();
+            self.evaluate();
+            let mut next: Vec<Option<Range>> = self
+                .function
+                .local_variables
+                .iter()
+                .enumerate()
+                .map(|(i, (_, v))| {
+                    current[i]?;
+                    match v.init {
+                        Some(e) => self.get(e),
+                        None => Some(Range::exact(0)),
+                    }
+                })
+                .collect();
+            for &(i, value) in &stores {
+                next[i] = match (next[i], self.get(value)) {
+                    (Some(a), Some(b)) => Some(a.union(b)),
+                    _ => None,
+                };
+            }
+            if next == current {
+                break;
+            }
+            round += 1;
+            if round >= ROUNDS {
+                for (n, c) in next.iter_mut().zip(&current) {
+                    if n != c {
+                        *n = None;
+                    }
+                }
+            }
+            current = next;
+        }
+    }
+
+    /// Every store to a local variable (its index, the stored value), and which locals a
+    /// call may write through a pointer argument.
+    fn collect(
+        &self,
+        block: &naga::Block,
+        stores: &mut Vec<(usize, Handle<Expression>)>,
+        escaped: &mut [bool],
+    ) {
+        for statement in block.iter() {
+            match statement {
+                Statement::Store { pointer, value } => {
+                    if let Expression::LocalVariable(lv) = self.function.expressions[*pointer] {
+                        stores.push((lv.index(), *value));
+                    }
+                }
+                Statement::Call { arguments, .. } => {
+                    for &a in arguments {
+                        if let Expression::LocalVariable(lv) = self.function.expressions[a] {
+                            escaped[lv.index()] = true;
+                        }
+                    }
+                }
+                Statement::Block(b) => self.collect(b, stores, escaped),
+                Statement::If { accept, reject, .. } => {
+                    self.collect(accept, stores, escaped);
+                    self.collect(reject, stores, escaped);
+                }
+                Statement::Switch { cases, .. } => {
+                    for case in cases {
+                        self.collect(&case.body, stores, escaped);
+                    }
+                }
+                Statement::Loop {
+                    body, continuing, ..
+                } => {
+                    self.collect(body, stores, escaped);
+                    self.collect(continuing, stores, escaped);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Every expression's range, in arena order (an expression's operands precede it).
+    fn evaluate(&mut self) {
+        for (h, _) in self.function.expressions.iter() {
+            let r = self.range_of(h);
+            self.ranges[h.index()] = r;
+        }
+    }
+
+    fn get(&self, h: Handle<Expression>) -> Option<Range> {
+        self.ranges.get(h.index()).copied().flatten()
+    }
+
+    /// The range of integer expression `h` as an operand: what is known of it, else all the
+    /// values of its type (`None` only when it is not a 32-bit integer).
+    fn val(&self, h: Handle<Expression>) -> Option<Range> {
+        let kind = self.int_kind(h)?;
+        Some(self.get(h).unwrap_or_else(|| full(kind)))
+    }
+
+    /// The range of a builtin argument's value (component `component` of a vector one).
+    fn builtin(&self, binding: &Option<Binding>, component: Option<u32>) -> Option<Range> {
+        let wg = self.workgroup?;
+        let total = wg.iter().map(|&d| d as i128).product::<i128>();
+        let upto = |n: i128| Some(Range { lo: 0, hi: n - 1 });
+        match (binding.as_ref()?, component) {
+            (Binding::BuiltIn(BuiltIn::LocalInvocationIndex), None) => upto(total),
+            (Binding::BuiltIn(BuiltIn::LocalInvocationId), Some(c)) if c < 3 => {
+                upto(wg[c as usize] as i128)
+            }
+            (Binding::BuiltIn(BuiltIn::SubgroupInvocationId), None) => upto(128),
+            (Binding::BuiltIn(BuiltIn::SubgroupSize), None) => Some(Range { lo: 1, hi: 128 }),
+            (Binding::BuiltIn(BuiltIn::SubgroupId), None) => upto(total),
+            (Binding::BuiltIn(BuiltIn::NumSubgroups), None) => Some(Range { lo: 1, hi: total }),
+            _ => None,
+        }
+    }
+
+    /// The builtin binding of argument `i`, or of member `member` of a struct argument.
+    fn argument_binding(&self, i: u32, member: Option<u32>) -> Option<(Option<Binding>, bool)> {
+        let arg = self.function.arguments.get(i as usize)?;
+        match (member, &self.module.types[arg.ty].inner) {
+            (Some(m), TypeInner::Struct { members, .. }) => {
+                Some((members.get(m as usize)?.binding.clone(), false))
+            }
+            (_, _) => Some((arg.binding.clone(), true)),
+        }
+    }
+
+    /// The range of `h` from its operands' ranges: unknown if one is unknown, empty (no values
+    /// yet) if one is empty.
+    fn range_of(&self, h: Handle<Expression>) -> Option<Range> {
+        let mut operands = Vec::new();
+        match self.function.expressions[h] {
+            Expression::Select { accept, reject, .. } => operands.extend([accept, reject]),
+            Expression::As { expr, .. } => operands.push(expr),
+            Expression::Math {
+                arg, arg1, arg2, ..
+            } => operands.extend([Some(arg), arg1, arg2].into_iter().flatten()),
+            Expression::Binary { left, right, .. } => operands.extend([left, right]),
+            _ => {}
+        }
+        for &o in &operands {
+            // an operand that is not an integer (a `select`'s condition is not listed) or is
+            // unknown leaves the result to the rules below, which give `None` for it
+            if self.int_kind(o).is_some() && self.get(o).is_some_and(Range::is_empty) {
+                return self.int_kind(h).map(|_| Range::EMPTY);
+            }
+        }
+        self.range_of_operands(h)
+    }
+
+    fn range_of_operands(&self, h: Handle<Expression>) -> Option<Range> {
+        let kind = self.int_kind(h)?;
+        let e = &self.function.expressions[h];
+        match *e {
+            Expression::Literal(Literal::U32(v)) => Some(Range::exact(v as i128)),
+            Expression::Literal(Literal::I32(v)) => Some(Range::exact(v as i128)),
+            Expression::ZeroValue(_) => Some(Range::exact(0)),
+            Expression::Constant(c) => {
+                match self.module.global_expressions[self.module.constants[c].init] {
+                    Expression::Literal(Literal::U32(v)) => Some(Range::exact(v as i128)),
+                    Expression::Literal(Literal::I32(v)) => Some(Range::exact(v as i128)),
+                    Expression::ZeroValue(_) => Some(Range::exact(0)),
+                    _ => None,
+                }
+            }
+            Expression::FunctionArgument(i) => {
+                let (binding, _) = self.argument_binding(i, None)?;
+                self.builtin(&binding, None)
+            }
+            Expression::AccessIndex { base, index } => match self.function.expressions[base] {
+                Expression::FunctionArgument(i) => {
+                    let (binding, whole) = self.argument_binding(i, Some(index))?;
+                    match whole {
+                        // a component of a vector builtin (`local_invocation_id.x`)
+                        true => self.builtin(&binding, Some(index)),
+                        // a member of a struct of builtins
+                        false => self.builtin(&binding, None),
+                    }
+                }
+                _ => None,
+            },
+            Expression::Load { pointer } => match self.function.expressions[pointer] {
+                // (empty while the local's range is being found)
+                Expression::LocalVariable(lv) => self.locals.get(lv.index()).copied().flatten(),
+                _ => None,
+            },
+            Expression::Select { accept, reject, .. } => {
+                Some(self.val(accept)?.union(self.val(reject)?))
+            }
+            Expression::As {
+                expr,
+                kind: to,
+                convert,
+            } => {
+                // between u32 and i32 (a reinterpretation, or a conversion of equal width):
+                // the same values when they fit both
+                if convert.is_some_and(|w| w != 4) || self.int_kind(expr).is_none() {
+                    return None;
+                }
+                self.val(expr)?.fits(to)
+            }
+            Expression::Math {
+                fun,
+                arg,
+                arg1,
+                arg2,
+                ..
+            } => {
+                let a = self.val(arg)?;
+                match fun {
+                    MathFunction::Min => {
+                        let b = self.val(arg1?)?;
+                        Some(Range {
+                            lo: a.lo.min(b.lo),
+                            hi: a.hi.min(b.hi),
+                        })
+                    }
+                    MathFunction::Max => {
+                        let b = self.val(arg1?)?;
+                        Some(Range {
+                            lo: a.lo.max(b.lo),
+                            hi: a.hi.max(b.hi),
+                        })
+                    }
+                    MathFunction::Clamp => {
+                        // WGSL: min(max(e, low), high)
+                        let (l, u) = (self.val(arg1?)?, self.val(arg2?)?);
+                        let m = Range {
+                            lo: a.lo.max(l.lo),
+                            hi: a.hi.max(l.hi),
+                        };
+                        Some(Range {
+                            lo: m.lo.min(u.lo),
+                            hi: m.hi.min(u.hi),
+                        })
+                    }
+                    _ => None,
+                }
+            }
+            Expression::Binary { op, left, right } => {
+                let (a, b) = (self.val(left)?, self.val(right)?);
+                binary(op, a, b, kind)
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether every clamped index of the function is proven in bounds.
+    fn proven(&self) -> bool {
+        let policies = BoundsCheckPolicies {
+            index: BoundsCheckPolicy::Restrict,
+            buffer: BoundsCheckPolicy::Unchecked,
+            image_load: BoundsCheckPolicy::Unchecked,
+            binding_array: BoundsCheckPolicy::Unchecked,
+        };
+        let expressions = &self.function.expressions;
+        for (h, e) in expressions.iter() {
+            let ok = match *e {
+                Expression::Access { base, index } => {
+                    if policies.choose_policy(base, &self.module.types, self.info)
+                        != BoundsCheckPolicy::Restrict
+                    {
+                        continue;
+                    }
+                    match naga::proc::index::access_needs_check(
+                        base,
+                        GuardedIndex::Expression(index),
+                        self.module,
+                        expressions,
+                        self.info,
+                    ) {
+                        None => true,
+                        Some(IndexableLength::Known(len)) => self
+                            .get(index)
+                            .is_some_and(|r| !r.is_empty() && r.lo >= 0 && r.hi < len as i128),
+                        Some(_) => false,
+                    }
+                }
+                Expression::CooperativeLoad { ref data, .. } => self.coop_within(h, data),
+                _ => true,
+            };
+            if !ok {
+                return false;
+            }
+        }
+        self.stores_within(&self.function.body)
+    }
+
+    /// Every cooperative-matrix store of `block` (at any depth) stays within its array.
+    fn stores_within(&self, block: &naga::Block) -> bool {
+        block.iter().all(|s| match s {
+            Statement::CooperativeStore { target, data } => self.coop_within(*target, data),
+            Statement::Block(b) => self.stores_within(b),
+            Statement::If { accept, reject, .. } => {
+                self.stores_within(accept) && self.stores_within(reject)
+            }
+            Statement::Switch { cases, .. } => cases.iter().all(|c| self.stores_within(&c.body)),
+            Statement::Loop {
+                body, continuing, ..
+            } => self.stores_within(body) && self.stores_within(continuing),
+            _ => true,
+        })
+    }
+
+    /// Whether the matrix `matrix` (its type gives the size and element) loaded from or
+    /// stored to `data.pointer` with `data.stride` stays within the array the pointer indexes,
+    /// when that array is one naga's `index` policy covers (buffers are the driver's).
+    fn coop_within(&self, matrix: Handle<Expression>, data: &naga::CooperativeData) -> bool {
+        let types = &self.module.types;
+        let space = match *self.info[data.pointer].ty.inner_with(types) {
+            TypeInner::Pointer { space, .. } | TypeInner::ValuePointer { space, .. } => space,
+            _ => return false,
+        };
+        if matches!(
+            space,
+            naga::AddressSpace::Storage { .. } | naga::AddressSpace::Uniform
+        ) {
+            return true;
+        }
+        let (n, matrix_bytes) = match *self.info[matrix].ty.inner_with(types) {
+            TypeInner::CooperativeMatrix {
+                columns,
+                rows,
+                scalar,
+                ..
+            } => ((columns as i128).max(rows as i128), scalar.width as i128),
+            _ => return false,
+        };
+        let (base, start) = match self.function.expressions[data.pointer] {
+            Expression::Access { base, index } => (base, self.get(index)),
+            Expression::AccessIndex { base, index } => (base, Some(Range::exact(index as i128))),
+            _ => return false,
+        };
+        let (len, element_bytes) = match *self.info[base].ty.inner_with(types) {
+            TypeInner::Pointer { base: array, .. } => match types[array].inner {
+                TypeInner::Array {
+                    base: element,
+                    size: naga::ArraySize::Constant(len),
+                    ..
+                } => match types[element].inner {
+                    TypeInner::Scalar(s) => (len.get() as i128, s.width as i128),
+                    TypeInner::Vector { size, scalar } => {
+                        (len.get() as i128, size as i128 * scalar.width as i128)
+                    }
+                    _ => return false,
+                },
+                _ => return false,
+            },
+            _ => return false,
+        };
+        let (Some(start), Some(stride)) = (start, self.get(data.stride)) else {
+            return false;
+        };
+        // n lines of n elements, `stride` array elements apart; a line spans
+        // ceil(n · element size of the matrix / size of the array's element) elements.
+        let span = (n * matrix_bytes + element_bytes - 1) / element_bytes;
+        !start.is_empty()
+            && !stride.is_empty()
+            && start.lo >= 0
+            && stride.lo >= 0
+            && start.hi + (n - 1) * stride.hi + span <= len
+    }
+}
+
+/// The range of `a op b` for 32-bit integers of `kind`, when the operation cannot wrap.
+fn binary(op: BinaryOp, a: Range, b: Range, kind: ScalarKind) -> Option<Range> {
+    let corners = |f: fn(i128, i128) -> i128| {
+        let v = [f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)];
+        Range {
+            lo: *v.iter().min().unwrap_or(&0),
+            hi: *v.iter().max().unwrap_or(&0),
+        }
+    };
+    match op {
+        BinaryOp::Add => Range {
+            lo: a.lo + b.lo,
+            hi: a.hi + b.hi,
+        }
+        .fits(kind),
+        BinaryOp::Subtract => Range {
+            lo: a.lo - b.hi,
+            hi: a.hi - b.lo,
+        }
+        .fits(kind),
+        BinaryOp::Multiply => corners(|x, y| x * y).fits(kind),
+        // Non-negative operands only (WGSL: `x / 0 == x`, `x % 0 == 0`, so the result of
+        // a non-negative `x` stays within [0, x] whatever `b`).
+        BinaryOp::Divide if a.nonnegative() && b.nonnegative() => Some(match b.lo {
+            0 => Range { lo: 0, hi: a.hi },
+            lo => Range {
+                lo: a.lo / b.hi,
+                hi: a.hi / lo,
+            },
+        }),
+        BinaryOp::Modulo if a.nonnegative() && b.nonnegative() => Some(if b.lo > a.hi {
+            a
+        } else {
+            Range {
+                lo: 0,
+                hi: if b.lo == 0 { a.hi } else { a.hi.min(b.hi - 1) },
+            }
+        }),
+        BinaryOp::And if a.nonnegative() && b.nonnegative() => Some(Range {
+            lo: 0,
+            hi: a.hi.min(b.hi),
+        }),
+        BinaryOp::InclusiveOr | BinaryOp::ExclusiveOr if a.nonnegative() && b.nonnegative() => {
+            Range {
+                lo: 0,
+                hi: ones_above(a.hi.max(b.hi)),
+            }
+            .fits(kind)
+        }
+        // WGSL takes a run-time shift amount modulo 32; only amounts known below 32 here.
+        BinaryOp::ShiftRight if a.nonnegative() && b.lo >= 0 && b.hi < 32 => Some(Range {
+            lo: a.lo >> b.hi,
+            hi: a.hi >> b.lo,
+        }),
+        BinaryOp::ShiftLeft if a.nonnegative() && b.lo >= 0 && b.hi < 32 => Range {
+            lo: a.lo << b.lo,
+            hi: a.hi << b.hi,
+        }
+        .fits(kind),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unclamped_in_text;
+
+    /// A kernel with a workgroup array of `len` elements indexed by `index` (`t` the local
+    /// invocation index of a workgroup of 64), in its entry point `main`.
+    fn shared(len: u32, index: &str) -> String {
+        format!(
+            "var<workgroup> s: array<f32, {len}>;\n\
+             @group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
+             @group(0) @binding(1) var<uniform> n: u32;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w: vec3<u32>) {{\n\
+                 let i = {index};\n\
+                 s[i] = 1.0;\n\
+                 workgroupBarrier();\n\
+                 out[w.x * 64u + t] = s[i];\n\
+             }}\n"
+        )
+    }
+
+    fn proven(wgsl: &str) -> bool {
+        unclamped_in_text(wgsl) == vec!["main".to_string()]
+    }
+
+    #[test]
+    fn indices_from_the_invocation_index_are_proven_up_to_the_length() {
+        assert!(proven(&shared(64, "t")));
+        assert!(!proven(&shared(63, "t")));
+        assert!(proven(&shared(65, "t + 1u")));
+        assert!(!proven(&shared(64, "t + 1u")));
+        // at most 7 · 10 + 7 + 576 = 653
+        assert!(proven(&shared(654, "(t / 8u) * 10u + t % 8u + 576u")));
+        assert!(!proven(&shared(653, "(t / 8u) * 10u + t % 8u + 576u")));
+    }
+
+    #[test]
+    fn what_may_wrap_or_is_unknown_is_not_proven() {
+        // t - 1 wraps to u32::MAX at t = 0
+        assert!(!proven(&shared(64, "t - 1u")));
+        // a workgroup id and a uniform are unknown
+        assert!(!proven(&shared(64, "w.x")));
+        assert!(!proven(&shared(1 << 20, "n")));
+        // a product that may wrap
+        assert!(!proven(&shared(
+            64,
+            "(w.x * 65536u * 65536u) % 64u + t * 0u + 100u"
+        )));
+    }
+
+    #[test]
+    fn remainders_minima_masks_and_selects_bound_unknown_values() {
+        assert!(proven(&shared(64, "w.x % 64u")));
+        assert!(!proven(&shared(63, "w.x % 64u")));
+        assert!(proven(&shared(64, "min(n, 63u)")));
+        assert!(proven(&shared(16, "n & 15u")));
+        assert!(proven(&shared(64, "select(t, 3u, n > 4u)")));
+        assert!(proven(&shared(64, "clamp(n, 2u, 63u)")));
+        assert!(proven(&shared(64, "(t >> 1u) + 32u")));
+        assert!(!proven(&shared(64, "(t >> 1u) + 33u")));
+        assert!(proven(&shared(64, "u32(i32(t))")));
+        assert!(!proven(&shared(64, "u32(i32(t) - 1)")));
+    }
+
+    /// A local counter is unknown (it grows on every round); a local assigned constants only
+    /// is their union.
+    #[test]
+    fn locals_are_the_union_of_what_is_stored() {
+        let counter = "var<workgroup> s: array<f32, 64>;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) t: u32) {\n\
+                 for (var i = 0u; i < 64u; i += 1u) { s[i] = 1.0; }\n\
+             }\n";
+        assert!(!proven(counter));
+        let chosen = |len: u32| {
+            format!(
+                "var<workgroup> s: array<f32, {len}>;\n\
+                 @compute @workgroup_size(64)\n\
+                 fn main(@builtin(local_invocation_index) t: u32) {{\n\
+                     var i = t;\n\
+                     if (t > 3u) {{ i = 70u; }}\n\
+                     s[i] = 1.0;\n\
+                 }}\n"
+            )
+        };
+        assert!(proven(&chosen(71)));
+        assert!(!proven(&chosen(70)));
+    }
+
+    /// A helper's argument is unknown, so a module whose helper indexes by one keeps its clamps
+    /// in every entry point; a buffer index needs no proof (the driver's robust access).
+    #[test]
+    fn helpers_count_for_every_entry_point_and_buffers_for_none() {
+        let helper = "var<workgroup> s: array<f32, 64>;\n\
+             fn put(i: u32) { s[i] = 1.0; }\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) t: u32) { put(t); }\n";
+        assert!(unclamped_in_text(helper).is_empty());
+        let buffer = "@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
+             @group(0) @binding(1) var<uniform> n: u32;\n\
+             @compute @workgroup_size(64)\n\
+             fn main(@builtin(local_invocation_index) t: u32) { out[n * 7u] = 1.0; }\n";
+        assert!(proven(buffer));
+    }
+
+    /// Local arrays and vectors indexed at run time are clamped by naga too.
+    #[test]
+    fn local_arrays_and_vectors_need_proofs() {
+        let local = |index: &str| {
+            format!(
+                "@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
+                 @compute @workgroup_size(8, 4)\n\
+                 fn main(@builtin(local_invocation_id) l: vec3<u32>) {{\n\
+                     var a: array<f32, 8>;\n\
+                     let v = vec4<f32>(1.0, 2.0, 3.0, 4.0);\n\
+                     a[{index}] = v[l.y];\n\
+                     out[l.x] = a[l.x];\n\
+                 }}\n"
+            )
+        };
+        assert!(proven(&local("l.x")));
+        assert!(!proven(&local("l.x + 1u")));
+    }
+
+    /// A cooperative load from a workgroup array must keep all its lines within the array: its
+    /// start (which is all naga clamps) and its last line.
+    #[test]
+    fn cooperative_loads_keep_their_extent_within_the_array() {
+        let coop = |len: u32, start: &str| {
+            format!(
+                "enable f16;\nenable wgpu_cooperative_matrix;\n\
+                 var<workgroup> s: array<vec4<f16>, {len}>;\n\
+                 @group(0) @binding(0) var<storage, read_write> c: array<f32>;\n\
+                 @compute @workgroup_size(64)\n\
+                 fn main(@builtin(local_invocation_index) t: u32) {{\n\
+                     let sg = t / 32u;\n\
+                     let a = coopLoadT<coop_mat16x16<f16, A>>(&s[{start}], 10u);\n\
+                     let b = coopLoadT<coop_mat16x16<f16, B>>(&s[0u], 10u);\n\
+                     var acc: coop_mat16x16<f32, C>;\n\
+                     acc = coopMultiplyAdd(a, b, acc);\n\
+                     coopStoreT(acc, &c[sg * 256u], 16u);\n\
+                 }}\n"
+            )
+        };
+        // the last line of the load at sg · 160 + 4 (sg ≤ 1) ends at 160 + 4 + 15 · 10 + 4
+        assert!(proven(&coop(318, "sg * 160u + 4u")));
+        assert!(!proven(&coop(317, "sg * 160u + 4u")));
+    }
+}

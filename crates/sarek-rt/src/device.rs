@@ -257,7 +257,9 @@ impl Device {
         // caller submits to their own clone of the queue (see `launch/submit.rs`).
         let submitter = Submitter::new(device.clone(), queue.clone(), info.is_some());
         let features = device.features();
-        let unclamped = crate::launch::unclamped::allowed(&device);
+        // Only a device Sarek requested itself: wgpu's `request_device` enables robust buffer
+        // access wherever offered, which a device the caller made from raw Vulkan may lack.
+        let unclamped = info.is_some() && crate::launch::unclamped::allowed(&device);
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),

@@ -206,8 +206,8 @@ impl Device {
     }
 
     /// Whether this device creates the modules of entry points that the macro proved in
-    /// bounds without naga's index clamps (a Vulkan device with robust buffer access, unless
-    /// `SAREK_UNCLAMPED=0`; `launch/unclamped.rs`). For tests.
+    /// bounds without naga's index clamps (a Vulkan device Sarek requested, with robust buffer
+    /// access, unless `SAREK_UNCLAMPED=0`; `launch/unclamped.rs`). For tests.
     #[doc(hidden)]
     pub fn drops_proven_clamps(&self) -> bool {
         !self.is_cpu() && self.inner().unclamped

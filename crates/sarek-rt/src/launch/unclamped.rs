@@ -9,7 +9,9 @@
 //! (`ShaderRuntimeChecks::bounds_checks`) also drops its own buffer clamps where the driver has
 //! none, so Sarek uses it only on Vulkan devices that enable `robustBufferAccess` (wgpu enables
 //! it wherever the device offers it), whose buffer accesses then stay within their bindings by
-//! the driver's guarantee. `SAREK_UNCLAMPED=0` keeps the clamps everywhere.
+//! the driver's guarantee, and only on devices Sarek requested itself (`Device::new`, `gpu`,
+//! `with_adapter`, `all`), not on one from `Device::from_wgpu`, which the caller may have made
+//! from raw Vulkan without it. `SAREK_UNCLAMPED=0` keeps the clamps everywhere.
 
 use sarek_codegen::toggle::Toggle;
 

@@ -22,7 +22,7 @@
 //! results, loads from memory and anything else are unknown.
 
 use naga::{
-    proc::{index::GuardedIndex, BoundsCheckPolicies, BoundsCheckPolicy, IndexableLength},
+    proc::{BoundsCheckPolicies, BoundsCheckPolicy, IndexableLength},
     valid::{FunctionInfo, ModuleInfo},
     BinaryOperator as BinaryOp, Binding, BuiltIn, Expression, Function, Handle, Literal,
     MathFunction, Module, ScalarKind, Statement, TypeInner,
@@ -466,8 +466,7 @@ impl<'a> Analysis<'a> {
             image_load: BoundsCheckPolicy::Unchecked,
             binding_array: BoundsCheckPolicy::Unchecked,
         };
-        let expressions = &self.function.expressions;
-        for (h, e) in expressions.iter() {
+        for (h, e) in self.function.expressions.iter() {
             let ok = match *e {
                 Expression::Access { base, index } => {
                     if policies.choose_policy(base, &self.module.types, self.info)
@@ -475,18 +474,14 @@ impl<'a> Analysis<'a> {
                     {
                         continue;
                     }
-                    match naga::proc::index::access_needs_check(
-                        base,
-                        GuardedIndex::Expression(index),
-                        self.module,
-                        expressions,
-                        self.info,
-                    ) {
-                        None => true,
-                        Some(IndexableLength::Known(len)) => self
+                    // (naga's own `access_needs_check` unwraps this length; a module with an
+                    // array sized by an override would panic there, and the macro never does)
+                    let base_type = self.info[base].ty.inner_with(&self.module.types);
+                    match base_type.indexable_length_resolved(self.module) {
+                        Ok(IndexableLength::Known(len)) => self
                             .get(index)
                             .is_some_and(|r| !r.is_empty() && r.lo >= 0 && r.hi < len as i128),
-                        Some(_) => false,
+                        _ => false,
                     }
                 }
                 Expression::CooperativeLoad { ref data, .. } => self.coop_within(h, data),

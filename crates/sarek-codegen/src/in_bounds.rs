@@ -247,8 +247,8 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Every store to a local variable (its index, the stored value), and which locals a
-    /// call may write through a pointer argument.
+    /// Every store to a local variable (its index, the stored value), and which locals are
+    /// written otherwise (through a call's pointer argument, by a cooperative store).
     fn collect(
         &self,
         block: &naga::Block,
@@ -267,6 +267,12 @@ impl<'a> Analysis<'a> {
                         if let Expression::LocalVariable(lv) = self.function.expressions[a] {
                             escaped[lv.index()] = true;
                         }
+                    }
+                }
+                // (a cooperative store to a local writes it other than by `Store`)
+                Statement::CooperativeStore { data, .. } => {
+                    if let Expression::LocalVariable(lv) = self.function.expressions[data.pointer] {
+                        escaped[lv.index()] = true;
                     }
                 }
                 Statement::Block(b) => self.collect(b, stores, escaped),

@@ -61,6 +61,14 @@ impl Range {
         Range { lo: v, hi: v }
     }
 
+    /// The values in both (empty if none).
+    fn intersect(self, other: Range) -> Range {
+        Range {
+            lo: self.lo.max(other.lo),
+            hi: self.hi.min(other.hi),
+        }
+    }
+
     fn union(self, other: Range) -> Range {
         if self.is_empty() {
             return other;
@@ -152,6 +160,12 @@ struct Analysis<'a> {
     ranges: Vec<Option<Range>>,
     /// Each local variable's range so far (`None`: not an integer scalar, or unknown).
     locals: Vec<Option<Range>>,
+    /// What the conditions around the statement being walked say (`guards.rs`).
+    facts: guards::Facts,
+    /// Each access and cooperative load as the last walk checked it where it is emitted.
+    checked: Vec<Option<bool>>,
+    /// Whether the last walk found a cooperative store it could not prove within its array.
+    store_unproven: bool,
 }
 
 impl<'a> Analysis<'a> {
@@ -168,6 +182,9 @@ impl<'a> Analysis<'a> {
             workgroup,
             ranges: vec![None; function.expressions.len()],
             locals: vec![None; function.local_variables.len()],
+            facts: guards::Facts::default(),
+            checked: vec![None; function.expressions.len()],
+            store_unproven: false,
         };
         a.solve();
         a
@@ -186,29 +203,34 @@ impl<'a> Analysis<'a> {
 
     /// Iterates the local variables' ranges to a fixed point: each is the union of its initial
     /// value (zero without one) and every value stored to it. Each starts empty and only
-    /// grows; after `ROUNDS` rounds any that still changes becomes unknown (a counter), which
-    /// absorbs, so the iteration ends, and it ends only when evaluating the expressions with
-    /// the locals' ranges gives the same ranges back: every stored value is then covered.
+    /// grows. After `ROUNDS` rounds a bound that still moves is widened to its type's extreme
+    /// (a counter's upper bound, a halving's lower one), so it cannot move again; after twice
+    /// as many, a local still changing becomes unknown, which absorbs. So the iteration ends,
+    /// and it ends only when evaluating the expressions with the locals' ranges gives the same
+    /// ranges back: every stored value is then covered.
     fn solve(&mut self) {
         const ROUNDS: usize = 6;
         let mut stores: Vec<(usize, Handle<Expression>)> = Vec::new();
         let mut escaped = vec![false; self.locals.len()];
         self.collect(&self.function.body, &mut stores, &mut escaped);
-        let mut current: Vec<Option<Range>> = self
+        let kinds: Vec<Option<ScalarKind>> = self
             .function
             .local_variables
             .iter()
             .enumerate()
-            .map(|(i, (_, v))| {
-                let int = match self.module.types[v.ty].inner {
-                    TypeInner::Scalar(s) => {
-                        s.width == 4 && matches!(s.kind, ScalarKind::Uint | ScalarKind::Sint)
-                    }
-                    _ => false,
-                };
-                (int && !escaped[i]).then_some(Range::EMPTY)
+            .map(|(i, (_, v))| match self.module.types[v.ty].inner {
+                TypeInner::Scalar(s)
+                    if s.width == 4
+                        && matches!(s.kind, ScalarKind::Uint | ScalarKind::Sint)
+                        && !escaped[i] =>
+                {
+                    Some(s.kind)
+                }
+                _ => None,
             })
             .collect();
+        let mut current: Vec<Option<Range>> =
+            kinds.iter().map(|k| k.map(|_| Range::EMPTY)).collect();
         let mut round = 0;
         loop {
             self.locals = current.clone();
@@ -236,11 +258,20 @@ impl<'a> Analysis<'a> {
                 break;
             }
             round += 1;
-            if round >= ROUNDS {
-                for (n, c) in next.iter_mut().zip(&current) {
-                    if n != c {
-                        *n = None;
+            for ((n, c), kind) in next.iter_mut().zip(&current).zip(&kinds) {
+                if n == c {
+                    continue;
+                }
+                match (*n, *c, kind) {
+                    _ if round >= 2 * ROUNDS => *n = None,
+                    (Some(nr), Some(cr), Some(kind)) if round >= ROUNDS && !cr.is_empty() => {
+                        let f = full(*kind);
+                        *n = Some(Range {
+                            lo: if nr.lo < cr.lo { f.lo } else { nr.lo },
+                            hi: if nr.hi > cr.hi { f.hi } else { nr.hi },
+                        });
                     }
+                    _ => {}
                 }
             }
             current = next;
@@ -296,16 +327,26 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Every expression's range, in arena order (an expression's operands precede it).
+    /// Every expression's range, in arena order (an expression's operands precede it), then
+    /// each emitted one again under the conditions it is emitted under (`guards.rs`).
     fn evaluate(&mut self) {
         for (h, _) in self.function.expressions.iter() {
             let r = self.range_of(h);
             self.ranges[h.index()] = r;
         }
+        self.refine();
     }
 
+    /// What is known of `h` here: its range narrowed by the facts about it (which also give a
+    /// range to an expression otherwise unknown).
     fn get(&self, h: Handle<Expression>) -> Option<Range> {
-        self.ranges.get(h.index()).copied().flatten()
+        let base = self.ranges.get(h.index()).copied().flatten();
+        let constrained = self.constrained(h);
+        match (base, constrained) {
+            (Some(r), _) => Some(self.with_facts(h, r)),
+            (None, true) => Some(self.with_facts(h, full(self.int_kind(h)?))),
+            (None, false) => None,
+        }
     }
 
     /// The range of integer expression `h` as an operand: what is known of it, else all the
@@ -399,8 +440,18 @@ impl<'a> Analysis<'a> {
                 _ => None,
             },
             Expression::Load { pointer } => match self.function.expressions[pointer] {
-                // (empty while the local's range is being found)
-                Expression::LocalVariable(lv) => self.locals.get(lv.index()).copied().flatten(),
+                // (empty while the local's range is being found; narrowed by what a guard
+                // says of its loads)
+                Expression::LocalVariable(lv) => {
+                    let v = lv.index();
+                    let known = self.locals.get(v).copied().flatten();
+                    let guarded = self.facts.locals.iter().any(|(w, _)| *w == v);
+                    match (known, guarded) {
+                        (Some(r), _) => Some(self.with_local_facts(v, r)),
+                        (None, true) => Some(self.with_local_facts(v, full(kind))),
+                        (None, false) => None,
+                    }
+                }
                 _ => None,
             },
             Expression::Select { accept, reject, .. } => {
@@ -464,56 +515,48 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Whether every clamped index of the function is proven in bounds.
+    /// Whether every clamped index of the function is proven in bounds: each access and
+    /// cooperative load as the last walk (`guards.rs`) checked it where it is emitted, under
+    /// the conditions there (one never emitted: without them), and every cooperative store.
     fn proven(&self) -> bool {
+        !self.store_unproven
+            && self.function.expressions.iter().all(|(h, e)| match e {
+                Expression::Access { .. } | Expression::CooperativeLoad { .. } => {
+                    self.checked[h.index()].unwrap_or_else(|| self.within(h))
+                }
+                _ => true,
+            })
+    }
+
+    /// Whether expression `h`, an access naga's `index` policy governs or a cooperative load,
+    /// stays within its array with what is known here (true for anything else).
+    fn within(&self, h: Handle<Expression>) -> bool {
         let policies = BoundsCheckPolicies {
             index: BoundsCheckPolicy::Restrict,
             buffer: BoundsCheckPolicy::Unchecked,
             image_load: BoundsCheckPolicy::Unchecked,
             binding_array: BoundsCheckPolicy::Unchecked,
         };
-        for (h, e) in self.function.expressions.iter() {
-            let ok = match *e {
-                Expression::Access { base, index } => {
-                    if policies.choose_policy(base, &self.module.types, self.info)
-                        != BoundsCheckPolicy::Restrict
-                    {
-                        continue;
-                    }
-                    // (naga's own `access_needs_check` unwraps this length; a module with an
-                    // array sized by an override would panic there, and the macro never does)
-                    let base_type = self.info[base].ty.inner_with(&self.module.types);
-                    match base_type.indexable_length_resolved(self.module) {
-                        Ok(IndexableLength::Known(len)) => self
-                            .get(index)
-                            .is_some_and(|r| !r.is_empty() && r.lo >= 0 && r.hi < len as i128),
-                        _ => false,
-                    }
+        match self.function.expressions[h] {
+            Expression::Access { base, index } => {
+                if policies.choose_policy(base, &self.module.types, self.info)
+                    != BoundsCheckPolicy::Restrict
+                {
+                    return true;
                 }
-                Expression::CooperativeLoad { ref data, .. } => self.coop_within(h, data),
-                _ => true,
-            };
-            if !ok {
-                return false;
+                // (naga's own `access_needs_check` unwraps this length; a module with an array
+                // sized by an override would panic there, and the macro never does)
+                let base_type = self.info[base].ty.inner_with(&self.module.types);
+                match base_type.indexable_length_resolved(self.module) {
+                    Ok(IndexableLength::Known(len)) => self
+                        .get(index)
+                        .is_some_and(|r| !r.is_empty() && r.lo >= 0 && r.hi < len as i128),
+                    _ => false,
+                }
             }
-        }
-        self.stores_within(&self.function.body)
-    }
-
-    /// Every cooperative-matrix store of `block` (at any depth) stays within its array.
-    fn stores_within(&self, block: &naga::Block) -> bool {
-        block.iter().all(|s| match s {
-            Statement::CooperativeStore { target, data } => self.coop_within(*target, data),
-            Statement::Block(b) => self.stores_within(b),
-            Statement::If { accept, reject, .. } => {
-                self.stores_within(accept) && self.stores_within(reject)
-            }
-            Statement::Switch { cases, .. } => cases.iter().all(|c| self.stores_within(&c.body)),
-            Statement::Loop {
-                body, continuing, ..
-            } => self.stores_within(body) && self.stores_within(continuing),
+            Expression::CooperativeLoad { ref data, .. } => self.coop_within(h, data),
             _ => true,
-        })
+        }
     }
 
     /// Whether the matrix `matrix` (its type gives the size and element) loaded from or
@@ -639,152 +682,6 @@ fn binary(op: BinaryOp, a: Range, b: Range, kind: ScalarKind) -> Option<Range> {
     }
 }
 
+mod guards;
 #[cfg(test)]
-mod tests {
-    use super::unclamped_in_text;
-
-    /// A kernel with a workgroup array of `len` elements indexed by `index` (`t` the local
-    /// invocation index of a workgroup of 64), in its entry point `main`.
-    fn shared(len: u32, index: &str) -> String {
-        format!(
-            "var<workgroup> s: array<f32, {len}>;\n\
-             @group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
-             @group(0) @binding(1) var<uniform> n: u32;\n\
-             @compute @workgroup_size(64)\n\
-             fn main(@builtin(local_invocation_index) t: u32, @builtin(workgroup_id) w: vec3<u32>) {{\n\
-                 let i = {index};\n\
-                 s[i] = 1.0;\n\
-                 workgroupBarrier();\n\
-                 out[w.x * 64u + t] = s[i];\n\
-             }}\n"
-        )
-    }
-
-    fn proven(wgsl: &str) -> bool {
-        unclamped_in_text(wgsl) == vec!["main".to_string()]
-    }
-
-    #[test]
-    fn indices_from_the_invocation_index_are_proven_up_to_the_length() {
-        assert!(proven(&shared(64, "t")));
-        assert!(!proven(&shared(63, "t")));
-        assert!(proven(&shared(65, "t + 1u")));
-        assert!(!proven(&shared(64, "t + 1u")));
-        // at most 7 · 10 + 7 + 576 = 653
-        assert!(proven(&shared(654, "(t / 8u) * 10u + t % 8u + 576u")));
-        assert!(!proven(&shared(653, "(t / 8u) * 10u + t % 8u + 576u")));
-    }
-
-    #[test]
-    fn what_may_wrap_or_is_unknown_is_not_proven() {
-        // t - 1 wraps to u32::MAX at t = 0
-        assert!(!proven(&shared(64, "t - 1u")));
-        // a workgroup id and a uniform are unknown
-        assert!(!proven(&shared(64, "w.x")));
-        assert!(!proven(&shared(1 << 20, "n")));
-        // a product that may wrap
-        assert!(!proven(&shared(
-            64,
-            "(w.x * 65536u * 65536u) % 64u + t * 0u + 100u"
-        )));
-    }
-
-    #[test]
-    fn remainders_minima_masks_and_selects_bound_unknown_values() {
-        assert!(proven(&shared(64, "w.x % 64u")));
-        assert!(!proven(&shared(63, "w.x % 64u")));
-        assert!(proven(&shared(64, "min(n, 63u)")));
-        assert!(proven(&shared(16, "n & 15u")));
-        assert!(proven(&shared(64, "select(t, 3u, n > 4u)")));
-        assert!(proven(&shared(64, "clamp(n, 2u, 63u)")));
-        assert!(proven(&shared(64, "(t >> 1u) + 32u")));
-        assert!(!proven(&shared(64, "(t >> 1u) + 33u")));
-        assert!(proven(&shared(64, "u32(i32(t))")));
-        assert!(!proven(&shared(64, "u32(i32(t) - 1)")));
-    }
-
-    /// A local counter is unknown (it grows on every round); a local assigned constants only
-    /// is their union.
-    #[test]
-    fn locals_are_the_union_of_what_is_stored() {
-        let counter = "var<workgroup> s: array<f32, 64>;\n\
-             @compute @workgroup_size(64)\n\
-             fn main(@builtin(local_invocation_index) t: u32) {\n\
-                 for (var i = 0u; i < 64u; i += 1u) { s[i] = 1.0; }\n\
-             }\n";
-        assert!(!proven(counter));
-        let chosen = |len: u32| {
-            format!(
-                "var<workgroup> s: array<f32, {len}>;\n\
-                 @compute @workgroup_size(64)\n\
-                 fn main(@builtin(local_invocation_index) t: u32) {{\n\
-                     var i = t;\n\
-                     if (t > 3u) {{ i = 70u; }}\n\
-                     s[i] = 1.0;\n\
-                 }}\n"
-            )
-        };
-        assert!(proven(&chosen(71)));
-        assert!(!proven(&chosen(70)));
-    }
-
-    /// A helper's argument is unknown, so a module whose helper indexes by one keeps its clamps
-    /// in every entry point; a buffer index needs no proof (the driver's robust access).
-    #[test]
-    fn helpers_count_for_every_entry_point_and_buffers_for_none() {
-        let helper = "var<workgroup> s: array<f32, 64>;\n\
-             fn put(i: u32) { s[i] = 1.0; }\n\
-             @compute @workgroup_size(64)\n\
-             fn main(@builtin(local_invocation_index) t: u32) { put(t); }\n";
-        assert!(unclamped_in_text(helper).is_empty());
-        let buffer = "@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
-             @group(0) @binding(1) var<uniform> n: u32;\n\
-             @compute @workgroup_size(64)\n\
-             fn main(@builtin(local_invocation_index) t: u32) { out[n * 7u] = 1.0; }\n";
-        assert!(proven(buffer));
-    }
-
-    /// Local arrays and vectors indexed at run time are clamped by naga too.
-    #[test]
-    fn local_arrays_and_vectors_need_proofs() {
-        let local = |index: &str| {
-            format!(
-                "@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n\
-                 @compute @workgroup_size(8, 4)\n\
-                 fn main(@builtin(local_invocation_id) l: vec3<u32>) {{\n\
-                     var a: array<f32, 8>;\n\
-                     let v = vec4<f32>(1.0, 2.0, 3.0, 4.0);\n\
-                     a[{index}] = v[l.y];\n\
-                     out[l.x] = a[l.x];\n\
-                 }}\n"
-            )
-        };
-        assert!(proven(&local("l.x")));
-        assert!(!proven(&local("l.x + 1u")));
-    }
-
-    /// A cooperative load from a workgroup array must keep all its lines within the array: its
-    /// start (which is all naga clamps) and its last line.
-    #[test]
-    fn cooperative_loads_keep_their_extent_within_the_array() {
-        let coop = |len: u32, start: &str| {
-            format!(
-                "enable f16;\nenable wgpu_cooperative_matrix;\n\
-                 var<workgroup> s: array<vec4<f16>, {len}>;\n\
-                 @group(0) @binding(0) var<storage, read_write> c: array<f32>;\n\
-                 @compute @workgroup_size(64)\n\
-                 fn main(@builtin(local_invocation_index) t: u32) {{\n\
-                     let sg = t / 32u;\n\
-                     let a = coopLoadT<coop_mat16x16<f16, A>>(&s[{start}], 10u);\n\
-                     let b = coopLoadT<coop_mat16x16<f16, B>>(&s[0u], 10u);\n\
-                     var acc: coop_mat16x16<f32, C>;\n\
-                     acc = coopMultiplyAdd(a, b, acc);\n\
-                     coopStoreT(acc, &c[sg * 256u], 16u);\n\
-                 }}\n"
-            )
-        };
-        // the last line of the load at sg · 160 + 4 (sg ≤ 1) ends at 160 + 4 + 15 · 10 + 4
-        assert!(proven(&coop(318, "sg * 160u + 4u")));
-        assert!(!proven(&coop(317, "sg * 160u + 4u")));
-    }
-}
+mod tests;

@@ -91,8 +91,6 @@ impl Analysis<'_> {
                 } => {
                     // A loop's guard: one branch leaves the loop, the other is empty, so
                     // what the empty branch assumes holds for the rest of the block.
-                    let leaves =
-                        |b: &Block| matches!(b.last(), Some(Statement::Break)) && b.len() == 1;
                     if accept.is_empty() && leaves(reject) {
                         self.assume(*condition, true);
                         continue;

@@ -169,50 +169,8 @@ impl Analysis<'_> {
     /// Drops the facts about the loads of every local that `block` stores to (at any depth).
     fn forget_stored(&mut self, block: &Block) {
         let mut stored = Vec::new();
-        self.stored_locals(block, &mut stored);
+        super::each_statement(block, &mut |s| stored.extend(self.writes(s)));
         self.facts.locals.retain(|(v, _)| !stored.contains(v));
-    }
-
-    fn stored_locals(&self, block: &Block, out: &mut Vec<usize>) {
-        for statement in block.iter() {
-            out.extend(self.writes(statement));
-            match statement {
-                Statement::Block(b) => self.stored_locals(b, out),
-                Statement::If { accept, reject, .. } => {
-                    self.stored_locals(accept, out);
-                    self.stored_locals(reject, out);
-                }
-                Statement::Switch { cases, .. } => {
-                    for case in cases {
-                        self.stored_locals(&case.body, out);
-                    }
-                }
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    self.stored_locals(body, out);
-                    self.stored_locals(continuing, out);
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// The locals `statement` itself writes: by a store, through a call's pointer argument,
-    /// by a cooperative store.
-    fn writes(&self, statement: &Statement) -> Vec<usize> {
-        let local = |h: Handle<Expression>| match self.function.expressions[h] {
-            Expression::LocalVariable(lv) => Some(lv.index()),
-            _ => None,
-        };
-        match statement {
-            Statement::Store { pointer, .. } => local(*pointer).into_iter().collect(),
-            Statement::Call { arguments, .. } => {
-                arguments.iter().filter_map(|&a| local(a)).collect()
-            }
-            Statement::CooperativeStore { data, .. } => local(data.pointer).into_iter().collect(),
-            _ => Vec::new(),
-        }
     }
 
     fn forget_local(&mut self, v: usize) {

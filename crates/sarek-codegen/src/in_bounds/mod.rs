@@ -131,24 +131,6 @@ pub fn unclamped_entry_points(module: &Module, info: &ModuleInfo) -> Vec<String>
         .collect()
 }
 
-/// Parses and validates `wgsl` (all capabilities: it was validated already with the kernel's)
-/// and returns [`unclamped_entry_points`]; empty when naga refuses it.
-pub fn unclamped_in_text(wgsl: &str) -> Vec<String> {
-    let Ok(module) = naga::front::wgsl::parse_str(wgsl) else {
-        return Vec::new();
-    };
-    let mut validator = naga::valid::Validator::new(
-        naga::valid::ValidationFlags::all(),
-        naga::valid::Capabilities::all(),
-    );
-    validator.subgroup_stages(naga::valid::ShaderStages::COMPUTE);
-    validator.subgroup_operations(naga::valid::SubgroupOperationSet::all());
-    match validator.validate(&module) {
-        Ok(info) => unclamped_entry_points(&module, &info),
-        Err(_) => Vec::new(),
-    }
-}
-
 /// The ranges of one function's expressions.
 struct Analysis<'a> {
     module: &'a Module,
@@ -286,44 +268,31 @@ impl<'a> Analysis<'a> {
         stores: &mut Vec<(usize, Handle<Expression>)>,
         escaped: &mut [bool],
     ) {
-        for statement in block.iter() {
-            match statement {
-                Statement::Store { pointer, value } => {
-                    if let Expression::LocalVariable(lv) = self.function.expressions[*pointer] {
-                        stores.push((lv.index(), *value));
-                    }
-                }
-                Statement::Call { arguments, .. } => {
-                    for &a in arguments {
-                        if let Expression::LocalVariable(lv) = self.function.expressions[a] {
-                            escaped[lv.index()] = true;
-                        }
-                    }
-                }
-                // (a cooperative store to a local writes it other than by `Store`)
-                Statement::CooperativeStore { data, .. } => {
-                    if let Expression::LocalVariable(lv) = self.function.expressions[data.pointer] {
-                        escaped[lv.index()] = true;
-                    }
-                }
-                Statement::Block(b) => self.collect(b, stores, escaped),
-                Statement::If { accept, reject, .. } => {
-                    self.collect(accept, stores, escaped);
-                    self.collect(reject, stores, escaped);
-                }
-                Statement::Switch { cases, .. } => {
-                    for case in cases {
-                        self.collect(&case.body, stores, escaped);
-                    }
-                }
-                Statement::Loop {
-                    body, continuing, ..
-                } => {
-                    self.collect(body, stores, escaped);
-                    self.collect(continuing, stores, escaped);
-                }
-                _ => {}
+        each_statement(block, &mut |statement| match statement {
+            Statement::Store { value, .. } => {
+                stores.extend(self.writes(statement).into_iter().map(|v| (v, *value)))
             }
+            _ => self
+                .writes(statement)
+                .into_iter()
+                .for_each(|v| escaped[v] = true),
+        });
+    }
+
+    /// The locals `statement` itself writes: by a store, through a call's pointer argument,
+    /// by a cooperative store.
+    fn writes(&self, statement: &Statement) -> Vec<usize> {
+        let local = |h: Handle<Expression>| match self.function.expressions[h] {
+            Expression::LocalVariable(lv) => Some(lv.index()),
+            _ => None,
+        };
+        match statement {
+            Statement::Store { pointer, .. } => local(*pointer).into_iter().collect(),
+            Statement::Call { arguments, .. } => {
+                arguments.iter().filter_map(|&a| local(a)).collect()
+            }
+            Statement::CooperativeStore { data, .. } => local(data.pointer).into_iter().collect(),
+            _ => Vec::new(),
         }
     }
 
@@ -616,6 +585,32 @@ impl<'a> Analysis<'a> {
             && start.lo >= 0
             && stride.lo >= 0
             && start.hi + (n - 1) * stride.hi + span <= len
+    }
+}
+
+/// Calls `f` on every statement of `block`, and of the blocks within them, in order.
+fn each_statement(block: &naga::Block, f: &mut impl FnMut(&Statement)) {
+    for statement in block.iter() {
+        f(statement);
+        match statement {
+            Statement::Block(b) => each_statement(b, f),
+            Statement::If { accept, reject, .. } => {
+                each_statement(accept, f);
+                each_statement(reject, f);
+            }
+            Statement::Switch { cases, .. } => {
+                for case in cases {
+                    each_statement(&case.body, f);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                each_statement(body, f);
+                each_statement(continuing, f);
+            }
+            _ => {}
+        }
     }
 }
 

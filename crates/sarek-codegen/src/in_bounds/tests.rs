@@ -1,5 +1,23 @@
 //! The analysis on small WGSL modules: what it proves and, one past it, what it does not.
-use super::unclamped_in_text;
+use crate::features::{CoopScalar, CoopShape, Feature};
+
+/// The entry points of `wgsl` proven in bounds ([`super::unclamped_entry_points`]), validated
+/// as a kernel using f16, subgroups and cooperative matrices would be; none if naga refuses it.
+fn unclamped_in_text(wgsl: &str) -> Vec<String> {
+    let features = [
+        Feature::ShaderF16,
+        Feature::Subgroup,
+        Feature::CooperativeMatrix(CoopShape {
+            size: 16,
+            ab: Some(CoopScalar::F16),
+            c: Some(CoopScalar::F32),
+        }),
+    ];
+    match crate::valid::validated(wgsl, &features) {
+        Ok((module, info)) => super::unclamped_entry_points(&module, &info),
+        Err(_) => Vec::new(),
+    }
+}
 
 /// A kernel with a workgroup array of `len` elements indexed by `index` (`t` the local
 /// invocation index of a workgroup of 64), in its entry point `main`.

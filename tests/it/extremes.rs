@@ -170,6 +170,7 @@ static LYING: KernelSource = KernelSource {
     quick: "",
     in_bounds: &[],
     quick_in_bounds: false,
+    quick_slices: 1,
 };
 
 #[test]

@@ -81,6 +81,7 @@ fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
         quick: "",
         in_bounds: &[],
         quick_in_bounds: false,
+        quick_slices: 1,
     }))
 }
 

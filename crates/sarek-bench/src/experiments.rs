@@ -26,6 +26,7 @@ const EXPERIMENTS: &[(&str, Experiment)] = &[
     ("matmul_f16", crate::benches::coop_variants::variants),
     ("matmul3", crate::matmul_experiments::matmul3),
     ("coop_first", crate::coop_first::coop_first),
+    ("noopt", crate::noopt::noopt),
 ];
 
 /// Runs the experiments `chosen` picks by name.

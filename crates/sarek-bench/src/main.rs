@@ -25,6 +25,7 @@ mod experiments;
 mod kernels;
 mod matmul_experiments;
 mod measure;
+mod noopt;
 mod raw;
 mod report;
 mod scan_experiments;

@@ -33,6 +33,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///     quick: "",
 ///     in_bounds: &[],
 ///     quick_in_bounds: false,
+///     quick_slices: 1,
 /// };
 /// assert_eq!(NOOP.abi.kernel, "noop");
 /// ```
@@ -70,6 +71,11 @@ pub struct KernelSource {
     pub in_bounds: &'static [&'static str],
     /// Whether the same holds for `quick`.
     pub quick_in_bounds: bool,
+    /// How many copies of each workgroup `quick` runs as: 1, or, for a kernel whose quick
+    /// form the macro split into slices (one per element of its array of cooperative
+    /// accumulators, `sarek_codegen::passes::slice_coop`), that many, the slice being
+    /// `workgroup_id.z % quick_slices`: the runtime multiplies the dispatch's z by it.
+    pub quick_slices: u32,
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.

@@ -106,6 +106,7 @@ static ADD_ONE: KernelSource = KernelSource {
     quick: "",
     in_bounds: &[],
     quick_in_bounds: false,
+    quick_slices: 1,
 };
 
 static COUNT: KernelSource = KernelSource {
@@ -154,6 +155,7 @@ static COUNT: KernelSource = KernelSource {
     quick: "",
     in_bounds: &[],
     quick_in_bounds: false,
+    quick_slices: 1,
 };
 
 #[rustfmt::skip]

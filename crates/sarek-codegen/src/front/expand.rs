@@ -92,7 +92,11 @@ pub fn expand_kernel_in(
     let ir = crate::interp::Program::to_json(&lowered.kernel);
     let spans = span_tokens(&lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
-    let (quick, quick_in_bounds) = quick_form(attr, item, module, &lowered, &compiled);
+    let QuickForm {
+        text: quick,
+        in_bounds: quick_in_bounds,
+        slices: quick_slices,
+    } = quick_form(attr, item, module, &lowered, &compiled);
     let in_bounds = &compiled.in_bounds;
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
@@ -137,10 +141,11 @@ pub fn expand_kernel_in(
     // Only `cfg` goes on the item below: a lint attribute (`expect`) would not hold there.
     let cfgs = passed_attrs.iter().filter(|a| a.path().is_ident("cfg"));
     quote! {
-        // The passes read `SAREK_UNROLL` when the kernel is compiled: naming it here makes
-        // cargo rebuild the crate when it changes.
+        // The passes read `SAREK_UNROLL` and `SAREK_SLICE` when the kernel is compiled: naming
+        // them here makes cargo rebuild the crate when they change.
         #(#cfgs)*
-        const _: ::core::option::Option<&str> = ::core::option_env!("SAREK_UNROLL");
+        const _: [::core::option::Option<&str>; 2] =
+            [::core::option_env!("SAREK_UNROLL"), ::core::option_env!("SAREK_SLICE")];
 
         #(#docs)*
         #(#passed_attrs)*
@@ -170,6 +175,7 @@ pub fn expand_kernel_in(
                     quick: #quick,
                     in_bounds: &[#(#in_bounds),*],
                     quick_in_bounds: #quick_in_bounds,
+                    quick_slices: #quick_slices,
                 };
                 &SOURCE
             };
@@ -239,37 +245,65 @@ pub(super) fn compile_kernel(
 /// while the unrolled one compiles on another thread; `sarek-rt`'s `launch/tiered.rs`).
 /// Empty when nothing was unrolled, or when the rolled lowering fails, binds differently or
 /// comes out the same: the runtime then has no quick form to offer. The same source lowered
-/// by the same rules computes the same results; only the loops stay loops. With it, whether
-/// its indices are all proven in bounds ([`crate::in_bounds`]).
+/// by the same rules computes the same results; only the loops stay loops. A kernel with an
+/// array of cooperative accumulators gets it in slices where [`passes::slice_coop`] applies
+/// (unless `SAREK_SLICE=0` when the kernel is compiled).
+///
+/// [`passes::slice_coop`]: crate::passes::slice_coop
 pub(super) fn quick_form(
     attr: &attr::KernelAttr,
     item: &syn::ItemFn,
     module: &[syn::Item],
     lowered: &super::LoweredKernel,
     compiled: &crate::CompiledKernel,
-) -> (String, bool) {
+) -> QuickForm {
     use crate::abi::ENTRY_POINT;
     use crate::wgsl::EntryPointText;
+    let none = QuickForm {
+        text: String::new(),
+        in_bounds: false,
+        slices: 1,
+    };
     if !lowered.unrolled {
-        return (String::new(), false);
+        return none;
     }
     let Ok(rolled) = super::lower_kernel_with(attr, item, module, false) else {
-        return (String::new(), false);
+        return none;
     };
-    let Ok(quick) = crate::compile(&rolled.kernel) else {
-        return (String::new(), false);
+    let sliced = crate::passes::slice_coop::enabled()
+        .then(|| crate::passes::slice_coop::run(&rolled.kernel))
+        .flatten()
+        .and_then(|(kernel, n)| Some((crate::compile(&kernel).ok()?, n)));
+    let (quick, slices) = match sliced {
+        Some(done) => done,
+        None => match crate::compile(&rolled.kernel) {
+            Ok(quick) => (quick, 1),
+            Err(_) => return none,
+        },
     };
     let text =
         |c: &crate::CompiledKernel| EntryPointText::text(&c.wgsl, &c.entry_points, ENTRY_POINT);
     match (text(&quick), text(compiled)) {
-        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => {
+        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => QuickForm {
             // The quick text is the module's shared text and this entry point, which the
             // analysis covered (it requires every helper proven too).
-            let proven = quick.in_bounds.iter().any(|e| e == ENTRY_POINT);
-            (q, proven)
-        }
-        _ => (String::new(), false),
+            in_bounds: quick.in_bounds.iter().any(|e| e == ENTRY_POINT),
+            text: q,
+            slices,
+        },
+        _ => none,
     }
+}
+
+/// What [`quick_form`] gives `KernelSource`: its `quick`, `quick_in_bounds` and
+/// `quick_slices`.
+pub(super) struct QuickForm {
+    /// The text (empty: no quick form).
+    pub(super) text: String,
+    /// Whether every index of its entry point is proven in bounds.
+    pub(super) in_bounds: bool,
+    /// The copies of each workgroup it runs as (1 unless in slices).
+    pub(super) slices: u32,
 }
 
 /// The source positions of the IR's spans: the CPU backend's faults name them, and

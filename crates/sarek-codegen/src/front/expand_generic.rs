@@ -200,8 +200,11 @@ pub fn expand(
         let ir = crate::interp::Program::to_json(&lowered.kernel);
         let spans = span_tokens(lowered);
         let entry_points = entry_point_tokens(&c.entry_points);
-        let (quick, quick_in_bounds) =
-            super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
+        let super::expand::QuickForm {
+            text: quick,
+            in_bounds: quick_in_bounds,
+            slices: quick_slices,
+        } = super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
         let in_bounds = &c.in_bounds;
         let location = location_tokens(name);
         impls.push(quote! {
@@ -219,6 +222,7 @@ pub fn expand(
                         quick: #quick,
                         in_bounds: &[#(#in_bounds),*],
                         quick_in_bounds: #quick_in_bounds,
+                        quick_slices: #quick_slices,
                     };
                     &SOURCE
                 };

@@ -21,9 +21,12 @@ pub mod const_eval;
 pub mod coop_arrays;
 pub mod forward;
 mod remap;
+pub mod slice_coop;
 pub mod unroll_loads;
 pub mod vectorise;
 
+#[cfg(all(test, feature = "front"))]
+mod slice_coop_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -74,7 +74,9 @@ impl Device {
                 abi.kernel
             );
         }
-        let pipeline = self.pipeline(source, entry)?;
+        let pipeline = self.pipeline(source, entry, dispatch)?;
+        // A quick form in slices runs each workgroup as that many along z.
+        let dispatch = [dispatch[0], dispatch[1], dispatch[2] * pipeline.slices];
         Ok(Some(Checked {
             dispatch,
             buffers,

@@ -35,6 +35,9 @@ pub(crate) struct Pipeline {
     pub(crate) pipeline: wgpu::ComputePipeline,
     pub(crate) layout: wgpu::BindGroupLayout,
     pub(super) repeats: Repeats,
+    /// The copies of each workgroup it runs as: 1, or a quick form's
+    /// [`KernelSource::quick_slices`] (its dispatch's z is multiplied by it).
+    pub(crate) slices: u32,
 }
 
 impl Pipeline {
@@ -52,17 +55,24 @@ pub(super) static COARSENING: Toggle = Toggle::new("SAREK_COARSEN", true);
 pub(super) static VECTORISING: Toggle = Toggle::new("SAREK_VEC4", true);
 
 impl Device {
-    /// The pipeline of `source`'s `entry` on this device, made once, for a launch.
+    /// The pipeline of `source`'s `entry` on this device, made once, for a launch of
+    /// `dispatch` workgroups.
     pub(super) fn pipeline(
         &self,
         source: &'static KernelSource,
         entry: Entry,
+        dispatch: [u32; 3],
     ) -> Result<Arc<Pipeline>> {
-        self.pipeline_for(source, entry, true)
+        // A quick form in slices runs `quick_slices` times the workgroups along z.
+        let z = u64::from(dispatch[2]) * u64::from(source.quick_slices.max(1));
+        let fits = z <= u64::from(self.limits().max_compute_workgroups_per_dimension);
+        self.pipeline_for(source, entry, true, fits)
     }
 
     /// The pipeline of `source`'s `entry`, made once: for a launch when `launch`, else for
     /// [`Device::prepare`] (whose quick form of a tiered kernel is kept for the first launch).
+    /// `quick_fits` when the launch's dispatch, times the quick form's slices, is within the
+    /// device's limits (a launch that does not fit waits for the optimized pipeline).
     ///
     /// The cache lock is held only to look a pipeline up and to insert it, never across the
     /// driver's compile, so that pipelines of different kernels are made at the same time on
@@ -73,6 +83,7 @@ impl Device {
         source: &'static KernelSource,
         entry: Entry,
         launch: bool,
+        quick_fits: bool,
     ) -> Result<Arc<Pipeline>> {
         let key = (std::ptr::from_ref(source) as usize, entry as u8);
         if let Some(p) = self.cached(key) {
@@ -87,7 +98,7 @@ impl Device {
             return Ok(p);
         }
         // A kernel whose first launch ran its quick form switches to its optimized pipeline.
-        if let Some(p) = self.finish_tier(key, launch) {
+        if let Some(p) = self.finish_tier(key, launch, quick_fits) {
             return Ok(p);
         }
         self.check_lost()?;
@@ -141,7 +152,7 @@ impl Device {
         };
         let layouts = started.elapsed();
         let text = only_entry_point(source, entry_point);
-        if entry == Entry::Direct && self.tiers(source, &text) {
+        if entry == Entry::Direct && quick_fits && self.tiers(source, &text) {
             let quick = (layout, pipeline_layout, text, scope);
             return self.quick_pipeline(source, key, quick, !launch);
         }
@@ -193,6 +204,7 @@ impl Device {
             pipeline,
             layout,
             repeats: Repeats::default(),
+            slices: 1,
         });
         crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
         Ok(p)
@@ -378,6 +390,7 @@ mod tests {
             quick: "",
             in_bounds: &[],
             quick_in_bounds: false,
+            quick_slices: 1,
         }
     }
 

@@ -54,7 +54,8 @@ impl Device {
         let Some((&first, rest)) = todo.split_first() else {
             return Ok(());
         };
-        let make = |k: &'static KernelSource| self.pipeline_for(k, Entry::Direct, false).map(drop);
+        let make =
+            |k: &'static KernelSource| self.pipeline_for(k, Entry::Direct, false, true).map(drop);
         std::thread::scope(|s| {
             let threads: Vec<_> = rest
                 .iter()

@@ -209,6 +209,7 @@ impl Device {
             pipeline: quick,
             layout: layout.clone(),
             repeats: Repeats::default(),
+            slices: optimized.source.quick_slices.max(1),
         });
         let spawned = std::thread::Builder::new()
             .name(format!("sarek compile {}", optimized.source.abi.kernel))
@@ -237,14 +238,21 @@ impl Device {
     /// [`Device::prepare`] made it, unless the optimized one is ready. For a prepare, the
     /// quick one as it is (nothing to wait for). `None` when `key` has no tier. The caller
     /// holds `key`'s slot, not the cache lock, so joining the thread holds up no other key.
-    pub(super) fn finish_tier(&self, key: (usize, u8), launch: bool) -> Option<Arc<Pipeline>> {
+    /// `quick_fits`: whether the launch may run the quick form (its slices within the
+    /// device's limits).
+    pub(super) fn finish_tier(
+        &self,
+        key: (usize, u8),
+        launch: bool,
+        quick_fits: bool,
+    ) -> Option<Arc<Pipeline>> {
         let tier = {
             let mut tiers = crate::sync::lock(&self.inner().tiers);
             let tier = tiers.get_mut(&key)?;
             if !launch {
                 return Some(tier.quick.clone());
             }
-            if tier.unserved && !tier.compiling.is_finished() {
+            if tier.unserved && quick_fits && !tier.compiling.is_finished() {
                 tier.unserved = false;
                 return Some(tier.quick.clone());
             }
@@ -255,6 +263,7 @@ impl Device {
                 pipeline,
                 layout: tier.layout,
                 repeats: Repeats::default(),
+                slices: 1,
             }),
             _ => tier.quick,
         };

@@ -178,3 +178,79 @@ fn dropping_a_device_while_it_compiles_does_not_deadlock() {
     dev.set_pipeline_cache_dir(None);
     assert_eq!(run(&dev), expected(&input()));
 }
+
+/// `blocked_sum`'s quick form by hand in four slices (as `passes::slice_coop` makes the quick
+/// forms of kernels with arrays of cooperative accumulators, which lavapipe cannot run): each
+/// of the four copies of a workgroup stores the sums of the threads whose index is its slice
+/// modulo 4, so the output is whole only if the runtime dispatched four times the workgroups
+/// along z.
+fn in_four_slices() -> &'static sarek::__private::KernelSource {
+    let source = blocked_sum::SOURCE;
+    let mut quick = source.quick.to_string();
+    let slice = if quick.contains("@builtin(workgroup_id) sarek_bid") {
+        "sarek_bid.z"
+    } else {
+        quick = quick.replacen(
+            "fn sarek_main(\n",
+            "fn sarek_main(\n    @builtin(workgroup_id) sarek_slice_id: vec3<u32>,\n",
+            1,
+        );
+        "sarek_slice_id.z"
+    };
+    let store = quick
+        .lines()
+        .find(|l| l.trim_start().starts_with("out[") && l.contains("] = "))
+        .unwrap_or_else(|| panic!("the store in {quick}"))
+        .to_string();
+    let guarded = format!(
+        "if (({slice} % 4u) == (sarek_gid.x % 4u)) {{ {} }}",
+        store.trim()
+    );
+    let quick = quick.replacen(&store, &guarded, 1);
+    assert!(quick.contains("sarek_gid"), "{quick}");
+    Box::leak(Box::new(sarek::__private::KernelSource {
+        wgsl: source.wgsl,
+        abi: source.abi.clone(),
+        location: source.location,
+        ir: source.ir,
+        spans: source.spans,
+        entry_points: source.entry_points,
+        quick: Box::leak(quick.into_boxed_str()),
+        in_bounds: source.in_bounds,
+        quick_in_bounds: false,
+        quick_slices: 4,
+    }))
+}
+
+#[test]
+fn a_quick_form_in_slices_runs_each_workgroup_once_per_slice() {
+    let Some(dev) = common::device() else { return };
+    dev.set_pipeline_cache_dir(None);
+    dev.set_tiered(true);
+    let source = in_four_slices();
+    let x = dev.upload(&input()).unwrap();
+    let mut out = dev.zeros::<f32>(N).unwrap();
+    let launch = |out: &mut Buffer<f32>| {
+        let args = [
+            sarek::__private::Arg::read(&x),
+            sarek::__private::Arg::write(out),
+        ];
+        sarek::__private::launch(&dev, source, Grid::cover(N), &args)
+            .unwrap()
+            .wait()
+            .unwrap();
+    };
+    launch(&mut out);
+    if !dev.is_cpu() {
+        assert_eq!(dev.pending_compiles(), 1, "the first launch ran the slices");
+    }
+    assert_eq!(
+        out.read().unwrap(),
+        expected(&input()),
+        "every slice stored"
+    );
+    let mut again = dev.zeros::<f32>(N).unwrap();
+    launch(&mut again);
+    assert_eq!(dev.pending_compiles(), 0, "the second launch switched");
+    assert_eq!(again.read().unwrap(), expected(&input()));
+}

@@ -15,6 +15,11 @@
 //!
 //! The passes change how the kernel is printed, never what it computes. The CPU interpreter
 //! runs the kernel as lowered (`#[sarek::kernel]` embeds the IR before these passes).
+//!
+//! [`slice_coop`] is not one of them: it runs on the tiered quick form only, before
+//! [`crate::compile`], and changes how the runtime dispatches it (in slices, one per
+//! cooperative accumulator), each slice storing what the whole quick form stores of its
+//! accumulator.
 
 pub mod coarsen;
 pub mod const_eval;

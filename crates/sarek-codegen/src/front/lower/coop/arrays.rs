@@ -180,9 +180,9 @@ mod tests {
 
     /// A kernel written with loops over arrays of matrices: unrolled, every element is a
     /// matrix variable of its own (the operands `let`s, as when written one name per matrix);
-    /// its quick form keeps the loops and WGSL arrays of matrices; both naga-valid.
+    /// its quick form keeps the loops, in slices of one accumulator each; both naga-valid.
     #[test]
-    fn arrays_of_matrices_unroll_to_variables_and_stay_arrays_in_the_quick_form() {
+    fn arrays_of_matrices_unroll_to_variables_and_the_quick_form_runs_in_slices() {
         let text = errors(
             quote!(x: &[f32], y: &[f32], z: &mut [f32], n: u32),
             quote! {
@@ -230,9 +230,13 @@ mod tests {
         assert_eq!(main.matches("var sarek_coop").count(), 4, "{main}");
         assert!(!optimized.contains("array<coop_mat"), "{optimized}");
         assert!(!main.contains("coop_mat16x16<f32, B>()"), "{main}");
+        // The quick form keeps the loops but runs in four slices (`passes::slice_coop`):
+        // one accumulator and one B operand each, the loops over them run once.
         assert!(
-            quick.contains("var sarek_coop0: array<coop_mat16x16<f32, C>, 4>;")
-                && quick.contains("array<coop_mat16x16<f32, B>, 4>")
+            quick.contains("quick_slices : 4u32")
+                && quick.contains("let sarek___slice: u32 = (sarek_bid.z % 4u);")
+                && !quick.contains("array<coop_mat")
+                && quick.matches("coopMultiplyAdd(").count() == 1
                 && quick.matches("= coopLoadT<coop_mat16x16<f32, B>>").count() == 1,
             "{quick}"
         );

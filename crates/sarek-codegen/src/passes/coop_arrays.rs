@@ -15,6 +15,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::u32_literal as literal;
 use crate::ir::*;
 
 /// The first matrix number no function of `kernel` uses: the numbers are unique across the
@@ -78,14 +79,6 @@ pub fn run(f: &mut Function, next: &mut u32) {
         .flat_map(|(id, base)| *base..*base + arrays[id].0.len)
         .collect();
     drop_dead_zeros(&mut f.body, &elements);
-}
-
-/// The value of `h` if it is a `u32` literal.
-fn literal(f: &Function, h: crate::arena::Handle<Expression>) -> Option<u32> {
-    match f.exprs[h].kind {
-        Expr::Literal(Literal::U32(k)) => Some(k),
-        _ => None,
-    }
 }
 
 fn rewrite(block: &mut Block, rename: &impl Fn(CoopMatrix) -> CoopMatrix) {

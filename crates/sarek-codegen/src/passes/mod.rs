@@ -30,8 +30,6 @@ pub mod slice_coop;
 pub mod unroll_loads;
 pub mod vectorise;
 
-#[cfg(all(test, feature = "front"))]
-mod slice_coop_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -41,6 +39,15 @@ use std::collections::HashSet;
 
 use crate::arena::Handle;
 use crate::ir::{Expression, Function, Kernel, Local};
+
+/// The value of `h` if it is a `u32` literal (indices of arrays of matrices and the bounds
+/// of `u32` loop counters, as the lowering writes them).
+pub(crate) fn u32_literal(f: &Function, h: Handle<Expression>) -> Option<u32> {
+    match f.exprs[h].kind {
+        crate::ir::Expr::Literal(crate::ir::Literal::U32(k)) => Some(k),
+        _ => None,
+    }
+}
 
 /// What the passes did to one function that the WGSL writer needs to print it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -4,10 +4,10 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::slice_coop;
 use crate::front::attr::KernelAttr;
 use crate::interp::{Launch, Program};
 use crate::ir::*;
+use crate::passes::slice_coop;
 
 /// `item` lowered with workgroups of 32 and its `for` loops rolled.
 fn rolled(item: syn::ItemFn) -> Kernel {
@@ -216,29 +216,10 @@ fn a_shortened_loop_may_not_hold_a_barrier_or_write_memory() {
     };
     // The loop writes a single matrix (`x`) each iteration: not sliced either way.
     assert!(slice_coop::run(&with(quote::quote!())).is_none());
-    // An operand array instead, and nothing else: sliced.
-    let plain = rolled(syn::parse_quote! {
-        fn k(a: &[f32], b: &[f32], c: &mut [f32]) {
-            let mut acc = [CoopMatrix::<f32, 8, C>::zeros(); 2];
-            let mut x = [CoopMatrix::<f32, 8, A>::zeros(); 2];
-            let bm = CoopMatrix::<f32, 8, B>::load_rows(b, 0, 8);
-            for i in 0..2 {
-                x[i] = CoopMatrix::load_rows(a, 64 * i, 8);
-                acc[i] = x[i].multiply_add(bm, acc[i]);
-            }
-            for i in 0..2 {
-                acc[i].store_rows(c, 64 * i, 8);
-            }
-        }
-    });
-    let (sliced, n) = slice_coop::run(&plain).expect("sliced");
-    assert_eq!(n, 2);
-    crate::compile(&sliced).expect("valid");
-    for body in [
-        quote::quote!(block_barrier();),
-        quote::quote!(s[thread_idx_x()] = 1.0;),
-    ] {
-        let k = rolled(syn::parse_quote! {
+    // An operand array instead, and nothing else: sliced; with a barrier or a store to
+    // workgroup memory in the loop: not.
+    let with_array = |body: proc_macro2::TokenStream| {
+        rolled(syn::parse_quote! {
             fn k(a: &[f32], b: &[f32], c: &mut [f32]) {
                 let s = shared::<[f32; 64]>();
                 let mut acc = [CoopMatrix::<f32, 8, C>::zeros(); 2];
@@ -253,8 +234,19 @@ fn a_shortened_loop_may_not_hold_a_barrier_or_write_memory() {
                     acc[i].store_rows(c, 64 * i, 8);
                 }
             }
-        });
-        assert!(slice_coop::run(&k).is_none(), "{body}");
+        })
+    };
+    let (sliced, n) = slice_coop::run(&with_array(quote::quote!())).expect("sliced");
+    assert_eq!(n, 2);
+    crate::compile(&sliced).expect("valid");
+    for body in [
+        quote::quote!(block_barrier();),
+        quote::quote!(s[thread_idx_x()] = 1.0;),
+    ] {
+        assert!(
+            slice_coop::run(&with_array(body.clone())).is_none(),
+            "{body}"
+        );
     }
 }
 

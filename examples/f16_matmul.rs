@@ -78,7 +78,12 @@ fn main() -> sarek::Result<()> {
     let b: Vec<f16> = (0..m * m)
         .map(|i| f16::from_f32(((i * 5) % 11) as f32 * 0.25 - 1.25))
         .collect();
-    let dev = Device::new()?;
+    // Tensor cores are one of wgpu's experimental features, which a device has only on request.
+    // SAFETY: this program accepts wgpu's contract for its experimental features.
+    let dev = match Device::gpu_with(unsafe { sarek::GpuOptions::new().experimental_features() }) {
+        Ok(dev) if !dev.is_software() => dev,
+        _ => Device::new()?,
+    };
     println!(
         "{}: offers {:?}",
         dev.name(),

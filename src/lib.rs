@@ -144,8 +144,8 @@ pub use sarek_macros::{kernel, module};
 pub use half::f16;
 pub use sarek_rt::Groups;
 pub use sarek_rt::{
-    vector, wgpu, AdapterSelector, Batch, Buffer, CpuEngine, Device, Element, Error, Grid, IVec2,
-    IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
+    vector, wgpu, AdapterSelector, Batch, Buffer, CpuEngine, Device, Element, Error, GpuOptions,
+    Grid, IVec2, IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
 pub use sarek_rt::{F16Vec2, F16Vec4};
 

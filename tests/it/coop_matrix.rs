@@ -342,7 +342,7 @@ fn arrays_of_matrices_run_as_machine_code() {
             dev.cpu_engine(source).unwrap(),
             Some(want),
             "{}",
-            source.abi.kernel
+            source.abi().kernel
         );
     }
 }

@@ -203,7 +203,7 @@ fn the_benchmark_kernels_run_as_machine_code() {
             dev.cpu_engine(source).unwrap(),
             Some(compiled()),
             "{}",
-            source.abi.kernel
+            source.abi().kernel
         );
     }
 }
@@ -514,7 +514,7 @@ fn f16_subgroup_and_matrix_kernels_run_as_machine_code() {
             dev.cpu_engine(source).unwrap(),
             Some(compiled()),
             "{}",
-            source.abi.kernel
+            source.abi().kernel
         );
     }
     let x = dev.upload(&[f16::from_f32(0.5); 64]).unwrap();

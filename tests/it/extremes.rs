@@ -122,14 +122,14 @@ fn grids_past_the_address_space_are_too_large() {
 
 /// A hand-written source (as `sarek::__private` allows) whose uniform field lies past the
 /// block it declares.
-static LYING: KernelSource = KernelSource {
-    wgsl: "struct U { grid: vec3<u32>, len: u32 }
+static LYING: KernelSource = KernelSource::new(
+    "struct U { grid: vec3<u32>, len: u32 }
 @group(0) @binding(0) var<storage, read_write> out: array<u32>;
 @group(0) @binding(1) var<uniform> u: U;
 @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x < u.len { out[id.x] = 1u; }
 }",
-    abi: Abi {
+    Abi {
         kernel: B("lying"),
         entry_point: B(ENTRY_POINT),
         workgroup_size: [64, 1, 1],
@@ -163,15 +163,8 @@ static LYING: KernelSource = KernelSource {
         features: B(&[]),
         limits: sarek::abi::Limits::Portable,
     },
-    location: concat!(file!(), ":", line!()),
-    ir: "",
-    spans: &[],
-    entry_points: &[],
-    quick: "",
-    in_bounds: &[],
-    quick_in_bounds: false,
-    quick_slices: 1,
-};
+    concat!(file!(), ":", line!()),
+);
 
 #[test]
 fn a_hand_written_uniform_field_past_the_block_is_an_error() {

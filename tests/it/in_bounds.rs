@@ -54,14 +54,14 @@ fn expected(x: &[f32], pick: impl Fn(usize) -> usize) -> Vec<f32> {
 #[test]
 fn sources_list_the_entry_points_proven_in_bounds() {
     assert!(
-        reverse_blocks::SOURCE.in_bounds.contains(&"sarek_main"),
+        reverse_blocks::SOURCE.in_bounds().contains(&"sarek_main"),
         "{:?}",
-        reverse_blocks::SOURCE.in_bounds
+        reverse_blocks::SOURCE.in_bounds()
     );
     assert!(
-        !shift_blocks::SOURCE.in_bounds.contains(&"sarek_main"),
+        !shift_blocks::SOURCE.in_bounds().contains(&"sarek_main"),
         "{:?}",
-        shift_blocks::SOURCE.in_bounds
+        shift_blocks::SOURCE.in_bounds()
     );
 }
 
@@ -102,4 +102,95 @@ fn proven_and_clamped_kernels_give_the_cpu_backends_results() {
             assert_eq!(out.read().unwrap(), want, "{} k {k}", d.name());
         }
     }
+}
+
+/// A hand-written source that claims its entry point is in bounds when it reads past a
+/// workgroup array of four: thread `i` reads element `i`.
+static FORGED: sarek::__private::KernelSource = {
+    use sarek::abi::{Abi, Access, BufferBinding, FieldSource, Uniform, UniformField, ENTRY_POINT};
+    use std::borrow::Cow::Borrowed as B;
+    sarek::__private::KernelSource::new(
+        "struct U { grid: vec3<u32>, len: u32 }
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@group(0) @binding(1) var<uniform> u: U;
+var<workgroup> s: array<u32, 4>;
+@compute @workgroup_size(64) fn sarek_main(@builtin(local_invocation_index) t: u32) {
+    if t < 4u { s[t] = 10u * (t + 1u); }
+    workgroupBarrier();
+    if t < u.len { out[t] = s[t]; }
+}",
+        Abi {
+            kernel: B("forged"),
+            entry_point: B(ENTRY_POINT),
+            workgroup_size: [64, 1, 1],
+            buffers: B(&[BufferBinding {
+                binding: 0,
+                param: 0,
+                name: B("out"),
+                elem: B("u32"),
+                stride: 4,
+                access: Access::ReadWrite,
+            }]),
+            uniform: Uniform {
+                binding: 1,
+                size: 16,
+                fields: B(&[
+                    UniformField {
+                        name: B("sarek_grid"),
+                        offset: 0,
+                        source: FieldSource::Grid,
+                    },
+                    UniformField {
+                        name: B("sarek_len0"),
+                        offset: 12,
+                        source: FieldSource::Length { param: 0 },
+                    },
+                ]),
+            },
+            workgroup_memory: 16,
+            coarsened: false,
+            vectorised: false,
+            features: B(&[]),
+            limits: sarek::abi::Limits::Portable,
+        },
+        concat!(file!(), ":", line!()),
+    )
+    // A lie: the index `t` runs to 63.
+    .with_in_bounds(&["sarek_main"], false)
+};
+
+#[test]
+fn a_forged_proof_keeps_the_index_clamps() {
+    let Some(dev) = common::gpu_device() else {
+        return;
+    };
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    let before = dev.pipelines_unclamped();
+    sarek::__private::launch(
+        &dev,
+        &FORGED,
+        Grid::cover(64),
+        &[sarek::__private::Arg::write(&mut out)],
+    )
+    .unwrap()
+    .wait()
+    .unwrap();
+    // naga's clamp reads element 3 for every index past it.
+    let want: Vec<u32> = (0..64).map(|t: u32| 10 * (t.min(3) + 1)).collect();
+    assert_eq!(out.read().unwrap(), want, "{}", dev.name());
+    assert_eq!(
+        dev.pipelines_unclamped(),
+        before,
+        "the forged module ran unclamped"
+    );
+    // A kernel the proof holds for still runs without them where the device allows it.
+    let x = dev.upload(&input()).unwrap();
+    let mut y = dev.zeros::<f32>(N).unwrap();
+    reverse_blocks
+        .launch(&dev, Grid::cover(N), &x, &mut y)
+        .unwrap()
+        .wait()
+        .unwrap();
+    let proven = usize::from(dev.drops_proven_clamps());
+    assert_eq!(dev.pipelines_unclamped(), before + proven, "{}", dev.name());
 }

@@ -24,6 +24,7 @@ mod device_limits;
 mod differential;
 mod extremes;
 mod float_atomics;
+mod forbid_unsafe;
 mod generics;
 mod golden;
 mod gpu;

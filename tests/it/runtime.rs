@@ -342,9 +342,9 @@ fn profiled_launches_report_a_positive_gpu_time() {
 #[test]
 fn kernels_know_where_they_are_defined() {
     assert!(
-        saxpy::SOURCE.location.starts_with("tests/it/runtime.rs:"),
+        saxpy::SOURCE.location().starts_with("tests/it/runtime.rs:"),
         "{}",
-        saxpy::SOURCE.location
+        saxpy::SOURCE.location()
     );
     let json = saxpy::ABI.to_json();
     assert!(json.contains("\"kernel\": \"saxpy\""), "{json}");

@@ -80,7 +80,7 @@ pub(crate) fn run(dev: &Device) -> Vec<f32> {
 
 #[test]
 fn only_kernels_that_unroll_embed_a_quick_form() {
-    let quick = blocked_sum::SOURCE.quick;
+    let quick = blocked_sum::SOURCE.quick();
     assert!(quick.contains("fn sarek_main("), "{quick}");
     // One entry point, its loops rolled.
     assert_eq!(quick.matches("@compute").count(), 1, "{quick}");
@@ -92,7 +92,7 @@ fn only_kernels_that_unroll_embed_a_quick_form() {
         "{}",
         blocked_sum::WGSL.len()
     );
-    assert_eq!(plain_square::SOURCE.quick, "");
+    assert_eq!(plain_square::SOURCE.quick(), "");
 }
 
 #[test]
@@ -186,7 +186,7 @@ fn dropping_a_device_while_it_compiles_does_not_deadlock() {
 /// along z.
 fn in_four_slices() -> &'static sarek::__private::KernelSource {
     let source = blocked_sum::SOURCE;
-    let mut quick = source.quick.to_string();
+    let mut quick = source.quick().to_string();
     let slice = if quick.contains("@builtin(workgroup_id) sarek_bid") {
         "sarek_bid.z"
     } else {
@@ -208,17 +208,15 @@ fn in_four_slices() -> &'static sarek::__private::KernelSource {
     );
     let quick = quick.replacen(&store, &guarded, 1);
     assert!(quick.contains("sarek_gid"), "{quick}");
-    Box::leak(Box::new(sarek::__private::KernelSource {
-        wgsl: source.wgsl,
-        abi: source.abi.clone(),
-        location: source.location,
-        ir: source.ir,
-        spans: source.spans,
-        entry_points: source.entry_points,
-        quick: Box::leak(quick.into_boxed_str()),
-        in_bounds: source.in_bounds,
-        quick_in_bounds: false,
-        quick_slices: 4,
+    let quick: &'static str = Box::leak(quick.into_boxed_str());
+    let sliced =
+        sarek::__private::KernelSource::new(source.wgsl(), source.abi().clone(), source.location())
+            .with_entry_points(source.entry_points())
+            .with_quick(quick, 4)
+            .with_in_bounds(source.in_bounds(), false);
+    // SAFETY: the IR is `blocked_sum`'s own, which the macro generated.
+    Box::leak(Box::new(unsafe {
+        sliced.with_ir(source.ir(), source.spans())
     }))
 }
 

@@ -69,19 +69,16 @@ fn histogram_gs(data: &[u32], bins: &[AtomicU32]) {
 
 /// `source` recompiled from its IR with the pass off.
 fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
-    let program = sarek_codegen::interp::Program::from_json(source.ir).expect("the IR");
+    let program = sarek_codegen::interp::Program::from_json(source.ir()).expect("the IR");
     let off = sarek_codegen::compile_with(program.kernel(), &Options { unroll: 0 }).unwrap();
-    Box::leak(Box::new(KernelSource {
-        wgsl: Box::leak(off.wgsl.into_boxed_str()),
-        abi: off.abi,
-        location: source.location,
-        ir: source.ir,
-        spans: source.spans,
-        entry_points: &[],
-        quick: "",
-        in_bounds: &[],
-        quick_in_bounds: false,
-        quick_slices: 1,
+    let plain = KernelSource::new(
+        Box::leak(off.wgsl.into_boxed_str()),
+        off.abi,
+        source.location(),
+    );
+    // SAFETY: the IR is `source`'s own, which the macro generated.
+    Box::leak(Box::new(unsafe {
+        plain.with_ir(source.ir(), source.spans())
     }))
 }
 
@@ -115,16 +112,16 @@ fn the_pass_changes_the_wgsl_of_grid_stride_loops() {
         histogram_gs::SOURCE,
     ] {
         let off = without_unrolling(source);
-        let program = sarek_codegen::interp::Program::from_json(source.ir).unwrap();
+        let program = sarek_codegen::interp::Program::from_json(source.ir()).unwrap();
         let on = sarek_codegen::compile_with(program.kernel(), &Options::default()).unwrap();
-        assert_ne!(on.wgsl, off.wgsl, "{}", source.abi.kernel);
-        assert_eq!(on.abi, off.abi);
+        assert_ne!(on.wgsl, off.wgsl(), "{}", source.abi().kernel);
+        assert_eq!(&on.abi, off.abi());
         // What the macro embedded is one of the two (`SAREK_UNROLL` at build time chooses).
-        assert!(source.wgsl == on.wgsl || source.wgsl == off.wgsl);
+        assert!(source.wgsl() == on.wgsl || source.wgsl() == off.wgsl());
     }
     // The guarded shape: all iterations checked at once, then the original loop.
     let off = without_unrolling(grid_sum::SOURCE);
-    let program = sarek_codegen::interp::Program::from_json(grid_sum::SOURCE.ir).unwrap();
+    let program = sarek_codegen::interp::Program::from_json(grid_sum::SOURCE.ir()).unwrap();
     let on = sarek_codegen::compile_with(program.kernel(), &Options::default()).unwrap();
     assert!(on.wgsl.contains(") / 3u)))"), "{}", on.wgsl);
     // In `sarek_main` and `sarek_main_folded`: the unrolled loop and the original one.
@@ -132,7 +129,7 @@ fn the_pass_changes_the_wgsl_of_grid_stride_loops() {
     assert_eq!(on.wgsl.matches(guarded).count(), 2, "{}", on.wgsl);
     let plain = "while (i < sarek_params.sarek_len0) {";
     assert_eq!(on.wgsl.matches(plain).count(), 2, "{}", on.wgsl);
-    assert!(!off.wgsl.contains(guarded));
+    assert!(!off.wgsl().contains(guarded));
 }
 
 #[test]
@@ -177,7 +174,7 @@ fn unrolled_sums_equal_the_plain_ones_bit_for_bit() {
                     bits(&on),
                     bits(&plain),
                     "{} on {}: n {n}, {groups} groups",
-                    on_source.abi.kernel,
+                    on_source.abi().kernel,
                     dev.name()
                 );
                 // And the sums are the sequential ones, thread by thread.

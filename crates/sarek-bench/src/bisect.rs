@@ -25,7 +25,7 @@ fn pack(
     lens: &[(u32, u32)],
     scalars: &[(u32, u32)],
 ) -> Vec<u8> {
-    let abi = &source.abi;
+    let abi = &source.abi();
     let mut bytes = vec![0u8; abi.uniform.size as usize];
     let mut put = |at: u32, v: u32| {
         let at = at as usize;
@@ -145,19 +145,19 @@ fn scan_partial(b: &Bench) -> Result<()> {
         None,
     );
     let s1 = make(
-        scan_reduce::SOURCE.wgsl,
+        scan_reduce::SOURCE.wgsl(),
         "sarek_main",
         &[&rx, &rs],
         Some(&u1),
     );
     let s2 = make(
-        scan_carry::SOURCE.wgsl,
+        scan_carry::SOURCE.wgsl(),
         "sarek_main",
         &[&rs, &rc],
         Some(&u2),
     );
     let s3 = make(
-        scan_apply_sg::SOURCE.wgsl,
+        scan_apply_sg::SOURCE.wgsl(),
         "sarek_main",
         &[&rx, &rc, &ro],
         Some(&u3),
@@ -245,9 +245,9 @@ fn scan(b: &Bench) -> Result<()> {
     ));
 
     // The passes' generated text and its edits toward the twins.
-    let s1 = scan_reduce::SOURCE.wgsl.to_string();
-    let s2 = scan_carry::SOURCE.wgsl.to_string();
-    let s3 = scan_apply_sg::SOURCE.wgsl.to_string();
+    let s1 = scan_reduce::SOURCE.wgsl().to_string();
+    let s2 = scan_carry::SOURCE.wgsl().to_string();
+    let s3 = scan_apply_sg::SOURCE.wgsl().to_string();
     // The lengths as the twin reads them (`arrayLength`), and two spellings that stay exact
     // for an empty buffer (bound as one element, its uniform length 0).
     let lens = |s: &str, form: &str| {
@@ -268,14 +268,14 @@ fn scan(b: &Bench) -> Result<()> {
         }
         s
     };
-    let sw = scan_apply_whole::SOURCE.wgsl.to_string();
-    let sp = scan_apply_whole_p::SOURCE.wgsl.to_string();
+    let sw = scan_apply_whole::SOURCE.wgsl().to_string();
+    let sp = scan_apply_whole_p::SOURCE.wgsl().to_string();
     // Pass 3: the library's kernel for whole tiles (what `Scan` runs at 2^26 floats), its
     // general kernel (guards, a partial tile) on every tile, and the variants.
     let p3: Vec<Edit> = vec![
         (
             "library (scan_apply_sg_whole)",
-            scan_apply_sg_whole::SOURCE.wgsl.to_string(),
+            scan_apply_sg_whole::SOURCE.wgsl().to_string(),
         ),
         ("general kernel (scan_apply_sg, guarded)", s3.clone()),
         (

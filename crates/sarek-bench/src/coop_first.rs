@@ -97,11 +97,11 @@ pub fn coop_first(b: &Bench) -> Result<()> {
             // The suite's f16 row as Sarek wrote it: its quick form, or its optimized text.
             let source = crate::benches::coop_q4::matmul_f16_q4p2::SOURCE;
             let text = if case == "q_row" {
-                source.quick
+                source.quick()
             } else {
-                source.wgsl
+                source.wgsl()
             };
-            raw_case_at(b, case, text, &source.abi.entry_point)
+            raw_case_at(b, case, text, &source.abi().entry_point)
         } else if let Some(path) = case.strip_prefix("file:") {
             std::fs::read_to_string(path)
                 .map_err(|e| e.into())
@@ -148,11 +148,11 @@ fn sarek_case(b: &Bench, name: &str) -> Result<()> {
     };
     launch.wait()?;
     let ms = start.elapsed().as_secs_f64() * 1e3;
-    let naga = naga_host(source.wgsl, "sarek_main");
+    let naga = naga_host(source.wgsl(), "sarek_main");
     println!(
         "coop-first s_{name} first-launch {ms:.2} ms; host naga on the whole module {naga}; wgsl {} bytes, quick form {}",
-        source.wgsl.len(),
-        if source.quick.is_empty() { "none" } else { "yes" },
+        source.wgsl().len(),
+        if source.quick().is_empty() { "none" } else { "yes" },
     );
     Ok(())
 }

@@ -514,15 +514,15 @@ pub fn matmul3(b: &Bench) -> Result<()> {
     if let Ok(dir) = std::env::var("SAREK_MM_DUMP") {
         std::fs::write(
             format!("{dir}/sarek_matmul_rb.wgsl"),
-            crate::kernels::matmul_rb::SOURCE.wgsl,
+            crate::kernels::matmul_rb::SOURCE.wgsl(),
         )?;
         std::fs::write(
             format!("{dir}/sarek_matmul_rb_single.wgsl"),
-            crate::kernels::matmul_rb_single::SOURCE.wgsl,
+            crate::kernels::matmul_rb_single::SOURCE.wgsl(),
         )?;
         std::fs::write(
             format!("{dir}/sarek_matmul_rb_one.wgsl"),
-            crate::kernels::matmul_rb_one::SOURCE.wgsl,
+            crate::kernels::matmul_rb_one::SOURCE.wgsl(),
         )?;
         for (name, src, _) in &cases {
             let file = name.replace([' ', '(', ')', '+', '.', '/'], "_");
@@ -532,7 +532,7 @@ pub fn matmul3(b: &Bench) -> Result<()> {
     // Sarek's own kernel (its direct entry point), compiled only: what the driver spends on it.
     {
         let start = Instant::now();
-        let _p = ctx.pipeline_at(crate::kernels::matmul_rb::SOURCE.wgsl, "sarek_main");
+        let _p = ctx.pipeline_at(crate::kernels::matmul_rb::SOURCE.wgsl(), "sarek_main");
         ctx.wait();
         println!(
             "experiment: matmul3 Sarek matmul_rb (whole module, compile only)  pipeline {:>7.1} ms",

@@ -25,19 +25,19 @@ pub fn noopt(b: &Bench) -> Result<()> {
     if let Ok(dir) = std::env::var("SAREK_NOOPT_DUMP") {
         // the row's two texts, for hand-made variants (`x_coop_first`'s `file:` cases)
         let source = crate::benches::coop_q4::matmul_f16_q4p2::SOURCE;
-        std::fs::write(format!("{dir}/q_row.wgsl"), source.quick)?;
-        std::fs::write(format!("{dir}/o_row.wgsl"), source.wgsl)?;
+        std::fs::write(format!("{dir}/q_row.wgsl"), source.quick())?;
+        std::fs::write(format!("{dir}/o_row.wgsl"), source.wgsl())?;
     }
     let cases = std::env::var("SAREK_NOOPT").unwrap_or_else(|_| "q_row:1,q_row:0".into());
     for case in cases.split(',') {
         let (name, flag) = case.split_once(':').ok_or("SAREK_NOOPT: CASE:FLAG")?;
         let source = crate::benches::coop_q4::matmul_f16_q4p2::SOURCE;
         let text = match name {
-            "q_row" => source.quick,
-            "o_row" => source.wgsl,
+            "q_row" => source.quick(),
+            "o_row" => source.wgsl(),
             other => return Err(format!("no noopt case {other}").into()),
         };
-        one(b, case, text, &source.abi.entry_point, flag)?;
+        one(b, case, text, &source.abi().entry_point, flag)?;
     }
     Ok(())
 }

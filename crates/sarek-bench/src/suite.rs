@@ -38,7 +38,9 @@ impl Default for Options {
 
 /// Runs the suite and writes the report; `Ok(false)` when some result was wrong.
 pub fn run(options: &Options) -> Result<bool> {
-    let dev = sarek::Device::gpu()?;
+    // SAFETY: the suite accepts wgpu's contract for its experimental features (the f16 rows
+    // use cooperative matrices).
+    let dev = sarek::Device::gpu_with(unsafe { sarek::GpuOptions::new().experimental_features() })?;
     let timestamps = dev.set_profiling(true);
     let ctx = Ctx {
         dev: dev.clone(),

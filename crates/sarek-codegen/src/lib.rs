@@ -56,7 +56,7 @@ pub mod check;
 pub mod features;
 #[cfg(feature = "front")]
 pub mod front;
-#[cfg(feature = "wgsl")]
+#[cfg(feature = "proof")]
 pub mod in_bounds;
 pub mod interp;
 pub mod ir;

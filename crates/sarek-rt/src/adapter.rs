@@ -55,6 +55,67 @@ impl From<String> for AdapterSelector {
     }
 }
 
+/// How [`Device::gpu_with`] opens a device: which adapter, and whether with wgpu's
+/// experimental features.
+///
+/// ```
+/// use sarek_rt::{Device, GpuOptions};
+/// // The adapter `Device::gpu` would open, without experimental features.
+/// match Device::gpu_with(GpuOptions::new()) {
+///     Ok(dev) => println!("{}", dev.name()),
+///     Err(e) => println!("no GPU: {e}"),
+/// }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct GpuOptions {
+    adapter: Option<AdapterSelector>,
+    experimental: bool,
+}
+
+impl GpuOptions {
+    /// The best adapter (as [`Device::gpu`] picks it, `SAREK_ADAPTER` included), without
+    /// experimental features.
+    pub fn new() -> GpuOptions {
+        GpuOptions::default()
+    }
+
+    /// The adapter `selector` names, as [`Device::with_adapter`] takes it.
+    ///
+    /// ```
+    /// let options = sarek_rt::GpuOptions::new().adapter(0);
+    /// # let _ = options;
+    /// ```
+    pub fn adapter(mut self, selector: impl Into<AdapterSelector>) -> GpuOptions {
+        self.adapter = Some(selector.into());
+        self
+    }
+
+    /// Requests wgpu's experimental features where the adapter has them: today cooperative
+    /// matrices (`CoopMatrix`, tensor cores), which kernels that use them need. Without this,
+    /// such a kernel fails to launch with [`Error::MissingFeature`], saying so.
+    ///
+    /// ```no_run
+    /// use sarek_rt::{Device, GpuOptions};
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// // SAFETY: this program accepts wgpu's contract for its experimental features.
+    /// let dev = Device::gpu_with(unsafe { GpuOptions::new().experimental_features() })?;
+    /// # let _ = dev;
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// wgpu's experimental features may still have bugs that break memory safety
+    /// (`wgpu::ExperimentalFeatures::enabled`). Sarek's own kernels use them only after naga
+    /// has validated their WGSL and their matrix shapes were checked against the adapter's
+    /// offer, but the device's wgpu handles ([`Device::wgpu_device`]) reach them from safe code
+    /// too: the caller accepts wgpu's contract for everything done with this device.
+    pub unsafe fn experimental_features(mut self) -> GpuOptions {
+        self.experimental = true;
+        self
+    }
+}
+
 /// Adapters of a kind come before those of a later rank.
 fn rank(info: &wgpu::AdapterInfo) -> u8 {
     match info.device_type {
@@ -168,8 +229,10 @@ fn warn_software(info: &wgpu::AdapterInfo) {
     }
 }
 
-/// Opens a device on `adapter`, with its full limits and, where it has them, timestamps.
-fn open(adapter: wgpu::Adapter) -> Result<Device> {
+/// Opens a device on `adapter`, with its full limits and, where it has them, timestamps;
+/// with wgpu's experimental features only when `experimental` (an `unsafe` opt-in,
+/// [`GpuOptions::experimental_features`]).
+fn open(adapter: wgpu::Adapter, experimental: bool) -> Result<Device> {
     let _one_at_a_time = crate::sync::lock(&CREATING);
     let info = adapter.get_info();
     log::info!(
@@ -187,20 +250,21 @@ fn open(adapter: wgpu::Adapter) -> Result<Device> {
     // Every feature Sarek can use that the adapter has: the kernels' (subgroups, float
     // atomics; a kernel's launch checks its own), timestamps for `Device::set_profiling`
     // and the pipeline cache for `disk_cache.rs`.
-    let features =
+    let mut features =
         adapter.features() & (crate::features::usable() | wgpu::Features::PIPELINE_CACHE);
-    // wgpu grants an `EXPERIMENTAL_*` feature (cooperative matrices) only with this token.
-    let experimental = if features.intersects(wgpu::Features::all_experimental_mask()) {
-        // SAFETY: the token acknowledges that wgpu's experimental features may still have
-        // bugs that break memory safety when a kernel uses them. Sarek requests only
-        // EXPERIMENTAL_COOPERATIVE_MATRIX, whose use is confined to kernels with cooperative
-        // matrices (`Feature::CooperativeMatrix` in their ABI); their shapes are checked
-        // against the adapter's offer before a pipeline is made, and naga has validated
-        // their WGSL. Kernels without them never touch the feature.
-        unsafe { wgpu::ExperimentalFeatures::enabled() }
-    } else {
-        wgpu::ExperimentalFeatures::disabled()
-    };
+    // wgpu grants an `EXPERIMENTAL_*` feature (cooperative matrices) only with this token,
+    // whose contract the caller of `experimental_features` took on: the device's wgpu handles
+    // (`Device::wgpu_device`) then reach those features from safe code.
+    let experimental =
+        if experimental && features.intersects(wgpu::Features::all_experimental_mask()) {
+            // SAFETY: the caller of `GpuOptions::experimental_features` accepted wgpu's contract
+            // for experimental features (they may still have bugs that break memory safety) for
+            // this device.
+            unsafe { wgpu::ExperimentalFeatures::enabled() }
+        } else {
+            features.remove(wgpu::Features::all_experimental_mask());
+            wgpu::ExperimentalFeatures::disabled()
+        };
     let coop = adapter.cooperative_matrix_properties();
     let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
         label: Some("sarek"),
@@ -235,22 +299,37 @@ impl Device {
     /// }
     /// ```
     pub fn gpu() -> Result<Device> {
+        Device::gpu_with(GpuOptions::new())
+    }
+
+    /// A device opened as `options` say: [`Device::gpu`] or [`Device::with_adapter`], with
+    /// wgpu's experimental features where `options` ask for them (for kernels with cooperative
+    /// matrices).
+    ///
+    /// ```
+    /// use sarek_rt::{Device, GpuOptions};
+    /// assert!(Device::gpu_with(GpuOptions::new().adapter(usize::MAX)).is_err());
+    /// ```
+    pub fn gpu_with(options: GpuOptions) -> Result<Device> {
         crate::logging::init();
-        let adapters = enumerate();
-        if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
-            return match select(adapters, &AdapterSelector::Name(wanted.clone())) {
-                Ok(adapter) => open(adapter),
-                Err(_) => Err(Error::NoAdapter(format!(
-                    " whose name contains {:?} (SAREK_ADAPTER)",
-                    wanted.to_lowercase()
-                ))),
-            };
-        }
-        let adapter = adapters
-            .into_iter()
-            .next()
-            .ok_or_else(|| Error::NoAdapter(String::new()))?;
-        open(adapter)
+        let adapter = match options.adapter {
+            Some(selector) => select(enumerate(), &selector)?,
+            None => match std::env::var("SAREK_ADAPTER") {
+                Ok(wanted) => {
+                    select(enumerate(), &AdapterSelector::Name(wanted.clone())).map_err(|_| {
+                        Error::NoAdapter(format!(
+                            " whose name contains {:?} (SAREK_ADAPTER)",
+                            wanted.to_lowercase()
+                        ))
+                    })?
+                }
+                Err(_) => enumerate()
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| Error::NoAdapter(String::new()))?,
+            },
+        };
+        open(adapter, options.experimental)
     }
 
     /// The host's adapters, in the order [`Device::with_adapter`] numbers them: discrete
@@ -284,8 +363,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn with_adapter(selector: impl Into<AdapterSelector>) -> Result<Device> {
-        crate::logging::init();
-        open(select(enumerate(), &selector.into())?)
+        Device::gpu_with(GpuOptions::new().adapter(selector))
     }
 
     /// Every device of the host, one per hardware adapter (discrete GPUs first, then
@@ -331,7 +409,7 @@ impl Device {
                 return Ok(vec![Device::new()?]);
             }
         }
-        adapters.into_iter().map(open).collect()
+        adapters.into_iter().map(|a| open(a, false)).collect()
     }
 
     /// The device [`Device::new`] opens when nothing forces the choice: the best hardware
@@ -339,7 +417,7 @@ impl Device {
     pub(crate) fn preferred() -> Result<Device> {
         let best = enumerate().into_iter().next();
         match best {
-            Some(adapter) if !is_software(&adapter.get_info()) => open(adapter),
+            Some(adapter) if !is_software(&adapter.get_info()) => open(adapter, false),
             Some(adapter) => {
                 log::warn!(
                     "sarek: the only adapter, {:?}, is a software one, which caps loops and may \

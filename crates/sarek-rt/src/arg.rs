@@ -7,14 +7,20 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 /// A kernel's WGSL and ABI, as embedded by `#[sarek::kernel]` in a `static`; the pipeline
 /// cache is keyed by the static's address. Every kernel exposes its own as `name::SOURCE`.
 ///
+/// Its fields are private: what the runtime trusts without checking (the IR that the CPU
+/// backend's JIT compiles to machine code) can only be set through the `unsafe`
+/// [`KernelSource::with_ir`], and what it checks again before relying on it (which entry
+/// points are in bounds) is only a hint. A hand-written source is built with
+/// [`KernelSource::new`] and runs on GPUs only:
+///
 /// ```
 /// use std::borrow::Cow;
 /// use sarek_rt::raw::KernelSource;
 /// use sarek_codegen::abi::{Abi, Uniform, ENTRY_POINT};
 ///
-/// static NOOP: KernelSource = KernelSource {
-///     wgsl: "@compute @workgroup_size(1) fn sarek_main() {}",
-///     abi: Abi {
+/// static NOOP: KernelSource = KernelSource::new(
+///     "@compute @workgroup_size(1) fn sarek_main() {}",
+///     Abi {
 ///         kernel: Cow::Borrowed("noop"),
 ///         entry_point: Cow::Borrowed(ENTRY_POINT),
 ///         workgroup_size: [1, 1, 1],
@@ -26,56 +32,164 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         features: Cow::Borrowed(&[]),
 ///         limits: sarek_codegen::abi::Limits::Portable,
 ///     },
-///     location: concat!(file!(), ":", line!()),
-///     ir: "",
-///     spans: &[],
-///     entry_points: &[],
-///     quick: "",
-///     in_bounds: &[],
-///     quick_in_bounds: false,
-///     quick_slices: 1,
-/// };
-/// assert_eq!(NOOP.abi.kernel, "noop");
+///     concat!(file!(), ":", line!()),
+/// );
+/// assert_eq!(NOOP.abi().kernel, "noop");
+/// assert!(NOOP.ir().is_empty());
+/// ```
+///
+/// Safe code cannot hand the JIT an IR of its own:
+///
+/// ```compile_fail,E0133
+/// # use sarek_rt::raw::KernelSource;
+/// # fn forge(source: KernelSource) -> KernelSource {
+/// source.with_ir("{}", &[]) // error: call to unsafe function
+/// # }
 /// ```
 #[derive(Debug)]
 pub struct KernelSource {
+    pub(crate) wgsl: &'static str,
+    pub(crate) abi: Abi,
+    pub(crate) location: &'static str,
+    pub(crate) ir: &'static str,
+    pub(crate) spans: &'static [(u32, u32)],
+    pub(crate) entry_points: &'static [(&'static str, usize, usize)],
+    pub(crate) quick: &'static str,
+    pub(crate) in_bounds: &'static [&'static str],
+    pub(crate) quick_in_bounds: bool,
+    pub(crate) quick_slices: u32,
+}
+
+impl KernelSource {
+    /// A source of WGSL text `wgsl` with its ABI, defined at `location` (`file:line`, for
+    /// diagnostics and `SAREK_DUMP_WGSL`): the whole text goes to wgpu, with naga's index
+    /// clamps, and the kernel runs on GPUs only (it has no IR for the CPU backend).
+    pub const fn new(wgsl: &'static str, abi: Abi, location: &'static str) -> KernelSource {
+        KernelSource {
+            wgsl,
+            abi,
+            location,
+            ir: "",
+            spans: &[],
+            entry_points: &[],
+            quick: "",
+            in_bounds: &[],
+            quick_in_bounds: false,
+            quick_slices: 1,
+        }
+    }
+
+    /// Each entry point's name and the byte range of its text in the WGSL, as the WGSL writer
+    /// recorded them (`sarek_codegen::wgsl::EntryPointText`): the runtime gives wgpu the text
+    /// before the first entry point followed by the launched one's. A range that does not fit
+    /// the text makes the runtime give the whole text instead.
+    pub const fn with_entry_points(
+        mut self,
+        entry_points: &'static [(&'static str, usize, usize)],
+    ) -> KernelSource {
+        self.entry_points = entry_points;
+        self
+    }
+
+    /// The kernel's quick form: a complete module whose entry point is the same kernel
+    /// lowered with the full unrolling of short `for` loops off, which GPU drivers compile
+    /// several times faster. On a first launch whose compiled pipeline is not in the cache,
+    /// the runtime launches it while the unrolled pipeline compiles on another thread (tiered
+    /// compilation; `SAREK_TIERED=0` turns it off). `slices` is how many copies of each
+    /// workgroup it runs as: 1, or, for a quick form split into one slice per element of an
+    /// array of cooperative accumulators (`sarek_codegen::passes::slice_coop`), that many,
+    /// the slice being `workgroup_id.z % slices` (the runtime multiplies the dispatch's z by
+    /// it; 0 counts as 1).
+    pub const fn with_quick(mut self, quick: &'static str, slices: u32) -> KernelSource {
+        self.quick = quick;
+        self.quick_slices = if slices == 0 { 1 } else { slices };
+        self
+    }
+
+    /// The entry points in which the macro proved every index into a workgroup, local or
+    /// value array, vector or matrix in bounds (`sarek_codegen::in_bounds`), and whether the
+    /// same holds for the quick form. Only a hint: on a device that may drop naga's index
+    /// clamps, the runtime proves it again on the module it creates (`launch/unclamped.rs`)
+    /// and keeps the clamps where that fails, so a wrong list costs time, never safety.
+    pub const fn with_in_bounds(
+        mut self,
+        entry_points: &'static [&'static str],
+        quick: bool,
+    ) -> KernelSource {
+        self.in_bounds = entry_points;
+        self.quick_in_bounds = quick;
+        self
+    }
+
+    /// The kernel's IR as JSON, which the CPU backend runs, and the line and column of each
+    /// source span the IR refers to (for [`crate::Error::KernelFault`] reports).
+    ///
+    /// # Safety
+    ///
+    /// `ir` must be the IR that `#[sarek::kernel]` generated for this very kernel, unchanged
+    /// (the text `sarek_codegen` serialises after its checks). The CPU backend's JIT compiles
+    /// it to machine code trusting what it declares, each expression's type and every id in
+    /// it, without checking them again: an IR made or edited by hand can make the machine code
+    /// read or write outside its buffers. `spans` is only used in messages.
+    pub const unsafe fn with_ir(
+        mut self,
+        ir: &'static str,
+        spans: &'static [(u32, u32)],
+    ) -> KernelSource {
+        self.ir = ir;
+        self.spans = spans;
+        self
+    }
+
     /// The WGSL module.
-    pub wgsl: &'static str,
-    /// The ABI.
-    pub abi: Abi,
-    /// Where the kernel is defined (`file:line`), for diagnostics and `SAREK_DUMP_WGSL`.
-    pub location: &'static str,
-    /// The kernel's IR as JSON, which the CPU backend runs (empty for a hand-written source,
-    /// which then runs on GPUs only).
-    pub ir: &'static str,
-    /// The line and column of each source span the IR refers to, for the CPU backend's
-    /// reports ([`crate::Error::KernelFault`]).
-    pub spans: &'static [(u32, u32)],
-    /// Each entry point's name and the byte range of its text in `wgsl`, as the WGSL writer
-    /// recorded them (`sarek_codegen::wgsl::EntryPointText`): the runtime gives wgpu the
-    /// text before the first entry point followed by the launched one's. Empty for a
-    /// hand-written module, which is then given whole.
-    pub entry_points: &'static [(&'static str, usize, usize)],
-    /// The kernel's quick form: a complete module whose entry point `sarek_main` is the same
-    /// kernel lowered with the full unrolling of short `for` loops off, which GPU drivers
-    /// compile several times faster. On a first launch whose compiled pipeline is not in the
-    /// cache, the runtime launches it while the unrolled pipeline compiles on another thread
-    /// (tiered compilation, `launch/tiered.rs`; `SAREK_TIERED=0` turns it off). Empty when
-    /// the kernel unrolls nothing (or for a hand-written source).
-    pub quick: &'static str,
-    /// The entry points of `wgsl` in which the macro proved every index into a workgroup,
-    /// local or value array, vector or matrix in bounds, and every cooperative-matrix load
-    /// and store from workgroup memory within its array (`sarek_codegen::in_bounds`): on a
-    /// Vulkan device with robust buffer access the runtime creates them without naga's index
-    /// clamps (`SAREK_UNCLAMPED=0` keeps them). A hand-written source lists none.
-    pub in_bounds: &'static [&'static str],
-    /// Whether the same holds for `quick`.
-    pub quick_in_bounds: bool,
-    /// How many copies of each workgroup `quick` runs as: 1, or, for a kernel whose quick
-    /// form the macro split into slices (one per element of its array of cooperative
-    /// accumulators, `sarek_codegen::passes::slice_coop`), that many, the slice being
-    /// `workgroup_id.z % quick_slices`: the runtime multiplies the dispatch's z by it.
-    pub quick_slices: u32,
+    pub const fn wgsl(&self) -> &'static str {
+        self.wgsl
+    }
+
+    /// The ABI: how the kernel binds its buffers and packs its uniform block.
+    pub const fn abi(&self) -> &Abi {
+        &self.abi
+    }
+
+    /// Where the kernel is defined (`file:line`).
+    pub const fn location(&self) -> &'static str {
+        self.location
+    }
+
+    /// The kernel's IR as JSON (empty for a hand-written source, which runs on GPUs only).
+    pub const fn ir(&self) -> &'static str {
+        self.ir
+    }
+
+    /// The line and column of each source span the IR refers to.
+    pub const fn spans(&self) -> &'static [(u32, u32)] {
+        self.spans
+    }
+
+    /// Each entry point's name and the byte range of its text in [`KernelSource::wgsl`].
+    pub const fn entry_points(&self) -> &'static [(&'static str, usize, usize)] {
+        self.entry_points
+    }
+
+    /// The quick form's WGSL (empty when the kernel has none).
+    pub const fn quick(&self) -> &'static str {
+        self.quick
+    }
+
+    /// How many copies of each workgroup the quick form runs as.
+    pub const fn quick_slices(&self) -> u32 {
+        self.quick_slices
+    }
+
+    /// The entry points the macro proved in bounds (a hint the runtime checks again).
+    pub const fn in_bounds(&self) -> &'static [&'static str] {
+        self.in_bounds
+    }
+
+    /// Whether the macro proved the quick form in bounds (a hint the runtime checks again).
+    pub const fn quick_in_bounds(&self) -> bool {
+        self.quick_in_bounds
+    }
 }
 
 /// One launch argument, as the typed `launch` of a kernel builds them.

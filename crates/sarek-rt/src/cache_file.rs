@@ -16,8 +16,14 @@ pub(crate) fn fnv(bytes: &[u8]) -> u64 {
     })
 }
 
-/// Writes `bytes` to `file` through a temporary file in the same directory and a rename.
+/// The largest cache file read: a pipeline cache of every kernel of a large program is a few
+/// tens of megabytes, and a file past this is refused before any of it is read.
+pub(crate) const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// Writes `bytes` to `file` through a temporary file in the same directory and a rename. On
+/// Unix the file is readable and writable by its owner alone, as [`read_with_handle`] requires.
 pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = file.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -27,20 +33,71 @@ pub(crate) fn write_atomically(file: &Path, bytes: &[u8]) -> std::io::Result<()>
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ));
-    let written = std::fs::write(&temp, bytes).and_then(|()| std::fs::rename(&temp, file));
+    let mut options = std::fs::File::options();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let written = options
+        .open(&temp)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|()| std::fs::rename(&temp, file));
     if written.is_err() {
         let _ = std::fs::remove_file(&temp);
     }
     written
 }
 
-/// The bytes of `file`, and the open file to refresh its time through.
-fn read_with_handle(file: &Path) -> std::io::Result<(Vec<u8>, std::fs::File)> {
+/// `file` opened for reading without blocking: on Unix with `O_NONBLOCK`, so that a FIFO at
+/// the path opens at once (and is then refused as not a regular file) instead of waiting for a
+/// writer; reads of a regular file are not affected.
+pub(crate) fn open_for_reading(file: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::File::options();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    options.open(file)
+}
+
+/// Why an opened file is not read: not a regular file (a FIFO would block the read, a device
+/// such as `/dev/zero` never end it), too large, or (on Unix) written by someone else.
+fn refuse(handle: &std::fs::File) -> std::io::Result<Option<&'static str>> {
+    let meta = handle.metadata()?;
+    if !meta.is_file() {
+        return Ok(Some("not a regular file"));
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Ok(Some("larger than any cache file Sarek writes"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        // SAFETY: `geteuid` has no preconditions and cannot fail.
+        let me = unsafe { libc::geteuid() };
+        if meta.uid() != me {
+            return Ok(Some("owned by another user"));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return Ok(Some("writable by other users"));
+        }
+    }
+    Ok(None)
+}
+
+/// The bytes of `file`, and the open file to refresh its time through; `Err` with the reason
+/// for a file that is not read ([`refuse`]). Opening never blocks: on Unix the file is opened
+/// non-blocking, so a FIFO at the path is refused instead of waiting for a writer.
+fn read_with_handle(
+    file: &Path,
+) -> std::io::Result<Result<(Vec<u8>, std::fs::File), &'static str>> {
     use std::io::Read;
-    let mut handle = std::fs::File::open(file)?;
+    let handle = open_for_reading(file)?;
+    if let Some(why) = refuse(&handle)? {
+        return Ok(Err(why));
+    }
     let mut bytes = Vec::new();
-    handle.read_to_end(&mut bytes)?;
-    Ok((bytes, handle))
+    // A file that grows while it is read stops at the limit and fails its length check.
+    (&handle).take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    Ok(Ok((bytes, handle)))
 }
 
 /// Sets the modification time of an opened cache file to now, when it is more than an hour
@@ -173,7 +230,11 @@ impl Layout {
     /// is how the pruner (`cache_prune.rs`) tells a file in use from a forgotten one.
     pub(crate) fn read(&self, file: &Path, fields: &[Field]) -> Option<Contents> {
         let (bytes, handle) = match read_with_handle(file) {
-            Ok(read) => read,
+            Ok(Ok(read)) => read,
+            Ok(Err(why)) => {
+                self.ignore(file, why);
+                return None;
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return None,
             Err(e) => {
                 log::warn!("sarek: ignoring {} {}: {e}", self.what, file.display());
@@ -257,6 +318,66 @@ mod tests {
         assert!(LAYOUT
             .read(&file, &[Field::short(b"kez", "other key")])
             .is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Reads `file` on a thread, failing the test if that blocks for seconds.
+    #[cfg(unix)]
+    fn read_or_hang(file: &Path) -> std::io::Result<Result<usize, &'static str>> {
+        let file = file.to_owned();
+        let (send, receive) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let read = read_with_handle(&file).map(|r| r.map(|(bytes, _)| bytes.len()));
+            let _ = send.send(read);
+        });
+        receive
+            .recv_timeout(std::time::Duration::from_secs(20))
+            .expect("reading a cache file blocked")
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn hostile_files_are_refused_without_blocking() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("sarek-hostile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let fields = [Field::short(b"key", "other key")];
+        // A FIFO with no writer: a blocking open would wait forever.
+        let fifo = dir.join("fifo.bin");
+        let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `path` is a valid C string that outlives the call.
+        assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        assert_eq!(read_or_hang(&fifo).unwrap(), Err("not a regular file"));
+        assert!(LAYOUT.read(&fifo, &fields).is_none());
+        // A link to an endless device: a whole read would fill the memory.
+        let zero = dir.join("zero.bin");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        assert_eq!(read_or_hang(&zero).unwrap(), Err("not a regular file"));
+        // A 3 GiB file (sparse): refused before a byte is read.
+        let huge = dir.join("huge.bin");
+        std::fs::File::create(&huge)
+            .unwrap()
+            .set_len(3 << 30)
+            .unwrap();
+        assert_eq!(
+            read_or_hang(&huge).unwrap(),
+            Err("larger than any cache file Sarek writes")
+        );
+        // A whole, valid file that other users may write: not trusted.
+        let shared = dir.join("shared.bin");
+        write_atomically(&shared, &LAYOUT.encode(&fields, b"data")).unwrap();
+        assert_eq!(
+            std::fs::metadata(&shared).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        assert_eq!(LAYOUT.read(&shared, &fields).unwrap().data(), b"data");
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o666)).unwrap();
+        assert_eq!(
+            read_or_hang(&shared).unwrap(),
+            Err("writable by other users")
+        );
+        assert!(LAYOUT.read(&shared, &fields).is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

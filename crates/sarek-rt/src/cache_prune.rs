@@ -133,7 +133,13 @@ fn kind_of_name(name: &str) -> Option<Kind> {
 fn kind_of_contents(path: &Path) -> Kind {
     use std::io::Read;
     let mut head = Vec::with_capacity(64);
-    let read = std::fs::File::open(path).and_then(|f| f.take(64).read_to_end(&mut head));
+    let read = crate::cache_file::open_for_reading(path).and_then(|f| {
+        // Only a regular file is read: a FIFO or a device at the path would block or never end.
+        if !f.metadata()?.is_file() {
+            return Err(std::io::ErrorKind::InvalidInput.into());
+        }
+        f.take(64).read_to_end(&mut head)
+    });
     if read.is_err() || head.len() < 12 {
         // Unreadable or too short to tell: a reader would refuse a short file and rewrite it,
         // so only its age and size decide.

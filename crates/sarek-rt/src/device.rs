@@ -56,6 +56,8 @@ pub(crate) struct Inner {
     pub(crate) making: Mutex<crate::launch::Making>,
     /// Pipelines created at a cache miss ([`Device::pipelines_made`]).
     pub(crate) pipelines_made: std::sync::atomic::AtomicUsize,
+    /// Those of them created without index clamps ([`Device::pipelines_unclamped`]).
+    pub(crate) pipelines_unclamped: std::sync::atomic::AtomicUsize,
     pub(crate) poller: Poller,
     pub(crate) staging: StagingPool,
     pub(crate) profiling: AtomicBool,
@@ -274,6 +276,7 @@ impl Device {
                 pipelines: Mutex::new(HashMap::new()),
                 making: Mutex::new(HashMap::new()),
                 pipelines_made: std::sync::atomic::AtomicUsize::new(0),
+                pipelines_unclamped: std::sync::atomic::AtomicUsize::new(0),
                 poller: Poller::default(),
                 staging: StagingPool::default(),
                 profiling: AtomicBool::new(false),

@@ -96,6 +96,17 @@ pub(crate) fn check(
         .find(|f| !features.contains(wgpu_feature(**f)))
     {
         let detail = match (feature, coop) {
+            // The adapter has them, but the device was opened without experimental features.
+            (Feature::CooperativeMatrix(_), Some(shapes))
+                if !shapes.is_empty()
+                    && !features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) =>
+            {
+                format!(
+                    "{}, but wgpu's cooperative matrices are an experimental feature: open the \
+                     device with `Device::gpu_with(unsafe {{ GpuOptions::new().experimental_features() }})`",
+                    offered_text(shapes)
+                )
+            }
             (Feature::CooperativeMatrix(_), Some(shapes)) => offered_text(shapes),
             _ => String::new(),
         };
@@ -189,17 +200,25 @@ impl Device {
     /// `f16` or `f32` elements), which a kernel's `CoopMatrix` shapes must be among:
     /// `16×16×16, f16 A and B, f32 C` and the like. The CPU backend emulates every shape
     /// WGSL has; a device from [`Device::from_wgpu`] lists none (its adapter is unknown, so
-    /// only the feature is checked); a GPU without `EXPERIMENTAL_COOPERATIVE_MATRIX` has none.
+    /// only the feature is checked); a GPU without `EXPERIMENTAL_COOPERATIVE_MATRIX` (one
+    /// opened without [`crate::GpuOptions::experimental_features`]) has none.
     ///
     /// ```
     /// let shapes = sarek_rt::Device::cpu().cooperative_matrix_shapes();
     /// assert!(shapes.iter().any(|s| s.size == 16));
     /// ```
     pub fn cooperative_matrix_shapes(&self) -> Vec<CoopShape> {
+        if !self
+            .features()
+            .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
+        {
+            return Vec::new();
+        }
         self.coop_offer().unwrap_or_default()
     }
 
-    /// The shapes launches are checked against (`None`: unknown).
+    /// The shapes launches are checked against, as the adapter offers them whether or not the
+    /// device was opened with the feature (`None`: unknown).
     pub(crate) fn coop_offer(&self) -> Option<Vec<CoopShape>> {
         match &self.backend {
             crate::device::Backend::Gpu(inner) => inner.coop.as_deref().map(coop_shapes),

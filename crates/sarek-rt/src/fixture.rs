@@ -57,105 +57,99 @@ impl count {
     }
 }
 
-static ADD_ONE: KernelSource = KernelSource {
-    wgsl: "struct P { grid: vec3<u32>, len: u32 }
+// SAFETY: `ADD_ONE_IR` is the IR `#[sarek::kernel]` generates for this kernel.
+static ADD_ONE: KernelSource = unsafe {
+    KernelSource::new(
+        "struct P { grid: vec3<u32>, len: u32 }
         @group(0) @binding(0) var<storage, read_write> x: array<u32>;
         @group(0) @binding(1) var<uniform> p: P;
         @compute @workgroup_size(64) fn sarek_main(@builtin(global_invocation_id) i: vec3<u32>) {
             if i.x < p.len { x[i.x] += 1u; }
         }",
-    abi: Abi {
-        kernel: B("add_one"),
-        entry_point: B(ENTRY_POINT),
-        workgroup_size: [64, 1, 1],
-        buffers: B(&[BufferBinding {
-            binding: 0,
-            param: 0,
-            name: B("x"),
-            elem: B("u32"),
-            stride: 4,
-            access: Access::ReadWrite,
-        }]),
-        uniform: Uniform {
-            binding: 1,
-            size: 16,
-            fields: B(&[
-                UniformField {
-                    name: B("sarek_grid"),
-                    offset: 0,
-                    source: FieldSource::Grid,
-                },
-                UniformField {
-                    name: B("sarek_len0"),
-                    offset: 12,
-                    source: FieldSource::Length { param: 0 },
-                },
-            ]),
+        Abi {
+            kernel: B("add_one"),
+            entry_point: B(ENTRY_POINT),
+            workgroup_size: [64, 1, 1],
+            buffers: B(&[BufferBinding {
+                binding: 0,
+                param: 0,
+                name: B("x"),
+                elem: B("u32"),
+                stride: 4,
+                access: Access::ReadWrite,
+            }]),
+            uniform: Uniform {
+                binding: 1,
+                size: 16,
+                fields: B(&[
+                    UniformField {
+                        name: B("sarek_grid"),
+                        offset: 0,
+                        source: FieldSource::Grid,
+                    },
+                    UniformField {
+                        name: B("sarek_len0"),
+                        offset: 12,
+                        source: FieldSource::Length { param: 0 },
+                    },
+                ]),
+            },
+            workgroup_memory: 0,
+            coarsened: false,
+            vectorised: false,
+            features: B(&[]),
+            limits: sarek_codegen::abi::Limits::Portable,
         },
-        workgroup_memory: 0,
-        coarsened: false,
-        vectorised: false,
-        features: B(&[]),
-        limits: sarek_codegen::abi::Limits::Portable,
-    },
-    location: concat!(file!(), ":", line!()),
+        concat!(file!(), ":", line!()),
+    )
     // The IR the CPU backend runs, as `#[sarek::kernel]` would embed it.
-    ir: ADD_ONE_IR,
-    spans: &[],
-    entry_points: &[],
-    quick: "",
-    in_bounds: &[],
-    quick_in_bounds: false,
-    quick_slices: 1,
+    .with_ir(ADD_ONE_IR, &[])
 };
 
-static COUNT: KernelSource = KernelSource {
-    wgsl: "struct P { grid: vec3<u32>, len: u32 }
+// SAFETY: `COUNT_IR` is the IR `#[sarek::kernel]` generates for this kernel.
+static COUNT: KernelSource = unsafe {
+    KernelSource::new(
+        "struct P { grid: vec3<u32>, len: u32 }
         @group(0) @binding(0) var<storage, read_write> hits: array<atomic<u32>>;
         @group(0) @binding(1) var<uniform> p: P;
         @compute @workgroup_size(64) fn sarek_main() { atomicAdd(&hits[0], 1u); }",
-    abi: Abi {
-        kernel: B("count"),
-        entry_point: B(ENTRY_POINT),
-        workgroup_size: [64, 1, 1],
-        buffers: B(&[BufferBinding {
-            binding: 0,
-            param: 0,
-            name: B("hits"),
-            elem: B("atomic<u32>"),
-            stride: 4,
-            access: Access::ReadWrite,
-        }]),
-        uniform: Uniform {
-            binding: 1,
-            size: 16,
-            fields: B(&[
-                UniformField {
-                    name: B("sarek_grid"),
-                    offset: 0,
-                    source: FieldSource::Grid,
-                },
-                UniformField {
-                    name: B("sarek_len0"),
-                    offset: 12,
-                    source: FieldSource::Length { param: 0 },
-                },
-            ]),
+        Abi {
+            kernel: B("count"),
+            entry_point: B(ENTRY_POINT),
+            workgroup_size: [64, 1, 1],
+            buffers: B(&[BufferBinding {
+                binding: 0,
+                param: 0,
+                name: B("hits"),
+                elem: B("atomic<u32>"),
+                stride: 4,
+                access: Access::ReadWrite,
+            }]),
+            uniform: Uniform {
+                binding: 1,
+                size: 16,
+                fields: B(&[
+                    UniformField {
+                        name: B("sarek_grid"),
+                        offset: 0,
+                        source: FieldSource::Grid,
+                    },
+                    UniformField {
+                        name: B("sarek_len0"),
+                        offset: 12,
+                        source: FieldSource::Length { param: 0 },
+                    },
+                ]),
+            },
+            workgroup_memory: 0,
+            coarsened: false,
+            vectorised: false,
+            features: B(&[]),
+            limits: sarek_codegen::abi::Limits::Portable,
         },
-        workgroup_memory: 0,
-        coarsened: false,
-        vectorised: false,
-        features: B(&[]),
-        limits: sarek_codegen::abi::Limits::Portable,
-    },
-    location: concat!(file!(), ":", line!()),
-    ir: COUNT_IR,
-    spans: &[],
-    entry_points: &[],
-    quick: "",
-    in_bounds: &[],
-    quick_in_bounds: false,
-    quick_slices: 1,
+        concat!(file!(), ":", line!()),
+    )
+    .with_ir(COUNT_IR, &[])
 };
 
 #[rustfmt::skip]

@@ -49,7 +49,7 @@ mod sync;
 mod transfer;
 pub mod vector;
 
-pub use adapter::AdapterSelector;
+pub use adapter::{AdapterSelector, GpuOptions};
 pub use batch::Batch;
 pub use buffer::{Buffer, Element};
 pub use cpu_engine::CpuEngine;

@@ -112,39 +112,75 @@ impl Pending {
     }
 }
 
+/// A shader module [`create`] made.
+pub(crate) struct Created {
+    /// The module.
+    pub(crate) module: wgpu::ShaderModule,
+    /// Where it came from.
+    pub(crate) origin: Origin,
+    /// The module file to write once the pipeline is made, if any.
+    pub(crate) pending: Option<Pending>,
+    /// Whether it was created without index clamps.
+    pub(crate) unclamped: bool,
+    /// How long validating and proving it took (zero when nothing was tried).
+    pub(crate) proof: std::time::Duration,
+}
+
 /// The shader module of `wgsl` on `device`: from `dir`'s module file when it holds one, else
 /// parsed here (as wgpu would, with the device's capabilities) and, with `dir`, returned with
-/// the file to write once the pipeline is made ([`Pending::save`]). Without `dir` the text
-/// goes to wgpu unchanged, as before this cache existed.
+/// the file to write once the pipeline is made ([`Pending::save`]). `unclamped` names the
+/// entry point to create without index clamps if the proof holds for the very module handed
+/// to wgpu (`launch/unclamped.rs`), which is then parsed here even without `dir`. Without
+/// either, the text goes to wgpu unchanged.
 pub(crate) fn create(
     device: &wgpu::Device,
     label: &str,
     wgsl: Cow<'static, str>,
     dir: Option<&Path>,
-    unclamped: bool,
-) -> (wgpu::ShaderModule, Origin, Option<Pending>) {
-    use crate::launch::unclamped::shader_module;
+    unclamped: Option<&str>,
+) -> Created {
+    use crate::launch::unclamped::{proven, shader_module};
     let from_text = |wgsl: Cow<'static, str>| {
-        shader_module(device, label, wgpu::ShaderSource::Wgsl(wgsl), unclamped)
+        shader_module(device, label, wgpu::ShaderSource::Wgsl(wgsl), false)
     };
+    // The module, without clamps where the proof holds for it, and how long the proof took.
     let from_module = |module: naga::Module| {
-        shader_module(
+        let started = std::time::Instant::now();
+        let proven = unclamped.is_some_and(|entry| proven(device, &module, entry));
+        let proof = started.elapsed();
+        let made = shader_module(
             device,
             label,
             wgpu::ShaderSource::Naga(Cow::Owned(module)),
-            unclamped,
-        )
+            proven,
+        );
+        (made, proven, proof)
     };
-    let Some(dir) = dir else {
-        return (from_text(wgsl), Origin::Text, None);
+    let text_only = |wgsl| Created {
+        module: from_text(wgsl),
+        origin: Origin::Text,
+        pending: None,
+        unclamped: false,
+        proof: std::time::Duration::ZERO,
     };
-    if let Some(module) = load(dir, &wgsl) {
+    if dir.is_none() && unclamped.is_none() {
+        return text_only(wgsl);
+    }
+    if let Some(module) = dir.and_then(|dir| load(dir, &wgsl)) {
         // wgpu validates the module as it would a parsed one; should it refuse one that passed
         // every check above, the text decides (and the file is rewritten).
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let made = from_module(module);
+        let (made, unclamped, proof) = from_module(module);
         match pollster::block_on(scope.pop()) {
-            None => return (made, Origin::Cached, None),
+            None => {
+                return Created {
+                    module: made,
+                    origin: Origin::Cached,
+                    pending: None,
+                    unclamped,
+                    proof,
+                }
+            }
             Some(e) => log::warn!(
                 "sarek: wgpu refused the cached module of `{label}` ({e}); parsing its text"
             ),
@@ -159,9 +195,9 @@ pub(crate) fn create(
     let parsed = naga::front::wgsl::Frontend::new_with_options(options).parse(&wgsl);
     let Ok(module) = parsed else {
         // wgpu parses it again and reports its error, word for word as without the cache.
-        return (from_text(wgsl), Origin::Text, None);
+        return text_only(wgsl);
     };
-    let pending = match postcard::to_allocvec(&module) {
+    let pending = dir.and_then(|dir| match postcard::to_allocvec(&module) {
         Ok(data) => Some(Pending {
             file: file_of(dir, &wgsl),
             bytes: encode(&wgsl, &data),
@@ -170,8 +206,15 @@ pub(crate) fn create(
             log::warn!("sarek: could not encode the module of `{label}`: {e}");
             None
         }
-    };
-    (from_module(module), Origin::Parsed, pending)
+    });
+    let (made, unclamped, proof) = from_module(module);
+    Created {
+        module: made,
+        origin: Origin::Parsed,
+        pending,
+        unclamped,
+        proof,
+    }
 }
 
 #[cfg(test)]
@@ -245,6 +288,80 @@ mod tests {
         let data = postcard::to_allocvec(&naga::front::wgsl::parse_str(WGSL).unwrap()).unwrap();
         write_atomically(&file, &encode(WGSL, &data)).unwrap();
         assert!(load(&dir, WGSL).is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A kernel whose index `t & 3u` the proof bounds; with the mask changed to `63u` in the
+    /// module (not the text), it reads past the workgroup array.
+    const MASKED: &str = "@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+var<workgroup> s: array<u32, 4>;
+@compute @workgroup_size(64) fn sarek_main(@builtin(local_invocation_index) t: u32) {
+    if t < 4u { s[t] = 10u * (t + 1u); }
+    workgroupBarrier();
+    if t < arrayLength(&out) { out[t] = s[t & 3u]; }
+}
+";
+
+    /// The test's wgpu device: none (said on stderr) without a GPU, a failure then when
+    /// `SAREK_REQUIRE_GPU=1`.
+    fn gpu() -> Option<crate::Device> {
+        match crate::Device::gpu() {
+            Ok(dev) => Some(dev),
+            Err(e) if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
+                panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
+            }
+            Err(e) => {
+                eprintln!("skipping a wgpu test: no GPU device ({e})");
+                None
+            }
+        }
+    }
+
+    #[test]
+    fn an_edited_module_file_keeps_its_clamps() {
+        let Some(dev) = gpu() else { return };
+        let device = &dev.inner().device;
+        let dir = std::env::temp_dir().join(format!("sarek-edited-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let honest = naga::front::wgsl::parse_str(MASKED).unwrap();
+        let save = |module: &naga::Module| {
+            let data = postcard::to_allocvec(module).unwrap();
+            write_atomically(&file_of(&dir, MASKED), &encode(MASKED, &data)).unwrap();
+        };
+        save(&honest);
+        let created = create(
+            device,
+            "masked",
+            MASKED.into(),
+            Some(&dir),
+            Some("sarek_main"),
+        );
+        assert_eq!(created.origin, Origin::Cached);
+        // Proven on the module read back, where the device drops clamps at all.
+        assert_eq!(created.unclamped, dev.drops_proven_clamps());
+        // The same file with one literal changed, its checksum made to match.
+        let mut edited = honest.clone();
+        let function = &mut edited.entry_points[0].function;
+        let mask = function
+            .expressions
+            .iter()
+            .find(|(_, e)| matches!(e, naga::Expression::Literal(naga::Literal::U32(3))))
+            .map(|(h, _)| h)
+            .unwrap();
+        function.expressions[mask] = naga::Expression::Literal(naga::Literal::U32(63));
+        save(&edited);
+        let created = create(
+            device,
+            "masked",
+            MASKED.into(),
+            Some(&dir),
+            Some("sarek_main"),
+        );
+        assert_eq!(created.origin, Origin::Cached, "the edited file was used");
+        assert!(
+            !created.unclamped,
+            "an edited module ran without its clamps"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

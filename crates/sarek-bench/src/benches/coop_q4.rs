@@ -121,9 +121,9 @@ mod tests {
     fn the_row_needs_no_index_clamps() {
         let source = matmul_f16_q4p2::SOURCE;
         assert!(
-            source.in_bounds.contains(&"sarek_main"),
+            source.in_bounds().contains(&"sarek_main"),
             "{:?}",
-            source.in_bounds
+            source.in_bounds()
         );
     }
 
@@ -133,13 +133,17 @@ mod tests {
     #[test]
     fn the_quick_form_runs_in_one_slice_per_accumulator() {
         let source = matmul_f16_q4p2::SOURCE;
-        assert_eq!(source.quick_slices, 16);
-        assert_eq!(source.quick.matches("coopMultiplyAdd(").count(), 1);
-        assert!(!source.quick.contains("array<coop_mat"), "{}", source.quick);
+        assert_eq!(source.quick_slices(), 16);
+        assert_eq!(source.quick().matches("coopMultiplyAdd(").count(), 1);
         assert!(
-            source.quick.contains("sarek_bid.z % 16u"),
+            !source.quick().contains("array<coop_mat"),
             "{}",
-            source.quick
+            source.quick()
+        );
+        assert!(
+            source.quick().contains("sarek_bid.z % 16u"),
+            "{}",
+            source.quick()
         );
     }
 

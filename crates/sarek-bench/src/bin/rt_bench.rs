@@ -369,10 +369,10 @@ fn raw_stream(
 /// module and for the module cut to its direct entry point.
 fn naga_times() {
     let kernels: [(&str, &str); 4] = [
-        ("saxpy", kernels::saxpy::SOURCE.wgsl),
-        ("matmul", kernels::matmul::SOURCE.wgsl),
-        ("matmul_rb", kernels::matmul_rb::SOURCE.wgsl),
-        ("matmul_rb_one", kernels::matmul_rb_one::SOURCE.wgsl),
+        ("saxpy", kernels::saxpy::SOURCE.wgsl()),
+        ("matmul", kernels::matmul::SOURCE.wgsl()),
+        ("matmul_rb", kernels::matmul_rb::SOURCE.wgsl()),
+        ("matmul_rb_one", kernels::matmul_rb_one::SOURCE.wgsl()),
     ];
     println!("naga on the host CPU (median of 5): parse, validate, SPIR-V of sarek_main");
     for (name, wgsl) in kernels {

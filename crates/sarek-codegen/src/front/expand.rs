@@ -165,17 +165,13 @@ pub fn expand_kernel_in(
                 // `line!()` spanned at the kernel's tokens expands to literals that clippy would
                 // read as the user's own.
                 #[allow(clippy::all)]
-                static SOURCE: ::sarek::__private::KernelSource = ::sarek::__private::KernelSource {
-                    wgsl: #name::WGSL,
-                    abi: #name::ABI,
-                    location: #location,
-                    ir: #ir,
-                    spans: &[#(#spans),*],
-                    entry_points: &[#(#entry_points),*],
-                    quick: #quick,
-                    in_bounds: &[#(#in_bounds),*],
-                    quick_in_bounds: #quick_in_bounds,
-                    quick_slices: #quick_slices,
+                // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
+                static SOURCE: ::sarek::__private::KernelSource = unsafe {
+                    ::sarek::__private::KernelSource::new(#name::WGSL, #name::ABI, #location)
+                        .with_entry_points(&[#(#entry_points),*])
+                        .with_quick(#quick, #quick_slices)
+                        .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
+                        .with_ir(#ir, &[#(#spans),*])
                 };
                 &SOURCE
             };

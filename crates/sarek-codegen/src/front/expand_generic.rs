@@ -212,17 +212,13 @@ pub fn expand(
             impl #instance_trait<#(#args),*> for #name {
                 const SOURCE: &'static ::sarek::__private::KernelSource = {
                     #[allow(clippy::all)]
-                    static SOURCE: ::sarek::__private::KernelSource = ::sarek::__private::KernelSource {
-                        wgsl: #wgsl,
-                        abi: #abi,
-                        location: #location,
-                        ir: #ir,
-                        spans: &[#(#spans),*],
-                        entry_points: &[#(#entry_points),*],
-                        quick: #quick,
-                        in_bounds: &[#(#in_bounds),*],
-                        quick_in_bounds: #quick_in_bounds,
-                        quick_slices: #quick_slices,
+                    // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
+                    static SOURCE: ::sarek::__private::KernelSource = unsafe {
+                        ::sarek::__private::KernelSource::new(#wgsl, #abi, #location)
+                            .with_entry_points(&[#(#entry_points),*])
+                            .with_quick(#quick, #quick_slices)
+                            .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
+                            .with_ir(#ir, &[#(#spans),*])
                     };
                     &SOURCE
                 };
@@ -327,12 +323,12 @@ pub fn expand(
 
             /// The WGSL module of one instance (validated by naga at compile time).
             #vis fn wgsl<#(#method_generics),*>(&self) -> &'static str where #bound {
-                #selected.wgsl
+                #selected.wgsl()
             }
 
             /// How one instance binds its buffers and packs its uniform block.
             #vis fn abi<#(#method_generics),*>(&self) -> &'static ::sarek::abi::Abi where #bound {
-                &#selected.abi
+                #selected.abi()
             }
 
             #[doc = #launch_doc]

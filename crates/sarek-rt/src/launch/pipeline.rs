@@ -157,15 +157,15 @@ impl Device {
             return self.quick_pipeline(source, key, quick, !launch);
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
-        let unclamped =
-            self.inner().unclamped && super::unclamped::proven(source, entry_point, false);
-        let (module, origin, parsed) = crate::module_cache::create(
+        let hinted = self.inner().unclamped && super::unclamped::hinted(source, entry_point, false);
+        let created = crate::module_cache::create(
             device,
             &abi.kernel,
             text,
             disk.as_deref().map(crate::disk_cache::DiskCache::dir),
-            unclamped,
+            hinted.then_some(entry_point),
         );
+        let (module, origin, parsed) = (created.module, created.origin, created.pending);
         let moduled = started.elapsed();
         let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&abi.kernel),
@@ -194,12 +194,17 @@ impl Device {
             started.elapsed(),
             layouts,
             moduled - layouts,
-            if unclamped { ", no index clamps" } else { "" },
+            unclamped_note(hinted, created.unclamped, created.proof),
             compiled - moduled,
             started.elapsed() - compiled,
         );
         dump(source);
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
+        if created.unclamped {
+            self.inner()
+                .pipelines_unclamped
+                .fetch_add(1, Ordering::Relaxed);
+        }
         let p = Arc::new(Pipeline {
             pipeline,
             layout,
@@ -223,6 +228,16 @@ impl Device {
     #[doc(hidden)]
     pub fn drops_proven_clamps(&self) -> bool {
         !self.is_cpu() && self.inner().unclamped
+    }
+
+    /// How many of the pipelines [`Device::pipelines_made`] counts were created without naga's
+    /// index clamps, their module proven in bounds. For tests.
+    #[doc(hidden)]
+    pub fn pipelines_unclamped(&self) -> usize {
+        if self.is_cpu() {
+            return 0;
+        }
+        self.inner().pipelines_unclamped.load(Ordering::Relaxed)
     }
 
     /// How many pipelines this device's launches and [`Device::prepare`] calls have created
@@ -254,12 +269,16 @@ impl Device {
         let started = std::time::Instant::now();
         let device = &self.inner().device;
         let abi = &source.abi;
-        let module = super::unclamped::shader_module(
+        let hinted =
+            self.inner().unclamped && super::unclamped::hinted(source, &abi.entry_point, true);
+        let created = crate::module_cache::create(
             device,
             &abi.kernel,
-            wgpu::ShaderSource::Wgsl(source.quick.into()),
-            self.inner().unclamped && super::unclamped::proven(source, &abi.entry_point, true),
+            source.quick.into(),
+            None,
+            hinted.then_some(&*abi.entry_point),
         );
+        let module = created.module;
         let quick = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(&abi.kernel),
             layout: Some(&pipeline_layout),
@@ -275,12 +294,18 @@ impl Device {
             });
         }
         log::info!(
-            "sarek: created the quick pipeline of `{}` in {:?}; the optimized one compiles on a thread",
+            "sarek: created the quick pipeline of `{}` in {:?}{}; the optimized one compiles on a thread",
             abi.kernel,
             started.elapsed(),
+            unclamped_note(hinted, created.unclamped, created.proof),
         );
         dump(source);
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
+        if created.unclamped {
+            self.inner()
+                .pipelines_unclamped
+                .fetch_add(1, Ordering::Relaxed);
+        }
         let optimized = super::tiered::Optimized {
             device: device.clone(),
             layout: pipeline_layout,
@@ -319,12 +344,25 @@ pub(crate) fn only_entry_point(
     let first = ranges.iter().map(|&(_, start, _)| start).min();
     let found = ranges.iter().find(|&&(name, _, _)| name == entry_point);
     match (first, found) {
-        (Some(first), Some(&(_, start, end)))
-            if first <= start && start <= end && end <= source.wgsl.len() =>
-        {
-            format!("{}{}", &source.wgsl[..first], &source.wgsl[start..end]).into()
+        // `get`: ranges of a hand-written source may fall outside the text or inside a character.
+        (Some(first), Some(&(_, start, end))) if first <= start => {
+            match (source.wgsl.get(..first), source.wgsl.get(start..end)) {
+                (Some(head), Some(entry)) => format!("{head}{entry}").into(),
+                _ => source.wgsl.into(),
+            }
         }
         _ => source.wgsl.into(),
+    }
+}
+
+/// What a pipeline's log line says of its index clamps: dropped, or kept although the macro
+/// listed the entry point as proven (the proof failed on the module created), with the proof's
+/// time.
+fn unclamped_note(hinted: bool, unclamped: bool, proof: std::time::Duration) -> String {
+    match (hinted, unclamped) {
+        (_, true) => format!(", no index clamps (proven again in {proof:?})"),
+        (true, false) => format!(", index clamps kept (not proven in {proof:?})"),
+        (false, false) => String::new(),
     }
 }
 

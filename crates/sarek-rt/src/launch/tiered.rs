@@ -111,13 +111,15 @@ impl Optimized {
     fn compile(self) -> Option<wgpu::ComputePipeline> {
         let started = std::time::Instant::now();
         let abi = &self.source.abi;
-        let (module, origin, parsed) = crate::module_cache::create(
+        let created = crate::module_cache::create(
             &self.device,
             &abi.kernel,
             self.text,
             self.disk.as_deref().map(DiskCache::dir),
-            self.unclamped && super::unclamped::proven(self.source, self.entry_point, false),
+            (self.unclamped && super::unclamped::hinted(self.source, self.entry_point, false))
+                .then_some(self.entry_point),
         );
+        let (module, origin, parsed) = (created.module, created.origin, created.pending);
         // Error scopes are per thread: this one sees this thread's errors only.
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let pipeline = self

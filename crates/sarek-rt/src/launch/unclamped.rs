@@ -1,15 +1,24 @@
-//! Modules without naga's index clamps, for entry points whose indices the macro proved in
-//! bounds (`sarek_codegen::in_bounds`, listed in [`KernelSource::in_bounds`]).
+//! Modules without naga's index clamps, for entry points proven in bounds
+//! (`sarek_codegen::in_bounds`).
 //!
 //! wgpu's safe `create_shader_module` has naga clamp every index into a workgroup, local or
 //! value array, vector or matrix it cannot see is in bounds; buffer accesses are kept in bounds
-//! by the driver's robust buffer access on Vulkan. When the macro has proven every such index
-//! of an entry point in bounds, the clamps cannot change a result, and dropping them gave the
-//! f16 row 3% on the H200 (BENCHMARKS.md, "Index clamps"). wgpu's switch for them
-//! (`ShaderRuntimeChecks::bounds_checks`) also drops its own buffer clamps where the driver has
-//! none, so Sarek uses it only on Vulkan devices that enable `robustBufferAccess` (wgpu enables
-//! it wherever the device offers it), whose buffer accesses then stay within their bindings by
-//! the driver's guarantee, and only on devices Sarek requested itself (`Device::new`, `gpu`,
+//! by the driver's robust buffer access on Vulkan. When every such index of an entry point is
+//! proven in bounds, the clamps cannot change a result, and dropping them gave the f16 row 3% on
+//! the H200 (BENCHMARKS.md, "Index clamps").
+//!
+//! What runs unclamped is always what was proven: the macro's list
+//! ([`KernelSource::in_bounds`]) only says which entry points are worth trying, and the proof
+//! runs again here on the naga module handed to wgpu, whether parsed from the text or read from
+//! a module file (`module_cache.rs`), after naga has validated it with the device's
+//! capabilities. A forged list or an edited file therefore costs the clamps, never safety.
+//!
+//! wgpu's switch for the clamps (`ShaderRuntimeChecks::bounds_checks`) also drops its own buffer
+//! clamps where the driver has none, so Sarek uses it only on Vulkan devices with
+//! `robustBufferAccess2` (`VK_EXT_robustness2`, which wgpu enables wherever offered): it keeps a
+//! buffer access within the range bound, where `robustBufferAccess` alone keeps it only within
+//! the whole buffer, which is not enough for a view of part of a caller's buffer
+//! ([`crate::Buffer::from_wgpu`]). Only on devices Sarek requested itself (`Device::new`, `gpu`,
 //! `with_adapter`, `all`), not on one from `Device::from_wgpu`, which the caller may have made
 //! from raw Vulkan without it. `SAREK_UNCLAMPED=0` keeps the clamps everywhere.
 
@@ -21,26 +30,44 @@ use crate::raw::KernelSource;
 static UNCLAMPED: Toggle = Toggle::new("SAREK_UNCLAMPED", true);
 
 /// Whether modules of proven entry points may be created without index clamps on `device`:
-/// a Vulkan device whose buffer accesses the driver keeps within their bindings, unless
+/// a Vulkan device whose buffer accesses the driver keeps within their bound ranges, unless
 /// `SAREK_UNCLAMPED=0`.
 pub(crate) fn allowed(device: &wgpu::Device) -> bool {
     UNCLAMPED.get() && robust_buffers(device)
 }
 
-/// Whether `device` is a Vulkan device with `robustBufferAccess` enabled.
+/// Whether `device` is a Vulkan device with `robustBufferAccess2` enabled.
 #[cfg(any(windows, target_os = "linux", target_os = "android"))]
 fn robust_buffers(device: &wgpu::Device) -> bool {
-    // SAFETY: the hal device is only read (its physical device's features), and the
-    // reference does not outlive this call.
+    use ash::vk;
+    // SAFETY: the hal device is only read (its extensions and its physical device's
+    // features), and the reference does not outlive this call.
     let Some(hal) = (unsafe { device.as_hal::<wgpu::hal::api::Vulkan>() }) else {
         return false;
     };
-    let instance = hal.shared_instance().raw_instance();
-    // SAFETY: the physical device belongs to this instance, which outlives the call.
-    let features = unsafe { instance.get_physical_device_features(hal.raw_physical_device()) };
-    // wgpu 30 enables `robustBufferAccess` on the device whenever the physical device
-    // offers it (`wgpu-hal`'s `PhysicalDeviceFeatures::from_extensions_and_requested_features`).
-    features.robust_buffer_access != 0
+    // wgpu 30 enables the extension wherever offered, and in it `robustBufferAccess2`
+    // wherever the physical device has it (`wgpu-hal`'s `PhysicalDeviceFeatures`).
+    if !hal
+        .enabled_device_extensions()
+        .contains(&ash::ext::robustness2::NAME)
+    {
+        return false;
+    }
+    let shared = hal.shared_instance();
+    // `vkGetPhysicalDeviceFeatures2` is core from Vulkan 1.1, which the extension requires.
+    if shared.instance_api_version() < vk::API_VERSION_1_1 {
+        return false;
+    }
+    let mut robustness2 = vk::PhysicalDeviceRobustness2FeaturesEXT::default();
+    let mut features = vk::PhysicalDeviceFeatures2::default().push_next(&mut robustness2);
+    // SAFETY: the physical device belongs to this instance, which outlives the call, and the
+    // chained structure lives until it returns.
+    unsafe {
+        shared
+            .raw_instance()
+            .get_physical_device_features2(hal.raw_physical_device(), &mut features)
+    };
+    robustness2.robust_buffer_access2 != 0
 }
 
 /// Elsewhere (Metal, DX12, GL, the web) naga's clamps also keep buffers in bounds: kept.
@@ -49,17 +76,45 @@ fn robust_buffers(_device: &wgpu::Device) -> bool {
     false
 }
 
-/// Whether entry point `entry_point` of `source` (or its quick form, with `quick`) may be
-/// created without index clamps on a device that [`allowed`] them.
-pub(crate) fn proven(source: &KernelSource, entry_point: &str, quick: bool) -> bool {
+/// Whether the macro listed entry point `entry_point` of `source` (or its quick form, with
+/// `quick`) as proven in bounds: the entry points worth proving again ([`proven`]).
+pub(crate) fn hinted(source: &KernelSource, entry_point: &str, quick: bool) -> bool {
     match quick {
         true => source.quick_in_bounds,
         false => source.in_bounds.contains(&entry_point),
     }
 }
 
+/// Whether naga validates `module` with `device`'s capabilities and the in-bounds proof holds
+/// for its entry point `entry_point` (and every helper). `false` when anything fails, so the
+/// module keeps its clamps.
+pub(crate) fn proven(device: &wgpu::Device, module: &naga::Module, entry_point: &str) -> bool {
+    use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags};
+    let capabilities = wgpu_naga_bridge::features_to_naga_capabilities(
+        device.features(),
+        wgpu::DownlevelFlags::empty(),
+    );
+    let mut validator = naga::valid::Validator::new(ValidationFlags::all(), capabilities);
+    if capabilities.contains(Capabilities::SUBGROUP) {
+        validator.subgroup_stages(ShaderStages::COMPUTE);
+        validator.subgroup_operations(SubgroupOperationSet::all());
+    }
+    let Ok(info) = validator.validate(module) else {
+        return false;
+    };
+    // The proof was written for modules the macro makes; should any other module (one read
+    // from a file) trip it, that is a failed proof, not a failed launch.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        sarek_codegen::in_bounds::unclamped_entry_points(module, &info)
+            .iter()
+            .any(|e| e == entry_point)
+    }))
+    .unwrap_or(false)
+}
+
 /// A shader module of `source`: without index clamps when `unclamped`, else through wgpu's
-/// safe path.
+/// safe path. Only [`crate::module_cache::create`] calls it with `unclamped`, for a module
+/// that [`proven`] accepted on a device that [`allowed`] it.
 pub(crate) fn shader_module(
     device: &wgpu::Device,
     label: &str,
@@ -75,11 +130,12 @@ pub(crate) fn shader_module(
     }
     let mut checks = wgpu::ShaderRuntimeChecks::checked();
     checks.bounds_checks = false;
-    // SAFETY: `bounds_checks: false` requires every access to stay in bounds. The macro
-    // proved each index into workgroup, local and value arrays, vectors and matrices of this
-    // entry point (and of every helper in the module) in bounds, and each cooperative load and
-    // store from workgroup memory within its array (`sarek_codegen::in_bounds`); buffer
-    // accesses are kept within their bindings by the device's robust buffer access, which
-    // `allowed` checked. Every other runtime check stays on.
+    // SAFETY: `bounds_checks: false` requires every access to stay in bounds. The module
+    // given here is the one `proven` checked: naga validated it and the in-bounds proof
+    // showed each index into workgroup, local and value arrays, vectors and matrices of its
+    // entry point and helpers in bounds, and each cooperative load and store from workgroup
+    // memory within its array; buffer accesses are kept within their bound ranges by the
+    // device's `robustBufferAccess2`, which `allowed` checked. Every other runtime check
+    // stays on.
     unsafe { device.create_shader_module_trusted(desc, checks) }
 }

@@ -428,7 +428,7 @@ fn poly_vec4(b: &Bench) -> Result<()> {
     let src = kernels::poly4::SOURCE;
     let scalars = [(0, ca.to_bits()), (1, cb.to_bits()), (2, cc.to_bits())];
     let su = ctx.uniform(&pack(src, [groups, 1, 1], &[(3, n4), (4, n4)], &scalars));
-    let text = src.wgsl.to_string();
+    let text = src.wgsl().to_string();
     let len = |form: &str| {
         let (u, a) = ("sarek_params.sarek_len4", "arrayLength(&y)");
         let to = match form {

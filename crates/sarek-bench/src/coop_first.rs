@@ -227,12 +227,17 @@ fn naga_host(text: &str, entry: &str) -> String {
         Err(e) => return format!("SPIR-V failed: {e}"),
     };
     let written = start.elapsed();
+    // What the runtime adds before it drops a module's index clamps (besides a validation).
+    let proven = sarek_codegen::in_bounds::unclamped_entry_points(&module, &info);
+    let proof = start.elapsed() - written;
     format!(
-        "parse {:.2} validate {:.2} spirv {:.2} ms ({} words)",
+        "parse {:.2} validate {:.2} spirv {:.2} ms ({} words), in-bounds proof {:.2} ms ({} proven)",
         parsed.as_secs_f64() * 1e3,
         (validated - parsed).as_secs_f64() * 1e3,
         (written - validated).as_secs_f64() * 1e3,
-        words.len()
+        words.len(),
+        proof.as_secs_f64() * 1e3,
+        proven.len()
     )
 }
 

@@ -382,7 +382,7 @@ fn naga_times() {
             None => wgsl,
         };
         for (shape, text) in [("whole module", wgsl), ("sarek_main only", cut)] {
-            let mut times = [[0.0f64; 4]; 5];
+            let mut times = [[0.0f64; 5]; 5];
             for t in &mut times {
                 let start = Instant::now();
                 let module = naga::front::wgsl::parse_str(text).expect("parses");
@@ -410,11 +410,16 @@ fn naga_times() {
                 let decoded: naga::Module = postcard::from_bytes(&bytes).expect("decodes");
                 let decoded_in = decoding.elapsed();
                 assert_eq!(decoded.entry_points.len(), module.entry_points.len());
+                let proving = Instant::now();
+                let proven = sarek_codegen::in_bounds::unclamped_entry_points(&module, &info);
+                let proof = proving.elapsed();
+                std::hint::black_box(proven);
                 *t = [
                     parsed.as_secs_f64(),
                     (validated - parsed).as_secs_f64(),
                     (written - validated).as_secs_f64(),
                     decoded_in.as_secs_f64(),
+                    proof.as_secs_f64(),
                 ];
             }
             let median = |i: usize| {
@@ -423,13 +428,14 @@ fn naga_times() {
                 v[2]
             };
             println!(
-                "  {name:<10} {shape:<16} {:>7} bytes: parse {:.2} ms, validate {:.2} ms, SPIR-V {:.2} ms; cached module decode {:.3} ms (parse/decode {:.1}x)",
+                "  {name:<10} {shape:<16} {:>7} bytes: parse {:.2} ms, validate {:.2} ms, SPIR-V {:.2} ms; cached module decode {:.3} ms (parse/decode {:.1}x); in-bounds proof {:.2} ms",
                 text.len(),
                 median(0),
                 median(1),
                 median(2),
                 median(3),
-                median(0) / median(3)
+                median(0) / median(3),
+                median(4)
             );
         }
     }

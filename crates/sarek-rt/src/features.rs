@@ -280,3 +280,56 @@ pub(crate) fn cpu_subgroup_size_from_env() -> u32 {
         Err(_) => default,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::borrow::Cow::Borrowed as B;
+
+    /// A kernel that needs 16×16×16 matrices with f16 A and B and an f32 C.
+    fn coop_abi(shape: CoopShape) -> Abi {
+        Abi {
+            kernel: B("tiles"),
+            entry_point: B(sarek_codegen::abi::ENTRY_POINT),
+            workgroup_size: [32, 1, 1],
+            buffers: B(&[]),
+            uniform: sarek_codegen::abi::Uniform {
+                binding: 0,
+                size: 16,
+                fields: B(&[]),
+            },
+            workgroup_memory: 0,
+            coarsened: false,
+            vectorised: false,
+            features: std::borrow::Cow::Owned(vec![Feature::CooperativeMatrix(shape)]),
+            limits: sarek_codegen::abi::Limits::Portable,
+        }
+    }
+
+    #[test]
+    fn a_device_without_experimental_features_says_how_to_get_them() {
+        let shape = CoopShape {
+            size: 16,
+            ab: Some(CoopScalar::F16),
+            c: Some(CoopScalar::F32),
+        };
+        let abi = coop_abi(shape);
+        let limits = wgpu::Limits::default();
+        // The adapter offers the shape, the device was opened without the feature.
+        let err = check(&abi, wgpu::Features::SUBGROUP, &limits, Some(&[shape])).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::MissingFeature { .. }), "{text}");
+        assert!(
+            text.contains("GpuOptions::new().experimental_features()"),
+            "{text}"
+        );
+        // With the feature the same kernel passes; without any offer nothing is suggested.
+        let with = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
+        assert!(check(&abi, with, &limits, Some(&[shape])).is_ok());
+        let none = check(&abi, wgpu::Features::empty(), &limits, Some(&[])).unwrap_err();
+        assert!(
+            !none.to_string().contains("experimental_features"),
+            "{none}"
+        );
+    }
+}

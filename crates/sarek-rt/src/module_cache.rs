@@ -364,4 +364,91 @@ var<workgroup> s: array<u32, 4>;
         );
         let _ = std::fs::remove_dir_all(&dir);
     }
+
+    /// The module of [`MASKED`] with its guard `t < 4u` and mask `t & 3u` replaced.
+    fn masked_with(guard: u32, mask: u32) -> naga::Module {
+        let mut module = naga::front::wgsl::parse_str(MASKED).unwrap();
+        let function = &mut module.entry_points[0].function;
+        let mut replaced = 0;
+        for (_, e) in function.expressions.iter_mut() {
+            if let naga::Expression::Literal(naga::Literal::U32(v)) = e {
+                match *v {
+                    4 => *v = guard,
+                    3 => *v = mask,
+                    _ => continue,
+                }
+                replaced += 1;
+            }
+        }
+        assert_eq!(
+            replaced, 2,
+            "the guard and the mask are literals of their own"
+        );
+        module
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// An edited module is proven in bounds only when it is: every index of every
+        /// invocation (`t` below 64) within the array of four, found by trying them all.
+        #[test]
+        fn edited_literals_are_proven_only_when_in_bounds(
+            guard in prop_oneof![0u32..80, any::<u32>()],
+            mask in prop_oneof![0u32..80, any::<u32>()],
+        ) {
+            let module = masked_with(guard, mask);
+            let proven = crate::launch::unclamped::proven_with(
+                naga::valid::Capabilities::default(),
+                &module,
+                "sarek_main",
+            );
+            let in_bounds = (0..64u32).all(|t| (t >= guard || t < 4) && (t & mask) < 4);
+            prop_assert!(!proven || in_bounds, "guard {} mask {}", guard, mask);
+        }
+
+        /// A module file whose bytes were changed (its checksum made to match) is refused,
+        /// decodes to a module the proof refuses, or is proven; nothing panics or hangs.
+        #[test]
+        fn corrupt_module_files_never_crash(
+            flips in proptest::collection::vec((any::<usize>(), 1u8..=255), 1..6),
+        ) {
+            let dir = std::env::temp_dir().join(format!(
+                "sarek-corrupt-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            let honest = naga::front::wgsl::parse_str(MASKED).unwrap();
+            let mut data = postcard::to_allocvec(&honest).unwrap();
+            for (at, bits) in flips {
+                let n = data.len();
+                data[at % n] ^= bits;
+            }
+            write_atomically(&file_of(&dir, MASKED), &encode(MASKED, &data)).unwrap();
+            if let Some(module) = load(&dir, MASKED) {
+                let _ = crate::launch::unclamped::proven_with(
+                    naga::valid::Capabilities::default(),
+                    &module,
+                    "sarek_main",
+                );
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+
+    #[test]
+    fn the_honest_masked_module_is_proven() {
+        let proven = |guard, mask| {
+            crate::launch::unclamped::proven_with(
+                naga::valid::Capabilities::default(),
+                &masked_with(guard, mask),
+                "sarek_main",
+            )
+        };
+        assert!(proven(4, 3));
+        assert!(!proven(5, 3));
+        assert!(!proven(4, 4));
+    }
 }

@@ -89,22 +89,31 @@ pub(crate) fn hinted(source: &KernelSource, entry_point: &str, quick: bool) -> b
 /// for its entry point `entry_point` (and every helper). `false` when anything fails, so the
 /// module keeps its clamps.
 pub(crate) fn proven(device: &wgpu::Device, module: &naga::Module, entry_point: &str) -> bool {
-    use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags};
     let capabilities = wgpu_naga_bridge::features_to_naga_capabilities(
         device.features(),
         wgpu::DownlevelFlags::empty(),
     );
-    let mut validator = naga::valid::Validator::new(ValidationFlags::all(), capabilities);
-    if capabilities.contains(Capabilities::SUBGROUP) {
-        validator.subgroup_stages(ShaderStages::COMPUTE);
-        validator.subgroup_operations(SubgroupOperationSet::all());
-    }
-    let Ok(info) = validator.validate(module) else {
-        return false;
-    };
-    // The proof was written for modules the macro makes; should any other module (one read
-    // from a file) trip it, that is a failed proof, not a failed launch.
+    proven_with(capabilities, module, entry_point)
+}
+
+/// [`proven`] with naga's `capabilities` (a device's, from its features).
+pub(crate) fn proven_with(
+    capabilities: naga::valid::Capabilities,
+    module: &naga::Module,
+    entry_point: &str,
+) -> bool {
+    use naga::valid::{Capabilities, ShaderStages, SubgroupOperationSet, ValidationFlags};
+    // The proof was written for modules the macro makes; should a module read from a file
+    // trip naga's validator or the proof, that is a failed proof, not a failed launch.
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut validator = naga::valid::Validator::new(ValidationFlags::all(), capabilities);
+        if capabilities.contains(Capabilities::SUBGROUP) {
+            validator.subgroup_stages(ShaderStages::COMPUTE);
+            validator.subgroup_operations(SubgroupOperationSet::all());
+        }
+        let Ok(info) = validator.validate(module) else {
+            return false;
+        };
         sarek_codegen::in_bounds::unclamped_entry_points(module, &info)
             .iter()
             .any(|e| e == entry_point)

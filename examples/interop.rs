@@ -36,7 +36,7 @@ fn main() -> sarek::Result<()> {
             .map_err(|e| sarek::Error::NoAdapter(format!(": {e}")))?;
     let (device, queue) =
         pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default()))
-            .map_err(|e| sarek::Error::RequestDevice(e.to_string()))?;
+            .map_err(sarek::Error::RequestDevice)?;
     println!("adapter: {}", adapter.get_info().name);
 
     let n = 1000usize;

@@ -273,7 +273,7 @@ fn open(adapter: wgpu::Adapter, experimental: bool) -> Result<Device> {
         experimental_features: experimental,
         ..Default::default()
     }))
-    .map_err(|e| Error::RequestDevice(e.to_string()))?;
+    .map_err(Error::RequestDevice)?;
     // Sarek reports errors through `Result`; without a handler wgpu would panic.
     device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
         log::error!("sarek: uncaptured wgpu error: {e}")

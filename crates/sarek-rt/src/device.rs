@@ -605,11 +605,7 @@ impl Device {
         self.inner()
             .device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| {
-                self.check_lost()
-                    .err()
-                    .unwrap_or(Error::Poll(e.to_string()))
-            })?;
+            .map_err(|e| self.check_lost().err().unwrap_or(Error::Poll(e)))?;
         self.check_lost()
     }
 

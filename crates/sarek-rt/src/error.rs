@@ -12,9 +12,13 @@ pub enum Error {
     /// No GPU adapter was found (or none matched `SAREK_ADAPTER`).
     #[error("no GPU adapter found{0}; install a Vulkan, Metal or DX12 driver (on Linux without a GPU: `apt-get install mesa-vulkan-drivers`)")]
     NoAdapter(String),
-    /// The adapter refused to create a device.
-    #[error("the GPU adapter refused to create a device: {0}")]
-    RequestDevice(String),
+    /// The adapter refused to create a device (wgpu's error is the [`source`]); the
+    /// adapter's driver may be broken or out of memory: try another adapter or
+    /// [`crate::Device::cpu`].
+    ///
+    /// [`source`]: std::error::Error::source
+    #[error("the GPU adapter refused to create a device")]
+    RequestDevice(#[source] wgpu::RequestDeviceError),
     /// A buffer larger than the device allows in one binding or allocation.
     #[error("a buffer of {bytes} bytes exceeds this device's limit of {limit} bytes ({which}); split the data across launches")]
     BufferTooLarge {
@@ -145,9 +149,12 @@ pub enum Error {
     /// The device was lost (driver reset, GPU removed, or destroyed); make a new `Device`.
     #[error("the GPU device was lost ({0}); create a new `Device`")]
     DeviceLost(String),
-    /// Waiting for the GPU failed.
-    #[error("waiting for the GPU failed: {0}")]
-    Poll(String),
+    /// Waiting for the GPU failed (wgpu's error is the [`source`]): a timeout or a lost
+    /// device; create a new `Device` if it persists.
+    ///
+    /// [`source`]: std::error::Error::source
+    #[error("waiting for the GPU failed")]
+    Poll(#[source] wgpu::PollError),
     /// A kernel run with the CPU backend's checks on ([`crate::Device::set_checks`]) indexed
     /// out of bounds or divided an integer by zero.
     #[error("kernel `{kernel}` at {location}, block_idx {block:?}, thread_idx {thread:?}: {message} (found by the CPU backend's checks)")]
@@ -188,9 +195,16 @@ pub enum Error {
     /// A wgpu-only operation was asked of the CPU backend.
     #[error("{0} needs a GPU device; this is the CPU backend (`Device::cpu`, or `Device::new` without a GPU)")]
     NotOnCpu(&'static str),
-    /// Reading a buffer back failed.
-    #[error("reading a buffer back from the GPU failed: {0}")]
-    Map(String),
+    /// Reading a buffer back failed: wgpu could not map it (its error is the [`source`]), or
+    /// the mapping never completed. Usually the device was lost; create a new `Device`.
+    ///
+    /// [`source`]: std::error::Error::source
+    #[error("reading a buffer back from the GPU failed{}", if .source.is_some() { "" } else { ": the mapping never completed" })]
+    Map {
+        /// wgpu's error, where it gave one.
+        #[source]
+        source: Option<Box<dyn std::error::Error + Send + Sync>>,
+    },
 }
 
 /// `Result<T, sarek::Error>`.
@@ -205,3 +219,26 @@ pub enum Error {
 /// # Ok(()) }
 /// ```
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::error::Error as _;
+
+    #[test]
+    fn errors_cross_threads_and_chain_what_they_wrap() {
+        fn shareable<T: Send + Sync + 'static>() {}
+        shareable::<Error>();
+        let poll = Error::Poll(wgpu::PollError::Timeout);
+        assert_eq!(poll.to_string(), "waiting for the GPU failed");
+        let inner = poll.source().expect("the wgpu error is the source");
+        assert_eq!(inner.to_string(), wgpu::PollError::Timeout.to_string());
+        let map = Error::Map {
+            source: Some(Box::new(wgpu::BufferAsyncError)),
+        };
+        assert!(map.source().is_some());
+        let never = Error::Map { source: None };
+        assert!(never.source().is_none());
+        assert!(never.to_string().contains("never completed"), "{never}");
+    }
+}

@@ -138,12 +138,7 @@ impl PendingRead {
                 .inner()
                 .device
                 .poll(wgpu::PollType::wait_indefinitely())
-                .map_err(|e| {
-                    device
-                        .check_lost()
-                        .err()
-                        .unwrap_or(Error::Poll(e.to_string()))
-                })?;
+                .map_err(|e| device.check_lost().err().unwrap_or(Error::Poll(e)))?;
             if !self.completion.is_done() {
                 device.check_lost()?;
                 std::thread::yield_now();
@@ -163,33 +158,30 @@ impl PendingRead {
     }
 
     fn finish(mut self) -> Result<Vec<u8>> {
-        let staging = self
-            .staging
-            .take()
-            .ok_or_else(|| Error::Map("read finished twice".into()))?;
+        let staging = self.staging.take().ok_or(Error::Map { source: None })?;
         let outcome = crate::sync::lock(&self.result).take();
         match outcome {
             Some(Ok(())) => {}
             Some(Err(e)) => {
-                return Err(self
-                    .device
-                    .check_lost()
-                    .err()
-                    .unwrap_or(Error::Map(e.to_string())))
+                return Err(self.device.check_lost().err().unwrap_or(Error::Map {
+                    source: Some(Box::new(e)),
+                }))
             }
             None => {
                 return Err(self
                     .device
                     .check_lost()
                     .err()
-                    .unwrap_or(Error::Map("the map callback never ran".into())))
+                    .unwrap_or(Error::Map { source: None }))
             }
         }
         let data = {
             let view = staging
                 .slice(..self.mapped)
                 .get_mapped_range()
-                .map_err(|e| Error::Map(e.to_string()))?;
+                .map_err(|e| Error::Map {
+                    source: Some(Box::new(e)),
+                })?;
             view[..self.bytes as usize].to_vec()
         };
         staging.unmap();

@@ -196,12 +196,7 @@ impl Launch {
                     submission_index: Some(index),
                     timeout: None,
                 })
-                .map_err(|e| {
-                    self.device
-                        .check_lost()
-                        .err()
-                        .unwrap_or(Error::Poll(e.to_string()))
-                })?;
+                .map_err(|e| self.device.check_lost().err().unwrap_or(Error::Poll(e)))?;
         }
         self.device.check_lost()
     }

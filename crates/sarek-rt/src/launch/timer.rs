@@ -54,18 +54,24 @@ impl Timer {
             });
         device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| Error::Poll(e.to_string()))?;
+            .map_err(Error::Poll)?;
         match rx.recv() {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(Error::Map(e.to_string())),
-            Err(_) => return Err(Error::Map("the map callback never ran".into())),
+            Ok(Err(e)) => {
+                return Err(Error::Map {
+                    source: Some(Box::new(e)),
+                })
+            }
+            Err(_) => return Err(Error::Map { source: None }),
         }
         let read: [u64; 2] = {
             let view = self
                 .readback
                 .slice(..)
                 .get_mapped_range()
-                .map_err(|e| Error::Map(e.to_string()))?;
+                .map_err(|e| Error::Map {
+                    source: Some(Box::new(e)),
+                })?;
             bytemuck::pod_read_unaligned(&view[..16])
         };
         self.readback.unmap();

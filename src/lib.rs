@@ -128,7 +128,7 @@
 //! C's exact `fmod`; `round` rounds half away from zero; `as` from `f32` to an integer
 //! saturates and maps NaN to 0.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 extern crate self as sarek;
 
@@ -142,10 +142,15 @@ pub use sarek_macros::{kernel, module};
 /// `bytemuck` feature): buffer elements, scalar parameters and struct fields of type `f16` are
 /// `half::f16` on the host. Kernels that use it need the device feature `SHADER_F16`.
 pub use half::f16;
+/// The wgpu that Sarek runs on: wgpu 30 for every Sarek 0.1 release (a new wgpu major version
+/// comes with a new Sarek minor version). Interop code should name wgpu's types through this
+/// path (or depend on the same major version), so that they are the ones Sarek's
+/// [`Device::wgpu_device`] and [`Buffer::wgpu_buffer`] hand out.
+pub use sarek_rt::wgpu;
 pub use sarek_rt::Groups;
 pub use sarek_rt::{
-    vector, wgpu, AdapterSelector, Batch, Buffer, CpuEngine, Device, Element, Error, GpuOptions,
-    Grid, IVec2, IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
+    vector, AdapterSelector, Batch, Buffer, CpuEngine, Device, Element, Error, GpuOptions, Grid,
+    IVec2, IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4,
 };
 pub use sarek_rt::{F16Vec2, F16Vec4};
 

@@ -1,3 +1,6 @@
+//! Internal to Sarek: use the [`sarek`](https://docs.rs/sarek) crate, whose version this
+//! crate's version follows; its API may change in any release.
+//!
 //! Sarek's compiler core: the IR of a kernel, the checks WebGPU imposes, the passes that
 //! transform the IR, the WGSL back end, the kernel ABI and naga validation. A normal library, so every stage is testable without a
 //! proc-macro process; the Rust front end (`front`, behind the feature of the same name)
@@ -48,7 +51,7 @@
 //! assert_eq!(module.abi.buffers.len(), 1);
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod abi;
 pub mod arena;

@@ -1,8 +1,9 @@
 //! The `#[sarek::kernel]` attribute. A thin shell: lowering, checks, WGSL generation and
 //! validation live in `sarek-codegen` (see its `front` module), so they can be tested
-//! without a proc-macro process. Use it through the `sarek` crate.
+//! without a proc-macro process. Internal to Sarek: use it through the
+//! [`sarek`](https://docs.rs/sarek) crate.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use proc_macro::TokenStream;
 

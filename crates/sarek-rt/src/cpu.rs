@@ -6,8 +6,8 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::cpu_engine::Compiled;
 use sarek_codegen::interp::{self, FaultKind, Program};
-use sarek_codegen::jit::Compiled;
 
 use crate::cpu_engine::{prepare, EnginePolicy, Prepared};
 

@@ -5,7 +5,32 @@
 use std::sync::Arc;
 
 use sarek_codegen::interp::Program;
-use sarek_codegen::jit::Compiled;
+#[cfg(feature = "jit")]
+pub(crate) use sarek_codegen::jit::Compiled;
+
+/// Without the `jit` feature there is no machine code: every kernel runs on the interpreter.
+#[cfg(not(feature = "jit"))]
+pub(crate) enum Compiled {}
+
+#[cfg(not(feature = "jit"))]
+impl Compiled {
+    pub(crate) fn new(_: &Program) -> std::result::Result<Compiled, &'static str> {
+        Err("anything: Sarek was built without its `jit` feature")
+    }
+    pub(crate) fn lanes(&self) -> bool {
+        match *self {}
+    }
+    pub(crate) fn compile_time(&self) -> std::time::Duration {
+        match *self {}
+    }
+    pub(crate) fn run(
+        &self,
+        _: &Program,
+        _: &sarek_codegen::interp::Launch<'_>,
+    ) -> std::result::Result<(), sarek_codegen::interp::Fault> {
+        match *self {}
+    }
+}
 
 use crate::arg::KernelSource;
 use crate::device::Device;

@@ -187,6 +187,13 @@ impl Device {
     /// A file that is not a whole cache of this adapter, driver and Sarek version is ignored
     /// with a `warn` log line and replaced at the next save.
     ///
+    /// Only the user running the program should be able to write `dir`: the compiled-pipeline
+    /// file goes to the driver once Sarek's key and checksum match. Sarek writes its files
+    /// readable by their owner alone and reads only regular files of at most 256 MiB that the
+    /// current user owns and others cannot write (anything else is ignored with a `warn` log
+    /// line); a parsed module read from the directory is validated again and never trusted
+    /// to drop index clamps without the runtime's own proof.
+    ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;

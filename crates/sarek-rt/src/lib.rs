@@ -1,5 +1,8 @@
 //! Sarek's runtime: devices, typed buffers and kernel launches on wgpu.
 //!
+//! Internal to Sarek: use the [`sarek`](https://docs.rs/sarek) crate, which re-exports what
+//! users need; this crate's API may change in any release.
+//!
 //! Kernels come from `#[sarek::kernel]`, which embeds their WGSL, ABI and IR; this crate creates
 //! each kernel's pipeline once per device, packs the uniform block from the ABI, binds the
 //! buffers and dispatches, or runs the IR on the CPU backend. Use it through the `sarek` crate.
@@ -19,7 +22,7 @@
 //! # Ok(()) }
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod adapter;
 mod arg;

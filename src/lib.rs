@@ -27,6 +27,9 @@
 //! }
 //! ```
 //!
+//! The [`guide`] explains everything a kernel can contain, the runtime, the CPU backend and
+//! how to port CUDA kernels, with examples that run as tests.
+//!
 //! The WGSL is a constant, available without a GPU:
 //!
 //! ```
@@ -134,6 +137,7 @@ extern crate self as sarek;
 
 pub mod coop;
 pub mod gpu;
+pub mod guide;
 pub mod scan;
 
 pub use sarek_macros::{kernel, module};

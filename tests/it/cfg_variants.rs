@@ -1,4 +1,4 @@
-//! `#[cfg]` on a module's items and fields (issue 18): the macro expands the module once per
+//! `#[cfg]` on a module's items and fields: the macro expands the module once per
 //! combination of the predicates, and rustc keeps the variant it compiles, so the kernel's
 //! WGSL and ABI are those of the items that are on. `#[cfg(all())]` always holds and
 //! `#[cfg(any())]` never does; `debug_assertions` depends on the build.

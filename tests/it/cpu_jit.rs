@@ -1,4 +1,4 @@
-//! The CPU backend's JIT (issue 17): the benchmark kernels (saxpy, a polynomial, a tiled
+//! The CPU backend's JIT: the benchmark kernels (saxpy, a polynomial, a tiled
 //! matrix product, a tree reduction, a scan, a histogram with atomics) really run as machine
 //! code and give the host's results; so do subgroup operations, `f16` and cooperative matrices.
 
@@ -504,7 +504,7 @@ fn half_tile(x: &[sarek::f16], y: &[sarek::f16], z: &mut [f32]) {
 }
 
 /// Kernels with `f16`, subgroup operations on halves and cooperative matrices run as machine
-/// code too (no interpreter fallback since stop 27), with the host's results.
+/// code too (no interpreter fallback), with the host's results.
 #[test]
 fn f16_subgroup_and_matrix_kernels_run_as_machine_code() {
     use sarek::f16;

@@ -1,4 +1,4 @@
-//! Helpers that hold barriers under the CPU backend's JIT (issue 17): each call is inlined
+//! Helpers that hold barriers under the CPU backend's JIT: each call is inlined
 //! into the kernel's entry before the barrier split, and an early `return` (uniform, from
 //! inside the helper's loop, or after its last barrier) leaves the inlined body as the
 //! interpreter leaves the call. Compared with the interpreter (a checked device) and the host.

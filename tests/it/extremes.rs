@@ -1,4 +1,4 @@
-//! Every public runtime call pushed to its extremes (issue 18): huge lengths and grids,
+//! Every public runtime call pushed to its extremes: huge lengths and grids,
 //! zero-sized elements, hand-written sources that lie, views at the end of a buffer. Each is
 //! an `Error` with a readable message, never a panic, an abort or a wrong length.
 

@@ -1,4 +1,4 @@
-//! Generic kernels (issue 13): type parameters bounded by `Scalar`/`Float`/`Integer`, const
+//! Generic kernels: type parameters bounded by `Scalar`/`Float`/`Integer`, const
 //! generics with listed values, and module traits with static dispatch. Every instance is
 //! built at compile time; `launch` selects one from the arguments or the turbofish. Each test
 //! runs on the device `common::device()` gives (lavapipe here, the CPU backend with

@@ -86,7 +86,7 @@ fn scan_new_picks_what_the_device_has() {
 
 /// The last pass zeroes the clamped loads past the end with `select`, as its hand-written twin
 /// does, not with a branch and a temporary per load (an `if` between vectors used to lower to
-/// one: stop 24).
+/// one).
 #[test]
 fn the_last_pass_zeroes_clamped_loads_without_branches() {
     for wgsl in [

@@ -6,7 +6,7 @@ use crate::common;
 
 use sarek::prelude::*;
 
-/// The user's polynomial (issue 16), one load stream.
+/// The user's polynomial, one load stream.
 #[sarek::kernel]
 fn poly(a: f32, b: f32, c: f32, x: &[f32], y: &mut [f32]) {
     let i = global_thread_id();

@@ -1,5 +1,5 @@
 //! `x_coop_first`: where the first-process pipeline creation of cooperative-matrix kernels
-//! goes (issue 16 point 4). Meant to run in a fresh process per case, with the driver's
+//! goes. Meant to run in a fresh process per case, with the driver's
 //! shader cache off and Sarek's cache in an empty directory, e.g.
 //!
 //! ```text

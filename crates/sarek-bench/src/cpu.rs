@@ -1,5 +1,5 @@
 //! `--device cpu`: the CPU backend against plain Rust and against its own interpreter
-//! (issue 17). Wall-clock medians of whole launches (a CPU launch runs before it returns),
+//!. Wall-clock medians of whole launches (a CPU launch runs before it returns),
 //! on the benchmark kernels of `kernels.rs`:
 //!
 //! - element-wise kernels (saxpy, a 3-term polynomial) against the same loop in plain Rust on

@@ -170,7 +170,7 @@ fn matmul(b: &Bench) -> Result<()> {
     let ra = storage(ctx, bytemuck::cast_slice(&av));
     let rc = storage(ctx, &vec![0u8; m * m * 4]);
     let mp = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
-    // The twin of the kernel before its second workgroup buffer (stop 25).
+    // The twin of the kernel before its second workgroup buffer.
     let twin = include_str!("wgsl/experiments/matmul_rb_bk8.wgsl");
     // The twin with `b0`, `b1` in `var`s, as Sarek used to declare every vector.
     let vars = twin

@@ -681,7 +681,7 @@ pub fn matmul_rb_for(n: usize, a: &[Vec4], b: &[Vec4], c: &mut [Vec4]) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Kernels as a user writes them (issue 16): the textbook shape, no hand tuning.
+// Kernels as a user writes them: the textbook shape, no hand tuning.
 
 /// `y = (a·x + b)·x + c`, element-wise: a polynomial evaluated by Horner's rule.
 #[sarek::kernel]

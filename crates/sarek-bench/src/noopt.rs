@@ -1,5 +1,5 @@
 //! `x_noopt`: how long NVIDIA's driver takes to create a compute pipeline with Vulkan's
-//! `VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT` against without it (issue 16 point 4: the
+//! `VK_PIPELINE_CREATE_DISABLE_OPTIMIZATION_BIT` against without it (the
 //! f16 row's quick form costs the driver 77–140 ms in a first process). wgpu has no way to
 //! pass pipeline-creation flags, so the pipeline is made through the raw Vulkan device under
 //! Sarek's (`wgpu::hal`), from SPIR-V naga writes with the options wgpu-hal uses. Meant to run

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Quick forms of the suite's f16 product for a first launch (issue 16 point 4, `coopfirst`).
+"""Quick forms of the suite's f16 product for a first launch.
 
 Reads the twin `src/wgsl/matmul_f16_vec_p2.wgsl` and writes, into the directory given:
 - `q_arr.wgsl`: the 16 accumulators in an array indexed at run time, each half-step's products

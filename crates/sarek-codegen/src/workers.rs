@@ -100,7 +100,7 @@ pub fn spread<S>(
 /// workgroups each): claimed one at a time, the shared counter's cache line moved between the
 /// cores for every workgroup (16384 times for saxpy over 2^22 elements) and the threads
 /// interleaved 1 KiB pieces of each buffer, so two JIT threads ran saxpy and the polynomial
-/// 0.67-0.75x as fast as one on the 2-core machine (stop 24).
+/// 0.67-0.75x as fast as one on the 2-core machine.
 pub fn groups<S, E: Send>(
     groups: [u32; 3],
     threads: usize,

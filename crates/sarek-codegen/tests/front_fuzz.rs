@@ -1,4 +1,4 @@
-//! The front end against hostile input (issue 18, "keep it fixed"): known-good kernels and
+//! The front end against hostile input: known-good kernels and
 //! modules, mutated token by token (a token deleted, doubled, replaced by a keyword, type,
 //! intrinsic, literal or operator, or swapped with its neighbour; a token group dropped,
 //! doubled or wrapped in parentheses), are expanded as `#[sarek::kernel]` and

@@ -156,7 +156,7 @@ fn physical_key(info: &wgpu::AdapterInfo) -> (String, u32, u32, String) {
 
 /// Held while adapters are enumerated or devices created: they are made one at a time, since
 /// NVIDIA's Vulkan driver hung (an H200, 11 or more test threads each making a device) and
-/// crashes on Windows (wgpu issue 10234) when devices are created concurrently.
+/// crashes on Windows (gfx-rs/wgpu#10234) when devices are created concurrently.
 static CREATING: Mutex<()> = Mutex::new(());
 
 /// The host's adapters, ranked (discrete, integrated, virtual, other, software; enumeration

@@ -1,4 +1,4 @@
-// New shapes of issue 13: constant expressions, labelled exits, match guards, tuples and
+// New shapes: constant expressions, labelled exits, match guards, tuples and
 // methods, each as the WGSL a reviewer should expect.
 
 const BLOCK: usize = 8;

@@ -1,4 +1,4 @@
-//! Issue 18, point 1 (generated, do not edit by hand): a chain of 1,000 helpers, each calling the previous. Rust accepts it; the macro
+//! Generated, do not edit by hand: a chain of 1,000 helpers, each calling the previous. Rust accepts it; the macro
 //! must neither overflow rustc's stack nor blame itself, but refuse it at the token that
 //! passes its documented nesting limit.
 

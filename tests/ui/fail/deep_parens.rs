@@ -1,4 +1,4 @@
-//! Issue 18, point 1 (generated, do not edit by hand): 1,000 nested parentheses. Rust accepts
+//! Generated, do not edit by hand: 1,000 nested parentheses. Rust accepts
 //! them; `syn`'s parser has no depth limit and would overflow rustc's stack, so the macro
 //! refuses them at the first parenthesis past its limit before `syn` parses the kernel.
 

@@ -1,4 +1,4 @@
-//! Issue 18, point 4: a local array over the documented limit on function-scope memory is
+//! A local array over the documented limit on function-scope memory is
 //! refused at its length (it compiled, then aborted the CPU backend and stalled lavapipe).
 
 use sarek::prelude::*;

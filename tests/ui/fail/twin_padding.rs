@@ -1,4 +1,4 @@
-//! Issue 18, point 3: a hidden `#[repr(C)]` twin must not get `Pod` when implicit padding
+//! A hidden `#[repr(C)]` twin must not get `Pod` when implicit padding
 //! opens inside it. Here the module imports two user types under vector names: `Vec4`,
 //! whose `Gpu` is `[f32; 3]` (12 bytes where WGSL's `vec4<f32>` takes 16), followed by
 //! `UVec4`, whose `Gpu` is over-aligned to 16 bytes, so `#[repr(C)]` would pad 4 bytes

@@ -1,4 +1,4 @@
-//! Issue 18, point 9: three type errors rustc reports that used to reach naga as "a bug in
+//! Three type errors rustc reports that used to reach naga as "a bug in
 //! Sarek": an empty `match` on a non-empty type in a helper returning a value, `!` on an
 //! unsuffixed float, and `+=` of a vector into a scalar.
 

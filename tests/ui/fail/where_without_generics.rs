@@ -1,4 +1,4 @@
-//! Issue 18, point 9: a `where` clause without generic parameters is reported at the clause,
+//! A `where` clause without generic parameters is reported at the clause,
 //! not at the macro call.
 
 #[sarek::module]

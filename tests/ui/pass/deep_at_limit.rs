@@ -1,4 +1,4 @@
-//! Issue 18, point 1 (generated): deep expressions and a chain of 60 helpers, just inside the documented nesting limits
+//! Generated: deep expressions and a chain of 60 helpers, just inside the documented nesting limits
 //! (`sarek_codegen::front::depth`), compiles.
 
 #[sarek::module]

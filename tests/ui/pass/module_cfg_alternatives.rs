@@ -1,4 +1,4 @@
-//! Issue 18, point 9: two cfg-alternative structs. The macro cannot evaluate `cfg`, so it
+//! Two cfg-alternative structs. The macro cannot evaluate `cfg`, so it
 //! expands the module once per alternative, and rustc keeps the one it compiles.
 
 #[sarek::module]

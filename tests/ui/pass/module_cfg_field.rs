@@ -1,4 +1,4 @@
-//! Issue 18, point 9: a cfg'd-out field is neither laid out nor asserted in the variant rustc
+//! A cfg'd-out field is neither laid out nor asserted in the variant rustc
 //! compiles.
 
 #[sarek::module]

@@ -1,4 +1,4 @@
-//! Issue 18, point 9: an enum without variants that no kernel uses is not an error (rustc
+//! An enum without variants that no kernel uses is not an error (rustc
 //! accepts it; only a kernel that uses it is refused).
 
 #[sarek::module]

@@ -1,4 +1,4 @@
-//! The runtime's own measurements (issue 16, points 3 and 4), apart from the suite because
+//! The runtime's own measurements, apart from the suite because
 //! they time the host and whole processes rather than kernels:
 //!
 //! - `back-to-back`: 200 back-to-back saxpy launches at 2^26 without a wait between them,

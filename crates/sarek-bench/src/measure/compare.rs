@@ -19,7 +19,7 @@ pub struct Timer<'a> {
     /// 140 µs between runs without it). After 2 s idle (a row's host-side reference, say) the
     /// H200's SM clock sits at 480–510 MHz and saxpy runs at 1.8 TB/s instead of 4.3; 160
     /// short timed launches (about 150 ms) left it there, 500 ms of steady launches brought it
-    /// back to 1980 MHz (stop 24's probe) — hence a second, not the 300 ms used before, which
+    /// back to 1980 MHz (as probed) — hence a second, not the 300 ms used before, which
     /// left some rows of long runs timed at idle clocks on both sides.
     warm_for: Duration,
 }

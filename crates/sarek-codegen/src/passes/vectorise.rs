@@ -1,4 +1,4 @@
-//! 16-byte memory operations for element-wise kernels over 4-byte scalars (issue 16). The
+//! 16-byte memory operations for element-wise kernels over 4-byte scalars. The
 //! coarsened entry ([`super::coarsen`]) gives each invocation four elements `t + k·T`, four
 //! 4-byte loads in flight; a kernel reading one buffer (`y[i] = (a*x[i] + b)*x[i] + c`) then
 //! stays at 87% of the copy bandwidth on an H200, where `vec4` loads reach 100%. This pass

@@ -1,4 +1,4 @@
-//! Element-wise kernels four invocations at a time (issue 17's element-wise targets).
+//! Element-wise kernels four invocations at a time.
 //!
 //! A kernel without barriers whose body is straight-line code over scalars (`let`s, `if`s,
 //! `return`, loads and stores of buffer elements, arithmetic and comparisons) runs its

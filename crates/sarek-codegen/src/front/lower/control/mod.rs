@@ -41,7 +41,7 @@ impl Lowerer<'_> {
                 // temporary per load where its twin has `select`, but the register-blocked
                 // product's `if in_range { a[..] } else { Vec4::ZERO }` ran at 0.935× its
                 // twin as a `select` (the load made unconditional) against 0.979× as a branch
-                // (H200, stop 24).
+                // (H200).
                 let selectable = match self.infer.shallow(ty) {
                     Ty::Compound(crate::ir::Type::Vector(..)) => {
                         !self.reads_memory(x) && !self.reads_memory(y)

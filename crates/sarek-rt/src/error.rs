@@ -95,8 +95,8 @@ pub enum Error {
         /// The other parameter index.
         second: usize,
     },
-    /// A buffer created on another device.
-    #[error("kernel `{kernel}`: parameter {param} is a buffer of another device")]
+    /// A buffer created on another device; move it with [`crate::Buffer::copy_to`] first.
+    #[error("kernel `{kernel}`: parameter {param} is a buffer of another device; move it with `Buffer::copy_to` first")]
     WrongDevice {
         /// The kernel.
         kernel: String,
@@ -135,7 +135,10 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
-    /// The device refused the kernel's pipeline.
+    /// The device refused the kernel's pipeline: naga validated the kernel when it compiled,
+    /// so this is a driver limit or a driver bug; the message is wgpu's (kept as text because
+    /// wgpu's error type cannot cross threads). Try the kernel on another device or the CPU
+    /// backend, and report it with the message.
     #[error("kernel `{kernel}`: the device could not create its pipeline: {message}")]
     Pipeline {
         /// The kernel.
@@ -143,7 +146,8 @@ pub enum Error {
         /// wgpu's report.
         message: String,
     },
-    /// The device ran out of memory.
+    /// The device ran out of memory (wgpu's message): drop buffers no longer needed, or work
+    /// in smaller pieces.
     #[error("the GPU is out of memory: {0}")]
     OutOfMemory(String),
     /// The device was lost (driver reset, GPU removed, or destroyed); make a new `Device`.

@@ -370,7 +370,7 @@ pub(crate) fn dump(source: &KernelSource, dir: Option<&std::path::Path>) {
         source.location, source.wgsl
     );
     let abi = source.abi.to_json();
-    let written = std::fs::create_dir_all(&dir)
+    let written = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
         .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi))
         .and_then(|()| match source.ir {

@@ -41,7 +41,8 @@ pub enum DeviceChoice {
 /// ```
 ///
 /// Logging (`SAREK_LOG`) is not part of it: a logger serves the whole process, so it is
-/// installed once, by the first device or config made, and only when no logger is installed.
+/// installed once, by the first device made (or [`Config::from_env`]), and only when no logger
+/// is installed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     pub(crate) device: DeviceChoice,

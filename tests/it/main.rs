@@ -11,6 +11,7 @@ mod common;
 mod bytes;
 mod cfg_variants;
 mod coarsen;
+mod config;
 mod consts;
 mod coop_helpers;
 mod coop_matrix;

@@ -1,6 +1,6 @@
-//! On/off switches read from the environment (`SAREK_COARSEN=0`, `SAREK_CHECKS=1`, ...): one
-//! reading rule for every such variable of the compiler and the runtime, so that `0` and `1`
-//! mean the same to all of them and no copy of the rule can drift.
+//! On/off switches read from the environment (`SAREK_JIT_LANES=0`, ...): one reading rule for
+//! every such variable of the compiler and the CPU engine, so that `0` and `1` mean the same
+//! to all of them (the runtime's `Config::from_env` reads its switches by the same rule).
 //!
 //! ```
 //! use sarek_codegen::toggle::{self, Toggle};

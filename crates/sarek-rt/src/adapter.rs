@@ -16,6 +16,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::config::{Config, DeviceChoice};
 use crate::device::Device;
 use crate::error::{Error, Result};
 
@@ -55,8 +56,8 @@ impl From<String> for AdapterSelector {
     }
 }
 
-/// How [`Device::gpu_with`] opens a device: which adapter, and whether with wgpu's
-/// experimental features.
+/// How [`Device::gpu_with`] opens a device: which adapter, whether with wgpu's
+/// experimental features, and with which settings ([`GpuOptions::config`]).
 ///
 /// ```
 /// use sarek_rt::{Device, GpuOptions};
@@ -70,16 +71,18 @@ impl From<String> for AdapterSelector {
 pub struct GpuOptions {
     adapter: Option<AdapterSelector>,
     experimental: bool,
+    config: Option<Config>,
 }
 
 impl GpuOptions {
     /// The best adapter (as [`Device::gpu`] picks it, `SAREK_ADAPTER` included), without
-    /// experimental features.
+    /// experimental features, with the settings of [`Config::from_env`].
     pub fn new() -> GpuOptions {
         GpuOptions::default()
     }
 
-    /// The adapter `selector` names, as [`Device::with_adapter`] takes it.
+    /// The adapter `selector` names, as [`Device::with_adapter`] takes it (over the config's
+    /// [`Config::adapter`]).
     ///
     /// ```
     /// let options = sarek_rt::GpuOptions::new().adapter(0);
@@ -112,6 +115,21 @@ impl GpuOptions {
     /// too: the caller accepts wgpu's contract for everything done with this device.
     pub unsafe fn experimental_features(mut self) -> GpuOptions {
         self.experimental = true;
+        self
+    }
+
+    /// The device's settings, instead of [`Config::from_env`]; its [`Config::adapter`] picks
+    /// the adapter unless [`GpuOptions::adapter`] does ([`Config::device`] is not used).
+    ///
+    /// ```
+    /// use sarek_rt::{Config, Device, GpuOptions};
+    /// let options = GpuOptions::new().config(Config::from_env().pipeline_cache_dir(None));
+    /// if let Ok(dev) = Device::gpu_with(options) {
+    ///     assert_eq!(dev.pipeline_cache_file(), None);
+    /// }
+    /// ```
+    pub fn config(mut self, config: Config) -> GpuOptions {
+        self.config = Some(config);
         self
     }
 }
@@ -232,7 +250,7 @@ fn warn_software(info: &wgpu::AdapterInfo) {
 /// Opens a device on `adapter`, with its full limits and, where it has them, timestamps;
 /// with wgpu's experimental features only when `experimental` (an `unsafe` opt-in,
 /// [`GpuOptions::experimental_features`]).
-fn open(adapter: wgpu::Adapter, experimental: bool) -> Result<Device> {
+fn open(adapter: wgpu::Adapter, experimental: bool, config: Config) -> Result<Device> {
     let _one_at_a_time = crate::sync::lock(&CREATING);
     let info = adapter.get_info();
     log::info!(
@@ -278,7 +296,7 @@ fn open(adapter: wgpu::Adapter, experimental: bool) -> Result<Device> {
     device.on_uncaptured_error(Arc::new(|e: wgpu::Error| {
         log::error!("sarek: uncaptured wgpu error: {e}")
     }));
-    Ok(Device::wrap(device, queue, Some(info), Some(coop)))
+    Ok(Device::wrap(device, queue, Some(info), Some(coop), config))
 }
 
 impl Device {
@@ -312,24 +330,24 @@ impl Device {
     /// ```
     pub fn gpu_with(options: GpuOptions) -> Result<Device> {
         crate::logging::init();
-        let adapter = match options.adapter {
-            Some(selector) => select(enumerate(), &selector)?,
-            None => match std::env::var("SAREK_ADAPTER") {
-                Ok(wanted) => {
-                    select(enumerate(), &AdapterSelector::Name(wanted.clone())).map_err(|_| {
-                        Error::NoAdapter(format!(
-                            " whose name contains {:?} (SAREK_ADAPTER)",
-                            wanted.to_lowercase()
-                        ))
-                    })?
-                }
-                Err(_) => enumerate()
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| Error::NoAdapter(String::new()))?,
-            },
+        let config = options.config.unwrap_or_else(Config::from_env);
+        let adapter = match (options.adapter, &config.adapter) {
+            (Some(selector), _) => select(enumerate(), &selector)?,
+            (None, Some(AdapterSelector::Name(wanted))) => {
+                select(enumerate(), &AdapterSelector::Name(wanted.clone())).map_err(|_| {
+                    Error::NoAdapter(format!(
+                        " whose name contains {:?} (SAREK_ADAPTER)",
+                        wanted.to_lowercase()
+                    ))
+                })?
+            }
+            (None, Some(selector)) => select(enumerate(), selector)?,
+            (None, None) => enumerate()
+                .into_iter()
+                .next()
+                .ok_or_else(|| Error::NoAdapter(String::new()))?,
         };
-        open(adapter, options.experimental)
+        open(adapter, options.experimental, config)
     }
 
     /// The host's adapters, in the order [`Device::with_adapter`] numbers them: discrete
@@ -374,6 +392,7 @@ impl Device {
     /// the one device [`Device::new`] chooses (the CPU backend). `SAREK_DEVICE=cpu` gives the
     /// CPU backend alone, `SAREK_DEVICE=gpu` every adapter including software ones (an error
     /// without any), and `SAREK_ADAPTER=<substring>` every adapter whose name contains it.
+    /// The same as [`Device::all_with`] with [`Config::from_env`].
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -385,39 +404,63 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn all() -> Result<Vec<Device>> {
+        Device::all_with(Config::from_env())
+    }
+
+    /// Every device of the host as [`Device::all`] lists them, each made with `config`'s
+    /// settings: [`Config::device`] and [`Config::adapter`] choose as `SAREK_DEVICE` and
+    /// `SAREK_ADAPTER` do there (an adapter given by index is that one adapter).
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// use sarek_rt::{Config, Device, DeviceChoice};
+    /// let devices = Device::all_with(Config::from_env().device(DeviceChoice::Cpu))?;
+    /// assert!(devices.len() == 1 && devices[0].is_cpu());
+    /// # Ok(()) }
+    /// ```
+    pub fn all_with(config: Config) -> Result<Vec<Device>> {
         crate::logging::init();
-        let forced = std::env::var("SAREK_DEVICE").ok();
-        if forced.as_deref() == Some("cpu") {
-            return Ok(vec![Device::cpu()]);
+        if config.device == DeviceChoice::Cpu {
+            return Ok(vec![Device::cpu_with(config)]);
         }
         let mut adapters = enumerate();
-        if let Ok(wanted) = std::env::var("SAREK_ADAPTER") {
-            let wanted = wanted.to_lowercase();
-            adapters.retain(|a| a.get_info().name.to_lowercase().contains(&wanted));
-            if adapters.is_empty() {
-                return Err(Error::NoAdapter(format!(
-                    " whose name contains {wanted:?} (SAREK_ADAPTER)"
-                )));
+        match &config.adapter {
+            Some(AdapterSelector::Name(wanted)) => {
+                let wanted = wanted.to_lowercase();
+                adapters.retain(|a| a.get_info().name.to_lowercase().contains(&wanted));
+                if adapters.is_empty() {
+                    return Err(Error::NoAdapter(format!(
+                        " whose name contains {wanted:?} (SAREK_ADAPTER)"
+                    )));
+                }
             }
-        } else if forced.as_deref() == Some("gpu") {
-            if adapters.is_empty() {
-                return Err(Error::NoAdapter(String::new()));
+            Some(selector) => adapters = vec![select(adapters, selector)?],
+            None if config.device == DeviceChoice::Gpu => {
+                if adapters.is_empty() {
+                    return Err(Error::NoAdapter(String::new()));
+                }
             }
-        } else {
-            adapters.retain(|a| !is_software(&a.get_info()));
-            if adapters.is_empty() {
-                return Ok(vec![Device::new()?]);
+            None => {
+                adapters.retain(|a| !is_software(&a.get_info()));
+                if adapters.is_empty() {
+                    return Ok(vec![Device::with_config(config)?]);
+                }
             }
         }
-        adapters.into_iter().map(|a| open(a, false)).collect()
+        adapters
+            .into_iter()
+            .map(|a| open(a, false, config.clone()))
+            .collect()
     }
 
     /// The device [`Device::new`] opens when nothing forces the choice: the best hardware
     /// adapter, else the CPU backend (saying why, at `warn` level).
-    pub(crate) fn preferred() -> Result<Device> {
+    pub(crate) fn preferred(config: &Config) -> Result<Device> {
         let best = enumerate().into_iter().next();
         match best {
-            Some(adapter) if !is_software(&adapter.get_info()) => open(adapter, false),
+            Some(adapter) if !is_software(&adapter.get_info()) => {
+                open(adapter, false, config.clone())
+            }
             Some(adapter) => {
                 log::warn!(
                     "sarek: the only adapter, {:?}, is a software one, which caps loops and may \
@@ -425,14 +468,14 @@ impl Device {
                      instead (SAREK_DEVICE=gpu picks the software adapter)",
                     adapter.get_info().name
                 );
-                Ok(Device::cpu())
+                Ok(Device::cpu_with(config.clone()))
             }
             None => {
                 log::warn!(
                     "sarek: {}; running kernels on the CPU backend instead",
                     Error::NoAdapter(String::new())
                 );
-                Ok(Device::cpu())
+                Ok(Device::cpu_with(config.clone()))
             }
         }
     }

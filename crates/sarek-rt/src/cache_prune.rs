@@ -15,7 +15,7 @@
 //!    other's files (each refreshes its files' times when it uses them, `cache_file.rs`);
 //! 3. files unused for [`MAX_AGE`] (30 days);
 //! 4. the least recently used files, until the rest fit in the size cap: 256 MiB, or
-//!    `SAREK_CACHE_MAX_MB` (a whole number of MiB; `0` lifts the cap).
+//!    `SAREK_CACHE_MAX_MB` ([`crate::Config::cache_max_mb`]; `0` lifts the cap).
 //!
 //! "Used" is the file's modification time, which a read refreshes (`Layout::read`). Other
 //! files in the directory are never touched (it may be a directory the user shares). A file
@@ -36,9 +36,6 @@ const OTHER_VERSION_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// How old a temporary file must be before it counts as left by a process that died.
 const TEMP_AGE: Duration = Duration::from_secs(60 * 60);
-
-/// The size cap without `SAREK_CACHE_MAX_MB`, in MiB.
-pub(crate) const DEFAULT_MAX_MB: u64 = 256;
 
 /// The current formats: each file's magic bytes, and the start of the key it repeats when
 /// written by this Sarek version.
@@ -61,20 +58,8 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
-    /// The policy the environment asks for: `SAREK_CACHE_MAX_MB`, else [`DEFAULT_MAX_MB`].
-    pub(crate) fn from_env() -> Policy {
-        let mb = match std::env::var("SAREK_CACHE_MAX_MB") {
-            Ok(v) => match v.trim().parse::<u64>() {
-                Ok(mb) => mb,
-                Err(_) => {
-                    log::warn!(
-                        "sarek: SAREK_CACHE_MAX_MB={v:?} is not a whole number of MiB; using {DEFAULT_MAX_MB}"
-                    );
-                    DEFAULT_MAX_MB
-                }
-            },
-            Err(_) => DEFAULT_MAX_MB,
-        };
+    /// A cap of `mb` MiB, none for `0` ([`crate::Config::cache_max_mb`]).
+    pub(crate) fn of_mb(mb: u64) -> Policy {
         Policy {
             max_bytes: (mb > 0).then(|| mb.saturating_mul(1 << 20)),
         }
@@ -256,8 +241,9 @@ pub(crate) fn prune(dir: &Path, policy: Policy) -> Pruned {
 }
 
 /// Prunes `dir` on a thread of its own, once per process and directory (the first device to
-/// open a pipeline cache there starts it; later ones find it done or under way).
-pub(crate) fn start(dir: &Path) {
+/// open a pipeline cache there starts it, with its `policy`; later ones find it done or under
+/// way).
+pub(crate) fn start(dir: &Path, policy: Policy) {
     static STARTED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
     {
         let mut started = crate::sync::lock(&STARTED);
@@ -272,7 +258,7 @@ pub(crate) fn start(dir: &Path) {
     let spawned = std::thread::Builder::new()
         .name("sarek-cache-prune".into())
         .spawn(move || {
-            prune(&dir, Policy::from_env());
+            prune(&dir, policy);
         });
     if let Err(e) = spawned {
         log::warn!("sarek: could not start pruning the cache directory: {e}");

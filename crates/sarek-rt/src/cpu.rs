@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use crate::cpu_engine::Compiled;
 use sarek_codegen::interp::{self, FaultKind, Program};
 
-use crate::cpu_engine::{prepare, EnginePolicy, Prepared};
+use crate::cpu_engine::{prepare, Prepared};
 
 use crate::arg::{Arg, KernelSource};
 use crate::device::Device;
@@ -32,13 +32,13 @@ pub(crate) struct CpuInner {
     /// Kernels read back from their embedded IR (and compiled where the JIT runs them), by
     /// the address of their source.
     programs: Mutex<HashMap<usize, Arc<Prepared>>>,
-    /// Which engine runs kernels (`SAREK_CPU_ENGINE`).
-    engine: EnginePolicy,
+    /// The settings the device was made with ([`crate::Config`]).
+    pub(crate) config: crate::Config,
 }
 
 impl CpuInner {
-    pub(crate) fn new(id: u64) -> CpuInner {
-        let threads = crate::cpu_engine::threads_from_env();
+    pub(crate) fn new(id: u64, config: crate::Config) -> CpuInner {
+        let threads = config.threads();
         // WebGPU's defaults, so that a program that fits the CPU fits a GPU too, but for the
         // buffer size (host memory) and what a kernel declared with `limits = "device"` may
         // use: the workgroup and buffer limits of a large discrete GPU (an H200's Vulkan
@@ -57,13 +57,13 @@ impl CpuInner {
         CpuInner {
             id,
             threads,
-            checks: AtomicBool::new(sarek_codegen::toggle::enabled("SAREK_CHECKS", false)),
-            steps: AtomicU64::new(step_limit_from_env().map_or(0, |l| l.get())),
+            checks: AtomicBool::new(config.checks),
+            steps: AtomicU64::new(config.step_limit.unwrap_or(0)),
             memory: AtomicU64::new(Device::DEFAULT_LAUNCH_MEMORY),
             limits,
-            subgroup_size: AtomicU32::new(crate::features::cpu_subgroup_size_from_env()),
+            subgroup_size: AtomicU32::new(config.subgroup_size),
             programs: Mutex::new(HashMap::new()),
-            engine: EnginePolicy::from_env(),
+            config,
         }
     }
 
@@ -85,30 +85,11 @@ impl CpuInner {
             kernel: source.abi.kernel.to_string(),
             message,
         })?;
-        let prepared = Arc::new(prepare(source, Arc::new(program), self.engine)?);
+        let prepared = Arc::new(prepare(source, Arc::new(program), self.config.cpu_engine)?);
         // Where a GPU would create the pipeline.
-        crate::launch::dump(source);
+        crate::launch::dump(source, self.config.dump_wgsl.as_deref());
         programs.insert(key, prepared.clone());
         Ok(prepared)
-    }
-}
-
-/// The step limit `SAREK_CPU_STEPS` asks for (`None` for `0`: no limit), or the default when
-/// it is unset or not a number (which is logged).
-fn step_limit_from_env() -> Option<std::num::NonZeroU64> {
-    let default = std::num::NonZeroU64::new(Device::DEFAULT_STEP_LIMIT);
-    match std::env::var("SAREK_CPU_STEPS") {
-        Err(_) => default,
-        Ok(v) => match v.trim().parse::<u64>() {
-            Ok(n) => std::num::NonZeroU64::new(n),
-            Err(_) => {
-                log::warn!(
-                    "sarek: SAREK_CPU_STEPS={v:?} is not a number of steps; the default {} applies",
-                    Device::DEFAULT_STEP_LIMIT
-                );
-                default
-            }
-        },
     }
 }
 
@@ -147,7 +128,8 @@ impl Device {
     /// done), or lifts the bound with `None`. A launch past it stops and fails with
     /// [`Error::StepLimit`], which names the kernel, so a kernel that never terminates
     /// (`loop {}`) is an error instead of a launch that never returns. The default is
-    /// [`Device::DEFAULT_STEP_LIMIT`], or `SAREK_CPU_STEPS` (`0` for none). Returns the limit
+    /// [`Device::DEFAULT_STEP_LIMIT`], or `SAREK_CPU_STEPS` (`0` for none) or
+    /// [`crate::Config::step_limit`]. Returns the limit
     /// now in force (always `None` on a GPU, where Sarek sets no bound: the driver or the OS
     /// may end a launch that runs too long, and lose the device).
     ///

@@ -1,6 +1,6 @@
 //! Which engine runs a kernel on the CPU backend: the JIT (machine code through Cranelift,
 //! `sarek_codegen::jit`) or the interpreter (`sarek_codegen::interp`), chosen once per kernel
-//! when it is prepared, and `SAREK_CPU_ENGINE` / `SAREK_CPU_THREADS`.
+//! when it is prepared as `SAREK_CPU_ENGINE` ([`crate::Config::cpu_engine`]) asks.
 
 use std::sync::Arc;
 
@@ -48,65 +48,22 @@ pub enum CpuEngine {
     Interpreter,
 }
 
-/// What `SAREK_CPU_ENGINE` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EnginePolicy {
-    /// `auto` (the default): the JIT where it compiles the kernel, else the interpreter.
-    Auto,
-    /// `jit`: the JIT, and a kernel it does not compile is an error (for tests).
-    Jit,
-    /// `interp`: always the interpreter.
-    Interp,
-}
-
-impl EnginePolicy {
-    /// `SAREK_CPU_ENGINE`, or `auto` (an unknown value is logged).
-    pub(crate) fn from_env() -> EnginePolicy {
-        match std::env::var("SAREK_CPU_ENGINE").as_deref() {
-            Err(_) | Ok("auto") | Ok("") => EnginePolicy::Auto,
-            Ok("jit") => EnginePolicy::Jit,
-            Ok("interp") => EnginePolicy::Interp,
-            Ok(other) => {
-                log::warn!(
-                    "sarek: SAREK_CPU_ENGINE={other:?} is not auto, jit or interp; auto applies"
-                );
-                EnginePolicy::Auto
-            }
-        }
-    }
-}
-
-/// The worker threads of a CPU device: `SAREK_CPU_THREADS` when it is a positive number, else
-/// every core.
-pub(crate) fn threads_from_env() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    match std::env::var("SAREK_CPU_THREADS") {
-        Err(_) => cores,
-        Ok(v) => match v.trim().parse::<usize>() {
-            Ok(n) if n > 0 => n,
-            _ => {
-                log::warn!("sarek: SAREK_CPU_THREADS={v:?} is not a positive number; {cores} threads (every core) apply");
-                cores
-            }
-        },
-    }
-}
-
 /// A kernel prepared for the CPU backend: its IR, and its machine code where the JIT runs it.
 pub(crate) struct Prepared {
     pub(crate) program: Arc<Program>,
     pub(crate) jit: Option<Arc<Compiled>>,
 }
 
-/// Compiles `program` as `policy` asks.
+/// Compiles `program` as `engine` asks ([`crate::Config::cpu_engine`]): `None` for the JIT
+/// where it compiles the kernel, else the interpreter.
 pub(crate) fn prepare(
     source: &KernelSource,
     program: Arc<Program>,
-    policy: EnginePolicy,
+    engine: Option<CpuEngine>,
 ) -> Result<Prepared> {
-    let jit = match policy {
-        EnginePolicy::Interp => None,
-        EnginePolicy::Auto | EnginePolicy::Jit => match Compiled::new(&program) {
+    let jit = match engine {
+        Some(CpuEngine::Interpreter) => None,
+        None | Some(CpuEngine::Jit) => match Compiled::new(&program) {
             Ok(c) => {
                 log::debug!(
                     "sarek: compiled `{}` for the CPU in {:?}",
@@ -115,7 +72,7 @@ pub(crate) fn prepare(
                 );
                 Some(Arc::new(c))
             }
-            Err(why) if policy == EnginePolicy::Jit => {
+            Err(why) if engine == Some(CpuEngine::Jit) => {
                 return Err(Error::CpuBackend {
                     kernel: source.abi.kernel.to_string(),
                     message: format!("the JIT does not compile it ({why}) and SAREK_CPU_ENGINE=jit asks for the JIT; use SAREK_CPU_ENGINE=auto to run it on the interpreter"),
@@ -137,7 +94,7 @@ impl Device {
     /// On the CPU backend, the engine that runs `kernel`'s unchecked launches (preparing the
     /// kernel if it was not launched yet); `None` on a GPU. `SAREK_CPU_ENGINE=auto` (the
     /// default) uses the JIT wherever it compiles the kernel, `jit` makes a kernel it does not
-    /// compile an error, `interp` always interprets.
+    /// compile an error, `interp` always interprets ([`crate::Config::cpu_engine`]).
     ///
     /// ```
     /// use sarek_rt::{fixture::add_one, CpuEngine, Device};

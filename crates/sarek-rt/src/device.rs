@@ -6,7 +6,9 @@ use std::sync::{Arc, Mutex};
 
 use wgpu::util::DeviceExt;
 
+use crate::adapter::GpuOptions;
 use crate::buffer::{Buffer, Element};
+use crate::config::{Config, DeviceChoice};
 use crate::cpu::CpuInner;
 use crate::error::{Error, Result};
 use crate::launch::{Pipeline, Submitter, UniformRing};
@@ -74,6 +76,8 @@ pub(crate) struct Inner {
     /// Whether entry points proven in bounds get modules without index clamps
     /// (`launch/unclamped.rs`).
     pub(crate) unclamped: bool,
+    /// The settings the device was made with.
+    pub(crate) config: Config,
 }
 
 impl Drop for Inner {
@@ -108,7 +112,8 @@ impl Device {
     /// see the README's robustness section). The environment variable `SAREK_DEVICE=gpu` or
     /// `SAREK_DEVICE=cpu` forces the choice (`gpu` picks [`Device::gpu`], software adapters
     /// included, and fails without an adapter); `SAREK_ADAPTER=<substring>` picks that
-    /// adapter, software or not, falling back to the CPU backend when none matches.
+    /// adapter, software or not, falling back to the CPU backend when none matches. The same
+    /// as [`Device::with_config`] with [`Config::from_env`].
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -118,27 +123,38 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn new() -> Result<Device> {
+        Device::with_config(Config::from_env())
+    }
+
+    /// The device `config` chooses ([`Config::device`], [`Config::adapter`]; by default as
+    /// [`Device::new`] does), made with `config`'s settings.
+    ///
+    /// ```
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// use sarek_rt::{Config, Device, DeviceChoice};
+    /// let dev = Device::with_config(Config::from_env().device(DeviceChoice::Cpu).cpu_threads(2))?;
+    /// assert!(dev.is_cpu());
+    /// # Ok(()) }
+    /// ```
+    pub fn with_config(config: Config) -> Result<Device> {
         crate::logging::init();
-        match std::env::var("SAREK_DEVICE").as_deref() {
-            Ok("cpu") => return Ok(Device::cpu()),
-            Ok("gpu") => return Device::gpu(),
-            Ok(other) if !other.is_empty() => {
-                log::warn!("sarek: SAREK_DEVICE={other:?} is neither `gpu` nor `cpu`; ignored")
-            }
-            _ => {}
+        match config.device {
+            DeviceChoice::Cpu => return Ok(Device::cpu_with(config)),
+            DeviceChoice::Gpu => return Device::gpu_with(GpuOptions::new().config(config)),
+            DeviceChoice::Best => {}
         }
-        // An adapter named by `SAREK_ADAPTER` is opened even if it is a software one;
-        // otherwise a software adapter loses to the CPU backend (see `adapter.rs`).
-        let chosen = if std::env::var_os("SAREK_ADAPTER").is_some() {
-            Device::gpu()
+        // An adapter the config names is opened even if it is a software one; otherwise a
+        // software adapter loses to the CPU backend (see `adapter.rs`).
+        let chosen = if config.adapter.is_some() {
+            Device::gpu_with(GpuOptions::new().config(config.clone()))
         } else {
-            Device::preferred()
+            Device::preferred(&config)
         };
         match chosen {
             Ok(dev) => Ok(dev),
             Err(e @ (Error::NoAdapter(_) | Error::RequestDevice(_))) => {
                 log::warn!("sarek: {e}; running kernels on the CPU backend instead");
-                Ok(Device::cpu())
+                Ok(Device::cpu_with(config))
             }
             Err(e) => Err(e),
         }
@@ -148,7 +164,8 @@ impl Device {
     /// as on a GPU (integers bit for bit, floats within the documented ULP bounds; Rust's own
     /// `f32` functions where the GPU uses polyfills), workgroups spread over every core. It
     /// needs no driver, so it also serves tests on machines without one, and it can check
-    /// what a GPU cannot: see [`Device::set_checks`].
+    /// what a GPU cannot: see [`Device::set_checks`]. The same as [`Device::cpu_with`] with
+    /// [`Config::from_env`].
     ///
     /// ```
     /// # fn main() -> sarek_rt::Result<()> {
@@ -158,10 +175,23 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn cpu() -> Device {
+        Device::cpu_with(Config::from_env())
+    }
+
+    /// The CPU backend ([`Device::cpu`]) with `config`'s settings ([`Config::device`] and
+    /// [`Config::adapter`] aside).
+    ///
+    /// ```
+    /// use sarek_rt::{Config, Device};
+    /// let dev = Device::cpu_with(Config::default().checks(true).cpu_threads(1));
+    /// assert!(!dev.set_checks(false)); // they were on
+    /// ```
+    pub fn cpu_with(config: Config) -> Device {
         crate::logging::init();
         Device {
             backend: Backend::Cpu(Arc::new(CpuInner::new(
                 NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
+                config,
             ))),
         }
     }
@@ -176,7 +206,7 @@ impl Device {
     }
 
     /// On the CPU backend, turns the debugging checks on or off (off by default, or on from
-    /// the start with `SAREK_CHECKS=1`): a launch then stops at the first out-of-bounds index
+    /// the start with `SAREK_CHECKS=1` or [`Config::checks`]): a launch then stops at the first out-of-bounds index
     /// (into a buffer, a workgroup array or a local array) or integer division by zero, and
     /// fails with [`Error::KernelFault`], which names the kernel, the invocation and the
     /// source line and column. Unchecked, such an operation gives WebGPU's defined result, as
@@ -229,8 +259,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn from_wgpu(device: wgpu::Device, queue: wgpu::Queue) -> Device {
-        crate::logging::init();
-        Device::wrap(device, queue, None, None)
+        Device::wrap(device, queue, None, None, Config::from_env())
     }
 
     pub(crate) fn wrap(
@@ -238,6 +267,7 @@ impl Device {
         queue: wgpu::Queue,
         info: Option<wgpu::AdapterInfo>,
         coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
+        config: Config,
     ) -> Device {
         let lost = Arc::new(Mutex::new(None));
         let lost_flag = Arc::new(AtomicBool::new(false));
@@ -252,16 +282,22 @@ impl Device {
         let limits = device.limits();
         // Only a device whose adapter Sarek knows gets a cache: the file is keyed by it.
         let disk_cache = info.as_ref().and_then(|info| {
-            let dir = crate::disk_cache::env_dir()?;
-            crate::disk_cache::DiskCache::open(&device, info, &dir).map(Arc::new)
+            let dir = config.pipeline_cache_dir.as_deref()?;
+            crate::disk_cache::DiskCache::open(&device, info, dir, config.cache_max_mb)
+                .map(Arc::new)
         });
         // A device from `from_wgpu` (no adapter info) submits every launch at once: its
         // caller submits to their own clone of the queue (see `launch/submit.rs`).
-        let submitter = Submitter::new(device.clone(), queue.clone(), info.is_some());
+        let submitter = Submitter::new(
+            device.clone(),
+            queue.clone(),
+            info.is_some() && config.defer,
+        );
         let features = device.features();
         // Only a device Sarek requested itself: wgpu's `request_device` enables robust buffer
         // access wherever offered, which a device the caller made from raw Vulkan may lack.
-        let unclamped = info.is_some() && crate::launch::unclamped::allowed(&device);
+        let unclamped =
+            info.is_some() && config.unclamped && crate::launch::unclamped::allowed(&device);
         Device {
             backend: Backend::Gpu(Arc::new(Inner {
                 id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
@@ -283,10 +319,20 @@ impl Device {
                 uniforms: Mutex::new(UniformRing::default()),
                 disk_cache: Mutex::new(disk_cache),
                 submitter,
-                tiered: AtomicBool::new(crate::launch::TIERED.get()),
+                tiered: AtomicBool::new(config.tiered),
                 tiers: Mutex::new(crate::launch::Tiers::new()),
                 unclamped,
+                config,
             })),
+        }
+    }
+
+    /// The settings the device was made with (a setter on a live device changes its own
+    /// state, not this).
+    pub(crate) fn config(&self) -> &Config {
+        match &self.backend {
+            Backend::Gpu(inner) => &inner.config,
+            Backend::Cpu(cpu) => &cpu.config,
         }
     }
 

@@ -4,8 +4,8 @@
 //! kernel in the next process skips the driver's compilation.
 //!
 //! The directory is `SAREK_CACHE_DIR`, else `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`;
-//! `SAREK_CACHE=0` turns the cache off ([`Device::set_pipeline_cache_dir`] does both per
-//! device). One file per adapter, driver and Sarek version: its name is a hash of that key,
+//! `SAREK_CACHE=0` turns the cache off ([`crate::Config::pipeline_cache_dir`] does both when a
+//! device is made, [`Device::set_pipeline_cache_dir`] on a live device). One file per adapter, driver and Sarek version: its name is a hash of that key,
 //! and the file repeats the key, so a file of another adapter or version that lands under the
 //! same name is ignored. wgpu checks only a header of its data and hands the rest to the
 //! driver, so Sarek wraps it with its own checksum: a truncated, corrupt or foreign file is
@@ -41,22 +41,6 @@ pub(crate) struct DiskCache {
     saved: Mutex<Option<u64>>,
 }
 
-/// The directory the environment asks for: `None` with `SAREK_CACHE=0` or without any of
-/// `SAREK_CACHE_DIR`, `XDG_CACHE_HOME` and `HOME`.
-pub(crate) fn env_dir() -> Option<PathBuf> {
-    if !sarek_codegen::toggle::enabled("SAREK_CACHE", true) {
-        return None;
-    }
-    let nonempty = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-    if let Some(dir) = nonempty("SAREK_CACHE_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    if let Some(dir) = nonempty("XDG_CACHE_HOME") {
-        return Some(Path::new(&dir).join("sarek"));
-    }
-    nonempty("HOME").map(|home| Path::new(&home).join(".cache").join("sarek"))
-}
-
 /// What a cache file must have been made by: the adapter, its driver, wgpu's own key and
 /// Sarek's version. `None` where wgpu keeps no pipeline cache for the backend.
 fn key(info: &wgpu::AdapterInfo) -> Option<String> {
@@ -89,11 +73,13 @@ fn encode(key: &str, data: &[u8]) -> Vec<u8> {
 impl DiskCache {
     /// The pipeline cache of `device` on the adapter `info`, saved in `dir` and started from
     /// the file there when it holds valid data; `None` where the device has no
-    /// `PIPELINE_CACHE` or wgpu keeps none for its backend.
+    /// `PIPELINE_CACHE` or wgpu keeps none for its backend. `max_mb` caps the directory
+    /// (`cache_prune.rs`).
     pub(crate) fn open(
         device: &wgpu::Device,
         info: &wgpu::AdapterInfo,
         dir: &Path,
+        max_mb: u64,
     ) -> Option<DiskCache> {
         if !device.features().contains(wgpu::Features::PIPELINE_CACHE) {
             return None;
@@ -103,7 +89,7 @@ impl DiskCache {
         let contents = LAYOUT.read(&file, &fields(&key));
         // After the read, which refreshed this file's time: old files go on a thread of
         // their own, once per process and directory.
-        crate::cache_prune::start(dir);
+        crate::cache_prune::start(dir, crate::cache_prune::Policy::of_mb(max_mb));
         let data = contents.as_ref().map(Contents::data);
         // SAFETY: `data` is exactly what `PipelineCache::get_data` returned for this key (the
         // adapter, driver and wgpu's own key): the file repeats the key and a checksum of the
@@ -175,11 +161,12 @@ impl Device {
     /// Where this device keeps compiled pipelines between processes: `Some(dir)` saves them in
     /// a file under `dir` and starts from that file's pipelines, `None` turns the cache off.
     /// Affects the pipelines made from now on (a kernel's pipeline is made at its first launch
-    /// on the device). By default a GPU device uses `SAREK_CACHE_DIR`, else
-    /// `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`, and none with `SAREK_CACHE=0`. Opening
+    /// on the device). By default a GPU device uses [`crate::Config::pipeline_cache_dir`]:
+    /// `SAREK_CACHE_DIR`, else `$XDG_CACHE_HOME/sarek`, else `~/.cache/sarek`, and none with
+    /// `SAREK_CACHE=0`. Opening
     /// a directory prunes it once per process, in the background: Sarek's files of other
     /// versions unused for a day, any unused for 30 days, then the least recently used beyond
-    /// 256 MiB (`SAREK_CACHE_MAX_MB`; `0` lifts the cap).
+    /// 256 MiB ([`crate::Config::cache_max_mb`]; `0` lifts the cap).
     ///
     /// Returns the cache file now in use: `None` when turned off, on the CPU backend, for a
     /// device from [`Device::from_wgpu`] (Sarek does not know its adapter), and where the
@@ -210,7 +197,9 @@ impl Device {
             return None;
         };
         let cache = match (dir, &inner.info) {
-            (Some(dir), Some(info)) => DiskCache::open(&inner.device, info, dir).map(Arc::new),
+            (Some(dir), Some(info)) => {
+                DiskCache::open(&inner.device, info, dir, inner.config.cache_max_mb).map(Arc::new)
+            }
             _ => None,
         };
         let file = cache.as_ref().map(|c| c.file.clone());

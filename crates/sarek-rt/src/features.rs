@@ -243,7 +243,7 @@ impl Device {
     /// On the CPU backend, the subgroup size its emulation of subgroups uses: consecutive
     /// invocations of a workgroup (by `local_invocation_index`) in groups of `size`, in
     /// lockstep. `size` is a power of two from 4 to 128, as on GPUs; the default is 32
-    /// (NVIDIA's), or `SAREK_CPU_SUBGROUP_SIZE`. Returns the size now in force: on a GPU,
+    /// (NVIDIA's), or `SAREK_CPU_SUBGROUP_SIZE` ([`crate::Config::cpu_subgroup_size`]). Returns the size now in force: on a GPU,
     /// where the hardware decides (8 on lavapipe, 32 on NVIDIA, 32 or 64 on AMD), nothing
     /// changes and it returns 0; an invalid size is ignored.
     ///
@@ -262,22 +262,6 @@ impl Device {
             }
             None => 0,
         }
-    }
-}
-
-/// The CPU backend's subgroup size from `SAREK_CPU_SUBGROUP_SIZE`, else the default (an
-/// invalid value is logged and ignored).
-pub(crate) fn cpu_subgroup_size_from_env() -> u32 {
-    let default = sarek_codegen::interp::DEFAULT_SUBGROUP_SIZE;
-    match std::env::var("SAREK_CPU_SUBGROUP_SIZE") {
-        Ok(text) => match text.trim().parse::<u32>() {
-            Ok(n) if sarek_codegen::interp::valid_subgroup_size(n) => n,
-            _ => {
-                log::warn!("sarek: SAREK_CPU_SUBGROUP_SIZE={text:?} is not a power of two from 4 to 128; using {default}");
-                default
-            }
-        },
-        Err(_) => default,
     }
 }
 

@@ -22,7 +22,7 @@ pub(crate) use encode::{pass, Dispatch};
 pub use handle::Launch;
 pub(crate) use pipeline::{dump, Making, Pipeline};
 pub(crate) use submit::Submitter;
-pub(crate) use tiered::{Tiers, TIERED};
+pub(crate) use tiered::Tiers;
 pub(crate) use timer::Timer;
 
 use crate::arg::{Arg, KernelSource};
@@ -59,11 +59,12 @@ impl Device {
         let offer = self.coop_offer();
         crate::features::check(abi, self.features(), limits, offer.as_deref())?;
         workgroup_memory(limits, abi)?;
-        let (mut entry, dispatch) = args::entry(limits, abi, groups, pipeline::COARSENING.get())?;
+        let config = self.config();
+        let (mut entry, dispatch) = args::entry(limits, abi, groups, config.coarsen)?;
         let buffers = buffers(abi, args, self.id())?;
         let threads = groups[0] * u64::from(abi.workgroup_size[0]);
         let views = buffers.iter().map(|b| (b.offset, b.len));
-        if args::vectorise(abi, entry, threads, views, pipeline::VECTORISING.get()) {
+        if args::vectorise(abi, entry, threads, views, config.vec4) {
             // The same dispatch: a quarter of the threads, each doing four elements.
             entry = pipeline::Entry::Vec4;
         }

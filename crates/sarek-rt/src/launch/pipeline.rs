@@ -5,7 +5,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
-use sarek_codegen::toggle::Toggle;
 
 use super::bind::Repeats;
 use crate::arg::KernelSource;
@@ -46,13 +45,6 @@ impl Pipeline {
         self.repeats.forget(id);
     }
 }
-
-/// `SAREK_COARSEN=0` turns coarsening off (to measure it, or to rule it out).
-pub(super) static COARSENING: Toggle = Toggle::new("SAREK_COARSEN", true);
-
-/// `SAREK_VEC4=0` keeps element-wise kernels on the coarsened scalar entry point (to measure
-/// the vectorised one, or to rule it out).
-pub(super) static VECTORISING: Toggle = Toggle::new("SAREK_VEC4", true);
 
 impl Device {
     /// The pipeline of `source`'s `entry` on this device, made once, for a launch of
@@ -198,7 +190,7 @@ impl Device {
             compiled - moduled,
             started.elapsed() - compiled,
         );
-        dump(source);
+        dump(source, self.config().dump_wgsl.as_deref());
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         if created.unclamped {
             self.inner()
@@ -299,7 +291,7 @@ impl Device {
             started.elapsed(),
             unclamped_note(hinted, created.unclamped, created.proof),
         );
-        dump(source);
+        dump(source, self.config().dump_wgsl.as_deref());
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         if created.unclamped {
             self.inner()
@@ -366,20 +358,19 @@ fn unclamped_note(hinted: bool, unclamped: bool, proof: std::time::Duration) -> 
     }
 }
 
-/// `SAREK_DUMP_WGSL=<dir>`: writes the kernel's WGSL and ABI there when its pipeline is made
-/// (or, on the CPU backend, when its IR is read).
-pub(crate) fn dump(source: &KernelSource) {
-    let Some(dir) = std::env::var_os("SAREK_DUMP_WGSL") else {
+/// `SAREK_DUMP_WGSL=<dir>` ([`crate::Config::dump_wgsl`]): writes the kernel's WGSL and ABI
+/// to `dir` when its pipeline is made (or, on the CPU backend, when its IR is read).
+pub(crate) fn dump(source: &KernelSource, dir: Option<&std::path::Path>) {
+    let Some(dir) = dir else {
         return;
     };
-    let dir = std::path::PathBuf::from(dir);
     let name = &source.abi.kernel;
     let wgsl = format!(
         "// Sarek kernel `{name}`, from {}\n{}",
         source.location, source.wgsl
     );
     let abi = source.abi.to_json();
-    let written = std::fs::create_dir_all(&dir)
+    let written = std::fs::create_dir_all(dir)
         .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
         .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi))
         .and_then(|()| match source.ir {

@@ -27,8 +27,6 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use sarek_codegen::toggle::Toggle;
-
 use crate::poller::Completion;
 
 /// Launches an open encoder holds at most.
@@ -93,9 +91,6 @@ pub(crate) struct Open<'a> {
     state: MutexGuard<'a, State>,
 }
 
-/// `SAREK_DEFER=0` asks for every launch to be submitted at once.
-static DEFERRAL: Toggle = Toggle::new("SAREK_DEFER", true);
-
 impl State {
     /// Submits the open encoder, if any.
     fn submit(&mut self, queue: &wgpu::Queue) {
@@ -121,7 +116,8 @@ impl State {
 }
 
 impl Submitter {
-    /// The submitter of `queue`; `defer` lets launches wait in an open encoder.
+    /// The submitter of `queue`; `defer` lets launches wait in an open encoder (`false` for
+    /// a device from `from_wgpu`, or with `SAREK_DEFER=0`, [`crate::Config::defer`]).
     pub(crate) fn new(device: wgpu::Device, queue: wgpu::Queue, defer: bool) -> Submitter {
         Submitter {
             shared: Arc::new(Shared {
@@ -138,7 +134,7 @@ impl Submitter {
                 queue,
                 device,
             }),
-            defer: defer && DEFERRAL.get(),
+            defer,
             thread: Mutex::new(None),
         }
     }

@@ -28,17 +28,11 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use sarek_codegen::toggle::Toggle;
-
 use super::bind::Repeats;
 use super::pipeline::Pipeline;
 use crate::arg::KernelSource;
 use crate::device::Device;
 use crate::disk_cache::DiskCache;
-
-/// `SAREK_TIERED=0` turns tiered compilation off for the process's devices (the default of
-/// [`Device::set_tiered`]).
-pub(crate) static TIERED: Toggle = Toggle::new("SAREK_TIERED", true);
 
 /// The shortest optimized entry point (module text, in bytes) worth a quick form: on an H200,
 /// kernels of up to ~6 KB of WGSL compiled in 13–25 ms, where the register-blocked product's
@@ -157,7 +151,8 @@ impl Optimized {
 
 impl Device {
     /// Turns tiered compilation on or off for this device's later first launches (on by
-    /// default unless `SAREK_TIERED=0`); returns the previous setting. Off, a first launch
+    /// default unless `SAREK_TIERED=0` or [`crate::Config::tiered`]); returns the previous
+    /// setting. Off, a first launch
     /// compiles the kernel's optimized pipeline before it returns, as without tiering. The
     /// CPU backend has nothing to compile: always off there.
     ///

@@ -22,18 +22,13 @@
 //! `with_adapter`, `all`), not on one from `Device::from_wgpu`, which the caller may have made
 //! from raw Vulkan without it. `SAREK_UNCLAMPED=0` keeps the clamps everywhere.
 
-use sarek_codegen::toggle::Toggle;
-
 use crate::raw::KernelSource;
 
-/// `SAREK_UNCLAMPED=0` keeps naga's index clamps in every module (read once per process).
-static UNCLAMPED: Toggle = Toggle::new("SAREK_UNCLAMPED", true);
-
 /// Whether modules of proven entry points may be created without index clamps on `device`:
-/// a Vulkan device whose buffer accesses the driver keeps within their bound ranges, unless
-/// `SAREK_UNCLAMPED=0`.
+/// a Vulkan device whose buffer accesses the driver keeps within their bound ranges
+/// (`SAREK_UNCLAMPED=0`, [`crate::Config::unclamped`], is checked by the caller).
 pub(crate) fn allowed(device: &wgpu::Device) -> bool {
-    UNCLAMPED.get() && robust_buffers(device)
+    robust_buffers(device)
 }
 
 /// Whether `device` is a Vulkan device with `robustBufferAccess2` enabled.

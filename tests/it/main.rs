@@ -38,6 +38,7 @@ mod multi;
 mod pipeline_cache;
 mod prepare;
 mod runtime;
+mod same_bits;
 mod scan;
 mod semantics;
 mod std_methods;

@@ -1,0 +1,203 @@
+//! The same bits everywhere: the CPU backend's JIT gives the interpreter's and Rust's
+//! `to_bits()` for negations next to `mul_add` and products (NaN signs included).
+
+use std::hint::black_box;
+
+use sarek::prelude::*;
+use sarek::CpuEngine;
+
+/// Negations around `mul_add`: every shape a compiler could fold into `fnmadd`/`fmsub`.
+#[sarek::kernel]
+fn negated_mul_adds(x: &[f32], y: &[f32], z: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let (a, b, c) = (x[i], y[i], z[i]);
+        let k = i * 7;
+        out[k] = a.mul_add(-b, -c);
+        out[k + 1] = (-a).mul_add(b, c);
+        out[k + 2] = a.mul_add(b, -c);
+        out[k + 3] = (-a).mul_add(-b, c);
+        out[k + 4] = (-a).mul_add(-b, -c);
+        out[k + 5] = -a.mul_add(b, c);
+        out[k + 6] = a.mul_add(b, c);
+    }
+}
+
+/// Negations around products, sums and differences (element-wise, each output at the
+/// invocation's index: the JIT's lanes loop runs it four invocations at a time).
+#[sarek::kernel]
+fn negated_products(x: &[f32], y: &[f32], p: &mut [f32], q: &mut [f32], r: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        let (a, b) = (x[i], y[i]);
+        p[i] = (-a) * (-b);
+        q[i] = (-a) * b;
+        r[i] = a - (-b);
+    }
+}
+
+/// Rust's results of `negated_mul_adds` for one element; `black_box` keeps rustc from
+/// folding the negations itself (LLVM may drop a NaN's sign when it folds).
+fn mul_adds_in_rust(a: f32, b: f32, c: f32) -> [f32; 7] {
+    let n = |v: f32| black_box(-black_box(v));
+    [
+        a.mul_add(n(b), n(c)),
+        n(a).mul_add(b, c),
+        a.mul_add(b, n(c)),
+        n(a).mul_add(n(b), c),
+        n(a).mul_add(n(b), n(c)),
+        n(a.mul_add(b, c)),
+        a.mul_add(b, c),
+    ]
+}
+
+/// Rust's results of `negated_products` for one element.
+fn products_in_rust(a: f32, b: f32) -> [f32; 3] {
+    let n = |v: f32| black_box(-black_box(v));
+    [n(a) * n(b), n(a) * b, a - n(b)]
+}
+
+/// NaNs of both signs (quiet, with payloads, signalling), infinities, signed zeros, a
+/// subnormal, huge and ordinary values.
+const SPECIAL: [u32; 13] = [
+    0x0000_0000, // 0.0
+    0x8000_0000, // -0.0
+    0x3f80_0000, // 1.0
+    0xbfc0_0000, // -1.5
+    0x7f80_0000, // inf
+    0xff80_0000, // -inf
+    0x7fc0_0000, // NaN
+    0xffc0_0000, // -NaN
+    0x7fc0_1234, // NaN with a payload
+    0xff80_0001, // a negative signalling NaN
+    0x7f7f_ffff, // f32::MAX
+    0x0000_0001, // the smallest subnormal
+    0xc2f6_e979, // -123.456
+];
+
+/// Every triple of [`SPECIAL`] values, as three columns.
+fn triples() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let mut cols = (Vec::new(), Vec::new(), Vec::new());
+    for &a in &SPECIAL {
+        for &b in &SPECIAL {
+            for &c in &SPECIAL {
+                cols.0.push(f32::from_bits(a));
+                cols.1.push(f32::from_bits(b));
+                cols.2.push(f32::from_bits(c));
+            }
+        }
+    }
+    cols
+}
+
+/// The engine `Device::cpu()` runs these kernels on in this process (the interpreter under
+/// `SAREK_CHECKS=1` or `SAREK_CPU_ENGINE=interp`).
+fn expected_engine() -> CpuEngine {
+    let interp = std::env::var("SAREK_CPU_ENGINE").as_deref() == Ok("interp")
+        || sarek_codegen::toggle::enabled("SAREK_CHECKS", false);
+    if interp {
+        CpuEngine::Interpreter
+    } else {
+        CpuEngine::Jit
+    }
+}
+
+/// Bits of the first mismatch between `got` and `want`, with the inputs that gave it.
+fn first_mismatch(got: &[f32], want: &[f32], inputs: impl Fn(usize) -> String) -> Option<String> {
+    got.iter()
+        .zip(want)
+        .position(|(g, w)| g.to_bits() != w.to_bits())
+        .map(|i| {
+            format!(
+                "output {i} ({}): {:#010x}, expected {:#010x}",
+                inputs(i),
+                got[i].to_bits(),
+                want[i].to_bits()
+            )
+        })
+}
+
+#[test]
+fn jit_negated_mul_adds_keep_the_interpreters_and_rusts_nan_signs() {
+    let (x, y, z) = triples();
+    let n = x.len();
+    let want: Vec<f32> = (0..n)
+        .flat_map(|i| mul_adds_in_rust(x[i], y[i], z[i]))
+        .collect();
+    let run = |checks: bool| {
+        let dev = Device::cpu();
+        dev.set_checks(checks);
+        if !checks {
+            assert_eq!(
+                dev.cpu_engine(negated_mul_adds::SOURCE).unwrap(),
+                Some(expected_engine())
+            );
+        }
+        let (xb, yb, zb) = (
+            dev.upload(&x).unwrap(),
+            dev.upload(&y).unwrap(),
+            dev.upload(&z).unwrap(),
+        );
+        let mut out = dev.zeros::<f32>(n * 7).unwrap();
+        negated_mul_adds
+            .launch(&dev, Grid::cover(n), &xb, &yb, &zb, &mut out)
+            .unwrap();
+        out.read().unwrap()
+    };
+    let inputs = |k: usize| {
+        let i = k / 7;
+        format!(
+            "shape {}, x {:#010x}, y {:#010x}, z {:#010x}",
+            k % 7,
+            x[i].to_bits(),
+            y[i].to_bits(),
+            z[i].to_bits()
+        )
+    };
+    for (engine, checks) in [("the JIT", false), ("the interpreter", true)] {
+        if let Some(m) = first_mismatch(&run(checks), &want, inputs) {
+            panic!("{engine} differs from Rust: {m}");
+        }
+    }
+}
+
+#[test]
+fn jit_negated_products_keep_the_interpreters_and_rusts_nan_signs() {
+    let (x, y, _) = triples();
+    let n = x.len();
+    let want: Vec<f32> = (0..n).flat_map(|i| products_in_rust(x[i], y[i])).collect();
+    let run = |checks: bool| {
+        let dev = Device::cpu();
+        dev.set_checks(checks);
+        // Element-wise: the JIT runs it four invocations at a time, in SIMD registers.
+        let lanes = sarek_codegen::toggle::enabled("SAREK_JIT_LANES", true);
+        if !checks && expected_engine() == CpuEngine::Jit && lanes {
+            assert!(dev.cpu_lanes(negated_products::SOURCE).unwrap());
+        }
+        let (xb, yb) = (dev.upload(&x).unwrap(), dev.upload(&y).unwrap());
+        let mut outs = [(); 3].map(|_| dev.zeros::<f32>(n).unwrap());
+        let [p, q, r] = &mut outs;
+        negated_products
+            .launch(&dev, Grid::cover(n), &xb, &yb, p, q, r)
+            .unwrap();
+        // Interleaved as `products_in_rust` gives them.
+        let outs = outs.map(|o| o.read().unwrap());
+        (0..n)
+            .flat_map(|i| outs.iter().map(move |o| o[i]).collect::<Vec<_>>())
+            .collect::<Vec<f32>>()
+    };
+    let inputs = |k: usize| {
+        let i = k / 3;
+        format!(
+            "shape {}, x {:#010x}, y {:#010x}",
+            k % 3,
+            x[i].to_bits(),
+            y[i].to_bits()
+        )
+    };
+    for (engine, checks) in [("the JIT", false), ("the interpreter", true)] {
+        if let Some(m) = first_mismatch(&run(checks), &want, inputs) {
+            panic!("{engine} differs from Rust: {m}");
+        }
+    }
+}

@@ -201,3 +201,87 @@ fn jit_negated_products_keep_the_interpreters_and_rusts_nan_signs() {
         }
     }
 }
+
+#[sarek::kernel]
+fn mul_adds(x: &[f32], y: &[f32], z: &[f32], out: &mut [f32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        out[i] = x[i].mul_add(y[i], z[i]);
+    }
+}
+
+/// Inputs where one rounding and two differ: random triples, and triples whose product
+/// cancels the addend (`x·y ≈ -z`, where rounding the product first loses every bit left).
+fn fma_inputs() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    let r = crate::common::random_u32(7, 3 * 200_000);
+    let (mut x, mut y, mut z) = (Vec::new(), Vec::new(), Vec::new());
+    for t in r.chunks(3) {
+        // Random signs and mantissas, exponents within ±32 so the products stay finite.
+        let f = |w: u32| f32::from_bits((w & 0x807f_ffff) | ((127 - 32 + (w >> 23) % 64) << 23));
+        let (a, b) = (f(t[0]), f(t[1]));
+        x.push(a);
+        y.push(b);
+        // Half the addends cancel the rounded product (plus a few ulps), half are random.
+        z.push(if t[2] & 1 == 0 {
+            f32::from_bits((-(a * b)).to_bits().wrapping_add(t[2] >> 29))
+        } else {
+            f(t[2])
+        });
+    }
+    (x, y, z)
+}
+
+/// `mul_add` on a GPU: WGSL lets `fma` round twice, and lavapipe does; the README's
+/// accuracy table says what each device gives. Every result must be the fused one or the
+/// product rounded, then the sum rounded; on lavapipe it is the latter.
+#[test]
+fn gpu_mul_add_rounds_once_or_as_product_then_sum() {
+    let Some(dev) = crate::common::gpu_device() else {
+        return;
+    };
+    let (x, y, z) = fma_inputs();
+    let n = x.len();
+    let (xb, yb, zb) = (
+        dev.upload(&x).unwrap(),
+        dev.upload(&y).unwrap(),
+        dev.upload(&z).unwrap(),
+    );
+    let mut out = dev.zeros::<f32>(n).unwrap();
+    mul_adds
+        .launch(&dev, Grid::cover(n), &xb, &yb, &zb, &mut out)
+        .unwrap();
+    let out = out.read().unwrap();
+    let (mut fused, mut twice) = (0usize, 0usize);
+    let mut worst = 0u32;
+    for i in 0..n {
+        let (a, b, c) = (x[i], y[i], z[i]);
+        let once = a.mul_add(b, c);
+        let two = black_box(a * b) + c;
+        let g = out[i];
+        let w = crate::common::ulps(g, once);
+        worst = worst.max(w);
+        if g.to_bits() == once.to_bits() {
+            fused += 1;
+        } else if g.to_bits() == two.to_bits() {
+            twice += 1;
+        } else {
+            panic!(
+                "mul_add({a:e}, {b:e}, {c:e}) = {g:e} on {}: neither {once:e} (fused) nor {two:e} (rounded twice)",
+                dev.name()
+            );
+        }
+    }
+    eprintln!(
+        "mul_add on {}: {fused} fused, {twice} rounded twice (not fused) of {n}; worst {worst} ulps",
+        dev.name()
+    );
+    if dev.name().contains("llvmpipe") {
+        // lavapipe's `fma` is a product then a sum: every input where that differs shows it.
+        let differ = (0..n)
+            .filter(|&i| {
+                x[i].mul_add(y[i], z[i]).to_bits() != (black_box(x[i] * y[i]) + z[i]).to_bits()
+            })
+            .count();
+        assert_eq!(twice, differ, "{}", dev.name());
+    }
+}

@@ -4,7 +4,7 @@
 use std::hint::black_box;
 
 use sarek::prelude::*;
-use sarek::CpuEngine;
+use sarek::{Buffer, CpuEngine, Error};
 
 /// Negations around `mul_add`: every shape a compiler could fold into `fnmadd`/`fmsub`.
 #[sarek::kernel]
@@ -90,15 +90,12 @@ fn triples() -> (Vec<f32>, Vec<f32>, Vec<f32>) {
     cols
 }
 
-/// The engine `Device::cpu()` runs these kernels on in this process (the interpreter under
-/// `SAREK_CHECKS=1` or `SAREK_CPU_ENGINE=interp`).
+/// The engine `Device::cpu()` compiles these kernels for (the interpreter under
+/// `SAREK_CPU_ENGINE=interp`; `SAREK_CHECKS=1` runs each launch on the interpreter anyway).
 fn expected_engine() -> CpuEngine {
-    let interp = std::env::var("SAREK_CPU_ENGINE").as_deref() == Ok("interp")
-        || sarek_codegen::toggle::enabled("SAREK_CHECKS", false);
-    if interp {
-        CpuEngine::Interpreter
-    } else {
-        CpuEngine::Jit
+    match std::env::var("SAREK_CPU_ENGINE").as_deref() {
+        Ok("interp") => CpuEngine::Interpreter,
+        _ => CpuEngine::Jit,
     }
 }
 
@@ -170,7 +167,8 @@ fn jit_negated_products_keep_the_interpreters_and_rusts_nan_signs() {
         let dev = Device::cpu();
         dev.set_checks(checks);
         // Element-wise: the JIT runs it four invocations at a time, in SIMD registers.
-        let lanes = sarek_codegen::toggle::enabled("SAREK_JIT_LANES", true);
+        let lanes = sarek_codegen::toggle::enabled("SAREK_JIT_LANES", true)
+            && !sarek_codegen::toggle::enabled("SAREK_CHECKS", false);
         if !checks && expected_engine() == CpuEngine::Jit && lanes {
             assert!(dev.cpu_lanes(negated_products::SOURCE).unwrap());
         }
@@ -283,5 +281,115 @@ fn gpu_mul_add_rounds_once_or_as_product_then_sum() {
             })
             .count();
         assert_eq!(twice, differ, "{}", dev.name());
+    }
+}
+
+/// Counts to `n` in a `for` loop.
+#[sarek::kernel]
+fn count_to(n: u32, out: &mut [u32]) {
+    let mut c = 0u32;
+    for _ in 0..n {
+        c += 1;
+    }
+    out[global_thread_id()] = c;
+}
+
+/// Counts to `n * m` in two nested loops.
+#[sarek::kernel]
+fn count_nested(n: u32, m: u32, out: &mut [u32]) {
+    let mut c = 0u32;
+    for _ in 0..n {
+        for _ in 0..m {
+            c += 1;
+        }
+    }
+    out[global_thread_id()] = c;
+}
+
+/// Counts to `n` in a `loop` left by `break`, after a `while` that stops at once.
+#[sarek::kernel]
+fn count_breaking(n: u32, out: &mut [u32]) {
+    let mut c = 0u32;
+    while c > n {
+        c += 1;
+    }
+    loop {
+        if c >= n {
+            break;
+        }
+        c += 1;
+    }
+    out[global_thread_id()] = c;
+}
+
+/// A loop of 70,000 iterations gives 70,000 or an error, never a wrong count: Mesa's
+/// lavapipe stops an invocation's loops after 65,535 iterations in all (nested loops share
+/// the count), and the read after such a launch fails naming the kernel.
+#[test]
+fn long_loops_count_right_or_fail_the_read() {
+    let Some(dev) = crate::common::device() else {
+        return;
+    };
+    let cut = dev.name().contains("llvmpipe");
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    let mut count = |launch: &dyn Fn(&mut Buffer<u32>), want: u32, over: bool| {
+        launch(&mut out);
+        match out.read() {
+            Ok(v) => {
+                assert!(
+                    !(cut && over),
+                    "{}: no error for {want} iterations",
+                    dev.name()
+                );
+                assert!(
+                    v.iter().all(|&c| c == want),
+                    "{}: {v:?}, not {want}",
+                    dev.name()
+                );
+            }
+            Err(Error::LoopCut { kernel }) if cut && over => {
+                assert!(kernel.ends_with("count_to") || kernel.ends_with("count_nested"));
+            }
+            Err(e) => panic!("{}: {e} for {want} iterations", dev.name()),
+        }
+    };
+    let d = &dev;
+    let grid = Grid::cover(64);
+    count(
+        &|o| drop(count_to.launch(d, grid, 70_000, o).unwrap()),
+        70_000,
+        true,
+    );
+    // The error is cleared by the read that reports it.
+    count(
+        &|o| drop(count_to.launch(d, grid, 1_000, o).unwrap()),
+        1_000,
+        false,
+    );
+    count(
+        &|o| drop(count_to.launch(d, grid, 65_000, o).unwrap()),
+        65_000,
+        false,
+    );
+    count(
+        &|o| drop(count_nested.launch(d, grid, 300, 300, o).unwrap()),
+        90_000,
+        true,
+    );
+    count(
+        &|o| drop(count_nested.launch(d, grid, 200, 300, o).unwrap()),
+        60_000,
+        false,
+    );
+    count(
+        &|o| drop(count_breaking.launch(d, grid, 60_000, o).unwrap()),
+        60_000,
+        false,
+    );
+    if cut {
+        let err = Error::LoopCut {
+            kernel: "count_to".into(),
+        };
+        assert!(err.to_string().contains("65,535"), "{err}");
     }
 }

@@ -8,7 +8,8 @@
 //! finds its flag unset knows the loop was cut, and stores the kernel's number into a status
 //! word of the device (group 1, binding 0, bound with every launch). The next read of any
 //! buffer of the device copies the word back with its data and clears it, and fails with
-//! [`Error::LoopCut`] naming the kernel. Hardware adapters run the modules unchanged.
+//! [`Error::LoopCut`] naming the kernel. The same rewrite gives `mul_add` one rounding
+//! (`exact_fma.rs`). Hardware adapters run the modules unchanged.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -101,19 +102,21 @@ impl LoopCap {
         Err(Error::LoopCut { kernel })
     }
 
-    /// `kernel`'s module `text` with loops that report being cut (written back as WGSL by
-    /// naga, so the module cache keeps working); the text as it is when it has no loop, or
-    /// when it does not parse here (wgpu then reports the error) or cannot be written back
-    /// (logged). The proof that the text's accesses are in bounds still holds: only a local
-    /// flag and a store to the status word (no index) are added.
+    /// `kernel`'s module `text` with loops that report being cut and exact `fma`s (written
+    /// back as WGSL by naga, so the module cache keeps working); the text as it is when it
+    /// has neither loop nor `fma`, or when it does not parse here (wgpu then reports the
+    /// error) or cannot be written back (logged). The proof that the text's accesses are in
+    /// bounds still holds: only a local flag, a store to the status word and calls of
+    /// helpers without arrays are added.
     pub(crate) fn text(&self, kernel: &str, text: Cow<'static, str>) -> Cow<'static, str> {
-        match instrumented(&text, self.number(kernel)) {
+        let exact_fma = super::exact_fma::EXACT_FMA.get();
+        match instrumented(&text, self.number(kernel), exact_fma) {
             Ok(Some(written)) => Cow::Owned(written),
             Ok(None) => text,
             Err(e) => {
                 log::warn!(
-                    "sarek: cannot check the loops of `{kernel}` for this software adapter's \
-                     iteration limit ({e}); a loop it cuts short goes unreported"
+                    "sarek: cannot rewrite `{kernel}` for this software adapter ({e}): a loop \
+                     it cuts short goes unreported, and `mul_add` may round twice"
                 );
                 text
             }
@@ -121,13 +124,26 @@ impl LoopCap {
     }
 }
 
-/// `text` with its loops instrumented ([`instrument`]) and written back as WGSL; `None`
-/// when it has no loop or does not parse (wgpu then reports the error).
-fn instrumented(text: &str, number: u32) -> std::result::Result<Option<String>, String> {
-    let Ok(mut module) = naga::front::wgsl::parse_str(text) else {
+/// `text` with its loops instrumented ([`instrument`]) and, when `exact_fma`, its `fma`s
+/// of `f32`s replaced by calls of helpers that round once (`exact_fma.rs`), written back as
+/// WGSL; `None` when there is nothing to change or it does not parse (wgpu then reports the
+/// error).
+fn instrumented(
+    text: &str,
+    number: u32,
+    exact_fma: bool,
+) -> std::result::Result<Option<String>, String> {
+    let exact_fma = exact_fma && text.contains("fma(");
+    let parsed = if exact_fma {
+        naga::front::wgsl::parse_str(&super::exact_fma::with_helpers(text))
+    } else {
+        naga::front::wgsl::parse_str(text)
+    };
+    let Ok(mut module) = parsed else {
         return Ok(None);
     };
-    if !instrument(&mut module, number) {
+    let fmas = exact_fma && super::exact_fma::replace(&mut module)?;
+    if !instrument(&mut module, number) && !fmas {
         return Ok(None);
     }
     let flags = naga::valid::ValidationFlags::all();
@@ -382,7 +398,7 @@ mod tests {
                 }
                 out[0] = c;
             }";
-        let written = instrumented(text, 7).unwrap().expect("has loops");
+        let written = instrumented(text, 7, false).unwrap().expect("has loops");
         let sets = |flag: &str| written.matches(&format!("{flag} = true")).count();
         // The outer loop: its `break` and its `break if`; the inner loop: its `break`.
         assert_eq!(sets("sarek_left_1_"), 2, "{written}");
@@ -399,8 +415,8 @@ mod tests {
     #[test]
     fn a_module_without_loops_is_left_as_it_is() {
         let text = "@compute @workgroup_size(1) fn main() { var c = 0u; c += 1u; }";
-        assert_eq!(instrumented(text, 1), Ok(None));
-        assert_eq!(instrumented("not wgsl", 1), Ok(None));
+        assert_eq!(instrumented(text, 1, true), Ok(None));
+        assert_eq!(instrumented("not wgsl", 1, true), Ok(None));
     }
 
     /// Every golden kernel with a loop is instrumented, validated and written back, and
@@ -413,11 +429,13 @@ mod tests {
         for entry in std::fs::read_dir(dir).expect("the golden files") {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();
-            let written = instrumented(&text, 1).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let written = instrumented(&text, 1, true).unwrap_or_else(|e| panic!("{path:?}: {e}"));
             let Some(written) = written else {
                 assert!(!text.contains("loop {"), "{path:?} has a loop");
+                assert!(!text.contains("fma("), "{path:?} has an fma");
                 continue;
             };
+            assert!(!written.contains(" fma("), "{path:?}: an fma is left");
             looped += 1;
             let module = naga::front::wgsl::parse_str(&written)
                 .unwrap_or_else(|e| panic!("{path:?}: {}", e.emit_to_string(&written)));

@@ -6,6 +6,7 @@
 mod args;
 mod bind;
 mod encode;
+mod exact_fma;
 mod handle;
 pub(crate) mod loop_cap;
 mod pipeline;

@@ -40,6 +40,7 @@ mod pipeline_cache;
 mod prepare;
 mod runtime;
 mod safety;
+mod same_bits;
 mod scan;
 mod semantics;
 mod std_methods;

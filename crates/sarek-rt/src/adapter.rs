@@ -3,9 +3,9 @@
 //! Sarek does about software adapters.
 //!
 //! Software adapters (`wgpu::DeviceType::Cpu`: Mesa's lavapipe, WARP, SwiftShader) run WGSL
-//! on the CPU, but not with WebGPU's guarantees: lavapipe stops every invocation after about
-//! 65,535 loop iterations (a loop to 70,000 ends at 65,535, an endless loop "finishes") and
-//! lets an out-of-bounds write at an index of 2^30 or more land inside the buffer, because
+//! on the CPU, but not with WebGPU's guarantees: lavapipe ends an invocation's loops after
+//! 65,535 iterations in all (Sarek reports it as `Error::LoopCut` at the next read,
+//! `launch/loop_cap.rs`) and lets an out-of-bounds write at an index of 2^30 or more land inside the buffer, because
 //! it claims robust buffer access and wgpu then leaves buffer accesses unchecked (wgpu 30 has
 //! no public knob to force its own checks: `create_shader_module`'s "checked" runtime checks
 //! still defer to the driver's robustness). Sarek's CPU backend keeps every guarantee, so
@@ -239,7 +239,7 @@ fn warn_software(info: &wgpu::AdapterInfo) {
     static WARNED: AtomicBool = AtomicBool::new(false);
     if !WARNED.swap(true, Ordering::Relaxed) {
         log::warn!(
-            "sarek: {:?} is a software adapter: it caps loops at about 65,535 iterations and may \
+            "sarek: {:?} is a software adapter: it cuts loops short after 65,535 iterations (reported as Error::LoopCut) and may \
              let out-of-bounds writes at indices of 2^30 or more land inside the buffer; \
              the CPU backend (`Device::cpu`, the default without a GPU) keeps every guarantee",
             info.name

@@ -209,6 +209,14 @@ pub enum Error {
         #[source]
         source: Option<Box<dyn std::error::Error + Send + Sync>>,
     },
+    /// A launch since the device's last read left a loop that a software adapter cut short
+    /// (Mesa's lavapipe stops every loop of an invocation after 65,535 iterations in all), so
+    /// its results are wrong; the read that found it returns this instead of its data.
+    #[error("kernel `{kernel}` ran a loop past this software adapter's limit (lavapipe stops an invocation's loops after 65,535 iterations in all, nested ones counted) and its results are wrong; run it on the CPU backend (`Device::cpu()`) or a hardware GPU")]
+    LoopCut {
+        /// The kernel whose loop was cut.
+        kernel: String,
+    },
 }
 
 /// `Result<T, sarek::Error>`.

@@ -55,6 +55,9 @@ pub(crate) struct PendingRead {
     mapped: u64,
     completion: Arc<Completion>,
     result: Arc<Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>>,
+    /// On a software adapter, the status word of cut loops, copied to this offset of the
+    /// staging buffer (`launch/loop_cap.rs`).
+    loop_status: Option<(crate::launch::loop_cap::LoopCap, u64)>,
 }
 
 impl Device {
@@ -71,20 +74,27 @@ impl Device {
         self.flush();
         let size = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let inner = &self.inner();
-        let staging = inner.staging.take(&inner.device, size);
+        let cap = inner.submitter.loop_cap.get().cloned();
+        let mapped = size + if cap.is_some() { 4 } else { 0 };
+        let staging = inner.staging.take(&inner.device, mapped);
         let mut encoder = inner
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("sarek readback"),
             });
         encoder.copy_buffer_to_buffer(buffer, offset, &staging, 0, size);
+        if let Some(cap) = &cap {
+            // Whether a launch since the last read had a loop cut short, then cleared.
+            encoder.copy_buffer_to_buffer(&cap.status, 0, &staging, size, 4);
+            encoder.clear_buffer(&cap.status, 0, None);
+        }
         inner.queue.submit([encoder.finish()]);
         let completion = Completion::new();
         let result = Arc::new(Mutex::new(None));
         {
             let (completion, result) = (completion.clone(), result.clone());
             staging
-                .slice(..size)
+                .slice(..mapped)
                 .map_async(wgpu::MapMode::Read, move |r| {
                     *crate::sync::lock(&result) = Some(r);
                     completion.complete();
@@ -94,9 +104,10 @@ impl Device {
             device: self.clone(),
             staging: Some(staging),
             bytes,
-            mapped: size,
+            mapped,
             completion,
             result,
+            loop_status: cap.map(|c| (c, size)),
         })
     }
 
@@ -175,17 +186,24 @@ impl PendingRead {
                     .unwrap_or(Error::Map { source: None }))
             }
         }
-        let data = {
+        let (data, status) = {
             let view = staging
                 .slice(..self.mapped)
                 .get_mapped_range()
                 .map_err(|e| Error::Map {
                     source: Some(Box::new(e)),
                 })?;
-            view[..self.bytes as usize].to_vec()
+            let status = (self.loop_status.as_ref()).map(|(_, at)| {
+                let at = *at as usize;
+                u32::from_le_bytes([view[at], view[at + 1], view[at + 2], view[at + 3]])
+            });
+            (view[..self.bytes as usize].to_vec(), status)
         };
         staging.unmap();
         self.device.inner().staging.give_back(staging);
+        if let (Some((cap, _)), Some(word)) = (&self.loop_status, status) {
+            cap.check(word)?;
+        }
         Ok(data)
     }
 }

@@ -10,6 +10,30 @@ use crate::ir::{
     BinaryOp, Builtin, Expr, Expression, Literal, MathFun, Scalar, SharedId, Type, UnaryOp,
 };
 
+/// `-x` for an `f32` or `f32x4` value: its sign bits flipped through integer `bxor`, which
+/// Rust's and the interpreter's negation is, bit for bit.
+///
+/// Not `fneg`: Cranelift folds an `fneg` into the `fma` or `fmul` that uses it (`vfnmadd`,
+/// `vfmsub`, `(-x) * (-y)` as `x * y`), and those return a NaN operand with the sign it had
+/// before the negation, where Rust returns it negated; the integer form is opaque to the
+/// folds.
+pub(super) fn negate(b: &mut cranelift_frontend::FunctionBuilder, x: Value) -> Value {
+    let ty = b.func.dfg.value_type(x);
+    let int = ty.as_int();
+    let sign = b.ins().iconst(types::I32, i64::from(i32::MIN));
+    let sign = if int.is_vector() {
+        b.ins().splat(int, sign)
+    } else {
+        sign
+    };
+    let bits = b
+        .ins()
+        .bitcast(int, cranelift_codegen::ir::MemFlagsData::new(), x);
+    let flipped = b.ins().bxor(bits, sign);
+    b.ins()
+        .bitcast(ty, cranelift_codegen::ir::MemFlagsData::new(), flipped)
+}
+
 impl<'a> Cg<'a, '_> {
     fn expr(&self, h: Handle<Expression>) -> &'a Expression {
         let f = self.acts[self.acts.len() - 1].f;
@@ -262,8 +286,8 @@ impl<'a> Cg<'a, '_> {
 
     fn unary(&mut self, op: UnaryOp, s: Scalar, x: Value) -> Gen<Value> {
         Ok(match (op, s) {
-            // A half's negation flips its sign bit, as `fneg` does to the `f32` it lives as.
-            (UnaryOp::Neg, Scalar::F32 | Scalar::F16) => self.b.ins().fneg(x),
+            // A half's negation flips its sign bit, as it does to the `f32` it lives as.
+            (UnaryOp::Neg, Scalar::F32 | Scalar::F16) => negate(&mut self.b, x),
             (UnaryOp::Neg, Scalar::I32 | Scalar::U32) => self.b.ins().ineg(x),
             (UnaryOp::Not, Scalar::Bool) => self.b.ins().bxor_imm_s(x, 1),
             (UnaryOp::Not, Scalar::I32 | Scalar::U32) => self.b.ins().bnot(x),

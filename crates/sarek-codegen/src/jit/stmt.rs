@@ -467,7 +467,11 @@ impl<'a> Cg<'a, '_> {
             cranelift_codegen::ir::MemFlagsData::new(),
             operand_bits,
         );
-        let v = if sub { self.b.ins().fneg(v) } else { v };
+        let v = if sub {
+            super::expr::negate(&mut self.b, v)
+        } else {
+            v
+        };
         let seen = self.b.declare_var(types::I32);
         let first = self.b.ins().atomic_load(types::I32, flags(), addr);
         self.b.def_var(seen, first);

@@ -30,6 +30,9 @@ pub(crate) fn pass<'a>(
             current = Some(ptr);
         }
         pass.set_bind_group(0, d.bind_group, &[]);
+        if let Some(cut) = &d.pipeline.loop_status {
+            pass.set_bind_group(super::loop_cap::GROUP, cut, &[]);
+        }
         let [x, y, z] = d.workgroups;
         pass.dispatch_workgroups(x, y, z);
     }

@@ -7,6 +7,7 @@ mod args;
 mod bind;
 mod encode;
 mod handle;
+pub(crate) mod loop_cap;
 mod pipeline;
 mod prepare;
 mod submit;
@@ -121,6 +122,9 @@ impl Device {
             let pass = open.pass();
             pass.set_pipeline(&d.pipeline.pipeline);
             pass.set_bind_group(0, d.bind_group, &[]);
+            if let Some(cut) = &d.pipeline.loop_status {
+                pass.set_bind_group(loop_cap::GROUP, cut, &[]);
+            }
             let [x, y, z] = d.workgroups;
             pass.dispatch_workgroups(x, y, z);
         }

@@ -37,6 +37,9 @@ pub(crate) struct Pipeline {
     /// The copies of each workgroup it runs as: 1, or a quick form's
     /// [`KernelSource::quick_slices`] (its dispatch's z is multiplied by it).
     pub(crate) slices: u32,
+    /// On a software adapter, the bind group of the status word its loops report being cut
+    /// to (group [`super::loop_cap::GROUP`], `loop_cap.rs`).
+    pub(crate) loop_status: Option<wgpu::BindGroup>,
 }
 
 impl Pipeline {
@@ -131,9 +134,11 @@ impl Device {
             label: Some(&abi.kernel),
             entries: &entries,
         });
+        let loop_cap = self.loop_cap().cloned();
+        let status_layout = loop_cap.as_ref().map(|c| &c.layout);
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(&abi.kernel),
-            bind_group_layouts: &[Some(&layout)],
+            bind_group_layouts: &[Some(&layout), status_layout],
             immediate_size: 0,
         });
         let entry_point: &str = match entry {
@@ -144,6 +149,11 @@ impl Device {
         };
         let layouts = started.elapsed();
         let text = only_entry_point(source, entry_point);
+        // On a software adapter, loops that report being cut (`loop_cap.rs`).
+        let text = match &loop_cap {
+            Some(cap) => cap.text(&abi.kernel, text),
+            None => text,
+        };
         if entry == Entry::Direct && quick_fits && self.tiers(source, &text) {
             let quick = (layout, pipeline_layout, text, scope);
             return self.quick_pipeline(source, key, quick, !launch);
@@ -202,6 +212,7 @@ impl Device {
             layout,
             repeats: Repeats::default(),
             slices: 1,
+            loop_status: loop_cap.map(|c| c.group),
         });
         crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
         Ok(p)
@@ -261,12 +272,18 @@ impl Device {
         let started = std::time::Instant::now();
         let device = &self.inner().device;
         let abi = &source.abi;
+        let loop_cap = self.loop_cap().cloned();
+        // On a software adapter, loops that report being cut (`loop_cap.rs`).
+        let quick_text = match &loop_cap {
+            Some(cap) => cap.text(&abi.kernel, source.quick.into()),
+            None => source.quick.into(),
+        };
         let hinted =
             self.inner().unclamped && super::unclamped::hinted(source, &abi.entry_point, true);
         let created = crate::module_cache::create(
             device,
             &abi.kernel,
-            source.quick.into(),
+            quick_text,
             None,
             hinted.then_some(&*abi.entry_point),
         );
@@ -306,6 +323,7 @@ impl Device {
             text,
             disk: self.disk_cache(),
             unclamped: self.inner().unclamped,
+            loop_status: loop_cap.map(|c| c.group),
         };
         Ok(self.start_tier(key, layout, quick, optimized, prepared))
     }

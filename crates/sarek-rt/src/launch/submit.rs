@@ -83,6 +83,8 @@ pub(crate) struct Submitter {
     shared: Arc<Shared>,
     defer: bool,
     thread: Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// The status word of loops cut short, on a software adapter (`loop_cap.rs`).
+    pub(crate) loop_cap: OnceLock<super::loop_cap::LoopCap>,
 }
 
 /// The open encoder, locked: launches encode into it in the order they lock it.
@@ -136,6 +138,7 @@ impl Submitter {
             }),
             defer,
             thread: Mutex::new(None),
+            loop_cap: OnceLock::new(),
         }
     }
 

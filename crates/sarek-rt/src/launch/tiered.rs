@@ -96,6 +96,9 @@ pub(super) struct Optimized {
     pub(super) disk: Option<Arc<DiskCache>>,
     /// Whether the device allows modules without index clamps (`unclamped.rs`).
     pub(super) unclamped: bool,
+    /// On a software adapter, the bind group of the status word its loops report being cut
+    /// to (`loop_cap.rs`; `text` is already instrumented).
+    pub(super) loop_status: Option<wgpu::BindGroup>,
 }
 
 impl Optimized {
@@ -207,6 +210,7 @@ impl Device {
             layout: layout.clone(),
             repeats: Repeats::default(),
             slices: optimized.source.quick_slices.max(1),
+            loop_status: optimized.loop_status.clone(),
         });
         let spawned = std::thread::Builder::new()
             .name(format!("sarek compile {}", optimized.source.abi.kernel))
@@ -261,6 +265,7 @@ impl Device {
                 layout: tier.layout,
                 repeats: Repeats::default(),
                 slices: 1,
+                loop_status: tier.quick.loop_status.clone(),
             }),
             _ => tier.quick,
         };

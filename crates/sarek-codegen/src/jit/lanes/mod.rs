@@ -519,7 +519,7 @@ impl<'a> Cg<'a, '_> {
                 let x = self.lane_expr(grp, *expr)?;
                 let x = self.wide(grp, x, s)?;
                 L::W(match (op, s) {
-                    (UnaryOp::Neg, Scalar::F32) => self.b.ins().fneg(x),
+                    (UnaryOp::Neg, Scalar::F32) => super::expr::negate(&mut self.b, x),
                     (UnaryOp::Neg, Scalar::I32 | Scalar::U32) => self.b.ins().ineg(x),
                     (UnaryOp::Not, Scalar::Bool | Scalar::I32 | Scalar::U32) => {
                         self.b.ins().bnot(x)

@@ -145,6 +145,9 @@ pub fn compile_with(
     if let Err(message) = check::workgroup_size_for(kernel.workgroup_size, kernel.limits) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));
     }
+    if let Some(too_long) = check::function_size(kernel) {
+        return Err(CompileError::Kernel(vec![too_long]));
+    }
     let over = check::portable(kernel);
     if !over.is_empty() {
         return Err(CompileError::Kernel(over));

@@ -51,8 +51,9 @@ impl Lowerer<'_> {
             }
             syn::UnOp::Not(_) => {
                 let e = self.value(&u.expr)?;
-                if let Ty::Known(Scalar::F32) = self.infer.shallow(self.ty(e)) {
-                    return Err(self.error(span, "cannot apply `!` to `f32`"));
+                if let Ty::Known(s @ (Scalar::F32 | Scalar::F16)) = self.infer.shallow(self.ty(e)) {
+                    let name = s.rust_name();
+                    return Err(self.error(span, format!("cannot apply `!` to `{name}`")));
                 }
                 // An unsuffixed float literal is a float before it is an `f32`.
                 if self.infer.kind_of(self.ty(e)) == Some(VarKind::Float) {
@@ -173,6 +174,12 @@ impl Lowerer<'_> {
                     return Err(self.error(
                         span,
                         "bitwise operators do not apply to `f32`; use `f32::to_bits` first",
+                    ));
+                }
+                if self.infer.shallow(t) == Ty::Known(Scalar::F16) {
+                    return Err(self.error(
+                        span,
+                        "bitwise operators do not apply to `f16`; convert with `to_f32()` and use `f32::to_bits`",
                     ));
                 }
                 Ok(t)

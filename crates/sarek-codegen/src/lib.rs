@@ -160,7 +160,8 @@ pub fn compile_with(
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     debug_assert_eq!(abi.vectorised, prepared.vec4.is_some());
-    let (wgsl, entry_points) = wgsl::write_split(&prepared, &abi);
+    let (wgsl, entry_points) = wgsl::write_checked(&prepared, &abi)
+        .map_err(|too_deep| CompileError::Kernel(vec![too_deep]))?;
     let (module, info) =
         valid::validated(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
             message,

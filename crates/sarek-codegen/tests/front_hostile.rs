@@ -267,3 +267,28 @@ fn a_binding_named_like_its_kernel_stays_a_binding_in_the_body() {
     let body = out.split("fn body").nth(1).expect("a body");
     assert!(body.contains("fn k () { }"), "{body}");
 }
+
+/// `f16` math runs in `f32`: three WGSL levels per call, so a chain within Rust's nesting
+/// limit can pass naga's; the writer refuses it at the statement instead of naga refusing
+/// the module.
+#[test]
+fn f16_math_nested_past_naga_s_parser_is_a_user_error() {
+    let chain = ".sqrt()".repeat(MAX_NESTING - 8);
+    let out = kernel(
+        "workgroup_size = [64]",
+        &format!(
+            "fn k(x: &[f16], y: &mut [f16]) {{ let i = global_thread_id(); if i < y.len() {{ let a = x[i]; y[i] = a{chain}; }} }}"
+        ),
+    );
+    assert_refused(
+        &out,
+        "this nests too deeply for WGSL compilers once compiled",
+    );
+    let chain = ".sqrt()".repeat(30);
+    assert_compiles(&kernel(
+        "workgroup_size = [64]",
+        &format!(
+            "fn k(x: &[f16], y: &mut [f16]) {{ let i = global_thread_id(); if i < y.len() {{ let a = x[i]; y[i] = a{chain}; }} }}"
+        ),
+    ));
+}

@@ -108,6 +108,7 @@ pub fn expand_kernel_in(
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
     for (ident, param) in &lowered.host_params {
+        let ident = &super::unshadow::launch_param(ident, name);
         let (ty, arg) = param_tokens(ident, param);
         launch_params.push(quote!(#ident: #ty));
         launch_args.push(arg);

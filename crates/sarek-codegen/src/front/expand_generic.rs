@@ -91,6 +91,7 @@ pub fn expand(
         let Some((ident, param)) = first.host_params.get(k) else {
             continue;
         };
+        let ident = &super::unshadow::launch_param(ident, name);
         let span = ident.span();
         let (ty, arg) = match &*t.ty {
             syn::Type::Path(p)

@@ -70,7 +70,7 @@ pub(crate) fn unshadow(
         let syn::Pat::Ident(p) = &mut *t.pat else {
             continue;
         };
-        if !found.iter().any(|f| *f == p.ident) {
+        if !found.contains(&p.ident) {
             continue;
         }
         let original = p.ident.clone();
@@ -84,6 +84,16 @@ pub(crate) fn unshadow(
     }
     prelude.append(&mut block.stmts);
     block.stmts = prelude;
+}
+
+/// A kernel parameter's name in the generated `launch`, `enqueue` and `record` methods:
+/// renamed when it is the kernel's own (the unit struct would capture the pattern).
+pub(crate) fn launch_param(ident: &syn::Ident, kernel: &syn::Ident) -> syn::Ident {
+    if ident == kernel {
+        format_ident!("__sarek_param_{}", ident, span = ident.span())
+    } else {
+        ident.clone()
+    }
 }
 
 /// The kernels' names of a module's items.

@@ -206,9 +206,15 @@ impl Lowerer<'_> {
         let v = self.operands(&[&b.left, &b.right])?;
         // `%` on a float vector is refused at the operator, not at the left operand.
         let float_vector = |t: Ty| matches!(t, Ty::Compound(Type::Vector(_, s)) if s.is_float());
-        let at = if op == BinaryOp::Rem
+        // A bitwise operator on `f16` likewise, at the operator.
+        let half = |t: Ty| t == Ty::Known(Scalar::F16);
+        let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        let at = if (op == BinaryOp::Rem
             && (float_vector(self.infer.shallow(self.ty(v[0])))
-                || float_vector(self.infer.shallow(self.ty(v[1]))))
+                || float_vector(self.infer.shallow(self.ty(v[1])))))
+            || (bitwise
+                && (half(self.infer.shallow(self.ty(v[0])))
+                    || half(self.infer.shallow(self.ty(v[1])))))
         {
             b.op.span()
         } else {

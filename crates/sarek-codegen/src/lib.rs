@@ -148,6 +148,9 @@ pub fn compile_with(
     if let Err(message) = check::workgroup_size_for(kernel.workgroup_size, kernel.limits) {
         return Err(CompileError::Kernel(vec![(kernel.span, message)]));
     }
+    if let Some(too_long) = check::function_size(kernel) {
+        return Err(CompileError::Kernel(vec![too_long]));
+    }
     let over = check::portable(kernel);
     if !over.is_empty() {
         return Err(CompileError::Kernel(over));
@@ -160,7 +163,8 @@ pub fn compile_with(
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     debug_assert_eq!(abi.vectorised, prepared.vec4.is_some());
-    let (wgsl, entry_points) = wgsl::write_split(&prepared, &abi);
+    let (wgsl, entry_points) = wgsl::write_checked(&prepared, &abi)
+        .map_err(|too_deep| CompileError::Kernel(vec![too_deep]))?;
     let (module, info) =
         valid::validated(&wgsl, &abi.features).map_err(|message| CompileError::Naga {
             message,

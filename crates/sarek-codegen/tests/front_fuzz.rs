@@ -7,8 +7,15 @@
 //! blame itself. Deep nesting is tried at and just past the documented limits, on a thread
 //! with the 8 MiB stack rustc gives the macro's thread.
 //!
+//! Besides mutants, kernels of the classes that once crashed, hung or blamed Sarek are
+//! generated with random sizes: nesting in the attribute, duplicate fields and variants,
+//! arrays of cooperative matrices, chains of operators, methods and casts at and past the
+//! nesting limit, huge arrays, workgroups and offsets, bitwise operators on floats, long
+//! straight-line code (the reproducers as found are in `front_hostile.rs`).
+//!
 //! Seeded and bounded: `SAREK_FUZZ_CASES=<n>` mutants per seed (default 1,000: 4,000
-//! in all, seconds in debug); `SAREK_FUZZ_SEED=<n>` picks another sequence.
+//! in all, seconds in debug) and generated kernels; `SAREK_FUZZ_SEED=<n>` picks another
+//! sequence.
 #![cfg(feature = "front")]
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
@@ -301,7 +308,12 @@ fn expand(is_module: bool, input: TokenStream, what: &str) -> String {
     } else {
         "workgroup_size = [64]".parse().unwrap()
     };
-    let text = input.to_string();
+    expand_with(is_module, attr, input, what)
+}
+
+/// [`expand`] with the attribute's arguments `attr`.
+fn expand_with(is_module: bool, attr: TokenStream, input: TokenStream, what: &str) -> String {
+    let text = format!("#[{attr}] {input}");
     let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         if is_module {
             expand_module(attr, input)
@@ -418,6 +430,272 @@ fn nesting_at_and_past_the_limits() {
                 out.contains("nests helpers more than"),
                 refused,
                 "a chain of {chain}"
+            );
+        }
+    });
+}
+
+fn pick<'a>(rng: &mut Rng, from: &[&'a str]) -> &'a str {
+    from[rng.below(from.len())]
+}
+
+/// A kernel of one of the hostile classes, with random sizes: `(is_module, attribute, item)`.
+fn hostile(rng: &mut Rng) -> (bool, String, String) {
+    let plain = |attr: &str, body: String| {
+        (
+            false,
+            attr.to_owned(),
+            format!(
+                "fn k(x: &[f32], y: &mut [f32], n: u32) {{ let i = global_thread_id(); {body} }}"
+            ),
+        )
+    };
+    match rng.below(9) {
+        0 => {
+            let depth = [1, MAX_NESTING, MAX_NESTING + 9, 1_000, rng.below(3_000)][rng.below(5)];
+            let dims = pick(rng, &["64", "TILE", "8, 8"]);
+            let attr = format!(
+                "workgroup_size = [{}{dims}{}]",
+                "(".repeat(depth),
+                ")".repeat(depth)
+            );
+            let item = "mod m { use sarek::prelude::*; const TILE: u32 = 64; #[sarek::kernel(ATTR)] pub fn k(y: &mut [f32]) { y[0] = 1.0; } }";
+            match rng.below(2) {
+                0 => (true, String::new(), item.replace("ATTR", &attr)),
+                _ => plain(&attr.replace("TILE", "64"), "y[0] = 1.0;".into()),
+            }
+        }
+        1 => {
+            let names = ["a", "b", "c", "d"];
+            let mut fields: Vec<&str> =
+                (0..1 + rng.below(4)).map(|_| names[rng.below(4)]).collect();
+            fields.dedup();
+            let list = fields
+                .iter()
+                .map(|f| format!("pub {f}: f32"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let decl = match rng.below(3) {
+                0 => format!("pub struct P {{ {list} }}"),
+                1 => format!("pub enum P {{ A {{ {} }}, B }}", list.replace("pub ", "")),
+                _ => format!(
+                    "pub enum P {{ {} }}",
+                    fields
+                        .iter()
+                        .map(|f| f.to_uppercase())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            (
+                true,
+                String::new(),
+                format!("mod m {{ use sarek::prelude::*; {decl} #[sarek::kernel] pub fn k(p: &mut [P], y: &mut [f32]) {{ let q = p[0]; y[0] = 1.0; }} }}"),
+            )
+        }
+        2 => {
+            let n = pick(
+                rng,
+                &[
+                    "1",
+                    "2",
+                    "255",
+                    "256",
+                    "257",
+                    "65536",
+                    "4194304",
+                    "4294967295",
+                    "0",
+                ],
+            );
+            let role = pick(rng, &["C", "A", "B"]);
+            plain(
+                "workgroup_size = [32]",
+                format!("let mut acc = [CoopMatrix::<f32, 16, {role}>::zeros(); {n}]; for j in 0..4 {{ acc[j] = CoopMatrix::load_rows(x, 16 * j, 16); }} acc[0].store_rows(y, 0, 16);"),
+            )
+        }
+        3 => {
+            let (ty, ops, lit): (&str, &[&str], &str) = match rng.below(5) {
+                0 => ("f32", &["+", "-", "*", "/", "%", "|", "<<"], "1.5"),
+                1 => ("f16", &["+", "-", "*", "/", "%", "|", "^"], "x[0]"),
+                2 => (
+                    "i32",
+                    &["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"],
+                    "3",
+                ),
+                3 => (
+                    "u32",
+                    &["+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"],
+                    "3",
+                ),
+                _ => ("Vec4", &["+", "-", "*", "/", "%"], "Vec4::splat(1.5)"),
+            };
+            let depth = [
+                MAX_NESTING - 8,
+                MAX_NESTING + 1,
+                1 + rng.below(MAX_NESTING + 16),
+            ][rng.below(3)];
+            let operand = if rng.below(2) == 0 { "a" } else { lit };
+            let e = match rng.below(4) {
+                0 => {
+                    let op = pick(rng, ops);
+                    vec![operand; depth].join(&format!(" {op} "))
+                }
+                1 => (0..depth).fold("a".to_owned(), |e, k| {
+                    format!("({e} {} {operand})", ops[k % ops.len()])
+                }),
+                2 => {
+                    let m = pick(
+                        rng,
+                        &[
+                            ".abs()",
+                            ".sqrt()",
+                            ".min(a)",
+                            ".max(a)",
+                            ".mul_add(a, a)",
+                            ".exp()",
+                            ".floor()",
+                            ".clamp(a, a)",
+                            ".signum()",
+                            ".to_f32()",
+                            ".wrapping_add(a)",
+                            ".pow(2)",
+                            ".powi(2)",
+                            ".rem_euclid(a)",
+                        ],
+                    );
+                    format!("a{}", m.repeat(depth))
+                }
+                _ => {
+                    let unary = pick(rng, &["-", "!"]);
+                    format!("{}a", unary.repeat(depth))
+                }
+            };
+            (
+                false,
+                "workgroup_size = [64]".into(),
+                format!("fn k(x: &[{ty}], y: &mut [{ty}]) {{ let i = global_thread_id(); if i < y.len() {{ let a = x[i]; y[i] = {e}; }} }}"),
+            )
+        }
+        4 => {
+            let len = pick(
+                rng,
+                &[
+                    "1",
+                    "4096",
+                    "16384",
+                    "536870911",
+                    "536870912",
+                    "2147483647",
+                    "4294967295",
+                ],
+            );
+            let elem = pick(rng, &["f32", "[f32; 65536]", "u32", "Vec4"]);
+            let limits = pick(rng, &["", ", limits = \"device\""]);
+            let dims = pick(
+                rng,
+                &[
+                    "64",
+                    "1024",
+                    "16384",
+                    "16385",
+                    "65535",
+                    "4294967295",
+                    "16384, 16384, 16384",
+                    "0",
+                ],
+            );
+            match rng.below(2) {
+                0 => plain(
+                    &format!("workgroup_size = [{dims}]{limits}"),
+                    format!("let t = shared::<[{elem}; {len}]>(); if i < y.len() {{ y[i] = 1.0; }}"),
+                ),
+                _ => (
+                    true,
+                    String::new(),
+                    format!("mod m {{ use sarek::prelude::*; pub struct P {{ pub a: [{elem}; {len}], pub b: f32 }} #[sarek::kernel(workgroup_size = [{dims}]{limits})] pub fn k(p: &mut [P]) {{ p[0].b = 1.0; }} }}"),
+                ),
+            }
+        }
+        5 => {
+            let offset = pick(
+                rng,
+                &[
+                    "0",
+                    "16",
+                    "0x7FFF_FFFF",
+                    "0x8000_0000",
+                    "0xFFFF_FFFF",
+                    "n as usize",
+                ],
+            );
+            let memory = pick(rng, &["x", "t"]);
+            plain(
+                "workgroup_size = [32]",
+                format!("let t = shared::<[f32; 256]>(); let a = CoopMatrix::<f32, 16, C>::load_rows({memory}, {offset}, 16); a.store_rows(y, {offset}, 16);"),
+            )
+        }
+        6 => {
+            // A binding named like the kernel, in its body and a helper of its module.
+            let binding = pick(
+                rng,
+                &[
+                    "for k in 0..n { y[k as usize] = 1.0; }",
+                    "let k = 1.0; y[0] = k;",
+                    "match n { k => y[0] = k as f32 }",
+                ],
+            );
+            (
+                true,
+                String::new(),
+                format!("mod m {{ use sarek::prelude::*; fn h(y: &mut [f32], n: u32) {{ {binding} }} #[sarek::kernel] pub fn k(y: &mut [f32], n: u32) {{ {binding} h(y, n); }} }}"),
+            )
+        }
+        7 => {
+            let n = [10, 1_000, 6_000][rng.below(3)];
+            let mut body = String::from("let v0 = x[i];");
+            for j in 1..n {
+                body.push_str(&format!(" let v{j} = v{} * 1.5;", j - 1));
+            }
+            body.push_str(&format!(" y[i] = v{};", n - 1));
+            plain("workgroup_size = [64]", body)
+        }
+        _ => {
+            // Nesting of blocks around a chain.
+            let blocks = rng.below(MAX_NESTING);
+            let chain = vec!["1.5"; 1 + rng.below(MAX_NESTING)].join(" - ");
+            plain(
+                "workgroup_size = [64]",
+                format!(
+                    "{}y[0] = {chain};{}",
+                    "if i < y.len() { ".repeat(blocks),
+                    " }".repeat(blocks)
+                ),
+            )
+        }
+    }
+}
+
+#[test]
+fn generated_hostile_kernels_never_panic_and_always_answer() {
+    with_rustc_stack(|| {
+        let cases = env("SAREK_FUZZ_CASES", 1000);
+        let mut rng = Rng(env("SAREK_FUZZ_SEED", 0x5a4e_6b18) ^ 0x4057_11e5);
+        for case in 0..cases {
+            let (is_module, attr, item) = hostile(&mut rng);
+            let start = std::time::Instant::now();
+            expand_with(
+                is_module,
+                attr.parse().expect("the attribute lexes"),
+                item.parse().expect("the kernel lexes"),
+                &format!("generated kernel {case}"),
+            );
+            // Generous: the slowest of these, a long kernel, takes under a second here.
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "generated kernel {case} took {:?}: #[{attr}] {}",
+                start.elapsed(),
+                &item[..item.len().min(300)]
             );
         }
     });

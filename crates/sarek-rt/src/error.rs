@@ -40,8 +40,9 @@ pub enum Error {
         /// The data's length.
         given: usize,
     },
-    /// A grid the device cannot run.
-    #[error("grid of {groups:?} workgroups exceeds this device's limit of {limit} workgroups per dimension{hint}")]
+    /// A grid the device cannot run: a dimension over the device's limit that cannot be
+    /// folded, or more than 2^32 invocations in all (`hint` says which).
+    #[error("grid of {groups:?} workgroups is more than this device runs (at most {limit} workgroups per dimension, and 2^32 invocations in all){hint}")]
     GridTooLarge {
         /// The workgroups asked for.
         groups: [u64; 3],

@@ -15,7 +15,9 @@ use super::{attr, lower_kernel};
 /// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
 /// `compile_error!` at the offending token.
 pub fn expand_kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if let Some(e) = super::depth::check_tokens(&item) {
+    // The attribute's arguments are parsed by `syn` too (`workgroup_size = [((..))]`).
+    if let Some(e) = super::depth::check_tokens(&attr).or_else(|| super::depth::check_tokens(&item))
+    {
         return e.into_syn().to_compile_error();
     }
     let item: syn::ItemFn = match syn::parse2(item) {
@@ -106,11 +108,14 @@ pub fn expand_kernel_in(
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
     for (ident, param) in &lowered.host_params {
+        let ident = &super::unshadow::launch_param(ident, name);
         let (ty, arg) = param_tokens(ident, param);
         launch_params.push(quote!(#ident: #ty));
         launch_args.push(arg);
     }
-    let inputs = &item.sig.inputs;
+    // `for k in ..` in the body of a kernel `k` binds a counter, as in the source.
+    let (mut inputs, mut block) = (item.sig.inputs.clone(), (*item.block).clone());
+    super::unshadow::unshadow(&[name.to_string()].into(), &mut inputs, &mut block);
     // A kernel of a module sees the module's imports, like any Rust function there.
     let prelude = if module.is_empty() {
         quote!(
@@ -120,7 +125,6 @@ pub fn expand_kernel_in(
     } else {
         TokenStream::new()
     };
-    let block = &item.block;
     let launch_doc = format!(
         "Launches `{name}` on `device` over `grid` (a [`Grid`](::sarek::Grid) of threads or workgroups); the \
          arguments follow the kernel's parameters. Returns once the work is submitted, with a \

@@ -91,6 +91,7 @@ pub fn expand(
         let Some((ident, param)) = first.host_params.get(k) else {
             continue;
         };
+        let ident = &super::unshadow::launch_param(ident, name);
         let span = ident.span();
         let (ty, arg) = match &*t.ty {
             syn::Type::Path(p)
@@ -288,7 +289,9 @@ pub fn expand(
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
     let batch = format_ident!("__sarek_batch");
-    let inputs = &item.sig.inputs;
+    // `for k in ..` in the body of a kernel `k` binds a counter, as in the source.
+    let (mut inputs, mut block) = (item.sig.inputs.clone(), (*item.block).clone());
+    super::unshadow::unshadow(&[name.to_string()].into(), &mut inputs, &mut block);
     let prelude = if module.is_empty() {
         quote!(
             #[allow(unused_imports)]
@@ -297,7 +300,6 @@ pub fn expand(
     } else {
         TokenStream::new()
     };
-    let block = &item.block;
     quote! {
         #(#docs)*
         #(#passed_attrs)*

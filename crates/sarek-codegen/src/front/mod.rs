@@ -16,6 +16,7 @@ mod lower;
 mod module;
 mod trait_impls;
 pub mod types;
+mod unshadow;
 
 pub use attr::KernelAttr;
 pub use diagnostic::{Diagnostic, Diagnostics, ErrorKind};

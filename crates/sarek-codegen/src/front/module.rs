@@ -194,6 +194,8 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
     let types_ok = type_errors.is_empty();
     errors.append(type_errors);
 
+    // A helper binding a kernel's name (`for k in ..`) binds it, as in the source.
+    let kernels = super::unshadow::kernel_names(&items, |f| f.attrs.iter().any(is_kernel_attr));
     let mut out_items: Vec<TokenStream> = Vec::new();
     let mut generated: Vec<TokenStream> = Vec::new();
     let mut visible_iter = visible.iter().zip(&item_types);
@@ -241,6 +243,7 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
             }
             syn::Item::Fn(mut f) => {
                 visible_iter.next();
+                super::unshadow::unshadow(&kernels, &mut f.sig.inputs, &mut f.block);
                 // Items used only by kernels: their GPU code does not count as a use for rustc.
                 f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 out_items.push(quote!(#f));
@@ -255,6 +258,15 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
                 visible_iter.next();
                 c.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 out_items.push(quote!(#c));
+            }
+            syn::Item::Impl(mut imp) => {
+                visible_iter.next();
+                for item in &mut imp.items {
+                    if let syn::ImplItem::Fn(m) = item {
+                        super::unshadow::unshadow(&kernels, &mut m.sig.inputs, &mut m.block);
+                    }
+                }
+                out_items.push(quote!(#imp));
             }
             other => {
                 visible_iter.next();

@@ -678,7 +678,9 @@ impl Kernel {
 
     /// Bytes of workgroup memory the kernel declares.
     pub fn workgroup_memory(&self) -> u64 {
-        self.shared.iter().map(|v| v.bytes(&self.types)).sum()
+        self.shared
+            .iter()
+            .fold(0u64, |n, v| n.saturating_add(v.bytes(&self.types)))
     }
 
     /// The struct behind a struct type.

@@ -32,8 +32,19 @@ pub(super) fn of(function: &Function) -> Vec<bool> {
             Expr::Literal(Literal::F32(v)) => v.is_finite(),
             Expr::Literal(_) => true,
             Expr::Local(l) => inits.get(l).is_some_and(|i| i.iter().any(c)),
+            // `wrapping_neg` of a `u32` is `0u - x`, its operand kept opaque when constant.
+            Expr::Unary {
+                op: UnaryOp::Neg,
+                expr,
+            } if exprs[*expr].ty.scalar() == Some(Scalar::U32) => false,
             Expr::Unary { expr, .. } => c(expr),
-            Expr::Binary { left, right, .. } => c(left) && c(right),
+            // The writer passes the left operand of arithmetic that may overflow through
+            // `sarek_opaque_*` when both operands are constant, which makes the whole a
+            // run-time value: a long constant chain then nests one call deep, not one per
+            // operator (naga's parser stops at 200 nested expressions).
+            Expr::Binary { op, left, right } => {
+                c(left) && c(right) && !wrapped(*op, exprs[*left].ty, exprs[*right].ty)
+            }
             Expr::Select {
                 cond,
                 accept,
@@ -45,7 +56,14 @@ pub(super) fn of(function: &Function) -> Vec<bool> {
                 !(from == Scalar::F32 && to.is_integer()) && c(expr)
             }
             // `round` is a helper function too.
-            Expr::Math { fun, args } => *fun != MathFun::Round && args.iter().all(c),
+            // The writer keeps a call on constants a run-time one (its first operand opaque).
+            Expr::Math { fun, args } => {
+                *fun != MathFun::Round
+                    && args.iter().all(c)
+                    && args
+                        .first()
+                        .is_none_or(|a| !matches!(exprs[*a].ty, Type::Scalar(_) | Type::Vector(..)))
+            }
             Expr::Field { base, .. } => c(base),
             Expr::Access { base, index } => c(base) && c(index),
             Expr::Compose { components, .. } => components.iter().all(c),
@@ -61,4 +79,20 @@ pub(super) fn of(function: &Function) -> Vec<bool> {
         };
     }
     constant
+}
+
+/// Whether the writer keeps `left op right` of constant operands a run-time value (its
+/// `Expr::Binary` arms): any vector operation, scalar arithmetic that may overflow, and
+/// integer division or remainder (a helper call unless the divisor is a safe literal; a
+/// guarded one is not constant either way).
+fn wrapped(op: BinaryOp, left: Type, right: Type) -> bool {
+    if matches!(left, Type::Vector(..)) || matches!(right, Type::Vector(..)) {
+        return true;
+    }
+    let integer = left.scalar().is_some_and(|s| s.is_integer());
+    match op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Shl => true,
+        BinaryOp::Div | BinaryOp::Rem => !integer,
+        _ => false,
+    }
 }

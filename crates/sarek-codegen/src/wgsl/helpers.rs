@@ -84,6 +84,9 @@ pub enum Helper {
     /// naga 30 neither bit-casts to `vec2<f16>` nor has `unpack2x16float` without a
     /// capability of its own.
     F16FromBits,
+    /// `f16 % f16`: [`Helper::Fmod`] in `f32`, exact, rounded once. One call, so that a chain
+    /// of remainders nests one level per operator in WGSL (naga's parser limits nesting).
+    FmodF16,
 }
 
 impl Helper {
@@ -124,6 +127,7 @@ impl Helper {
             Helper::DivRefined => polyfills::DIV_REFINED,
             Helper::Std(h) => h.source(),
             Helper::OpaqueF16 => "fn sarek_opaque_f16(v: f16) -> f16 {\n    return v;\n}\n",
+            Helper::FmodF16 => "fn sarek_fmod_f16(a: f16, b: f16) -> f16 {\n    return f16(sarek_fmod(f32(a), f32(b)));\n}\n",
             Helper::F16FromBits => "fn sarek_f16_from_f32_bits(bits: u32) -> f16 {\n    return f16(bitcast<f32>(bits));\n}\n",
         }
     }
@@ -132,6 +136,7 @@ impl Helper {
     pub fn needs(self) -> &'static [Helper] {
         match self {
             Helper::Fmod => &[Helper::FromBits],
+            Helper::FmodF16 => &[Helper::Fmod],
             Helper::Acosh => &[Helper::Ln1pNear0, Helper::FromBits],
             Helper::RemEuclidF32 => &[Helper::Fmod],
             Helper::RemEuclidI32 => &[Helper::RemI32],
@@ -182,6 +187,7 @@ impl Helper {
             Helper::DivRefined => "sarek_div_refined",
             Helper::Std(h) => h.name(),
             Helper::OpaqueF16 => "sarek_opaque_f16",
+            Helper::FmodF16 => "sarek_fmod_f16",
             Helper::F16FromBits => "sarek_f16_from_f32_bits",
         }
     }

@@ -37,7 +37,25 @@ pub fn write(prepared: &Prepared, abi: &Abi) -> String {
 /// only the launched entry point's text ([`EntryPointText::text`]), so that naga and the
 /// driver never see the other copies of the kernel's body.
 pub fn write_split(prepared: &Prepared, abi: &Abi) -> (String, Vec<EntryPointText>) {
-    writer::Writer::new(prepared, abi).finish()
+    let (wgsl, entries, _) = writer::Writer::new(prepared, abi).finish();
+    (wgsl, entries)
+}
+
+/// [`write_split`], refusing a module that nests deeper than naga's WGSL parser accepts (it
+/// stops at 200 levels of blocks and expressions, and some Rust operations take more than
+/// one WGSL level, such as `f16` math, computed in `f32`): the span of the first statement
+/// too deep, and why.
+pub fn write_checked(
+    prepared: &Prepared,
+    abi: &Abi,
+) -> Result<(String, Vec<EntryPointText>), (crate::ir::Span, String)> {
+    match writer::Writer::new(prepared, abi).finish() {
+        (wgsl, entries, None) => Ok((wgsl, entries)),
+        (_, _, Some(span)) => Err((
+            span,
+            "this nests too deeply for WGSL compilers once compiled (naga stops at 200 levels, and `f16` math and some operators take more than one level each); split the expression with `let` bindings".to_owned(),
+        )),
+    }
 }
 
 /// One entry point's text in a kernel's WGSL module, as the writer recorded it.

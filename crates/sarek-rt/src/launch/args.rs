@@ -35,7 +35,7 @@ pub(crate) fn dispatch_size(
     Err(Error::GridTooLarge {
         groups,
         limit: limit as u32,
-        hint: "; only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
+        hint: "; this one is over the limit in a dimension, and only a 1-D grid is folded automatically, so loop inside the kernel or split the launch",
     })
 }
 
@@ -54,7 +54,7 @@ fn invocations(limits: &wgpu::Limits, abi: &Abi, groups: [u64; 3]) -> Result<()>
         return Err(Error::GridTooLarge {
             groups,
             limit: limits.max_compute_workgroups_per_dimension,
-            hint: "; thread indices are 32-bit on the GPU, so a grid runs at most 2^32 invocations",
+            hint: "; this one asks for more than 2^32 invocations, and thread indices are 32-bit on the GPU, so a grid runs at most 2^32 invocations: loop inside the kernel or split the launch",
         });
     }
     Ok(())
@@ -394,6 +394,24 @@ mod tests {
         ));
         let err = dispatch_size(&limits(), &saxpy(), [1 << 27, 1, 1]).unwrap_err();
         assert!(err.to_string().contains("32-bit"), "{err}");
+    }
+
+    #[test]
+    fn a_grid_within_the_per_dimension_limit_but_past_2_pow_32_invocations_says_so() {
+        // `Grid::groups_3d(65535, 65535, 65535)`: no dimension is over the limit.
+        let err = dispatch_size(&limits(), &saxpy(), [65_535; 3]).unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.contains("this one asks for more than 2^32 invocations")
+                && !text.contains("exceeds this device's limit")
+                && !text.contains("over the limit in a dimension"),
+            "{text}"
+        );
+        // A 2-D grid over the limit in a dimension says that instead.
+        let text = dispatch_size(&limits(), &saxpy(), [100_000, 2, 1])
+            .unwrap_err()
+            .to_string();
+        assert!(text.contains("over the limit in a dimension"), "{text}");
     }
 
     #[test]

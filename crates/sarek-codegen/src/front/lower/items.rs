@@ -211,6 +211,8 @@ impl ModuleContext {
             syn::Type::Array(a) => {
                 let elem = self.resolve_type(&a.elem)?;
                 let len = self.constant_length(&a.len, "an array")?;
+                let stride = crate::layout::of(&self.kernel.types, elem).stride();
+                self.type_size(u64::from(stride) * u64::from(len), a.len.span())?;
                 Ok(self.array_type(elem, len))
             }
             syn::Type::Path(p) if p.qself.is_none() => {
@@ -365,8 +367,14 @@ impl ModuleContext {
         };
         let mut fields = Vec::new();
         let mut failed = false;
+        let mut seen = std::collections::HashSet::new();
         for f in &named.named {
             let name = f.ident.as_ref().map(ident_name).unwrap_or_default();
+            if !seen.insert(name.clone()) {
+                failed = true;
+                self.duplicate_field(f, &name);
+                continue;
+            }
             match self.field_type(&f.ty) {
                 Ok(ty) => fields.push(Field {
                     name: FieldName::Named(name),
@@ -384,6 +392,8 @@ impl ModuleContext {
         if failed {
             return Err(Reported);
         }
+        let (_, layout) = crate::layout::fields(&self.kernel.types, fields.iter().map(|f| f.ty));
+        self.type_size(u64::from(layout.size), s.ident.span())?;
         Ok(StructDef {
             name: ident_name(&s.ident),
             fields,
@@ -420,9 +430,22 @@ impl ModuleContext {
                 self.fail(d.span(), ErrorKind::unsupported("explicit discriminants are not supported in kernel enums: Sarek numbers the variants itself (the tag is the variant's index)"));
                 failed = true;
             }
+            if variants.contains(&ident_name(&v.ident)) {
+                self.error(
+                    v.ident.span(),
+                    format!("the variant `{}` is declared twice; rename one", v.ident),
+                );
+                failed = true;
+            }
             variants.push(ident_name(&v.ident));
+            let mut seen = std::collections::HashSet::new();
             for (k, f) in v.fields.iter().enumerate() {
                 let name = f.ident.as_ref().map_or_else(|| k.to_string(), ident_name);
+                if !seen.insert(name.clone()) {
+                    failed = true;
+                    self.duplicate_field(f, &name);
+                    continue;
+                }
                 match self.field_type(&f.ty) {
                     Ok(ty) => fields.push(Field {
                         name: FieldName::Payload {
@@ -438,11 +461,34 @@ impl ModuleContext {
         if failed {
             return Err(Reported);
         }
+        let (_, layout) = crate::layout::fields(&self.kernel.types, fields.iter().map(|f| f.ty));
+        self.type_size(u64::from(layout.size), e.ident.span())?;
         Ok(StructDef {
             name: ident_name(&e.ident),
             fields,
             variants: Some(variants),
         })
+    }
+
+    /// Refuses a type of `bytes` at `span` larger than WGSL allows (naga, which compiles it,
+    /// refuses any type of 2 GiB or more).
+    fn type_size(&mut self, bytes: u64, span: proc_macro2::Span) -> R<()> {
+        if bytes <= MAX_TYPE_BYTES {
+            return Ok(());
+        }
+        Err(self.error(
+            span,
+            format!("this type takes {bytes} bytes, more than WGSL allows for one type ({MAX_TYPE_BYTES} bytes); keep large data in a buffer of smaller elements, `&[T]`"),
+        ))
+    }
+
+    /// Refuses a field declared twice in one struct (rustc would too, after the macro).
+    fn duplicate_field(&mut self, f: &syn::Field, name: &str) {
+        let span = f.ident.as_ref().map_or_else(|| f.span(), |i| i.span());
+        self.error(
+            span,
+            format!("the field `{name}` is already declared in this struct; rename one"),
+        );
     }
 
     /// `const N: usize = BLOCK + 1;`: its value, evaluated at compile time.
@@ -455,6 +501,9 @@ impl ModuleContext {
             .map_err(|fail| self.const_failed(fail))
     }
 }
+
+/// The largest type WGSL compilers accept, in bytes (naga's limit, the largest `i32`).
+pub const MAX_TYPE_BYTES: u64 = i32::MAX as u64;
 
 /// Whether a name is spelled as a constant (`BLOCK_SIZE`): an unknown one is most likely a
 /// `const` declared where the macro cannot see it.

@@ -51,8 +51,9 @@ impl Lowerer<'_> {
             }
             syn::UnOp::Not(_) => {
                 let e = self.value(&u.expr)?;
-                if let Ty::Known(Scalar::F32) = self.infer.shallow(self.ty(e)) {
-                    return Err(self.error(span, "cannot apply `!` to `f32`"));
+                if let Ty::Known(s @ (Scalar::F32 | Scalar::F16)) = self.infer.shallow(self.ty(e)) {
+                    let name = s.rust_name();
+                    return Err(self.error(span, format!("cannot apply `!` to `{name}`")));
                 }
                 // An unsuffixed float literal is a float before it is an `f32`.
                 if self.infer.kind_of(self.ty(e)) == Some(VarKind::Float) {
@@ -175,6 +176,12 @@ impl Lowerer<'_> {
                         "bitwise operators do not apply to `f32`; use `f32::to_bits` first",
                     ));
                 }
+                if self.infer.shallow(t) == Ty::Known(Scalar::F16) {
+                    return Err(self.error(
+                        span,
+                        "bitwise operators do not apply to `f16`; convert with `to_f32()` and use `f32::to_bits`",
+                    ));
+                }
                 Ok(t)
             }
             _ => {
@@ -199,9 +206,15 @@ impl Lowerer<'_> {
         let v = self.operands(&[&b.left, &b.right])?;
         // `%` on a float vector is refused at the operator, not at the left operand.
         let float_vector = |t: Ty| matches!(t, Ty::Compound(Type::Vector(_, s)) if s.is_float());
-        let at = if op == BinaryOp::Rem
+        // A bitwise operator on `f16` likewise, at the operator.
+        let half = |t: Ty| t == Ty::Known(Scalar::F16);
+        let bitwise = matches!(op, BinaryOp::BitAnd | BinaryOp::BitOr | BinaryOp::BitXor);
+        let at = if (op == BinaryOp::Rem
             && (float_vector(self.infer.shallow(self.ty(v[0])))
-                || float_vector(self.infer.shallow(self.ty(v[1]))))
+                || float_vector(self.infer.shallow(self.ty(v[1])))))
+            || (bitwise
+                && (half(self.infer.shallow(self.ty(v[0])))
+                    || half(self.infer.shallow(self.ty(v[1])))))
         {
             b.op.span()
         } else {

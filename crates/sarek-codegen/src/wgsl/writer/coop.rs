@@ -58,11 +58,20 @@ pub(super) fn declarations(body: &Block, lets: &BTreeSet<u32>) -> String {
 
 impl Writer<'_> {
     /// `&buffer[offset]` or `&array[offset]`: where a load or store starts.
+    /// A constant offset naga would refuse (past a workgroup array, or beyond `i32` into a
+    /// buffer) stays a run-time value, as for any index ([`Writer::index`]).
     fn coop_pointer(&mut self, memory: CoopMemory, offset: Handle<Expression>) -> String {
-        let i = self.expr(offset);
         match memory {
-            CoopMemory::Buffer(p) => format!("&{}[{i}]", escape(&self.kernel.param(p).name)),
-            CoopMemory::Shared(v) => format!("&{}[{i}]", self.names.shared[v.0 as usize]),
+            CoopMemory::Buffer(p) => {
+                let i = self.index(offset, None);
+                format!("&{}[{i}]", escape(&self.kernel.param(p).name))
+            }
+            CoopMemory::Shared(v) => {
+                let dims = &self.kernel.shared_var(v).dims;
+                let len = (dims.len() == 1).then(|| dims[0]);
+                let i = self.index(offset, len);
+                format!("&{}[{i}]", self.names.shared[v.0 as usize])
+            }
         }
     }
 

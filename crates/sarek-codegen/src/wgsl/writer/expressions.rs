@@ -497,8 +497,7 @@ impl Writer<'_> {
             }
             // Exact in `f32`, so rounding the `f32` remainder gives the `f16` one.
             (BinaryOp::Rem, Scalar::F16) => {
-                let fmod = self.use_helper(Helper::Fmod);
-                format!("f16({fmod}(f32({left}), f32({r})))")
+                format!("{}({left}, {r})", self.use_helper(Helper::FmodF16))
             }
             (BinaryOp::Shl | BinaryOp::Shr, _) => {
                 // WGSL wants a u32 amount; Rust's wrapping shifts use its low five bits.

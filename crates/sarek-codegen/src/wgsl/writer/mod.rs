@@ -47,7 +47,15 @@ pub(super) struct Writer<'a> {
     /// Per helper: whether it takes the invocation ids ([`invocation`]).
     needs_ids: Vec<bool>,
     body: String,
+    /// The statement being written, for [`Writer::too_deep`].
+    current: Option<Span>,
+    /// The first statement whose WGSL nests too deeply for naga's parser, if any.
+    too_deep: Option<Span>,
 }
+
+/// The nesting naga's WGSL parser accepts, with a margin: it stops at 200 levels of
+/// statements and expressions (each block, parenthesis, call argument and index one).
+const NAGA_NESTING: usize = 190;
 
 /// The WGSL spelling of a scalar type.
 fn scalar_name(s: Scalar) -> &'static str {
@@ -154,6 +162,8 @@ impl<'a> Writer<'a> {
             helpers: BTreeSet::new(),
             needs_ids: invocation::helpers_needing_ids(kernel),
             body: String::new(),
+            current: None,
+            too_deep: None,
         }
     }
 
@@ -241,7 +251,9 @@ impl<'a> Writer<'a> {
     }
 
     /// The module, and where each entry point's text lies in it.
-    pub(super) fn finish(mut self) -> (String, Vec<super::EntryPointText>) {
+    /// The module, where each entry point's text lies in it, and the span of the first
+    /// statement nested too deeply for naga's parser ([`NAGA_NESTING`]), if any.
+    pub(super) fn finish(mut self) -> (String, Vec<super::EntryPointText>, Option<Span>) {
         let kernel = self.kernel;
         let prepared = self.prepared;
         let mut functions = String::new();
@@ -348,7 +360,7 @@ impl<'a> Writer<'a> {
             self.vec4_entry_point(&mut out, v, &text);
             record(&out, crate::abi::VEC4_ENTRY_POINT, start);
         }
-        (out, entries)
+        (out, entries, self.too_deep)
     }
 
     /// The coarsened body: its loads, then its copies. Copy `k`'s locals are

@@ -35,6 +35,22 @@ impl Writer<'_> {
     }
 
     pub(super) fn line(&mut self, depth: usize, text: &str) {
+        // naga counts each enclosing block, the statement, and each parenthesis, call
+        // argument list and index of the line.
+        let (mut open, mut deepest) = (0usize, 0usize);
+        for c in text.bytes() {
+            match c {
+                b'(' | b'[' => {
+                    open += 1;
+                    deepest = deepest.max(open);
+                }
+                b')' | b']' => open = open.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if depth + deepest + 2 > super::NAGA_NESTING && self.too_deep.is_none() {
+            self.too_deep = Some(self.current.unwrap_or(self.kernel.span));
+        }
         for _ in 0..depth {
             self.body.push_str(INDENT);
         }
@@ -49,6 +65,7 @@ impl Writer<'_> {
     }
 
     pub(super) fn statement(&mut self, statement: &Statement, depth: usize) {
+        self.current = Some(statement.span);
         match &statement.kind {
             Stmt::Let { local, .. } if self.notes.forwarded.contains(local) => {}
             Stmt::Let { local, init } if self.split.contains_key(local) => {

@@ -12,6 +12,11 @@ use crate::ir::*;
 use super::super::{Binding, Lowerer, Value, R};
 use super::{coop_segment, names_coop_matrix, Slot};
 
+/// The most matrices an array may hold: each is lowered (and unrolled loops over it copied)
+/// one element at a time, and 256 matrices of the smallest shape, 8×8, already hold 16,384
+/// values per subgroup, 512 registers per thread of 32, twice what a GPU thread has.
+pub(crate) const MAX_MATRICES: u32 = 256;
+
 /// Why an array of arrays of matrices is refused, and what to write instead.
 pub(super) const NESTED: &str = "an array of cooperative matrices has one dimension; for a grid of tiles, declare one array and index it `m[i * COLUMNS + j]`";
 
@@ -92,6 +97,7 @@ impl Lowerer<'_> {
                     let seg = coop_segment(&p.path).expect("checked");
                     let ty = self.coop_type(seg, p.span())?;
                     let len = self.cx.constant_length(&a.len, "the number of matrices")?;
+                    self.matrix_count(len, a.len.span())?;
                     (Some(ty), Some(len))
                 }
                 other => return Err(self.error(other.span(), NESTED)),
@@ -114,6 +120,7 @@ impl Lowerer<'_> {
                     return Err(self.error(r.expr.span(), "an array of cooperative matrices written `[m; N]` starts as `[CoopMatrix::<T, N, Role>::zeros(); N]`; then give each element its matrix: `for i in 0..N { m[i] = CoopMatrix::load_rows(..); }`"));
                 }
                 let len = self.cx.constant_length(&r.len, "the number of matrices")?;
+                self.matrix_count(len, r.len.span())?;
                 let mut ty = expected;
                 for k in 0..len {
                     let slot = self.coop_slot(id, len, k, span);
@@ -122,7 +129,8 @@ impl Lowerer<'_> {
                 ty.map(|t| (t, len))
             }
             syn::Expr::Array(a) => {
-                let len = a.elems.len() as u32;
+                let len = u32::try_from(a.elems.len()).unwrap_or(u32::MAX);
+                self.matrix_count(len, a.span())?;
                 let mut ty = expected;
                 for (k, e) in a.elems.iter().enumerate() {
                     if self.is_coop_array_expr(e) {
@@ -155,6 +163,17 @@ impl Lowerer<'_> {
             })),
         );
         Ok(Value::Unit)
+    }
+
+    /// Refuses an array of more than [`MAX_MATRICES`] matrices at `span`.
+    fn matrix_count(&mut self, len: u32, span: Span) -> R<()> {
+        if len <= MAX_MATRICES {
+            return Ok(());
+        }
+        Err(self.error(
+            span,
+            format!("an array of {len} cooperative matrices is more than a subgroup can hold in registers; Sarek allows at most {MAX_MATRICES}: compute the tiles in a loop, a few at a time"),
+        ))
     }
 
     /// Element `k` of array variable `id` of `len` matrices, its index a literal.

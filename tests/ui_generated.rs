@@ -175,15 +175,15 @@ fn generated() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// The sizes stay on the side of each limit their file tests: the refused ones past it, the
-/// accepted ones inside it (so a change of a limit fails here, not in a confusing `.stderr`).
-#[test]
-fn the_sizes_straddle_the_limits() {
+// The sizes stay on the side of each limit their file tests, the refused ones past it, the
+// accepted ones inside it, checked when this test compiles (so a change of a limit fails
+// here, not in a confusing `.stderr`).
+const _: () = {
     assert!(REFUSED > MAX_NESTING && REFUSED_PARENS > MAX_TOKEN_NESTING);
     assert!(REFUSED_HELPERS > MAX_HELPER_DEPTH);
     assert!(ACCEPTED < MAX_NESTING && 2 * ACCEPTED_IFS < MAX_NESTING);
     assert!(ACCEPTED_HELPERS < MAX_HELPER_DEPTH);
-}
+};
 
 /// Each generated file on disk is this generator's output, byte for byte.
 #[test]

@@ -8,36 +8,26 @@
 //! `--device cpu` runs a separate suite instead (`cpu.rs`): the CPU backend's JIT against
 //! plain Rust loops and against its interpreter.
 //!
-//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--experiments]
-//! [--only NAME,NAME..]`
+//! `cargo run --release -p sarek-bench -- [--quick] [--runs N] [--out DIR] [--only NAME,NAME..]`
 //!
 //! - `benches/`: one function per benchmark, by family, and the table of them;
 //! - `measure/`: clocks, medians and the interleaved comparison of both sides;
 //! - `raw.rs`: the wgpu plumbing of the hand-written twins;
-//! - `report.rs`: the printed rows, `results.json`, `results.md` and `ratios.svg`;
-//! - `experiments.rs`: variants that isolate single differences (`--experiments`).
+//! - `report.rs`: the printed rows, `results.json`, `results.md` and `ratios.svg`.
 
 mod benches;
-mod bisect;
-mod coop_first;
 mod cpu;
-mod experiments;
 mod kernels;
-mod matmul_experiments;
 mod measure;
-mod noopt;
 mod raw;
 mod report;
-mod scan_experiments;
-mod scan_kernels;
 mod suite;
-mod sum_kernels;
 #[cfg(test)]
 mod twins_valid;
 
 /// The command line's usage.
 const USAGE: &str =
-    "usage: sarek-bench [--device cpu] [--quick] [--runs N] [--out DIR] [--experiments] [--only NAME,NAME..]";
+    "usage: sarek-bench [--device cpu] [--quick] [--runs N] [--out DIR] [--only NAME,NAME..]";
 
 fn main() {
     let mut options = suite::Options::default();
@@ -47,7 +37,6 @@ fn main() {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--quick" => options.quick = true,
-            "--experiments" => options.experiments = true,
             "--runs" => {
                 options.runs = args
                     .next()

@@ -34,14 +34,19 @@ impl Ctx {
 
     /// A compute pipeline for `entry` in `wgsl`, its layout derived from the shader.
     pub fn pipeline_at(&self, wgsl: &str, entry: &str) -> wgpu::ComputePipeline {
-        let module = module_with_checks(self.device(), wgsl);
+        let module = self
+            .device()
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: None,
+                source: wgpu::ShaderSource::Wgsl(wgsl.into()),
+            });
         self.device()
             .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
                 label: None,
                 layout: None,
                 module: &module,
                 entry_point: Some(entry),
-                compilation_options: compilation_options(),
+                compilation_options: Default::default(),
                 cache: None,
             })
     }
@@ -125,36 +130,4 @@ pub fn read<T: bytemuck::Pod>(ctx: &Ctx, buffer: &wgpu::Buffer) -> Vec<T> {
     ctx.wait();
     let data = bytemuck::pod_collect_to_vec(&staging.slice(..).get_mapped_range().expect("mapped"));
     data
-}
-
-/// A shader module of `wgsl`, with the runtime checks `SAREK_EXP_CHECKS` names (an
-/// experiment: `all`, the default, is wgpu's safe `create_shader_module`; `noloop` drops
-/// naga's loop bounding, `nobounds` its index clamps, `none` both).
-pub fn module_with_checks(device: &wgpu::Device, wgsl: &str) -> wgpu::ShaderModule {
-    let desc = wgpu::ShaderModuleDescriptor {
-        label: None,
-        source: wgpu::ShaderSource::Wgsl(wgsl.into()),
-    };
-    let mut checks = wgpu::ShaderRuntimeChecks::checked();
-    match std::env::var("SAREK_EXP_CHECKS").as_deref() {
-        Ok("noloop") => checks.force_loop_bounding = false,
-        Ok("nobounds") => checks.bounds_checks = false,
-        Ok("none") => {
-            checks.force_loop_bounding = false;
-            checks.bounds_checks = false;
-        }
-        _ => return device.create_shader_module(desc),
-    }
-    // SAFETY: an experiment on kernels whose loops all end and whose indices stay in bounds
-    // (the suite's twins and Sarek's texts of its own kernels, checked against the host).
-    unsafe { device.create_shader_module_trusted(desc, checks) }
-}
-
-/// The pipeline options `SAREK_EXP_ZERO=0` asks for: workgroup memory not zeroed (an
-/// experiment on its cost); wgpu's defaults otherwise.
-pub fn compilation_options() -> wgpu::PipelineCompilationOptions<'static> {
-    wgpu::PipelineCompilationOptions {
-        zero_initialize_workgroup_memory: std::env::var("SAREK_EXP_ZERO").as_deref() != Ok("0"),
-        ..Default::default()
-    }
 }

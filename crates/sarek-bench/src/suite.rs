@@ -1,9 +1,7 @@
 //! One run of the suite: the device, the copy kernel's bandwidth, every benchmark of
-//! [`BENCHMARKS`] in turn, the CPU cost of a launch, the experiments if asked for, and the
-//! report.
+//! [`BENCHMARKS`] in turn, the CPU cost of a launch, and the report.
 
 use crate::benches::{bandwidth, launch_cost, Bench, Result, BENCHMARKS};
-use crate::experiments;
 use crate::measure::Timer;
 use crate::raw::Ctx;
 use crate::report::{Report, Row};
@@ -12,13 +10,10 @@ use crate::report::{Report, Row};
 pub struct Options {
     /// Small sizes and few runs: a check that every benchmark runs and is right (CI).
     pub quick: bool,
-    /// Run the experiments after the suite.
-    pub experiments: bool,
     /// Timed runs per measurement (the median is reported).
     pub runs: usize,
     /// Only the benchmarks of these names (`--only`; the copy kernel always runs), no
-    /// CPU-cost measurement unless `launch_cost` is named, and with `--experiments` only the
-    /// experiments named `x_<name>` (`x_poly`).
+    /// CPU-cost measurement unless `launch_cost` is named.
     pub only: Option<Vec<String>>,
     /// Where `results.json`, `results.md` and `ratios.svg` go.
     pub out: std::path::PathBuf,
@@ -28,7 +23,6 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             quick: false,
-            experiments: false,
             runs: 50,
             only: None,
             out: "bench-results".into(),
@@ -84,11 +78,6 @@ pub fn run(options: &Options) -> Result<bool> {
 
     if chosen("launch_cost") {
         report.cpu = Some(launch_cost::cpu_cost(&b)?);
-    }
-    if options.experiments {
-        experiments::run(&b, |name| {
-            chosen(&format!("x_{name}")) || options.only.is_none()
-        })?;
     }
 
     let all_verified = report.rows.iter().all(|r| r.verified);

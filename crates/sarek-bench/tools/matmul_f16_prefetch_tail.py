@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# Kept beside the suite because `--row` writes the twin of the suite's f16 row,
+# `src/wgsl/matmul_f16_q4p2.wgsl` (byte for byte); its other modes wrote the variants the row
+# was chosen from (their WGSL and the harness that ran them are in lab/, which is not built).
 """WGSL variants of the f16 product for the f16mm3 call: the shapes left untried by f16mm and
 f16mm2 (BENCHMARKS.md, "f16 matrix product: the last untried shapes").
 
@@ -21,8 +24,8 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
 
 Usage: matmul_f16_prefetch_tail.py OUT_DIR (f16mm3's variants), --round2 OUT_DIR (f16mm4's), or
 --row OUT.wgsl (the twin of the suite's row, whose Sarek kernel benches/coop_q4.rs follows the
-same plan with loops). Run each variant with
-SAREK_BENCH_VARIANT=none SAREK_BENCH_WGSL_FILE=<file> sarek-bench --experiments --only x_matmul_f16)."""
+same plan with loops). The variants were run by the experiment harness now in
+lab/sarek-bench (`SAREK_BENCH_WGSL_FILE=<file> ... --only x_matmul_f16` there)."""
 import math
 import sys
 

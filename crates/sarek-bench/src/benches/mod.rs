@@ -7,19 +7,13 @@
 pub mod bandwidth;
 mod compute;
 pub mod coop;
-pub mod coop_prefetch;
 pub mod coop_q4;
-pub mod coop_variants;
-pub mod coop_vec;
 pub mod launch_cost;
 mod matmul;
 mod memory;
 mod reduction;
 mod scan;
 mod subgroup;
-
-pub use reduction::input as reduction_input;
-pub use subgroup::sum4_subgroup_stage;
 
 use crate::measure::{Measured, Timer};
 use crate::raw::Ctx;

@@ -10,7 +10,6 @@ use sarek::Vec4;
 use super::{pow2, Bench, Result};
 use crate::measure::{first_launch, Measured, Work};
 use crate::raw::{read, storage};
-use crate::scan_experiments::{expected, input};
 
 /// Checks and times the scan of `n` floats.
 pub fn scan(b: &Bench) -> Result<Vec<Measured>> {
@@ -57,4 +56,24 @@ pub fn scan(b: &Bench) -> Result<Vec<Measured>> {
         verified,
         first_launch: first,
     }])
+}
+
+/// The floats scanned: -1, 0 or 1, so that every prefix is a small integer and exact in any
+/// order of addition.
+pub fn input(n: usize) -> Vec<f32> {
+    crate::benches::random_u32(11, n)
+        .iter()
+        .map(|v| (v % 3) as f32 - 1.0)
+        .collect()
+}
+
+/// The inclusive scan of `xs` on the host.
+pub fn expected(xs: &[f32]) -> Vec<f32> {
+    let mut s = 0.0f32;
+    xs.iter()
+        .map(|v| {
+            s += v;
+            s
+        })
+        .collect()
 }

@@ -50,6 +50,45 @@ pub fn sum4_subgroup_stage(x: &[Vec4], partial: &mut [f32]) {
     }
 }
 
+/// The sum in one pass: [`sum4_subgroup_stage`], then each workgroup adds its
+/// sum to `total[0]` with a float atomic (`SHADER_FLOAT32_ATOMIC`), so no second dispatch.
+#[sarek::kernel(workgroup_size = [256])]
+pub fn sum4_subgroup_atomic(x: &[Vec4], total: &[sarek::gpu::AtomicF32]) {
+    let slots = shared::<[f32; 64]>();
+    let taken = shared::<[AtomicU32; 1]>();
+    let stride = grid_dim_x() * block_dim_x();
+    let mut i = global_idx_x();
+    let mut a = Vec4::ZERO;
+    let mut b = Vec4::ZERO;
+    while i + stride < x.len() {
+        a += x[i];
+        b += x[i + stride];
+        i += 2 * stride;
+    }
+    if i < x.len() {
+        a += x[i];
+    }
+    let s = a + b;
+    let part = subgroup_add((s.x + s.y) + (s.z + s.w));
+    if subgroup_elect() {
+        let slot = taken[0].fetch_add(1, Ordering::Relaxed);
+        slots[slot as usize] = part;
+    }
+    block_barrier();
+    let count = taken[0].load(Ordering::Relaxed);
+    let size = subgroup_size();
+    let mut k = subgroup_invocation_id();
+    let mut p = 0.0f32;
+    while k < count {
+        p += slots[k as usize];
+        k += size;
+    }
+    let sum = subgroup_add(p);
+    if thread_idx_x() == 0 {
+        total[0].fetch_add(sum, Ordering::Relaxed);
+    }
+}
+
 /// The sum of `n` floats, read four per load, reduced with subgroup operations.
 pub fn sum_subgroup(b: &Bench) -> Result<Vec<Measured>> {
     let dev = &b.ctx.dev;
@@ -71,7 +110,7 @@ pub fn sum_subgroup(b: &Bench) -> Result<Vec<Measured>> {
 }
 
 /// The sum of `n` floats in one pass: [`sum4_subgroup_stage`], then one float atomic add per
-/// workgroup (`crate::sum_kernels::sum4_subgroup_atomic`, needs `SHADER_FLOAT32_ATOMIC` too),
+/// workgroup (`sum4_subgroup_atomic`, needs `SHADER_FLOAT32_ATOMIC` too),
 /// so that no second dispatch waits for the first. Both sides zero the total with a buffer
 /// write before each run. The order of the workgroups' additions is the device's: checked
 /// against the exact sum within 1e-4 rather than bit for bit.
@@ -97,7 +136,7 @@ pub fn sum_atomic(b: &Bench) -> Result<Vec<Measured>> {
     let mut total = dev.zeros::<f32>(1)?;
     let launch = |total: &mut sarek::Buffer<f32>| {
         total.write(&[0.0]).expect("write");
-        crate::sum_kernels::sum4_subgroup_atomic
+        sum4_subgroup_atomic
             .launch(dev, sarek::Grid::groups([groups, 1, 1]), &x, total)
             .expect("launch")
     };

@@ -12,9 +12,6 @@
 //!   driver's own shader caches are turned off in both children (`__GL_SHADER_DISK_CACHE=0`
 //!   for NVIDIA, `MESA_SHADER_CACHE_DISABLE=true` for Mesa), so that only Sarek's cache
 //!   carries over; `--driver-cache` leaves them on.
-//! - `tier-probe` (only when named): whether a pipeline created on another thread holds up
-//!   the calling thread's launches and pipeline creations, the premise of tiered compilation
-//!   (`tier_probe.rs`).
 //!
 //! `cargo run --release -p sarek-bench --bin rt_bench -- [back-to-back] [first-launch]
 //! [--quick] [--driver-cache]` (both by default).
@@ -25,8 +22,6 @@ mod kernels;
 #[allow(dead_code)]
 #[path = "../raw.rs"]
 mod raw;
-#[path = "../tier_probe.rs"]
-mod tier_probe;
 
 use std::time::{Duration, Instant};
 
@@ -60,12 +55,6 @@ fn main() {
     }
     if all || picked.contains(&"naga") {
         naga_times();
-    }
-    if picked.contains(&"tier-probe") {
-        if let Err(e) = tier_probe::tier_probe() {
-            eprintln!("tier-probe failed: {e}");
-            failed = true;
-        }
     }
     if all || picked.contains(&"first-launch") {
         if let Err(e) = first_launch(driver_cache) {

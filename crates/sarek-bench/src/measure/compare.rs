@@ -56,14 +56,6 @@ impl<'a> Timer<'a> {
         median(self.warmup, self.runs, || self.ctx.time_passes(passes))
     }
 
-    /// The median time of Sarek's launches alone.
-    pub fn time_sarek(&self, mut launch: impl FnMut() -> Vec<sarek::Launch>) -> Duration {
-        self.warm(|| {
-            self.ctx.time_sarek(&mut launch);
-        });
-        median(self.warmup, self.runs, || self.ctx.time_sarek(&mut launch))
-    }
-
     /// Times the Sarek launches and each list of raw passes, interleaved run by run (in
     /// alternating order) so that clock changes of the GPU affect every side alike; returns
     /// the medians.

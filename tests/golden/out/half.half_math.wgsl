@@ -74,6 +74,10 @@ fn sarek_f16_from_f32_bits(bits: u32) -> f16 {
     return f16(bitcast<f32>(bits));
 }
 
+fn sarek_fmod_f16(a: f16, b: f16) -> f16 {
+    return f16(sarek_fmod(f32(a), f32(b)));
+}
+
 @compute @workgroup_size(256, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
@@ -84,7 +88,7 @@ fn sarek_main(
     if (i < sarek_params.sarek_len0) {
         let v: f16 = x[i];
         let w: f16 = (f16((f32(v) * 0.5f)) + 1.5h);
-        out[i] = (f16(sarek_fmod(f32((f16(sqrt(f32(v))) * w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));
+        out[i] = (sarek_fmod_f16((f16(sqrt(f32(v))) * w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));
         ints[i] = sarek_f32_to_i32((f32(v) * 100.0f));
     }
 }
@@ -104,7 +108,7 @@ fn sarek_main_folded(
     if (i < sarek_params.sarek_len0) {
         let v: f16 = x[i];
         let w: f16 = (f16((f32(v) * 0.5f)) + 1.5h);
-        out[i] = (f16(sarek_fmod(f32((f16(sqrt(f32(v))) * w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));
+        out[i] = (sarek_fmod_f16((f16(sqrt(f32(v))) * w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(v)))))));
         ints[i] = sarek_f32_to_i32((f32(v) * 100.0f));
     }
 }
@@ -132,28 +136,28 @@ fn sarek_main_coarse(
     if (sarek_c0_i < sarek_params.sarek_len0) {
         let sarek_c0_v: f16 = sarek_p0_0;
         let sarek_c0_w: f16 = (f16((f32(sarek_c0_v) * 0.5f)) + 1.5h);
-        out[sarek_c0_i] = (f16(sarek_fmod(f32((f16(sqrt(f32(sarek_c0_v))) * sarek_c0_w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c0_v)))))));
+        out[sarek_c0_i] = (sarek_fmod_f16((f16(sqrt(f32(sarek_c0_v))) * sarek_c0_w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c0_v)))))));
         ints[sarek_c0_i] = sarek_f32_to_i32((f32(sarek_c0_v) * 100.0f));
     }
     let sarek_c1_i: u32 = sarek_id1;
     if (sarek_c1_i < sarek_params.sarek_len0) {
         let sarek_c1_v: f16 = sarek_p1_0;
         let sarek_c1_w: f16 = (f16((f32(sarek_c1_v) * 0.5f)) + 1.5h);
-        out[sarek_c1_i] = (f16(sarek_fmod(f32((f16(sqrt(f32(sarek_c1_v))) * sarek_c1_w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c1_v)))))));
+        out[sarek_c1_i] = (sarek_fmod_f16((f16(sqrt(f32(sarek_c1_v))) * sarek_c1_w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c1_v)))))));
         ints[sarek_c1_i] = sarek_f32_to_i32((f32(sarek_c1_v) * 100.0f));
     }
     let sarek_c2_i: u32 = sarek_id2;
     if (sarek_c2_i < sarek_params.sarek_len0) {
         let sarek_c2_v: f16 = sarek_p2_0;
         let sarek_c2_w: f16 = (f16((f32(sarek_c2_v) * 0.5f)) + 1.5h);
-        out[sarek_c2_i] = (f16(sarek_fmod(f32((f16(sqrt(f32(sarek_c2_v))) * sarek_c2_w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c2_v)))))));
+        out[sarek_c2_i] = (sarek_fmod_f16((f16(sqrt(f32(sarek_c2_v))) * sarek_c2_w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c2_v)))))));
         ints[sarek_c2_i] = sarek_f32_to_i32((f32(sarek_c2_v) * 100.0f));
     }
     let sarek_c3_i: u32 = sarek_id3;
     if (sarek_c3_i < sarek_params.sarek_len0) {
         let sarek_c3_v: f16 = sarek_p3_0;
         let sarek_c3_w: f16 = (f16((f32(sarek_c3_v) * 0.5f)) + 1.5h);
-        out[sarek_c3_i] = (f16(sarek_fmod(f32((f16(sqrt(f32(sarek_c3_v))) * sarek_c3_w)), f32(0.75h))) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c3_v)))))));
+        out[sarek_c3_i] = (sarek_fmod_f16((f16(sqrt(f32(sarek_c3_v))) * sarek_c3_w), 0.75h) - f16(sarek_min_f32(f32(sarek_f16_from_f32_bits(0x7f800000u)), f32(f16(exp(f32(sarek_c3_v)))))));
         ints[sarek_c3_i] = sarek_f32_to_i32((f32(sarek_c3_v) * 100.0f));
     }
 }

@@ -296,7 +296,10 @@ fn count_to(n: u32, out: &mut [u32]) {
     for _ in 0..n {
         c += 1;
     }
-    out[global_thread_id()] = c;
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = c;
+    }
 }
 
 /// Counts to `n * m` in two nested loops.
@@ -308,7 +311,10 @@ fn count_nested(n: u32, m: u32, out: &mut [u32]) {
             c += 1;
         }
     }
-    out[global_thread_id()] = c;
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = c;
+    }
 }
 
 /// Counts to `n` in a `loop` left by `break`, after a `while` that stops at once.
@@ -324,7 +330,10 @@ fn count_breaking(n: u32, out: &mut [u32]) {
         }
         c += 1;
     }
-    out[global_thread_id()] = c;
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = c;
+    }
 }
 
 /// A loop of 70,000 iterations gives 70,000 or an error, never a wrong count: Mesa's

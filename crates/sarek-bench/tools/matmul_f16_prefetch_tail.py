@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # Kept beside the suite because `--row` writes the twin of the suite's f16 row,
 # `src/wgsl/matmul_f16_q4p2.wgsl` (byte for byte); its other modes wrote the variants the row
-# was chosen from (their WGSL and the harness that ran them are in lab/, which is not built).
-"""WGSL variants of the f16 product for the f16mm3 call: the shapes left untried by f16mm and
-f16mm2 (BENCHMARKS.md, "f16 matrix product: the last untried shapes").
+# was chosen from (their WGSL and harness are no longer kept).
+"""WGSL variants of the f16 product measured before the suite's row was chosen: the shapes
+left untried by earlier rounds.
 
 One plan, parameterised: a BMxBN block of WGMxWGN subgroups, steps of BK along k, the tiles
 copied by every thread as vec4<f16> words into workgroup arrays of vec4<f16> (rows padded by
@@ -12,7 +12,7 @@ sets. `nbuf` 1: one buffer, two barriers a step (the row's plan); `nbuf` 2: two 
 barrier a step, the next step's words stored while this step's products run.
 
 Forms of the loop with D register sets (naga refuses a barrier or a matrix operation under an
-`if` whose condition reads the loop's `var k`, which is why f16mm2's `d8p3` never ran):
+`if` whose condition reads the loop's `var k`, which is why an earlier `d8p3` never ran):
   'tail': the loop unrolled by U = D (lcm(2, D) with two buffers) over the first
           (m / (BK·U))·BK·U of k, the remaining 0..U-1 steps peeled after it with the register
           sets and buffers chosen statically, each under an `if` on `m` alone (uniform);
@@ -22,10 +22,9 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
 `cf`: the rows of a's tile that each half-warp stores are r and r + 4 instead of r and r + 1
 (rows of 80 bytes: 320 bytes apart, so the 64-bit stores of 16 threads meet no bank twice).
 
-Usage: matmul_f16_prefetch_tail.py OUT_DIR (f16mm3's variants), --round2 OUT_DIR (f16mm4's), or
+Usage: matmul_f16_prefetch_tail.py OUT_DIR (the first round of variants), --round2 OUT_DIR (the second), or
 --row OUT.wgsl (the twin of the suite's row, whose Sarek kernel benches/coop_q4.rs follows the
-same plan with loops). The variants were run by the experiment harness now in
-lab/sarek-bench (`SAREK_BENCH_WGSL_FILE=<file> ... --only x_matmul_f16` there)."""
+same plan with loops). The variants were run by an experiment harness that is no longer kept."""
 import math
 import sys
 
@@ -257,9 +256,9 @@ VARIANTS = [
     ('db16p6', 128, 256, 2, 4, 16, 6, 2, 'tail', False),    # 3: two k16 buffers, 6 sets
 ]
 
-# f16mm4's round 2 around q4p2 (name, BM, BN, WGM, WGN, BK, D, nbuf, form, xh, options)
+# The second round around q4p2 (name, BM, BN, WGM, WGN, BK, D, nbuf, form, xh, options)
 ROUND2 = [
-    ('q4p2', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {}),            # the control (f16mm3's)
+    ('q4p2', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {}),            # the control
     ('q4p2r', 128, 128, 2, 2, 32, 2, 1, 'tail', False, {'peel': False}),  # the row's twin's plan
     ('q4p3t', 128, 128, 2, 2, 32, 3, 1, 'tail', False, {}),           # three sets, tail peeled
     ('q4db16p4', 128, 128, 2, 2, 16, 4, 2, 'tail', False, {}),        # db16p4's loop on q4
@@ -275,7 +274,7 @@ if __name__ == '__main__':
         # is written by hand with loops over the same plan)
         open(sys.argv[2], 'w').write(wgsl(*ROW, peel=False, header=TWIN_HEAD, cf=True))
     elif sys.argv[1] == '--round2':
-        # --round2 DIR: f16mm4's variants around q4p2
+        # --round2 DIR: the second round of variants around q4p2
         for v in ROUND2:
             open(f'{sys.argv[2]}/{v[0]}.wgsl', 'w').write(wgsl(*v[:-1], **v[-1]))
     else:

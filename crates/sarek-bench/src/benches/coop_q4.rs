@@ -1,4 +1,4 @@
-//! The suite's f16 row since f16mm4 (BENCHMARKS.md, "f16 matrix product: the 128×128 row"),
+//! The suite's f16 row (BENCHMARKS.md),
 //! written as a user would write it: loops over the register sets, the copied words, the two
 //! k16 halves of a step and the 4×4 tiles of a subgroup, with arrays of cooperative matrices.
 //! The lowering unrolls every one of those `for` loops (each indexes a local array or names an
@@ -18,7 +18,7 @@ use sarek::F16Vec4;
 /// The suite's f16 row: a 128×128 block of `c` per 128 invocations (four subgroups of 32,
 /// each a 64×64 part as 4×4 accumulators of 16×16), steps of 32 along `k`, one buffer of
 /// `F16Vec4` words in workgroup memory (rows padded by two words), each step's words loaded
-/// two steps ahead into two register sets, after the first barrier; f16mm3's WGSL `q4p2`
+/// two steps ahead into two register sets, after the first barrier; the generated WGSL `q4p2`
 /// (BENCHMARKS.md, "f16 matrix product: the last untried shapes") without its peeled tail.
 /// Twin `wgsl/matmul_f16_q4p2.wgsl`.
 #[sarek::kernel(workgroup_size = [128], limits = "device")]

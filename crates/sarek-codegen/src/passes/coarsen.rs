@@ -50,7 +50,7 @@ pub fn plan(kernel: &Kernel) -> Option<Plan> {
     // An invocation that already moves 16 bytes per access (every buffer holds vectors of 16
     // bytes, such as `Vec4`s) is the shape a hand-written `vec4` kernel has: coarsened, `poly` over
     // `&[Vec4]` ran at 133.3 µs on an H200 against 130.6 µs as written (2^26 floats,
-    // BENCHMARKS.md, the `x_bisect` experiment now in `lab/`), so such a kernel keeps one element per invocation.
+    // BENCHMARKS.md, measured by bisection), so such a kernel keeps one element per invocation.
     let buffers: Vec<Type> = kernel
         .params
         .iter()

@@ -5,7 +5,7 @@
 //! as a WGSL `array` in a function `var`, it still cost the H200's compiler: the scan's third
 //! pass with its four such arrays (`v`, `before`, `row`, `rows`) ran 3.5 µs slower over 2^26
 //! floats than the same text with one `var` per element, as the hand-written twin has them
-//! (the `x_bisect` experiment now in `lab/`, BENCHMARKS.md). So such an array is printed as elements
+//! (measured by bisection, BENCHMARKS.md). So such an array is printed as elements
 //! `sarek_e<k>_<name>`, each access `name[k]` as its element's name.
 //!
 //! Which arrays qualify: [`candidates`] picks the arrays of scalars or vectors declared by a

@@ -162,14 +162,14 @@ pub fn unpack4x_i8(word: u32) -> crate::IVec4 {
 /// `pack2x16float`; a value beyond the half range is indeterminate on a GPU).
 #[inline]
 pub fn pack2x16_float(v: crate::Vec2) -> u32 {
-    use sarek_codegen::interp::packing::f32_to_f16;
+    use sarek_cpu::interp::packing::f32_to_f16;
     u32::from(f32_to_f16(v.x)) | u32::from(f32_to_f16(v.y)) << 16
 }
 
 /// The two IEEE halves of `word` as `f32`s, the low one in `x` (WGSL's `unpack2x16float`).
 #[inline]
 pub fn unpack2x16_float(word: u32) -> crate::Vec2 {
-    use sarek_codegen::interp::packing::f16_to_f32;
+    use sarek_cpu::interp::packing::f16_to_f32;
     crate::Vec2::new(f16_to_f32(word as u16), f16_to_f32((word >> 16) as u16))
 }
 

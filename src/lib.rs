@@ -177,7 +177,7 @@ pub struct ReadmeDoctests;
 
 /// The kernel ABI: the types behind every kernel's `ABI` constant.
 pub mod abi {
-    pub use sarek_codegen::abi::*;
+    pub use sarek_ir::abi::*;
 }
 
 /// What a kernel file usually needs: the runtime types and the intrinsics.

@@ -111,7 +111,7 @@ fn golden_wgsl() {
             count += 1;
             // Validated with the capabilities of the features the kernel declares (`f16`,
             // cooperative matrices), as the runtime creates its shader.
-            sarek_codegen::valid::validate_with(&wgsl, &features)
+            sarek_proof::valid::validate_with(&wgsl, &features)
                 .unwrap_or_else(|e| panic!("naga rejects {name}: {e}"));
             // Each entry point's text alone, as the runtime gives it to wgpu, is a valid
             // module with that one entry point, and every entry point has one.
@@ -119,7 +119,7 @@ fn golden_wgsl() {
             for (entry, text) in &entries {
                 assert_eq!(text.matches("@compute").count(), 1, "{name}: {entry}");
                 assert!(text.contains(&format!("fn {entry}(")), "{name}: {entry}");
-                sarek_codegen::valid::validate_with(text, &features)
+                sarek_proof::valid::validate_with(text, &features)
                     .unwrap_or_else(|e| panic!("naga rejects {name}'s {entry} alone: {e}"));
             }
             // Generation is deterministic: a second run gives the same bytes.

@@ -1,4 +1,4 @@
-//! Entry points whose indices the macro proved in bounds (`sarek_codegen::in_bounds`): their
+//! Entry points whose indices the macro proved in bounds (`sarek_proof::in_bounds`): their
 //! source lists them, the runtime creates them without naga's index clamps on a Vulkan device
 //! with robust buffer access (`sarek-rt`'s `launch/unclamped.rs`), and they give the results
 //! the CPU backend gives, as does a kernel whose index is not proven (and is clamped).

@@ -69,7 +69,7 @@ fn histogram_gs(data: &[u32], bins: &[AtomicU32]) {
 
 /// `source` recompiled from its IR with the pass off.
 fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
-    let program = sarek_codegen::interp::Program::from_json(source.ir()).expect("the IR");
+    let program = sarek_cpu::interp::Program::from_json(source.ir()).expect("the IR");
     let off = sarek_codegen::compile_with(program.kernel(), &Options { unroll: 0 }).unwrap();
     let plain = KernelSource::new(
         Box::leak(off.wgsl.into_boxed_str()),
@@ -112,7 +112,7 @@ fn the_pass_changes_the_wgsl_of_grid_stride_loops() {
         histogram_gs::SOURCE,
     ] {
         let off = without_unrolling(source);
-        let program = sarek_codegen::interp::Program::from_json(source.ir()).unwrap();
+        let program = sarek_cpu::interp::Program::from_json(source.ir()).unwrap();
         let on = sarek_codegen::compile_with(program.kernel(), &Options::default()).unwrap();
         assert_ne!(on.wgsl, off.wgsl(), "{}", source.abi().kernel);
         assert_eq!(&on.abi, off.abi());
@@ -121,7 +121,7 @@ fn the_pass_changes_the_wgsl_of_grid_stride_loops() {
     }
     // The guarded shape: all iterations checked at once, then the original loop.
     let off = without_unrolling(grid_sum::SOURCE);
-    let program = sarek_codegen::interp::Program::from_json(grid_sum::SOURCE.ir()).unwrap();
+    let program = sarek_cpu::interp::Program::from_json(grid_sum::SOURCE.ir()).unwrap();
     let on = sarek_codegen::compile_with(program.kernel(), &Options::default()).unwrap();
     assert!(on.wgsl.contains(") / 3u)))"), "{}", on.wgsl);
     // In `sarek_main` and `sarek_main_folded`: the unrolled loop and the original one.

@@ -43,7 +43,7 @@ const TWINS: &[(&str, &str, &[Feature])] = &[
 #[test]
 fn twins_validate() {
     for (name, wgsl, features) in TWINS {
-        if let Err(e) = sarek_codegen::valid::validate_with(wgsl, features) {
+        if let Err(e) = sarek_proof::valid::validate_with(wgsl, features) {
             panic!("{name}: {e}");
         }
     }

@@ -1,14 +1,12 @@
 //! Internal to Sarek: use the [`sarek`](https://docs.rs/sarek) crate, whose version this
 //! crate's version follows; its API may change in any release.
 //!
-//! Sarek's compiler core: the IR of a kernel, the checks WebGPU imposes, the passes that
-//! transform the IR, the WGSL back end, the kernel ABI and naga validation. A normal library, so every stage is testable without a
-//! proc-macro process; the Rust front end (`front`, behind the feature of the same name)
-//! lowers `syn` syntax trees into this IR.
-//!
-//! Features: `wgsl` (on by default) is the WGSL back end, naga validation and [`compile`];
-//! `front` (which enables `wgsl`) is the front end. Without them the crate is the IR, the
-//! ABI's layout and the interpreter: what the runtime needs, without naga.
+//! Sarek's compiler: the Rust front end (`front`, feature `front`: `syn` syntax trees to
+//! the IR of `sarek-ir`), the checks WebGPU imposes ([`check`]), the passes that transform the
+//! IR ([`passes`]), the WGSL writer ([`wgsl`]), the ABI with the WGSL module's names
+//! ([`abi::build`]) and [`compile`], which runs them and has naga validate the result
+//! (`sarek-proof`). A normal library, so every stage is testable without a proc-macro
+//! process. The runtime does not depend on it.
 //!
 //! ```
 //! use sarek_codegen::ir::*;
@@ -54,28 +52,18 @@
 #![deny(missing_docs)]
 
 pub mod abi;
-pub mod arena;
 pub mod check;
-pub mod features;
 #[cfg(feature = "front")]
 pub mod front;
-#[cfg(feature = "proof")]
-pub mod in_bounds;
-pub mod interp;
-pub mod ir;
-#[cfg(feature = "jit")]
-pub mod jit;
-pub mod layout;
 pub mod passes;
-pub mod toggle;
-#[cfg(feature = "wgsl")]
-pub mod valid;
-#[cfg(feature = "wgsl")]
 pub mod wgsl;
-pub mod workers;
+
+// The IR (the ground floor) and the naga stage under the names the compiler's code uses; public,
+// because the compiler's API speaks of their types.
+pub use sarek_ir::{arena, features, ir, layout, toggle};
+pub use sarek_proof::{in_bounds, valid};
 
 /// A kernel compiled to WGSL, with its ABI.
-#[cfg(feature = "wgsl")]
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompiledKernel {
     /// The WGSL module.
@@ -90,7 +78,6 @@ pub struct CompiledKernel {
 }
 
 /// Why a kernel did not compile.
-#[cfg(feature = "wgsl")]
 #[derive(Clone, Debug, PartialEq)]
 pub enum CompileError {
     /// The kernel breaks a WebGPU rule; each entry is a location and a message for the user.
@@ -104,7 +91,6 @@ pub enum CompileError {
     },
 }
 
-#[cfg(feature = "wgsl")]
 impl std::fmt::Display for CompileError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -122,25 +108,21 @@ impl std::fmt::Display for CompileError {
     }
 }
 
-#[cfg(feature = "wgsl")]
 impl std::error::Error for CompileError {}
 
 /// The text that reports naga's rejection of Sarek's WGSL (a bug in Sarek), here and in the
 /// front end's diagnostics.
-#[cfg(feature = "wgsl")]
 pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
     format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
 }
 
 /// Runs the back half of the pipeline on a lowered kernel: checks, ABI, passes, WGSL, naga;
 /// the optional passes as the environment asks ([`passes::Options::from_env`]).
-#[cfg(feature = "wgsl")]
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
     compile_with(kernel, &passes::Options::from_env())
 }
 
 /// [`compile`] with the optional passes chosen by `options`.
-#[cfg(feature = "wgsl")]
 pub fn compile_with(
     kernel: &ir::Kernel,
     options: &passes::Options,

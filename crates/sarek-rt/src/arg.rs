@@ -1,6 +1,6 @@
 //! Type-erased launch arguments, built by the code `#[sarek::kernel]` generates.
 
-use sarek_codegen::abi::{Abi, Access};
+use sarek_ir::abi::{Abi, Access};
 
 use crate::buffer::{Buffer, Element, RawBuffer};
 
@@ -16,7 +16,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 /// ```
 /// use std::borrow::Cow;
 /// use sarek_rt::raw::KernelSource;
-/// use sarek_codegen::abi::{Abi, Uniform, ENTRY_POINT};
+/// use sarek_ir::abi::{Abi, Uniform, ENTRY_POINT};
 ///
 /// static NOOP: KernelSource = KernelSource::new(
 ///     "@compute @workgroup_size(1) fn sarek_main() {}",
@@ -30,7 +30,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         coarsened: false,
 ///         vectorised: false,
 ///         features: Cow::Borrowed(&[]),
-///         limits: sarek_codegen::abi::Limits::Portable,
+///         limits: sarek_ir::abi::Limits::Portable,
 ///     },
 ///     concat!(file!(), ":", line!()),
 /// );
@@ -107,7 +107,7 @@ impl KernelSource {
     }
 
     /// The entry points in which the macro proved every index into a workgroup, local or
-    /// value array, vector or matrix in bounds (`sarek_codegen::in_bounds`), and whether the
+    /// value array, vector or matrix in bounds (`sarek_proof::in_bounds`), and whether the
     /// same holds for the quick form. Only a hint: on a device that may drop naga's index
     /// clamps, the runtime proves it again on the module it creates (`launch/unclamped.rs`)
     /// and keeps the clamps where that fails, so a wrong list costs time, never safety.
@@ -282,7 +282,7 @@ impl<'a> Arg<'a> {
     /// A `&[T]` parameter.
     ///
     /// ```
-    /// use sarek_codegen::abi::Access;
+    /// use sarek_ir::abi::Access;
     /// use sarek_rt::raw::Arg;
     /// # fn main() -> sarek_rt::Result<()> {
     /// let dev = sarek_rt::Device::new()?;

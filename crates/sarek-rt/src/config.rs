@@ -87,7 +87,7 @@ impl Default for Config {
 }
 
 /// An on/off variable's value: `0` is off, `1` on, anything else (unset included) `default`
-/// (the rule of `sarek_codegen::toggle`, which the compiler's switches follow).
+/// (the rule of `sarek_ir::toggle`, which the compiler's switches follow).
 fn on_off(value: Option<&str>, default: bool) -> bool {
     match value {
         Some("0") => false,
@@ -180,11 +180,11 @@ impl Config {
                 }
             },
         };
-        let default_size = sarek_codegen::interp::DEFAULT_SUBGROUP_SIZE;
+        let default_size = sarek_cpu::interp::DEFAULT_SUBGROUP_SIZE;
         let subgroup_size = match text("SAREK_CPU_SUBGROUP_SIZE") {
             None => default_size,
             Some(v) => match v.trim().parse::<u32>() {
-                Ok(n) if sarek_codegen::interp::valid_subgroup_size(n) => n,
+                Ok(n) if sarek_cpu::interp::valid_subgroup_size(n) => n,
                 _ => {
                     log::warn!("sarek: SAREK_CPU_SUBGROUP_SIZE={v:?} is not a power of two from 4 to 128; using {default_size}");
                     default_size
@@ -292,7 +292,7 @@ impl Config {
     /// (`SAREK_CPU_SUBGROUP_SIZE`; default 32); any other size is ignored, as by
     /// [`Device::set_subgroup_size`].
     pub fn cpu_subgroup_size(mut self, size: u32) -> Config {
-        if sarek_codegen::interp::valid_subgroup_size(size) {
+        if sarek_cpu::interp::valid_subgroup_size(size) {
             self.subgroup_size = size;
         }
         self

@@ -1,5 +1,5 @@
 //! The CPU backend's side of the runtime: host buffers as words, and launches run by
-//! `sarek_codegen::interp` on the IR each kernel embeds.
+//! `sarek_cpu::interp` on the IR each kernel embeds.
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::cpu_engine::Compiled;
-use sarek_codegen::interp::{self, FaultKind, Program};
+use sarek_cpu::interp::{self, FaultKind, Program};
 
 use crate::cpu_engine::{prepare, Prepared};
 
@@ -345,7 +345,7 @@ impl Device {
 }
 
 /// `file:line:column` of `span` in the kernel's source.
-fn location(source: &KernelSource, span: sarek_codegen::ir::Span) -> String {
+fn location(source: &KernelSource, span: sarek_ir::ir::Span) -> String {
     let file = source
         .location
         .rsplit_once(':')

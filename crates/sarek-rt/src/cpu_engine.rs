@@ -1,12 +1,12 @@
 //! Which engine runs a kernel on the CPU backend: the JIT (machine code through Cranelift,
-//! `sarek_codegen::jit`) or the interpreter (`sarek_codegen::interp`), chosen once per kernel
+//! `sarek_cpu::jit`) or the interpreter (`sarek_cpu::interp`), chosen once per kernel
 //! when it is prepared as `SAREK_CPU_ENGINE` ([`crate::Config::cpu_engine`]) asks.
 
 use std::sync::Arc;
 
-use sarek_codegen::interp::Program;
+use sarek_cpu::interp::Program;
 #[cfg(feature = "jit")]
-pub(crate) use sarek_codegen::jit::Compiled;
+pub(crate) use sarek_cpu::jit::Compiled;
 
 /// Without the `jit` feature there is no machine code: every kernel runs on the interpreter.
 #[cfg(not(feature = "jit"))]
@@ -26,8 +26,8 @@ impl Compiled {
     pub(crate) fn run(
         &self,
         _: &Program,
-        _: &sarek_codegen::interp::Launch<'_>,
-    ) -> std::result::Result<(), sarek_codegen::interp::Fault> {
+        _: &sarek_cpu::interp::Launch<'_>,
+    ) -> std::result::Result<(), sarek_cpu::interp::Fault> {
         match *self {}
     }
 }

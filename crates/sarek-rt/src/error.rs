@@ -68,7 +68,7 @@ pub enum Error {
         /// The kernel.
         kernel: String,
         /// The feature it needs (for cooperative matrices, with the shape it needs).
-        feature: sarek_codegen::abi::Feature,
+        feature: sarek_ir::abi::Feature,
         /// What else helps: for cooperative matrices, the shapes the device offers
         /// (`Device::cooperative_matrix_shapes`); empty otherwise.
         detail: String,

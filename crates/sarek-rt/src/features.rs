@@ -4,7 +4,7 @@
 
 use std::sync::atomic::Ordering;
 
-use sarek_codegen::abi::{Abi, CoopScalar, CoopShape, Feature};
+use sarek_ir::abi::{Abi, CoopScalar, CoopShape, Feature};
 
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -224,7 +224,7 @@ impl Device {
             crate::device::Backend::Gpu(inner) => inner.coop.as_deref().map(coop_shapes),
             crate::device::Backend::Cpu(_) => {
                 let mut all = Vec::new();
-                for size in sarek_codegen::ir::COOP_SIZES {
+                for size in sarek_ir::ir::COOP_SIZES {
                     for ab in [CoopScalar::F16, CoopScalar::F32] {
                         for c in [CoopScalar::F16, CoopScalar::F32] {
                             all.push(CoopShape {
@@ -255,7 +255,7 @@ impl Device {
     pub fn set_subgroup_size(&self, size: u32) -> u32 {
         match self.as_cpu() {
             Some(cpu) => {
-                if sarek_codegen::interp::valid_subgroup_size(size) {
+                if sarek_cpu::interp::valid_subgroup_size(size) {
                     cpu.subgroup_size.store(size, Ordering::Relaxed);
                 }
                 cpu.subgroup_size.load(Ordering::Relaxed)
@@ -274,10 +274,10 @@ mod tests {
     fn coop_abi(shape: CoopShape) -> Abi {
         Abi {
             kernel: B("tiles"),
-            entry_point: B(sarek_codegen::abi::ENTRY_POINT),
+            entry_point: B(sarek_ir::abi::ENTRY_POINT),
             workgroup_size: [32, 1, 1],
             buffers: B(&[]),
-            uniform: sarek_codegen::abi::Uniform {
+            uniform: sarek_ir::abi::Uniform {
                 binding: 0,
                 size: 16,
                 fields: B(&[]),
@@ -286,7 +286,7 @@ mod tests {
             coarsened: false,
             vectorised: false,
             features: std::borrow::Cow::Owned(vec![Feature::CooperativeMatrix(shape)]),
-            limits: sarek_codegen::abi::Limits::Portable,
+            limits: sarek_ir::abi::Limits::Portable,
         }
     }
 

@@ -6,9 +6,7 @@
 
 use std::borrow::Cow::Borrowed as B;
 
-use sarek_codegen::abi::{
-    Abi, Access, BufferBinding, FieldSource, Uniform, UniformField, ENTRY_POINT,
-};
+use sarek_ir::abi::{Abi, Access, BufferBinding, FieldSource, Uniform, UniformField, ENTRY_POINT};
 
 use crate::raw::{self, Arg, KernelSource};
 use crate::{Batch, Buffer, Device, Grid, Launch, Result};
@@ -98,7 +96,7 @@ static ADD_ONE: KernelSource = unsafe {
             coarsened: false,
             vectorised: false,
             features: B(&[]),
-            limits: sarek_codegen::abi::Limits::Portable,
+            limits: sarek_ir::abi::Limits::Portable,
         },
         concat!(file!(), ":", line!()),
     )
@@ -145,7 +143,7 @@ static COUNT: KernelSource = unsafe {
             coarsened: false,
             vectorised: false,
             features: B(&[]),
-            limits: sarek_codegen::abi::Limits::Portable,
+            limits: sarek_ir::abi::Limits::Portable,
         },
         concat!(file!(), ":", line!()),
     )

@@ -307,7 +307,7 @@ var<workgroup> s: array<u32, 4>;
     fn gpu() -> Option<crate::Device> {
         match crate::Device::gpu() {
             Ok(dev) => Some(dev),
-            Err(e) if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
+            Err(e) if sarek_ir::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
                 panic!("SAREK_REQUIRE_GPU=1 but no GPU device: {e}")
             }
             Err(e) => {

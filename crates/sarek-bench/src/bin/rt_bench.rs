@@ -400,7 +400,7 @@ fn naga_times() {
                 let decoded_in = decoding.elapsed();
                 assert_eq!(decoded.entry_points.len(), module.entry_points.len());
                 let proving = Instant::now();
-                let proven = sarek_codegen::in_bounds::unclamped_entry_points(&module, &info);
+                let proven = sarek_proof::in_bounds::unclamped_entry_points(&module, &info);
                 let proof = proving.elapsed();
                 std::hint::black_box(proven);
                 *t = [

@@ -91,7 +91,7 @@ pub fn expand_kernel_in(
     let abi = abi_tokens(&compiled.abi);
     // The CPU backend runs the IR itself; its faults name the source position of a span,
     // which `line!()`/`column!()` spanned at the token give without any unstable API.
-    let ir = crate::interp::Program::to_json(&lowered.kernel);
+    let ir = lowered.kernel.to_json();
     let spans = span_tokens(&lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
     let QuickForm {

@@ -198,7 +198,7 @@ pub fn expand(
             .collect();
         let wgsl = &c.wgsl;
         let abi = abi_tokens(&c.abi);
-        let ir = crate::interp::Program::to_json(&lowered.kernel);
+        let ir = lowered.kernel.to_json();
         let spans = span_tokens(lowered);
         let entry_points = entry_point_tokens(&c.entry_points);
         let super::expand::QuickForm {

@@ -623,7 +623,7 @@ fn the_option_turns_the_pass_off() {
 
 /// Runs `kernel` on the interpreter over `groups` workgroups of 64 with `x`, returns `out`.
 fn sum_on_interpreter(kernel: &Kernel, x: &[f32], groups: u32, stride: u32) -> Vec<u32> {
-    use crate::interp::{Launch, Program};
+    use sarek_cpu::interp::{Launch, Program};
     use std::sync::atomic::{AtomicU32, Ordering};
     let threads = groups * 64;
     let program = Program::new(kernel.clone());

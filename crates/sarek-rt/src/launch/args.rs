@@ -2,7 +2,7 @@
 //! uniform block: free functions of the ABI, the limits and the arguments, so the GPU and CPU
 //! paths share every rule and each is testable without a device.
 
-use sarek_codegen::abi::{Abi, Access, FieldSource, Scalar, COARSEN_FACTOR};
+use sarek_ir::abi::{Abi, Access, FieldSource, Scalar, COARSEN_FACTOR};
 
 use super::pipeline::Entry;
 use crate::arg::Arg;
@@ -289,7 +289,7 @@ mod tests {
     use std::borrow::Cow::Borrowed as B;
     use std::sync::atomic::AtomicU32;
 
-    use sarek_codegen::abi::{BufferBinding, Uniform, UniformField, ENTRY_POINT};
+    use sarek_ir::abi::{BufferBinding, Uniform, UniformField, ENTRY_POINT};
 
     use super::*;
     use crate::buffer::Storage;
@@ -351,7 +351,7 @@ mod tests {
             coarsened: true,
             vectorised: false,
             features: std::borrow::Cow::Borrowed(&[]),
-            limits: sarek_codegen::abi::Limits::Portable,
+            limits: sarek_ir::abi::Limits::Portable,
         }
     }
 

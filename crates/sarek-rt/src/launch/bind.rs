@@ -10,7 +10,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use sarek_codegen::abi::Abi;
+use sarek_ir::abi::Abi;
 use wgpu::util::DeviceExt;
 
 use super::pipeline::Pipeline;

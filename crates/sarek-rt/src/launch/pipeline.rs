@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use sarek_codegen::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
+use sarek_ir::abi::{Access, COARSE_ENTRY_POINT, FOLDED_ENTRY_POINT, VEC4_ENTRY_POINT};
 
 use super::bind::Repeats;
 use crate::arg::KernelSource;
@@ -410,7 +410,7 @@ mod tests {
 
     /// `MODULE` with `ranges` as the writer records them.
     fn source(ranges: &'static [(&'static str, usize, usize)]) -> KernelSource {
-        use sarek_codegen::abi::{Abi, Limits, Uniform, ENTRY_POINT};
+        use sarek_ir::abi::{Abi, Limits, Uniform, ENTRY_POINT};
         use std::borrow::Cow::Borrowed as B;
         KernelSource {
             wgsl: MODULE,

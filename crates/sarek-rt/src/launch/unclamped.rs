@@ -1,5 +1,5 @@
 //! Modules without naga's index clamps, for entry points proven in bounds
-//! (`sarek_codegen::in_bounds`).
+//! (`sarek_proof::in_bounds`).
 //!
 //! wgpu's safe `create_shader_module` has naga clamp every index into a workgroup, local or
 //! value array, vector or matrix it cannot see is in bounds; buffer accesses are kept in bounds
@@ -109,7 +109,7 @@ pub(crate) fn proven_with(
         let Ok(info) = validator.validate(module) else {
             return false;
         };
-        sarek_codegen::in_bounds::unclamped_entry_points(module, &info)
+        sarek_proof::in_bounds::unclamped_entry_points(module, &info)
             .iter()
             .any(|e| e == entry_point)
     }))

@@ -5,9 +5,9 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::front::attr::KernelAttr;
-use crate::interp::{Launch, Program};
 use crate::ir::*;
 use crate::passes::slice_coop;
+use sarek_cpu::interp::{Launch, Program};
 
 /// `item` lowered with workgroups of 32 and its `for` loops rolled.
 fn rolled(item: syn::ItemFn) -> Kernel {

@@ -87,11 +87,11 @@ fn builtin(b: Builtin, across: Across<'_>) -> bool {
     }
 }
 
-#[cfg(all(test, feature = "front"))]
+#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::front::{lower_kernel, KernelAttr};
     use crate::ir::{Kernel, Scalar, Stmt};
+    use sarek_codegen::front::{lower_kernel, KernelAttr};
 
     /// A kernel whose `let`s hold one leaf or operation each.
     fn kernel() -> Kernel {

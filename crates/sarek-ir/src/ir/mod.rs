@@ -661,6 +661,18 @@ impl Function {
 }
 
 impl Kernel {
+    /// The kernel serialized (as `#[sarek::kernel]` embeds it for the CPU backend), read back
+    /// by [`Kernel::from_json`].
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a kernel serialized by [`Kernel::to_json`].
+    pub fn from_json(json: &str) -> Result<Kernel, String> {
+        serde_json::from_str(json)
+            .map_err(|e| format!("the kernel's embedded IR does not read back: {e}"))
+    }
+
     /// Every function body of the kernel: its entry, then its helpers.
     pub fn all_functions(&self) -> impl Iterator<Item = &Function> {
         std::iter::once(&self.entry).chain(&self.functions)

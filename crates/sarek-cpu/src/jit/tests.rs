@@ -5,8 +5,8 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::Compiled;
-use crate::front::{lower_kernel, KernelAttr};
 use crate::interp::{Launch, Program, DEFAULT_SUBGROUP_SIZE};
+use sarek_codegen::front::{lower_kernel, KernelAttr};
 
 /// `item` lowered with workgroups of `size` (the JIT tests' kernels).
 pub(super) fn program_of(size: u32, item: syn::ItemFn) -> Program {

@@ -34,9 +34,9 @@ mod native;
 mod region;
 mod same;
 mod stmt;
-#[cfg(all(test, feature = "front"))]
+#[cfg(test)]
 mod tests;
-#[cfg(all(test, feature = "front"))]
+#[cfg(test)]
 mod tests_half;
 
 use std::sync::{Mutex, OnceLock};

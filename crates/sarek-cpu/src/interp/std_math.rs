@@ -1,5 +1,5 @@
 //! The `std` methods of `f32` and the integers that the WGSL back end polyfills
-//! ([`crate::wgsl::StdHelper`]), computed with Rust's own `std`, so that the CPU backend is
+//! (`sarek_codegen::wgsl::StdHelper`), computed with Rust's own `std`, so that the CPU backend is
 //! Rust's result. Where Rust panics (a zero divisor, `ilog2(0)`, `isqrt` of a negative) the
 //! result is the one the WGSL helpers define.
 

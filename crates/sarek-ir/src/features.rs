@@ -125,8 +125,8 @@ impl std::fmt::Display for Feature {
 /// The features `kernel` needs, sorted, each once (empty for a core WebGPU kernel).
 ///
 /// ```
-/// # use sarek_codegen::ir::*;
-/// # use sarek_codegen::features::{required, Feature};
+/// # use sarek_ir::ir::*;
+/// # use sarek_ir::features::{required, Feature};
 /// let mut kernel = Kernel {
 ///     name: "k".into(), params: vec![], workgroup_size: [64, 1, 1], shared: vec![],
 ///     entry: Function::new("k", Span(0)), span: Span(0), types: vec![], functions: vec![],

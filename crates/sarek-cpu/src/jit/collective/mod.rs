@@ -16,7 +16,7 @@
 
 mod coop;
 mod subgroup;
-#[cfg(all(test, feature = "front"))]
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeSet;

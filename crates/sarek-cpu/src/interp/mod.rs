@@ -13,8 +13,8 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicU32;
-//! use sarek_codegen::interp::{Launch, Program};
-//! # use sarek_codegen::ir::*;
+//! use sarek_cpu::interp::{Launch, Program};
+//! # use sarek_ir::ir::*;
 //! # let mut kernel = Kernel {
 //! #     name: "fill".into(),
 //! #     params: vec![
@@ -185,16 +185,9 @@ impl Program {
         }
     }
 
-    /// Reads a kernel serialized by [`Program::to_json`] (as `#[sarek::kernel]` embeds it).
+    /// Reads a kernel serialized by [`Kernel::to_json`] (as `#[sarek::kernel]` embeds it).
     pub fn from_json(json: &str) -> Result<Program, String> {
-        serde_json::from_str(json)
-            .map(Program::new)
-            .map_err(|e| format!("the kernel's embedded IR does not read back: {e}"))
-    }
-
-    /// `kernel` serialized for [`Program::from_json`].
-    pub fn to_json(kernel: &Kernel) -> String {
-        serde_json::to_string(kernel).unwrap_or_default()
+        Kernel::from_json(json).map(Program::new)
     }
 
     /// The field offsets and strides of the kernel's types, in words (shared with the JIT).

@@ -3,7 +3,7 @@
 //! to all of them (the runtime's `Config::from_env` reads its switches by the same rule).
 //!
 //! ```
-//! use sarek_codegen::toggle::{self, Toggle};
+//! use sarek_ir::toggle::{self, Toggle};
 //!
 //! // Read once per process: the switch of a hot path.
 //! static FAST_PATH: Toggle = Toggle::new("SAREK_EXAMPLE_FAST_PATH", true);

@@ -70,7 +70,14 @@ fn histogram_gs(data: &[u32], bins: &[AtomicU32]) {
 /// `source` recompiled from its IR with the pass off.
 fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
     let program = sarek_cpu::interp::Program::from_json(source.ir()).expect("the IR");
-    let off = sarek_codegen::compile_with(program.kernel(), &Options { unroll: 0 }).unwrap();
+    let off = sarek_codegen::compile_with(
+        program.kernel(),
+        &Options {
+            unroll: 0,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     let plain = KernelSource::new(
         Box::leak(off.wgsl.into_boxed_str()),
         off.abi,

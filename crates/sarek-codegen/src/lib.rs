@@ -4,7 +4,7 @@
 //! Sarek's compiler: the Rust front end (`front`, feature `front`: `syn` syntax trees to
 //! the IR of `sarek-ir`), the checks WebGPU imposes ([`check`]), the passes that transform the
 //! IR ([`passes`]), the WGSL writer ([`wgsl`]), the ABI with the WGSL module's names
-//! ([`abi::build`]) and [`compile`], which runs them and has naga validate the result
+//! ([`wgsl::abi::build`]) and [`compile`], which runs them and has naga validate the result
 //! (`sarek-proof`). A normal library, so every stage is testable without a proc-macro
 //! process. The runtime does not depend on it.
 //!
@@ -51,7 +51,6 @@
 
 #![deny(missing_docs)]
 
-pub mod abi;
 pub mod check;
 #[cfg(feature = "front")]
 pub mod front;
@@ -60,7 +59,7 @@ pub mod wgsl;
 
 // The IR (the ground floor) and the naga stage under the names the compiler's code uses; public,
 // because the compiler's API speaks of their types.
-pub use sarek_ir::{arena, features, ir, layout, toggle};
+pub use sarek_ir::{abi, arena, features, ir, layout, toggle};
 pub use sarek_proof::{in_bounds, valid};
 
 /// A kernel compiled to WGSL, with its ABI.
@@ -103,23 +102,88 @@ impl std::fmt::Display for CompileError {
                 }
                 Ok(())
             }
-            CompileError::Naga { message, wgsl } => f.write_str(&naga_report(message, wgsl)),
+            CompileError::Naga { message, wgsl } => f.write_str(&valid::report(message, wgsl)),
         }
     }
 }
 
 impl std::error::Error for CompileError {}
 
-/// The text that reports naga's rejection of Sarek's WGSL (a bug in Sarek), here and in the
-/// front end's diagnostics.
-pub(crate) fn naga_report(message: &str, wgsl: &str) -> String {
-    format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
-}
-
 /// Runs the back half of the pipeline on a lowered kernel: checks, ABI, passes, WGSL, naga;
 /// the optional passes as the environment asks ([`passes::Options::from_env`]).
 pub fn compile(kernel: &ir::Kernel) -> Result<CompiledKernel, CompileError> {
     compile_with(kernel, &passes::Options::from_env())
+}
+
+/// A kernel compiled in the forms the runtime launches: the optimized form and, where it
+/// differs, a quick form that a GPU driver compiles several times faster (the runtime
+/// launches it while the optimized one compiles on another thread).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tiered {
+    /// The kernel as lowered with its short loops unrolled, through every pass.
+    pub optimized: CompiledKernel,
+    /// The quick form, if there is one.
+    pub quick: Option<QuickForm>,
+}
+
+/// The quick form of a kernel: the module's shared text and its direct entry point, compiled
+/// from the same source with its loops kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuickForm {
+    /// The WGSL text.
+    pub text: String,
+    /// Whether every index of its entry point is proven in bounds.
+    pub in_bounds: bool,
+    /// The copies of each workgroup it runs as: 1, or the slices of an array of cooperative
+    /// accumulators ([`passes::slice_coop`]).
+    pub slices: u32,
+}
+
+/// The tiering policy, in one place: compiles `kernel` (lowered with short `for` loops
+/// unrolled) with `options`, and the quick form from `rolled` (the same source lowered with its
+/// loops kept, `None` when nothing was unrolled). The quick form is sliced where
+/// [`passes::slice_coop`] applies and `options.slice` allows, and is dropped when it fails to
+/// compile, binds differently or comes out the same: the same source lowered by the same rules
+/// computes the same results, only the loops stay loops. Each form is compiled once (a quick
+/// form whose slices fail to compile is compiled again whole).
+pub fn compile_tiered(
+    kernel: &ir::Kernel,
+    rolled: Option<&ir::Kernel>,
+    options: &passes::Options,
+) -> Result<Tiered, CompileError> {
+    let optimized = compile_with(kernel, options)?;
+    let quick = rolled.and_then(|rolled| quick_form(rolled, &optimized, options));
+    Ok(Tiered { optimized, quick })
+}
+
+/// The quick form of [`compile_tiered`].
+fn quick_form(
+    rolled: &ir::Kernel,
+    optimized: &CompiledKernel,
+    options: &passes::Options,
+) -> Option<QuickForm> {
+    use abi::ENTRY_POINT;
+    use wgsl::EntryPointText;
+    let sliced = options
+        .slice
+        .then(|| passes::slice_coop::run(rolled))
+        .flatten()
+        .and_then(|(kernel, n)| Some((compile_with(&kernel, options).ok()?, n)));
+    let (quick, slices) = match sliced {
+        Some(done) => done,
+        None => (compile_with(rolled, options).ok()?, 1),
+    };
+    let text = |c: &CompiledKernel| EntryPointText::text(&c.wgsl, &c.entry_points, ENTRY_POINT);
+    match (text(&quick), text(optimized)) {
+        (Some(q), Some(o)) if quick.abi == optimized.abi && q != o => Some(QuickForm {
+            // The quick text is the module's shared text and this entry point, which the
+            // analysis covered (it requires every helper proven too).
+            in_bounds: quick.in_bounds.iter().any(|e| e == ENTRY_POINT),
+            text: q,
+            slices,
+        }),
+        _ => None,
+    }
 }
 
 /// [`compile`] with the optional passes chosen by `options`.
@@ -141,7 +205,7 @@ pub fn compile_with(
     if !divergent.is_empty() {
         return Err(CompileError::Kernel(divergent));
     }
-    let abi = abi::build(kernel);
+    let abi = wgsl::abi::build(kernel);
     let prepared = passes::run_with(kernel, options);
     debug_assert_eq!(abi.coarsened, prepared.coarse.is_some());
     debug_assert_eq!(abi.vectorised, prepared.vec4.is_some());

@@ -231,7 +231,7 @@ fn lowering_and_writing_straight_line_code_is_linear() {
                 let t = Instant::now();
                 let lowered =
                     sarek_codegen::front::lower_kernel(&attr, &item, &[]).expect("lowers");
-                let abi = sarek_codegen::abi::build(&lowered.kernel);
+                let abi = sarek_codegen::wgsl::abi::build(&lowered.kernel);
                 let prepared = sarek_codegen::passes::run(&lowered.kernel);
                 let (wgsl, _) = sarek_codegen::wgsl::write_split(&prepared, &abi);
                 assert!(wgsl.len() > n * 10);

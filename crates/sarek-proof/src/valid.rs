@@ -44,3 +44,9 @@ pub fn validated(
         .map_err(|e| e.emit_to_string(wgsl))?;
     Ok((module, info))
 }
+
+/// The text that reports naga's rejection of WGSL that Sarek generated (a bug in Sarek), in the
+/// compiler's errors and the macro's diagnostics.
+pub fn report(message: &str, wgsl: &str) -> String {
+    format!("this is a bug in Sarek, please report it: naga rejected the WGSL that Sarek generated.\n{message}\nThe generated WGSL:\n{wgsl}")
+}

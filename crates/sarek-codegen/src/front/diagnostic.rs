@@ -103,7 +103,7 @@ impl fmt::Display for ErrorKind {
             ),
             ErrorKind::ConstEval(text) => f.write_str(text),
             ErrorKind::Rule(text) | ErrorKind::Other(text) => f.write_str(text),
-            ErrorKind::Naga { message, wgsl } => f.write_str(&crate::naga_report(message, wgsl)),
+            ErrorKind::Naga { message, wgsl } => f.write_str(&crate::valid::report(message, wgsl)),
             ErrorKind::Syn(e) => fmt::Display::fmt(e, f),
         }
     }

@@ -78,7 +78,7 @@ pub fn expand_kernel_in(
     // A non-generic kernel sees the module's non-generic impls of its own traits as inherent
     // impls, so that their methods are called as any method (`s.area()`, `Shape::area(&s)`).
     let module = &super::trait_impls::plain_view(module);
-    let Some((lowered, compiled)) = compile_kernel(attr, item, module, &mut errors) else {
+    let Some((lowered, tiered)) = compile_kernel(attr, item, module, &mut errors) else {
         return errors.into_compile_errors();
     };
     if !errors.is_empty() {
@@ -87,6 +87,7 @@ pub fn expand_kernel_in(
 
     let vis = &item.vis;
     let name = &item.sig.ident;
+    let compiled = &tiered.optimized;
     let wgsl = &compiled.wgsl;
     let abi = abi_tokens(&compiled.abi);
     // The CPU backend runs the IR itself; its faults name the source position of a span,
@@ -94,11 +95,7 @@ pub fn expand_kernel_in(
     let ir = lowered.kernel.to_json();
     let spans = span_tokens(&lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
-    let QuickForm {
-        text: quick,
-        in_bounds: quick_in_bounds,
-        slices: quick_slices,
-    } = quick_form(attr, item, module, &lowered, &compiled);
+    let (quick, quick_in_bounds, quick_slices) = quick_tokens(&tiered);
     let in_bounds = &compiled.in_bounds;
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
@@ -208,13 +205,15 @@ pub fn expand_kernel_in(
     }
 }
 
-/// Lowers and compiles one (monomorphic) kernel, adding its errors to `errors`.
+/// Lowers and compiles one (monomorphic) kernel in its tiers ([`crate::compile_tiered`]),
+/// adding its errors to `errors`. A kernel whose lowering unrolled `for` loops is lowered again
+/// with them kept, for its quick form.
 pub(super) fn compile_kernel(
     attr: &attr::KernelAttr,
     item: &syn::ItemFn,
     module: &[syn::Item],
     errors: &mut Diagnostics,
-) -> Option<(super::LoweredKernel, crate::CompiledKernel)> {
+) -> Option<(super::LoweredKernel, crate::Tiered)> {
     let lowered = match lower_kernel(attr, item, module) {
         Ok(lowered) => lowered,
         Err(e) => {
@@ -225,8 +224,18 @@ pub(super) fn compile_kernel(
     if !errors.is_empty() {
         return None;
     }
-    match crate::compile(&lowered.kernel) {
-        Ok(compiled) => Some((lowered, compiled)),
+    let rolled = if lowered.unrolled {
+        super::lower_kernel_with(attr, item, module, false).ok()
+    } else {
+        None
+    };
+    let options = crate::passes::Options::from_env();
+    match crate::compile_tiered(
+        &lowered.kernel,
+        rolled.as_ref().map(|r| &r.kernel),
+        &options,
+    ) {
+        Ok(tiered) => Some((lowered, tiered)),
         Err(CompileError::Kernel(list)) => {
             for (span, message) in list {
                 errors.push(lowered.span(span), ErrorKind::Rule(message));
@@ -240,70 +249,13 @@ pub(super) fn compile_kernel(
     }
 }
 
-/// The quick form of a kernel whose lowering unrolled `for` loops: the module's shared text
-/// and its direct entry point, lowered again with that unrolling off (the runtime launches it
-/// while the unrolled one compiles on another thread; `sarek-rt`'s `launch/tiered.rs`).
-/// Empty when nothing was unrolled, or when the rolled lowering fails, binds differently or
-/// comes out the same: the runtime then has no quick form to offer. The same source lowered
-/// by the same rules computes the same results; only the loops stay loops. A kernel with an
-/// array of cooperative accumulators gets it in slices where [`passes::slice_coop`] applies
-/// (unless `SAREK_SLICE=0` when the kernel is compiled).
-///
-/// [`passes::slice_coop`]: crate::passes::slice_coop
-pub(super) fn quick_form(
-    attr: &attr::KernelAttr,
-    item: &syn::ItemFn,
-    module: &[syn::Item],
-    lowered: &super::LoweredKernel,
-    compiled: &crate::CompiledKernel,
-) -> QuickForm {
-    use crate::abi::ENTRY_POINT;
-    use crate::wgsl::EntryPointText;
-    let none = QuickForm {
-        text: String::new(),
-        in_bounds: false,
-        slices: 1,
-    };
-    if !lowered.unrolled {
-        return none;
+/// The `KernelSource` arguments of a quick form: its text (empty: none), whether its entry
+/// point is proven in bounds, and its slices.
+pub(super) fn quick_tokens(tiered: &crate::Tiered) -> (&str, bool, u32) {
+    match &tiered.quick {
+        Some(q) => (&q.text, q.in_bounds, q.slices),
+        None => ("", false, 1),
     }
-    let Ok(rolled) = super::lower_kernel_with(attr, item, module, false) else {
-        return none;
-    };
-    let sliced = crate::passes::slice_coop::enabled()
-        .then(|| crate::passes::slice_coop::run(&rolled.kernel))
-        .flatten()
-        .and_then(|(kernel, n)| Some((crate::compile(&kernel).ok()?, n)));
-    let (quick, slices) = match sliced {
-        Some(done) => done,
-        None => match crate::compile(&rolled.kernel) {
-            Ok(quick) => (quick, 1),
-            Err(_) => return none,
-        },
-    };
-    let text =
-        |c: &crate::CompiledKernel| EntryPointText::text(&c.wgsl, &c.entry_points, ENTRY_POINT);
-    match (text(&quick), text(compiled)) {
-        (Some(q), Some(o)) if quick.abi == compiled.abi && q != o => QuickForm {
-            // The quick text is the module's shared text and this entry point, which the
-            // analysis covered (it requires every helper proven too).
-            in_bounds: quick.in_bounds.iter().any(|e| e == ENTRY_POINT),
-            text: q,
-            slices,
-        },
-        _ => none,
-    }
-}
-
-/// What [`quick_form`] gives `KernelSource`: its `quick`, `quick_in_bounds` and
-/// `quick_slices`.
-pub(super) struct QuickForm {
-    /// The text (empty: no quick form).
-    pub(super) text: String,
-    /// Whether every index of its entry point is proven in bounds.
-    pub(super) in_bounds: bool,
-    /// The copies of each workgroup it runs as (1 unless in slices).
-    pub(super) slices: u32,
 }
 
 /// The source positions of the IR's spans: the CPU backend's faults name them, and

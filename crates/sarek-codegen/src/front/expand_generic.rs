@@ -176,7 +176,8 @@ pub fn expand(
 
     let mut impls = Vec::new();
     let mut labels = Vec::new();
-    for (inst, (lowered, c)) in generic.instances.iter().zip(&compiled) {
+    for (inst, (lowered, tiered)) in generic.instances.iter().zip(&compiled) {
+        let c = &tiered.optimized;
         let args: Vec<TokenStream> = generic
             .params
             .iter()
@@ -201,11 +202,7 @@ pub fn expand(
         let ir = lowered.kernel.to_json();
         let spans = span_tokens(lowered);
         let entry_points = entry_point_tokens(&c.entry_points);
-        let super::expand::QuickForm {
-            text: quick,
-            in_bounds: quick_in_bounds,
-            slices: quick_slices,
-        } = super::expand::quick_form(&inst.attr, &inst.item, &inst.module, lowered, c);
+        let (quick, quick_in_bounds, quick_slices) = super::expand::quick_tokens(tiered);
         let in_bounds = &c.in_bounds;
         let location = location_tokens(name);
         impls.push(quote! {

@@ -23,7 +23,7 @@ use crate::arena::Handle;
 use crate::ir::*;
 
 /// Invocations merged into one.
-pub const FACTOR: u32 = crate::abi::COARSEN_FACTOR;
+pub const FACTOR: u32 = sarek_ir::abi::COARSEN_FACTOR;
 
 /// How to coarsen a kernel: the buffers whose element at the thread index it reads (loaded
 /// up front).

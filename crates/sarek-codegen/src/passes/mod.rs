@@ -84,21 +84,26 @@ pub struct Options {
     /// Iterations per trip of the loops [`unroll_loads`] unrolls: [`unroll_loads::FACTOR`] by
     /// default; 0 or 1 turns the pass off.
     pub unroll: usize,
+    /// Whether a quick form with an array of cooperative accumulators is compiled in slices
+    /// ([`slice_coop`]; on by default).
+    pub slice: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             unroll: unroll_loads::FACTOR,
+            slice: true,
         }
     }
 }
 
 impl Options {
-    /// The options the environment asks for: `SAREK_UNROLL=0` turns [`unroll_loads`] off,
-    /// `SAREK_UNROLL=n` (2 to 16) unrolls by `n`. Read when a kernel is compiled, i.e. by
-    /// `#[sarek::kernel]` at build time; the code it generates names the variable with
-    /// `option_env!`, so changing it rebuilds the crate.
+    /// The options the environment asks for, the compiler's only reading of it:
+    /// `SAREK_UNROLL=0` turns [`unroll_loads`] off, `SAREK_UNROLL=n` (2 to 16) unrolls by `n`;
+    /// `SAREK_SLICE=0` keeps quick forms whole. Read when a kernel is compiled, i.e. by
+    /// `#[sarek::kernel]` at build time; the code it generates names the variables with
+    /// `option_env!`, so changing one rebuilds the crate.
     pub fn from_env() -> Options {
         let unroll = match std::env::var("SAREK_UNROLL") {
             Ok(v) => v
@@ -107,7 +112,8 @@ impl Options {
                 .map_or(unroll_loads::FACTOR, |n| n.min(16)),
             Err(_) => unroll_loads::FACTOR,
         };
-        Options { unroll }
+        let slice = std::env::var("SAREK_SLICE").map_or(true, |v| v.trim() != "0");
+        Options { unroll, slice }
     }
 }
 

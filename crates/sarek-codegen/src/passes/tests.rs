@@ -615,7 +615,13 @@ fn loops_that_do_not_qualify_are_left_alone() {
 fn the_option_turns_the_pass_off() {
     let k = grid_stride(|_, _, _| vec![]).kernel;
     let on = run_with(&k, &Options::default());
-    let off = run_with(&k, &Options { unroll: 0 });
+    let off = run_with(
+        &k,
+        &Options {
+            unroll: 0,
+            ..Options::default()
+        },
+    );
     assert_eq!(off.kernel.entry.body.len(), 4);
     assert_eq!(on.kernel.entry.body.len(), 5);
     assert_eq!(Options::default().unroll, unroll_loads::FACTOR);

@@ -5,6 +5,7 @@
 //! Output is a pure function of the kernel: no global state, deterministic order, so the
 //! text can be embedded as a constant and compared against golden files.
 
+pub mod abi;
 mod constness;
 mod coop_lets;
 pub mod escape;
@@ -28,7 +29,7 @@ pub fn type_spelling(kernel: &Kernel, ty: crate::ir::Type) -> String {
 }
 
 /// Writes the WGSL module of a kernel after the passes ([`crate::passes::run`]), whose ABI is
-/// `abi` (from [`crate::abi::build`]).
+/// `abi` (from [`abi::build`]).
 pub fn write(prepared: &Prepared, abi: &Abi) -> String {
     write_split(prepared, abi).0
 }

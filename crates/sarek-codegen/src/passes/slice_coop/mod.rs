@@ -49,12 +49,6 @@ mod rewrite;
 #[cfg(all(test, feature = "front"))]
 mod tests;
 
-/// `SAREK_SLICE=0` when a kernel is compiled keeps its quick form whole (to measure the
-/// slices, or to rule them out).
-pub fn enabled() -> bool {
-    std::env::var("SAREK_SLICE").map_or(true, |v| v.trim() != "0")
-}
-
 /// The value a sliced array's element, or a shortened loop's counter, takes in a slice, as an
 /// expression of the slice `s`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -74,7 +74,7 @@ impl Writer<'_> {
             Expr::Len(id) => format!(
                 "{}.{}",
                 Builtins::PARAMS,
-                crate::abi::length_field(id.0 as usize)
+                crate::wgsl::abi::length_field(id.0 as usize)
             ),
             Expr::Index { slice, index } => {
                 let i = self.index(*index, None);

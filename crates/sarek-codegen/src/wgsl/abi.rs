@@ -1,8 +1,7 @@
 //! The kernel ABI ([`sarek_ir::abi`]) with the names the WGSL module declares and the entry
 //! points the passes add: what [`crate::compile`] embeds for the runtime.
 
-pub use sarek_ir::abi::*;
-
+use crate::abi::{lay_out, Abi, Name};
 use crate::ir::Kernel;
 use crate::wgsl::escape;
 

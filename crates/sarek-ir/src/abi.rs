@@ -1,5 +1,5 @@
 //! The kernel ABI: how a runner binds buffers and fills the uniform block, without reading
-//! the WGSL. The WGSL back end declares exactly what [`build`] lays out, so the two cannot
+//! the WGSL. The WGSL back end declares exactly what [`lay_out`] lays out (with the names `sarek_codegen::wgsl::abi::build` gives it), so the two cannot
 //! drift.
 //!
 //! Layout of the uniform block (`struct sarek_Params`, binding = number of buffers):
@@ -212,7 +212,7 @@ impl Abi {
 
 /// The ABI of `kernel` with every name left empty and no pass's entry point: where its
 /// buffers bind and how its uniform block is laid out, which is all a runner of the IR needs.
-/// The compiler's ABI (`sarek_ir::abi::build`) is this layout with the WGSL module's names
+/// The compiler's ABI (`sarek_codegen::wgsl::abi::build`) is this layout with the WGSL module's names
 /// and the entry points its passes add.
 pub fn layout(kernel: &Kernel) -> Abi {
     lay_out(kernel, &|_| String::new())

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""PyTorch (CUDA) on the operations of `sarek::algo`, at the benchmark suite's sizes, for the
+side-by-side table in BENCHMARKS.md. Run it in the same device session as
+`sarek-bench --only <algo rows>` so that both see the same GPU and clocks.
+
+Each operation runs for about a second before it is timed (GPU clocks fall between waited
+launches), then the median of 20 runs timed with CUDA events is printed as one JSON line.
+
+Usage: torch_algo.py [--n LOG2]  (default 26)"""
+import json
+import sys
+
+import torch
+
+
+def median_us(fn, runs=20, warm_s=1.0):
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    fn()
+    end.record()
+    torch.cuda.synchronize()
+    once_ms = max(start.elapsed_time(end), 1e-3)
+    for _ in range(max(1, int(warm_s * 1000 / once_ms))):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(runs):
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end) * 1000.0)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def main():
+    log2 = 26
+    if "--n" in sys.argv:
+        log2 = int(sys.argv[sys.argv.index("--n") + 1])
+    n = 1 << log2
+    dev = "cuda"
+    g = torch.Generator(device=dev).manual_seed(1)
+    keys = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device=dev, generator=g)
+    values = torch.arange(n, dtype=torch.int32, device=dev)
+    x = torch.randn(n, device=dev, generator=g)
+    rows = {
+        "copy": (lambda: x.clone(), 8 * n),
+        "sort_keys": (lambda: torch.sort(keys), None),
+        # Pairs: the keys sorted with a value each, as a radix sort of pairs delivers them.
+        "sort_pairs": (lambda: values[torch.sort(keys, stable=True).indices], None),
+        "select_gt0": (lambda: x[x > 0], None),
+        "histogram": (lambda: torch.histc(x, bins=256, min=-4.0, max=4.0), None),
+        "topk_100": (lambda: torch.topk(x, 100), None),
+        "sum": (lambda: x.sum(), 4 * n),
+        "cumsum": (lambda: torch.cumsum(x, 0), 8 * n),
+    }
+    for name, (fn, bytes_moved) in rows.items():
+        us = median_us(fn)
+        row = {"op": name, "n": n, "us": round(us, 1)}
+        if bytes_moved:
+            row["GB/s"] = round(bytes_moved / us / 1e3, 1)
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -10,7 +10,7 @@ pub fn validate(wgsl: &str) -> Result<(), String> {
 }
 
 /// Like [`validate`], with the capabilities of core WebGPU plus those of `features` (the
-/// kernel's [`crate::abi::Abi::features`]): a kernel may use exactly what it declares.
+/// kernel's [`sarek_ir::abi::Abi::features`]): a kernel may use exactly what it declares.
 pub fn validate_with(wgsl: &str, features: &[Feature]) -> Result<(), String> {
     validated(wgsl, features).map(|_| ())
 }

@@ -36,7 +36,7 @@ pub const PRIVATE_BINS: usize = 4096;
 
 /// The most workgroups a histogram launches: about one wave of a large GPU, few enough that
 /// merging their copies of the bins costs little, and each thread still loops at most
-/// 2^32 / (1024 · 256) = 16,384 times.
+/// 2^32 / (1024 · 256 · 4) = 4,096 times.
 pub const MAX_GROUPS: usize = 1024;
 
 /// The kernels of the histograms, public as an example of a library written in Sarek; the
@@ -65,17 +65,26 @@ pub mod kernels {
         let stride = grid_dim_x() * 256;
         let mut i = block_idx_x() * 256 + t;
         while i < n {
-            let v = x[i];
-            if v >= lo && v < hi {
-                let b = ((v - lo) * scale) as u32;
-                let b = (if b < bins { b } else { bins - 1 }) as usize;
-                if private {
-                    h[b].fetch_add(1, Ordering::Relaxed);
-                } else {
-                    counts[b].fetch_add(1, Ordering::Relaxed);
+            // Four loads from clamped indices first, all in flight together, then their
+            // counts: one load at a time would leave each thread waiting on memory.
+            let mut v = [0.0f32; 4];
+            for k in 0..4 {
+                let j = i + k * stride;
+                v[k] = x[if j < n { j } else { n - 1 }];
+            }
+            for k in 0..4 {
+                let e = v[k];
+                if i + k * stride < n && e >= lo && e < hi {
+                    let b = ((e - lo) * scale) as u32;
+                    let b = (if b < bins { b } else { bins - 1 }) as usize;
+                    if private {
+                        h[b].fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        counts[b].fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
-            i += stride;
+            i += 4 * stride;
         }
         block_barrier();
         if private {
@@ -100,15 +109,23 @@ pub mod kernels {
         let stride = grid_dim_x() * 256;
         let mut i = block_idx_x() * 256 + t;
         while i < n {
-            let k = keys[i];
-            if k < bins {
-                if private {
-                    h[k as usize].fetch_add(1, Ordering::Relaxed);
-                } else {
-                    counts[k as usize].fetch_add(1, Ordering::Relaxed);
+            // Four loads in flight together, as in `histogram_even_f32`.
+            let mut v = [0u32; 4];
+            for k in 0..4 {
+                let j = i + k * stride;
+                v[k] = keys[if j < n { j } else { n - 1 }];
+            }
+            for k in 0..4 {
+                let key = v[k];
+                if i + k * stride < n && key < bins {
+                    if private {
+                        h[key as usize].fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        counts[key as usize].fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
-            i += stride;
+            i += 4 * stride;
         }
         block_barrier();
         if private {
@@ -133,7 +150,8 @@ pub mod kernels {
     }
 }
 
-/// The workgroups that count `n` elements: 16 elements a thread, at most [`MAX_GROUPS`].
+/// The workgroups that count `n` elements: 16 elements a thread (four rounds of four), at
+/// most [`MAX_GROUPS`].
 fn groups(n: usize) -> usize {
     n.div_ceil(256 * 16).clamp(1, MAX_GROUPS)
 }
@@ -192,8 +210,8 @@ pub fn enqueue_histogram_even(
 }
 
 /// The histogram of `x` in `bins` even bins over `[lo, hi)`, as
-/// [`enqueue_histogram_even`] counts it, in a new buffer (waits for nothing but the upload
-/// of the counts' zeros; read it with [`Buffer::read`]).
+/// [`enqueue_histogram_even`] counts it, in a new buffer: the work is submitted and not
+/// waited for ([`Buffer::read`] waits for it).
 ///
 /// ```
 /// use sarek::algo::histogram::histogram_even;

@@ -135,11 +135,19 @@ pub mod kernels {
         let t = thread_idx_x();
         let base = block_idx_x() * 2048;
         let n = x.len();
+        // Every load is made, from a clamped index, before any test: unconditional loads
+        // are all in flight together, while a load behind a branch waits for those before.
+        let mut v = [T::ZERO; 8];
+        for k in 0..8 {
+            let i = base + k * 256 + t;
+            let at = if i < n { i } else { n - 1 };
+            v[k] = x[at];
+        }
         let mut c = 0u32;
         for k in 0..8 {
             let i = base + k * 256 + t;
             if i < n {
-                let v = x[i];
+                let v = v[k];
                 let keep = if op == FLAGGED {
                     flags[i] != 0
                 } else if op == UNIQUE {
@@ -256,11 +264,12 @@ pub mod kernels {
         let g = block_idx_x();
         let base = g * 2048;
         let n = x.len();
+        // Unconditional loads from clamped indices, all in flight together (see
+        // `select_count`); the copies past the end are never kept.
         for k in 0..8 {
             let l = k * 256 + t;
-            if base + l < n {
-                vals[l + l / 32] = x[base + l];
-            }
+            let at = if base + l < n { base + l } else { n - 1 };
+            vals[l + l / 32] = x[at];
         }
         block_barrier();
         let mut v = [T::ZERO; 8];

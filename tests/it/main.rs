@@ -8,6 +8,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod algo_histogram;
+mod algo_select;
 mod bytes;
 mod cfg_variants;
 mod coarsen;

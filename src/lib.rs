@@ -139,7 +139,6 @@ pub mod algo;
 pub mod coop;
 pub mod gpu;
 pub mod guide;
-pub mod scan;
 
 pub use sarek_macros::{kernel, module};
 

@@ -6,7 +6,7 @@
 //! kernels' IR, and the same results are checked.
 
 use sarek::prelude::*;
-use sarek::scan::Scan;
+use sarek::algo::scan::Scan;
 
 use crate::common;
 use crate::tiered::{blocked_sum, expected, input, run, N};

@@ -1,8 +1,8 @@
-//! The library scan (`sarek::scan::Scan`): both sets of passes (with subgroup operations where
+//! The library scan (`sarek::algo::scan::Scan`): both sets of passes (with subgroup operations where
 //! the device has them, and the portable ones) against the host, at sizes around the tile
 //! (8192 floats) and the per-thread share, on the GPU and the CPU backend.
 
-use sarek::scan::{Scan, TILE};
+use sarek::algo::scan::{Scan, TILE};
 use sarek::Vec4;
 
 use crate::common::{device, random_u32};
@@ -90,8 +90,8 @@ fn scan_new_picks_what_the_device_has() {
 #[test]
 fn the_last_pass_zeroes_clamped_loads_without_branches() {
     for wgsl in [
-        sarek::scan::scan_apply::WGSL,
-        sarek::scan::scan_apply_sg::WGSL,
+        sarek::algo::scan::scan_apply::WGSL,
+        sarek::algo::scan::scan_apply_sg::WGSL,
     ] {
         assert!(wgsl.contains("select(vec4<f32>()"), "{wgsl}");
         assert!(!wgsl.contains("__if"), "{wgsl}");
@@ -104,7 +104,7 @@ fn the_last_pass_zeroes_clamped_loads_without_branches() {
 /// size there, as every folded entry does.
 #[test]
 fn the_last_pass_over_whole_tiles_reads_no_uniform() {
-    let wgsl = sarek::scan::scan_apply_sg_whole::WGSL;
+    let wgsl = sarek::algo::scan::scan_apply_sg_whole::WGSL;
     let start = wgsl.find("fn sarek_main(").expect("the entry point");
     let end = wgsl.find("fn sarek_main_folded(").unwrap_or(wgsl.len());
     let main = &wgsl[start..end];

@@ -1,10 +1,10 @@
-//! The inclusive scan of `n` floats: the library's (`sarek::scan::Scan`, a reduce-then-scan in
+//! The inclusive scan of `n` floats: the library's (`sarek::algo::scan::Scan`, a reduce-then-scan in
 //! three passes with subgroup operations) against the same three passes in hand-written WGSL.
 //! Counted as 8 bytes per element (one read, one write), as PyTorch's `cumsum` is; the passes
 //! really move 12 (the input is read twice). Skipped, with a message, on a device without
 //! subgroups (the library then runs its portable passes, which have no twin here).
 
-use sarek::scan::Scan;
+use sarek::algo::scan::Scan;
 use sarek::Vec4;
 
 use super::{pow2, Bench, Result};
@@ -28,7 +28,7 @@ pub fn scan(b: &Bench) -> Result<Vec<Measured>> {
     // reading the 256 MiB result back is not part of it (it made the figure 657 ms).
     let first = first_launch(|| scan.run(&x, &mut out).expect("launch"));
     let got: Vec<f32> = bytemuck::cast_slice(&out.read()?).to_vec();
-    let tiles = n.div_ceil(sarek::scan::TILE);
+    let tiles = n.div_ceil(sarek::algo::scan::TILE);
     let rx = storage(ctx, bytemuck::cast_slice(&xs));
     let rs = storage(ctx, &vec![0u8; tiles * 4]);
     let rc = storage(ctx, &vec![0u8; tiles * 4]);

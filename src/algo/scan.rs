@@ -2,7 +2,7 @@
 //! users call instead of writing their own.
 //!
 //! ```
-//! use sarek::{scan::Scan, Device, Vec4};
+//! use sarek::{algo::scan::Scan, Device, Vec4};
 //!
 //! # fn main() -> sarek::Result<()> {
 //! let dev = Device::new()?;

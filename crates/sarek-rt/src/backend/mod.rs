@@ -9,9 +9,10 @@
 //! bind groups, the open command encoder, staging buffers, caches; the only room that names
 //! wgpu) and `cpu` (the IR run by `sarek_codegen`'s interpreter and JIT on host memory).
 //!
-//! A launch crosses the seam once: [`Device`] checks it (`Device::check_launch`) and hands the
-//! checked launch to [`Backend::launch`], one virtual call; each backend then works on its own
-//! types without dispatching again.
+//! A launch crosses the seam once: [`Device`] checks it (`Device::check_launch_on`) and hands
+//! the checked launch to [`Backend::launch`], both compiled for each backend's own type
+//! through `with_backend!` (no virtual call on a launch's path); each backend then works on
+//! its own types without dispatching again.
 //!
 //! # Adding a backend
 //!
@@ -24,9 +25,10 @@
 //! 2. its buffers as a variant of [`Storage`], and a [`Pending`] for launches that finish
 //!    after `launch` returns (one that runs before returning, as the CPU backend does, needs
 //!    none);
-//! 3. a variant of [`Backends`] and a constructor on [`Device`] (as `Device::cpu_with` and
-//!    `Device::gpu_with` are), plus whatever its own public settings are, reached through an
-//!    accessor like [`Device::as_cpu`].
+//! 3. a variant of [`Backends`] (with its arm in `with_backend!`, next to it) and a
+//!    constructor on [`Device`] (as `Device::cpu_with` and `Device::gpu_with` are), plus
+//!    whatever its own public settings are, reached through an accessor like
+//!    [`Device::as_cpu`].
 //!
 //! The shared checks need nothing: a launch reaches [`Backend::launch`] already checked
 //! against the limits and features the backend reports.
@@ -176,6 +178,19 @@ pub(crate) trait BatchWork: Send + Sync {
     fn submit(self: Box<Self>, device: &Device) -> Result<Launch>;
 }
 
+/// Evaluates `$body` with `$b` bound to the backend in `$backends` (a `&Backends`) as its own
+/// type: the one `match` over the backends, so that a launch reaches its backend without a
+/// virtual call ([`Backends::get`] is this, made a trait object).
+macro_rules! with_backend {
+    ($backends:expr, $b:ident => $body:expr) => {
+        match $backends {
+            $crate::backend::Backends::Wgpu($b) => $body,
+            $crate::backend::Backends::Cpu($b) => $body,
+        }
+    };
+}
+pub(crate) use with_backend;
+
 /// The backends a [`Device`] can hold: the one place that lists them.
 #[derive(Clone)]
 pub(crate) enum Backends {
@@ -196,10 +211,7 @@ impl Backends {
     /// The backend behind the trait.
     #[inline]
     pub(crate) fn get(&self) -> &dyn Backend {
-        match self {
-            Backends::Wgpu(b) => &**b,
-            Backends::Cpu(b) => &**b,
-        }
+        with_backend!(self, b => &**b as &dyn Backend)
     }
 }
 

@@ -13,6 +13,7 @@ pub use handle::Launch;
 use sarek_codegen::abi::Abi;
 
 use crate::arg::{Arg, KernelSource};
+use crate::backend::{with_backend, Backend};
 use crate::buffer::RawBuffer;
 use crate::device::Device;
 use crate::error::Result;
@@ -34,7 +35,11 @@ impl Device {
     /// Checks a kernel against the device's features and limits and its workgroup memory,
     /// as a launch and [`Device::prepare`] check it.
     pub(crate) fn check_kernel(&self, abi: &Abi) -> Result<()> {
-        let backend = self.backend_impl();
+        self.check_kernel_on(self.backend_impl(), abi)
+    }
+
+    /// [`Device::check_kernel`] on `backend`, the device's own.
+    fn check_kernel_on<B: Backend + ?Sized>(&self, backend: &B, abi: &Abi) -> Result<()> {
         let limits = backend.limits();
         let offer = backend.launch_coop_offer();
         crate::features::check(abi, backend.features(), limits, offer.as_deref())?;
@@ -49,13 +54,23 @@ impl Device {
         grid: Grid,
         args: &[Arg<'a>],
     ) -> Result<Option<Valid<'a>>> {
-        let backend = self.backend_impl();
+        self.check_launch_on(self.backend_impl(), abi, grid, args)
+    }
+
+    /// [`Device::check_launch`] on `backend`, the device's own.
+    fn check_launch_on<'a, B: Backend + ?Sized>(
+        &self,
+        backend: &B,
+        abi: &Abi,
+        grid: Grid,
+        args: &[Arg<'a>],
+    ) -> Result<Option<Valid<'a>>> {
         backend.check_lost()?;
         let groups = grid.workgroups_u64(abi.workgroup_size);
         if groups.contains(&0) {
             return Ok(None);
         }
-        self.check_kernel(abi)?;
+        self.check_kernel_on(backend, abi)?;
         let coarsening = backend.coarsens() && backend.config().coarsen;
         let (entry, dispatch) = args::entry(backend.limits(), abi, groups, coarsening)?;
         let buffers = args::buffers(abi, args, backend.id())?;
@@ -75,10 +90,13 @@ impl Device {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<Launch> {
-        let Some(valid) = self.check_launch(&source.abi, grid, args)? else {
-            return Ok(Launch::empty(self, source));
-        };
-        self.backend_impl().launch(self, source, valid, args)
+        // Checked and launched with the backend's own type: no virtual call on this path.
+        with_backend!(&self.backend, backend => {
+            let Some(valid) = self.check_launch_on(&**backend, &source.abi, grid, args)? else {
+                return Ok(Launch::empty(self, source));
+            };
+            backend.launch(self, source, valid, args)
+        })
     }
 
     /// Makes the pipelines of `kernels` now, each on its own thread, so that their first

@@ -40,7 +40,7 @@ impl Device {
         } = valid;
         let threads = groups[0] * u64::from(abi.workgroup_size[0]);
         let views = buffers.iter().map(|b| (b.offset, b.len));
-        if args::vectorise(abi, entry, threads, views, self.config().vec4) {
+        if args::vectorise(abi, entry, threads, views, self.inner().config.vec4) {
             // The same dispatch: a quarter of the threads, each doing four elements.
             entry = Entry::Vec4;
         }
@@ -72,7 +72,11 @@ impl Device {
         let started = std::time::Instant::now();
         let checked = self.gpu_checked(source, valid, args)?;
         let device = &self.inner().device;
-        let timer = self.profiling().then(|| Timer::new(device));
+        let profiling = self
+            .inner()
+            .profiling
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let timer = profiling.then(|| Timer::new(device));
         // Locked from the uniform block's write to the launch's encoding, so launches from
         // several threads keep one order in the encoder and in the uniform ring.
         let mut open = self.inner().submitter.lock();

@@ -49,7 +49,7 @@ impl Device {
     ) -> Result<Arc<Pipeline>> {
         // A quick form in slices runs `quick_slices` times the workgroups along z.
         let z = u64::from(dispatch[2]) * u64::from(source.quick_slices.max(1));
-        let fits = z <= u64::from(self.limits().max_compute_workgroups_per_dimension);
+        let fits = z <= u64::from(self.inner().limits.max_compute_workgroups_per_dimension);
         self.pipeline_for(source, entry, true, fits)
     }
 

@@ -109,7 +109,7 @@ impl KernelSource {
     /// The entry points in which the macro proved every index into a workgroup, local or
     /// value array, vector or matrix in bounds (`sarek_proof::in_bounds`), and whether the
     /// same holds for the quick form. Only a hint: on a device that may drop naga's index
-    /// clamps, the runtime proves it again on the module it creates (`launch/unclamped.rs`)
+    /// clamps, the runtime proves it again on the module it creates (`backend/wgpu/unclamped.rs`)
     /// and keeps the clamps where that fails, so a wrong list costs time, never safety.
     pub const fn with_in_bounds(
         mut self,

@@ -1,32 +1,12 @@
-//! Many launches in one submission.
-
-use std::collections::HashMap;
-use std::sync::Arc;
-
-use wgpu::util::DeviceExt;
+//! Many launches in one submission: each checked as it is added, then handed to the
+//! backend's own collection (`crate::backend::BatchWork`).
 
 use crate::arg::{Arg, KernelSource};
+use crate::backend::BatchWork;
 use crate::device::Device;
 use crate::error::Result;
 use crate::grid::Grid;
-use crate::launch::{bind_entries, pass, Dispatch, Launch, Pipeline, Timer};
-
-/// A buffer range a batched launch binds.
-struct Bound {
-    buffer: wgpu::Buffer,
-    id: u64,
-    offset: u64,
-    len: usize,
-    elem_size: u64,
-}
-
-struct Command {
-    source: &'static KernelSource,
-    pipeline: Arc<Pipeline>,
-    buffers: Vec<Bound>,
-    uniform_offset: u32,
-    dispatch: [u32; 3],
-}
+use crate::launch::Launch;
 
 /// Launches collected on the host and submitted together: one uniform buffer for all of
 /// them (equal blocks stored once), one bind group per distinct set of buffers and uniform
@@ -51,12 +31,7 @@ struct Command {
 /// ```
 pub struct Batch {
     device: Device,
-    commands: Vec<Command>,
-    /// Launches on the CPU backend, run in order at submission.
-    cpu: Vec<crate::cpu::Work>,
-    uniforms: Vec<u8>,
-    /// Where each distinct uniform block already is in `uniforms`.
-    blocks: HashMap<Vec<u8>, u32>,
+    work: Box<dyn BatchWork>,
 }
 
 impl std::fmt::Debug for Batch {
@@ -80,10 +55,7 @@ impl Device {
     pub fn batch(&self) -> Batch {
         Batch {
             device: self.clone(),
-            commands: Vec::new(),
-            cpu: Vec::new(),
-            uniforms: Vec::new(),
-            blocks: HashMap::new(),
+            work: self.backend_impl().batch(),
         }
     }
 }
@@ -105,7 +77,7 @@ impl Batch {
     /// # Ok(()) }
     /// ```
     pub fn len(&self) -> usize {
-        self.commands.len() + self.cpu.len()
+        self.work.len()
     }
 
     /// Whether no launch was added.
@@ -125,7 +97,7 @@ impl Batch {
     /// # Ok(()) }
     /// ```
     pub fn is_empty(&self) -> bool {
-        self.commands.is_empty() && self.cpu.is_empty()
+        self.work.len() == 0
     }
 
     /// Adds a launch with type-erased arguments ([`crate::raw::enqueue`]).
@@ -135,47 +107,10 @@ impl Batch {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<()> {
-        if let Some(cpu) = self.device.as_cpu() {
-            if let Some(work) = self.device.cpu_work(cpu, source, grid, args)? {
-                self.cpu.push(work);
-            }
-            return Ok(());
-        }
-        let Some(checked) = self.device.check_launch(source, grid, args)? else {
+        let Some(valid) = self.device.check_launch(&source.abi, grid, args)? else {
             return Ok(());
         };
-        let align =
-            u64::from(self.device.limits().min_uniform_buffer_offset_alignment).max(16) as usize;
-        // Launches with equal uniform blocks share one copy (and so one bind group).
-        let offset = match self.blocks.get(&checked.uniform) {
-            Some(&offset) => offset as usize,
-            None => {
-                let offset = self.uniforms.len().next_multiple_of(align);
-                self.uniforms.resize(offset, 0);
-                self.uniforms.extend_from_slice(&checked.uniform);
-                self.blocks.insert(checked.uniform.clone(), offset as u32);
-                offset
-            }
-        };
-        let buffers = checked
-            .buffers
-            .iter()
-            .map(|b| Bound {
-                buffer: b.gpu().clone(),
-                id: b.id,
-                offset: b.offset,
-                len: b.len,
-                elem_size: b.elem_size,
-            })
-            .collect();
-        self.commands.push(Command {
-            source,
-            pipeline: checked.pipeline,
-            buffers,
-            uniform_offset: offset as u32,
-            dispatch: checked.dispatch,
-        });
-        Ok(())
+        self.work.add(&self.device, source, valid, args)
     }
 
     /// Submits every launch added, in order, in one compute pass.
@@ -199,94 +134,8 @@ impl Batch {
     pub fn submit(self) -> Result<Launch> {
         let device = &self.device;
         device.check_lost()?;
-        // After the launches issued before (`wgpu_queue` below submits them too).
+        // After the launches issued before.
         device.flush();
-        if let Some(cpu) = device.as_cpu() {
-            for work in &self.cpu {
-                device.run_cpu(cpu, work)?;
-            }
-            return Ok(Launch::finished(device, "batch"));
-        }
-        if self.commands.is_empty() {
-            return Ok(Launch::after_submit(
-                device,
-                "batch",
-                device.wgpu_queue().submit([]),
-            ));
-        }
-        let wgpu_device = device.wgpu_device();
-        let mut uniforms = self.uniforms;
-        uniforms.resize(uniforms.len().next_multiple_of(16), 0);
-        let uniform = wgpu_device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("sarek batch params"),
-            contents: &uniforms,
-            usage: wgpu::BufferUsages::UNIFORM,
-        });
-        // Keyed by pipeline, the buffers' (id, offset, length) and the uniform offset.
-        type GroupKey = (usize, Vec<(u64, u64, usize)>, u32);
-        let mut bind_groups: HashMap<GroupKey, wgpu::BindGroup> = HashMap::new();
-        let mut groups = Vec::with_capacity(self.commands.len());
-        for c in &self.commands {
-            let key = (
-                Arc::as_ptr(&c.pipeline) as usize,
-                c.buffers
-                    .iter()
-                    .map(|b| (b.id, b.offset, b.len))
-                    .collect::<Vec<_>>(),
-                c.uniform_offset,
-            );
-            let group = bind_groups
-                .entry(key)
-                .or_insert_with(|| {
-                    let raws: Vec<crate::buffer::RawBuffer> = c
-                        .buffers
-                        .iter()
-                        .map(|b| {
-                            crate::buffer::RawBuffer::view(
-                                b.buffer.clone(),
-                                b.offset,
-                                b.len,
-                                b.elem_size,
-                                b.id,
-                            )
-                        })
-                        .collect();
-                    let refs: Vec<&crate::buffer::RawBuffer> = raws.iter().collect();
-                    wgpu_device.create_bind_group(&wgpu::BindGroupDescriptor {
-                        label: Some("sarek batch"),
-                        layout: &c.pipeline.layout,
-                        entries: &bind_entries(
-                            &c.source.abi,
-                            &refs,
-                            &uniform,
-                            u64::from(c.uniform_offset),
-                        ),
-                    })
-                })
-                .clone();
-            groups.push(group);
-        }
-        let mut encoder = wgpu_device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("sarek batch"),
-        });
-        // With profiling on, the whole batch (one pass) is timed.
-        let timer = device.profiling().then(|| Timer::new(wgpu_device));
-        let dispatches = self
-            .commands
-            .iter()
-            .zip(&groups)
-            .map(|(c, group)| Dispatch {
-                pipeline: &c.pipeline,
-                bind_group: group,
-                workgroups: c.dispatch,
-            });
-        pass(&mut encoder, "sarek batch", timer.as_ref(), dispatches);
-        if let Some(t) = &timer {
-            t.resolve(&mut encoder);
-        }
-        let submission = device.wgpu_queue().submit([encoder.finish()]);
-        let mut launch = Launch::after_submit(device, "batch", submission);
-        launch.set_timer(timer);
-        Ok(launch)
+        self.work.submit(device)
     }
 }

@@ -1,9 +1,9 @@
 //! Typed GPU buffers.
 
 use std::marker::PhantomData;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
+pub(crate) use crate::backend::Storage;
 use crate::device::Device;
 use crate::error::{Error, Result};
 
@@ -152,35 +152,7 @@ pub struct RawBuffer {
     pub(crate) id: u64,
 }
 
-/// Where a buffer's bytes live.
-#[derive(Debug)]
-pub(crate) enum Storage {
-    /// In a wgpu buffer.
-    Gpu(wgpu::Buffer),
-    /// In host memory, for the CPU backend: 32-bit words in WGSL's layout, relaxed atomics
-    /// because workgroups on several threads write them at once.
-    Cpu(Arc<[AtomicU32]>),
-}
-
 impl RawBuffer {
-    /// A view for binding only (a batch re-creates the views it recorded).
-    pub(crate) fn view(
-        buffer: wgpu::Buffer,
-        offset: u64,
-        len: usize,
-        elem_size: u64,
-        id: u64,
-    ) -> RawBuffer {
-        RawBuffer {
-            storage: Storage::Gpu(buffer),
-            offset,
-            len,
-            elem_size,
-            device_id: 0,
-            id,
-        }
-    }
-
     /// The number of elements.
     ///
     /// ```
@@ -203,39 +175,6 @@ impl RawBuffer {
     /// ```
     pub fn is_empty(&self) -> bool {
         self.len == 0
-    }
-
-    /// The wgpu buffer. Only reached on paths that handled the CPU backend before.
-    pub(crate) fn gpu(&self) -> &wgpu::Buffer {
-        match &self.storage {
-            Storage::Gpu(buffer) => buffer,
-            Storage::Cpu(_) => unreachable!("a wgpu-only path was reached with a CPU buffer"),
-        }
-    }
-
-    /// The words of a CPU buffer.
-    pub(crate) fn words(&self) -> Option<&Arc<[AtomicU32]>> {
-        match &self.storage {
-            Storage::Cpu(words) => Some(words),
-            Storage::Gpu(_) => None,
-        }
-    }
-
-    /// The binding of the kernel's view: `len` elements from `offset` (at least one element,
-    /// since wgpu cannot bind an empty range).
-    pub(crate) fn binding(&self) -> wgpu::BindingResource<'_> {
-        // A storage binding's size is a multiple of 4 (an odd number of `f16`s is not); the
-        // kernel reads its length from the uniform block, not from the binding.
-        let bytes = (self.len as u64 * self.elem_size)
-            .max(self.elem_size.max(4))
-            .next_multiple_of(4);
-        let buffer = self.gpu();
-        let size = bytes.min(buffer.size() - self.offset);
-        wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-            buffer,
-            offset: self.offset,
-            size: std::num::NonZeroU64::new(size),
-        })
     }
 }
 
@@ -273,31 +212,12 @@ impl<T: Element> Buffer<T> {
         let elem = element_size::<T>()?;
         let bytes = byte_size(elem, len);
         device.check_buffer_size(bytes)?;
-        if device.is_cpu() {
-            let words: Arc<[AtomicU32]> = match contents {
-                Some(data) => {
-                    let gpu = T::slice_to_gpu(data);
-                    crate::cpu::words_of(bytemuck::cast_slice(&gpu))
-                }
-                None => (0..(bytes as usize).div_ceil(4))
-                    .map(|_| AtomicU32::new(0))
-                    .collect(),
-            };
-            return Ok(Buffer::wrap_storage(device, Storage::Cpu(words), 0, len));
-        }
-        // wgpu cannot bind an empty buffer; an empty `Buffer` keeps room for one element.
-        let alloc = bytes
-            .max(elem)
-            .max(16)
-            .next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let gpu = contents.map(T::slice_to_gpu);
-        let buffer =
-            device.create_storage_buffer(alloc, gpu.as_deref().map(bytemuck::cast_slice))?;
-        Ok(Buffer::wrap(device, buffer, 0, len))
-    }
-
-    pub(crate) fn wrap(device: &Device, buffer: wgpu::Buffer, offset: u64, len: usize) -> Self {
-        Buffer::wrap_storage(device, Storage::Gpu(buffer), offset, len)
+        let contents = gpu.as_deref().map(bytemuck::cast_slice);
+        let storage = device
+            .backend_impl()
+            .create_buffer(device, bytes, elem, contents)?;
+        Ok(Buffer::wrap_storage(device, storage, 0, len))
     }
 
     pub(crate) fn wrap_storage(device: &Device, storage: Storage, offset: u64, len: usize) -> Self {
@@ -336,6 +256,7 @@ impl<T: Element> Buffer<T> {
     /// assert_eq!(view.len(), 100);
     /// # Ok(()) }
     /// ```
+    // Public interop: takes wgpu's own buffer, so it names wgpu outside the wgpu backend.
     pub fn from_wgpu(
         device: &Device,
         buffer: wgpu::Buffer,
@@ -386,7 +307,12 @@ impl<T: Element> Buffer<T> {
             return Err(bad(format!("{bytes} bytes is not a multiple of 4")));
         }
         device.check_buffer_size(bytes)?;
-        Ok(Buffer::wrap(device, buffer, offset, len))
+        Ok(Buffer::wrap_storage(
+            device,
+            Storage::Wgpu(buffer),
+            offset,
+            len,
+        ))
     }
 
     /// The number of elements.
@@ -449,6 +375,7 @@ impl<T: Element> Buffer<T> {
     ///
     /// On the CPU backend, whose buffers live in host memory (check [`Device::is_cpu`]).
     pub fn wgpu_buffer(&self) -> &wgpu::Buffer {
+        // Public interop: hands out wgpu's own buffer.
         assert!(
             !self.device.is_cpu(),
             "a buffer of the CPU backend has no wgpu buffer"
@@ -491,20 +418,6 @@ impl<T: Element> Buffer<T> {
         &self.raw
     }
 
-    fn byte_len(&self) -> u64 {
-        (self.len() * std::mem::size_of::<T::Gpu>()) as u64
-    }
-
-    fn check_usage(&self, usage: wgpu::BufferUsages, what: &str) -> Result<()> {
-        if self.raw.words().is_some() || self.raw.gpu().usage().contains(usage) {
-            Ok(())
-        } else {
-            Err(Error::BadBuffer(format!(
-                "{what} needs `wgpu::BufferUsages::{usage:?}` on the buffer"
-            )))
-        }
-    }
-
     /// Copies the buffer back to the host, blocking until every launch submitted before has
     /// finished. Use [`Buffer::read_async`] inside async code.
     ///
@@ -520,14 +433,10 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
-        if let Some(words) = self.raw.words() {
-            return decode(&crate::cpu::bytes_of(words, self.byte_len() as usize));
-        }
-        self.check_usage(wgpu::BufferUsages::COPY_SRC, "reading")?;
         let bytes = self
             .device
-            .start_read(self.raw.gpu(), self.raw.offset, self.byte_len())?
-            .wait()?;
+            .backend_impl()
+            .read(&self.device, &self.raw, None)?;
         decode(&bytes)
     }
 
@@ -547,14 +456,11 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
-        if let Some(words) = self.raw.words() {
-            return decode(&crate::cpu::bytes_of(words, self.byte_len() as usize));
-        }
-        self.check_usage(wgpu::BufferUsages::COPY_SRC, "reading")?;
         let pending = self
             .device
-            .start_read(self.raw.gpu(), self.raw.offset, self.byte_len())?;
-        let bytes = pending.wait_async().await?;
+            .backend_impl()
+            .read_async(&self.device, &self.raw)?;
+        let bytes = pending.await?;
         decode(&bytes)
     }
 
@@ -579,12 +485,8 @@ impl<T: Element> Buffer<T> {
             });
         }
         let gpu = T::slice_to_gpu(data);
-        if let Some(words) = self.raw.words() {
-            crate::cpu::write_words(words, bytemuck::cast_slice(&gpu));
-            return Ok(());
-        }
-        self.check_usage(wgpu::BufferUsages::COPY_DST, "writing")?;
         self.device
-            .write_bytes(self.raw.gpu(), self.raw.offset, bytemuck::cast_slice(&gpu))
+            .backend_impl()
+            .write(&self.device, &self.raw, None, bytemuck::cast_slice(&gpu))
     }
 }

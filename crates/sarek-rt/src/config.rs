@@ -7,8 +7,8 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::adapter::AdapterSelector;
-use crate::cpu_engine::CpuEngine;
+use crate::backend::cpu::engine::CpuEngine;
+use crate::backend::wgpu::adapter::AdapterSelector;
 use crate::device::Device;
 
 /// Which kind of device [`Device::with_config`] opens (`SAREK_DEVICE`).

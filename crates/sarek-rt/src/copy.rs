@@ -8,10 +8,8 @@
 //! them. The bytes are copied as the GPU stores them, without converting to `T` and back.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicU32;
-use std::sync::Arc;
 
-use crate::buffer::{Buffer, Element, Storage};
+use crate::buffer::{Buffer, Element};
 use crate::device::Device;
 use crate::error::{Error, Result};
 
@@ -37,37 +35,16 @@ impl<T: Element> Buffer<T> {
         let elem = std::mem::size_of::<T::Gpu>() as u64;
         let bytes = elem * self.len() as u64;
         device.check_buffer_size(bytes)?;
-        if device.id() == self.device.id() && !device.is_cpu() {
-            // One GPU: copy on the device, ordered after earlier launches.
-            device.flush();
-            let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-            let target = device.create_storage_buffer(alloc, None)?;
-            let inner = device.inner();
-            let mut encoder =
-                inner
-                    .device
-                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                        label: Some("sarek copy"),
-                    });
-            if bytes > 0 {
-                encoder.copy_buffer_to_buffer(self.raw.gpu(), self.raw.offset, &target, 0, bytes);
+        if device.id() == self.device.id() {
+            if let Some(storage) = device.backend_impl().duplicate(device, &self.raw, bytes)? {
+                return Ok(Buffer::wrap_storage(device, storage, 0, self.len()));
             }
-            inner.queue.submit([encoder.finish()]);
-            return Ok(Buffer::wrap(device, target, 0, self.len()));
         }
         let data = self.bytes_in(0..self.len())?;
-        if device.is_cpu() {
-            let words: Arc<[AtomicU32]> = crate::cpu::words_of(&data);
-            return Ok(Buffer::wrap_storage(
-                device,
-                Storage::Cpu(words),
-                0,
-                self.len(),
-            ));
-        }
-        let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
-        let target = device.create_storage_buffer(alloc, Some(&data))?;
-        Ok(Buffer::wrap(device, target, 0, self.len()))
+        let storage = device
+            .backend_impl()
+            .create_buffer(device, bytes, 0, Some(&data))?;
+        Ok(Buffer::wrap_storage(device, storage, 0, self.len()))
     }
 
     /// Copies elements `range` back to the host, blocking until every launch submitted before
@@ -100,29 +77,14 @@ impl<T: Element> Buffer<T> {
     /// # Ok(()) }
     /// ```
     pub fn write_at(&mut self, start: usize, data: &[T]) -> Result<()> {
-        let end = self.check_range(start..start.saturating_add(data.len()))?;
+        self.check_range(start..start.saturating_add(data.len()))?;
         let elem = std::mem::size_of::<T::Gpu>();
         let gpu = T::slice_to_gpu(data);
         let bytes: &[u8] = bytemuck::cast_slice(&gpu);
-        if let Some(words) = self.raw.words() {
-            // Element sizes are whole words (every WGSL type's size is a multiple of 4).
-            let first = start * elem / 4;
-            crate::cpu::write_words(&words[first..end * elem / 4], bytes);
-            return Ok(());
-        }
-        if !self
-            .raw
-            .gpu()
-            .usage()
-            .contains(wgpu::BufferUsages::COPY_DST)
-        {
-            return Err(Error::BadBuffer(
-                "writing needs `wgpu::BufferUsages::COPY_DST` on the buffer".into(),
-            ));
-        }
-        self.device.write_bytes(
-            self.raw.gpu(),
-            self.raw.offset + (start * elem) as u64,
+        self.device.backend_impl().write(
+            &self.device,
+            &self.raw,
+            Some((start * elem) as u64),
             bytes,
         )
     }
@@ -147,27 +109,11 @@ impl<T: Element> Buffer<T> {
         if len == 0 {
             return Ok(Vec::new());
         }
-        if let Some(words) = self.raw.words() {
-            let first = range.start * elem / 4;
-            return Ok(crate::cpu::bytes_of(&words[first..end * elem / 4], len));
-        }
-        if !self
-            .raw
-            .gpu()
-            .usage()
-            .contains(wgpu::BufferUsages::COPY_SRC)
-        {
-            return Err(Error::BadBuffer(
-                "reading needs `wgpu::BufferUsages::COPY_SRC` on the buffer".into(),
-            ));
-        }
-        self.device
-            .start_read(
-                self.raw.gpu(),
-                self.raw.offset + (range.start * elem) as u64,
-                len as u64,
-            )?
-            .wait()
+        self.device.backend_impl().read(
+            &self.device,
+            &self.raw,
+            Some(((range.start * elem) as u64, len as u64)),
+        )
     }
 }
 
@@ -214,45 +160,11 @@ impl Device {
             return Ok(());
         }
         let elem = std::mem::size_of::<T::Gpu>();
-        if let (Some(from), Some(to)) = (src.raw.words(), dst.raw.words()) {
-            // Element sizes are whole words; through a copy in case both share their words.
-            let words = elem / 4;
-            let bytes =
-                crate::cpu::bytes_of(&from[src_range.start * words..end * words], count * elem);
-            crate::cpu::write_words(&to[dst_offset * words..], &bytes);
-            return Ok(());
-        }
-        for (buffer, usage, name, which) in [
-            (
-                src.raw.gpu(),
-                wgpu::BufferUsages::COPY_SRC,
-                "COPY_SRC",
-                "from",
-            ),
-            (
-                dst.raw.gpu(),
-                wgpu::BufferUsages::COPY_DST,
-                "COPY_DST",
-                "into",
-            ),
-        ] {
-            if !buffer.usage().contains(usage) {
-                return Err(Error::BadBuffer(format!(
-                    "copying {which} it needs `wgpu::BufferUsages::{name}` on the buffer"
-                )));
-            }
-        }
-        // In the open encoder, after the launches issued before and before those after.
-        let mut open = self.inner().submitter.lock();
-        open.encoder().copy_buffer_to_buffer(
-            src.raw.gpu(),
-            src.raw.offset + (src_range.start * elem) as u64,
-            dst.raw.gpu(),
-            dst.raw.offset + (dst_offset * elem) as u64,
+        self.backend_impl().copy(
+            self,
+            (&src.raw, (src_range.start * elem) as u64),
+            (&dst.raw, (dst_offset * elem) as u64),
             (count * elem) as u64,
-        );
-        // Submitted as a launch would be: with the launches around it, or at once.
-        let _ticket = open.launched();
-        Ok(())
+        )
     }
 }

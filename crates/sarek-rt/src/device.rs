@@ -1,21 +1,32 @@
-//! Devices: adapter choice, limits, buffer creation and device loss.
+//! Devices: the choice of a backend, limits, buffer creation, synchronisation and device
+//! loss. A `Device` holds its backend behind the seam of `crate::backend`; the methods that
+//! hand out wgpu's own types (`from_wgpu`, `backend`, `limits`, `wgpu_device`, `wgpu_queue`)
+//! are public interop and stay here, reaching the wgpu backend through `Device::inner`.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
-use wgpu::util::DeviceExt;
-
-use crate::adapter::GpuOptions;
+use crate::backend::cpu::CpuBackend;
+use crate::backend::wgpu::adapter::GpuOptions;
+use crate::backend::Backends;
 use crate::buffer::{Buffer, Element};
 use crate::config::{Config, DeviceChoice};
-use crate::cpu::CpuInner;
 use crate::error::{Error, Result};
-use crate::launch::{Pipeline, Submitter, UniformRing};
-use crate::poller::Poller;
-use crate::transfer::StagingPool;
 
 static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
+
+/// A new device's identity.
+pub(crate) fn next_id() -> u64 {
+    NEXT_DEVICE.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The limits a device reports and launches are checked against: wgpu's type, because
+/// [`Device::limits`] hands it out (public interop); every backend states its limits in it.
+pub(crate) type Limits = wgpu::Limits;
+
+/// The features a device reports and launches are checked against: wgpu's type, because
+/// [`Device::features`] hands it out (public interop); every backend states its features in it.
+pub(crate) type Features = wgpu::Features;
 
 /// A GPU, or the CPU backend, that runs kernels. Cheap to clone (clones share the device),
 /// `Send` and `Sync`.
@@ -28,71 +39,7 @@ static NEXT_DEVICE: AtomicU64 = AtomicU64::new(1);
 /// ```
 #[derive(Clone)]
 pub struct Device {
-    pub(crate) backend: Backend,
-}
-
-/// What a [`Device`] runs kernels on.
-#[derive(Clone)]
-pub(crate) enum Backend {
-    Gpu(Arc<Inner>),
-    Cpu(Arc<CpuInner>),
-}
-
-pub(crate) struct Inner {
-    pub(crate) id: u64,
-    pub(crate) device: wgpu::Device,
-    pub(crate) queue: wgpu::Queue,
-    pub(crate) info: Option<wgpu::AdapterInfo>,
-    pub(crate) limits: wgpu::Limits,
-    /// The device's features, which kernels' launches are checked against.
-    pub(crate) features: wgpu::Features,
-    /// The cooperative-matrix configurations its adapter offers (`None` for a device from
-    /// `from_wgpu`, whose adapter Sarek does not know: only the feature is checked).
-    pub(crate) coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
-    pub(crate) lost: Arc<Mutex<Option<String>>>,
-    pub(crate) lost_flag: Arc<AtomicBool>,
-    pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
-    /// One lock per (kernel, entry point) whose pipeline was asked for, held while it is
-    /// made, so that it is made once while other keys are made at the same time
-    /// (`launch/pipeline.rs`).
-    pub(crate) making: Mutex<crate::launch::Making>,
-    /// Pipelines created at a cache miss ([`Device::pipelines_made`]).
-    pub(crate) pipelines_made: std::sync::atomic::AtomicUsize,
-    /// Those of them created without index clamps ([`Device::pipelines_unclamped`]).
-    pub(crate) pipelines_unclamped: std::sync::atomic::AtomicUsize,
-    pub(crate) poller: Poller,
-    pub(crate) staging: StagingPool,
-    pub(crate) profiling: AtomicBool,
-    pub(crate) uniforms: Mutex<UniformRing>,
-    /// Compiled pipelines kept across processes (`disk_cache.rs`).
-    pub(crate) disk_cache: Mutex<Option<Arc<crate::disk_cache::DiskCache>>>,
-    /// The open command encoder of launches not submitted yet (`launch/submit.rs`).
-    pub(crate) submitter: Submitter,
-    /// Whether first launches use a kernel's quick form while its optimized pipeline
-    /// compiles (`launch/tiered.rs`).
-    pub(crate) tiered: AtomicBool,
-    /// The kernels doing so now.
-    pub(crate) tiers: Mutex<crate::launch::Tiers>,
-    /// Whether entry points proven in bounds get modules without index clamps
-    /// (`launch/unclamped.rs`).
-    pub(crate) unclamped: bool,
-    /// The settings the device was made with.
-    pub(crate) config: Config,
-}
-
-impl Drop for Inner {
-    fn drop(&mut self) {
-        // Launches still in the open encoder run, as they would have without it.
-        self.submitter.shutdown();
-        self.poller.shutdown();
-        // Optimized pipelines still compiling (`launch/tiered.rs`) are waited for, so that
-        // they reach the pipeline cache for the next process; their threads hold nothing of
-        // this device's but their own wgpu handles, so this cannot deadlock.
-        let tiers = std::mem::take(&mut *crate::sync::lock(&self.tiers));
-        for (_, tier) in tiers {
-            tier.finish();
-        }
-    }
+    pub(crate) backend: Backends,
 }
 
 impl std::fmt::Debug for Device {
@@ -144,7 +91,7 @@ impl Device {
             DeviceChoice::Best => {}
         }
         // An adapter the config names is opened even if it is a software one; otherwise a
-        // software adapter loses to the CPU backend (see `adapter.rs`).
+        // software adapter loses to the CPU backend (see `backend/wgpu/adapter.rs`).
         let chosen = if config.adapter.is_some() {
             Device::gpu_with(GpuOptions::new().config(config.clone()))
         } else {
@@ -189,10 +136,7 @@ impl Device {
     pub fn cpu_with(config: Config) -> Device {
         crate::logging::init();
         Device {
-            backend: Backend::Cpu(Arc::new(CpuInner::new(
-                NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
-                config,
-            ))),
+            backend: Backends::Cpu(Arc::new(CpuBackend::new(next_id(), config))),
         }
     }
 
@@ -202,7 +146,7 @@ impl Device {
     /// assert!(sarek_rt::Device::cpu().is_cpu());
     /// ```
     pub fn is_cpu(&self) -> bool {
-        matches!(self.backend, Backend::Cpu(_))
+        self.as_cpu().is_some()
     }
 
     /// On the CPU backend, turns the debugging checks on or off (off by default, or on from
@@ -218,28 +162,12 @@ impl Device {
     /// assert!(!dev.set_checks(false));
     /// ```
     pub fn set_checks(&self, on: bool) -> bool {
-        match &self.backend {
-            Backend::Cpu(cpu) => {
+        match self.as_cpu() {
+            Some(cpu) => {
                 cpu.checks.store(on, Ordering::Relaxed);
                 on
             }
-            Backend::Gpu(_) => false,
-        }
-    }
-
-    /// The CPU backend's state, on a CPU device.
-    pub(crate) fn as_cpu(&self) -> Option<&CpuInner> {
-        match &self.backend {
-            Backend::Cpu(cpu) => Some(cpu),
-            Backend::Gpu(_) => None,
-        }
-    }
-
-    /// The GPU state. Only reached on paths that handled the CPU backend before.
-    pub(crate) fn inner(&self) -> &Inner {
-        match &self.backend {
-            Backend::Gpu(inner) => inner,
-            Backend::Cpu(_) => unreachable!("a wgpu-only path was reached on the CPU backend"),
+            None => false,
         }
     }
 
@@ -262,85 +190,14 @@ impl Device {
         Device::wrap(device, queue, None, None, Config::from_env())
     }
 
-    pub(crate) fn wrap(
-        device: wgpu::Device,
-        queue: wgpu::Queue,
-        info: Option<wgpu::AdapterInfo>,
-        coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
-        config: Config,
-    ) -> Device {
-        let lost = Arc::new(Mutex::new(None));
-        let lost_flag = Arc::new(AtomicBool::new(false));
-        {
-            let (lost, flag) = (lost.clone(), lost_flag.clone());
-            device.set_device_lost_callback(move |reason, message| {
-                log::warn!("sarek: device lost: {reason:?} {message}");
-                *crate::sync::lock(&lost) = Some(format!("{reason:?}: {message}"));
-                flag.store(true, Ordering::SeqCst);
-            });
-        }
-        let limits = device.limits();
-        // Only a device whose adapter Sarek knows gets a cache: the file is keyed by it.
-        let disk_cache = info.as_ref().and_then(|info| {
-            let dir = config.pipeline_cache_dir.as_deref()?;
-            crate::disk_cache::DiskCache::open(&device, info, dir, config.cache_max_mb)
-                .map(Arc::new)
-        });
-        // A device from `from_wgpu` (no adapter info) submits every launch at once: its
-        // caller submits to their own clone of the queue (see `launch/submit.rs`).
-        let submitter = Submitter::new(
-            device.clone(),
-            queue.clone(),
-            info.is_some() && config.defer,
-        );
-        let features = device.features();
-        // Only a device Sarek requested itself: wgpu's `request_device` enables robust buffer
-        // access wherever offered, which a device the caller made from raw Vulkan may lack.
-        let unclamped =
-            info.is_some() && config.unclamped && crate::launch::unclamped::allowed(&device);
-        Device {
-            backend: Backend::Gpu(Arc::new(Inner {
-                id: NEXT_DEVICE.fetch_add(1, Ordering::Relaxed),
-                device,
-                queue,
-                info,
-                limits,
-                features,
-                coop,
-                lost,
-                lost_flag,
-                pipelines: Mutex::new(HashMap::new()),
-                making: Mutex::new(HashMap::new()),
-                pipelines_made: std::sync::atomic::AtomicUsize::new(0),
-                pipelines_unclamped: std::sync::atomic::AtomicUsize::new(0),
-                poller: Poller::default(),
-                staging: StagingPool::default(),
-                profiling: AtomicBool::new(false),
-                uniforms: Mutex::new(UniformRing::default()),
-                disk_cache: Mutex::new(disk_cache),
-                submitter,
-                tiered: AtomicBool::new(config.tiered),
-                tiers: Mutex::new(crate::launch::Tiers::new()),
-                unclamped,
-                config,
-            })),
-        }
-    }
-
     /// The settings the device was made with (a setter on a live device changes its own
     /// state, not this).
     pub(crate) fn config(&self) -> &Config {
-        match &self.backend {
-            Backend::Gpu(inner) => &inner.config,
-            Backend::Cpu(cpu) => &cpu.config,
-        }
+        self.backend_impl().config()
     }
 
     pub(crate) fn id(&self) -> u64 {
-        match &self.backend {
-            Backend::Gpu(inner) => inner.id,
-            Backend::Cpu(cpu) => cpu.id,
-        }
+        self.backend_impl().id()
     }
 
     /// The adapter's name (`"unknown adapter"` for a device from [`Device::from_wgpu`]).
@@ -352,13 +209,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn name(&self) -> String {
-        if let Some(cpu) = self.as_cpu() {
-            return format!("Sarek CPU backend ({} threads)", cpu.threads);
-        }
-        self.inner()
-            .info
-            .as_ref()
-            .map_or_else(|| "unknown adapter".to_owned(), |i| i.name.clone())
+        self.backend_impl().name()
     }
 
     /// The wgpu backend (Vulkan, Metal, ...), when Sarek chose the adapter.
@@ -371,10 +222,8 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn backend(&self) -> Option<wgpu::Backend> {
-        match &self.backend {
-            Backend::Gpu(inner) => inner.info.as_ref().map(|i| i.backend),
-            Backend::Cpu(_) => None,
-        }
+        let inner = self.as_wgpu()?;
+        inner.info.as_ref().map(|i| i.backend)
     }
 
     /// The device's limits.
@@ -388,10 +237,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn limits(&self) -> &wgpu::Limits {
-        match &self.backend {
-            Backend::Gpu(inner) => &inner.limits,
-            Backend::Cpu(cpu) => &cpu.limits,
-        }
+        self.backend_impl().limits()
     }
 
     /// The wgpu device, for the caller's own work.
@@ -486,10 +332,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn pooled_staging_buffers(&self) -> usize {
-        match &self.backend {
-            Backend::Gpu(inner) => inner.staging.idle(),
-            Backend::Cpu(_) => 0,
-        }
+        self.as_wgpu().map_or(0, |inner| inner.staging.idle())
     }
 
     /// Whether the device can time launches (it has `wgpu::Features::TIMESTAMP_QUERY`).
@@ -502,13 +345,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn can_profile(&self) -> bool {
-        if self.is_cpu() {
-            return false;
-        }
-        self.inner()
-            .device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
+        self.backend_impl().can_profile()
     }
 
     /// Turns per-launch GPU timing on or off: while on, every launch writes timestamps and
@@ -525,45 +362,22 @@ impl Device {
     /// ```
     pub fn set_profiling(&self, on: bool) -> bool {
         let on = on && self.can_profile();
-        if let Backend::Gpu(inner) = &self.backend {
-            inner.profiling.store(on, Ordering::Relaxed);
-        }
+        self.backend_impl().set_profiling(on);
         on
     }
 
     /// Whether launches and batches are timed now.
     pub(crate) fn profiling(&self) -> bool {
-        match &self.backend {
-            Backend::Gpu(inner) => inner.profiling.load(Ordering::Relaxed),
-            Backend::Cpu(_) => false,
-        }
+        self.backend_impl().profiling()
     }
 
     /// Forgets cached bind groups holding buffer `id` (called when the buffer is dropped).
     pub(crate) fn forget_buffer(&self, id: u64) {
-        if self.is_cpu() {
-            return;
-        }
-        let pipelines = crate::sync::lock(&self.inner().pipelines);
-        for p in pipelines.values() {
-            p.forget(id);
-        }
-        for t in crate::sync::lock(&self.inner().tiers).values() {
-            t.forget(id);
-        }
+        self.backend_impl().forget_buffer(id);
     }
 
     pub(crate) fn check_lost(&self) -> Result<()> {
-        if self.is_cpu() {
-            return Ok(());
-        }
-        if self.inner().lost_flag.load(Ordering::SeqCst) {
-            let why = crate::sync::lock(&self.inner().lost)
-                .clone()
-                .unwrap_or_default();
-            return Err(Error::DeviceLost(why));
-        }
-        Ok(())
+        self.backend_impl().check_lost()
     }
 
     pub(crate) fn check_buffer_size(&self, bytes: u64) -> Result<()> {
@@ -586,46 +400,6 @@ impl Device {
         Ok(())
     }
 
-    pub(crate) fn create_storage_buffer(
-        &self,
-        size: u64,
-        contents: Option<&[u8]>,
-    ) -> Result<wgpu::Buffer> {
-        let device = &self.inner().device;
-        let usage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST;
-        let scope = device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
-        let buffer = match contents {
-            Some(bytes) if bytes.len() as u64 == size => {
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("sarek buffer"),
-                    contents: bytes,
-                    usage,
-                })
-            }
-            Some(bytes) => {
-                let mut padded = bytes.to_vec();
-                padded.resize(size as usize, 0);
-                device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                    label: Some("sarek buffer"),
-                    contents: &padded,
-                    usage,
-                })
-            }
-            None => device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("sarek buffer"),
-                size,
-                usage,
-                mapped_at_creation: false,
-            }),
-        };
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(Error::OutOfMemory(e.to_string()));
-        }
-        Ok(buffer)
-    }
-
     /// Waits until every submitted launch has finished.
     ///
     /// ```
@@ -643,16 +417,7 @@ impl Device {
     /// ```
     pub fn synchronize(&self) -> Result<()> {
         self.check_lost()?;
-        if self.is_cpu() {
-            // CPU launches finish before `launch` returns.
-            return Ok(());
-        }
-        self.flush();
-        self.inner()
-            .device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| self.check_lost().err().unwrap_or(Error::Poll(e)))?;
-        self.check_lost()
+        self.backend_impl().synchronize()
     }
 
     /// Submits the launches this device holds in its open command encoder. A launch issued
@@ -678,8 +443,6 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn flush(&self) {
-        if let Backend::Gpu(inner) = &self.backend {
-            inner.submitter.flush();
-        }
+        self.backend_impl().flush();
     }
 }

@@ -18,6 +18,7 @@ pub enum Error {
     ///
     /// [`source`]: std::error::Error::source
     #[error("the GPU adapter refused to create a device")]
+    // Public interop: wgpu's own error, as the source.
     RequestDevice(#[source] wgpu::RequestDeviceError),
     /// A buffer larger than the device allows in one binding or allocation.
     #[error("a buffer of {bytes} bytes exceeds this device's limit of {limit} bytes ({which}); split the data across launches")]
@@ -159,6 +160,7 @@ pub enum Error {
     ///
     /// [`source`]: std::error::Error::source
     #[error("waiting for the GPU failed")]
+    // Public interop: wgpu's own error, as the source.
     Poll(#[source] wgpu::PollError),
     /// A kernel run with the CPU backend's checks on ([`crate::Device::set_checks`]) indexed
     /// out of bounds or divided an integer by zero.

@@ -1,50 +1,24 @@
-//! Features and limits beyond core WebGPU: which wgpu features Sarek requests, the check that a
-//! device has every feature and limit a kernel needs before it launches, and the CPU backend's
-//! subgroup size.
+//! Features and limits beyond core WebGPU: the check that a device has every feature and limit
+//! a kernel needs before it launches (shared by every backend, in the public [`Features`]
+//! vocabulary), and the CPU backend's subgroup size. Which wgpu features Sarek requests is the
+//! wgpu backend's (`backend/wgpu/adapter.rs`).
 
 use std::sync::atomic::Ordering;
 
-use sarek_ir::abi::{Abi, CoopScalar, CoopShape, Feature};
+use sarek_ir::abi::{Abi, CoopShape, Feature};
 
-use crate::device::Device;
+use crate::device::{Device, Features, Limits};
 use crate::error::{Error, Result};
 
 /// The wgpu feature behind an ABI [`Feature`].
-pub(crate) fn wgpu_feature(feature: Feature) -> wgpu::Features {
+pub(crate) fn wgpu_feature(feature: Feature) -> Features {
     match feature {
-        Feature::Subgroup => wgpu::Features::SUBGROUP,
-        Feature::SubgroupBarrier => wgpu::Features::SUBGROUP_BARRIER,
-        Feature::ShaderFloat32Atomic => wgpu::Features::SHADER_FLOAT32_ATOMIC,
-        Feature::CooperativeMatrix(_) => wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
-        Feature::ShaderF16 => wgpu::Features::SHADER_F16,
+        Feature::Subgroup => Features::SUBGROUP,
+        Feature::SubgroupBarrier => Features::SUBGROUP_BARRIER,
+        Feature::ShaderFloat32Atomic => Features::SHADER_FLOAT32_ATOMIC,
+        Feature::CooperativeMatrix(_) => Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        Feature::ShaderF16 => Features::SHADER_F16,
     }
-}
-
-/// The element type of a wgpu cooperative-matrix configuration, where Sarek has it.
-fn coop_scalar(s: wgpu::CooperativeScalarType) -> Option<CoopScalar> {
-    match s {
-        wgpu::CooperativeScalarType::F16 => Some(CoopScalar::F16),
-        wgpu::CooperativeScalarType::F32 => Some(CoopScalar::F32),
-        _ => None,
-    }
-}
-
-/// The configurations in `offered` that Sarek can express: square ones with float elements.
-pub(crate) fn coop_shapes(offered: &[wgpu::CooperativeMatrixProperties]) -> Vec<CoopShape> {
-    let mut shapes: Vec<CoopShape> = offered
-        .iter()
-        .filter(|p| p.m_size == p.n_size && p.n_size == p.k_size)
-        .filter_map(|p| {
-            Some(CoopShape {
-                size: p.m_size,
-                ab: Some(coop_scalar(p.ab_type)?),
-                c: Some(coop_scalar(p.cr_type)?),
-            })
-        })
-        .collect();
-    shapes.sort();
-    shapes.dedup();
-    shapes
 }
 
 /// Whether a device offering `shapes` has what `needed` asks for (a role left open matches
@@ -66,17 +40,6 @@ fn offered_text(shapes: &[CoopShape]) -> String {
     format!("; this device offers {}", list.join("; "))
 }
 
-/// Every wgpu feature Sarek can use: the kernels' features, and timestamps for profiling.
-/// [`Device::new`] and [`Device::gpu`] request those of them the adapter offers.
-pub(crate) fn usable() -> wgpu::Features {
-    wgpu::Features::TIMESTAMP_QUERY
-        | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
-        | wgpu::Features::SUBGROUP
-        | wgpu::Features::SUBGROUP_BARRIER
-        | wgpu::Features::SHADER_FLOAT32_ATOMIC
-        | wgpu::Features::SHADER_F16
-}
-
 /// Checks that a device with `features` and `limits` can run `abi`'s kernel: every feature
 /// it needs, and a workgroup size and buffer count within the device's limits (the workgroup
 /// memory is checked by `launch::workgroup_memory`). A portable kernel passes the limits on
@@ -86,8 +49,8 @@ pub(crate) fn usable() -> wgpu::Features {
 /// configurations the device offers (`None`: unknown, only the feature is checked).
 pub(crate) fn check(
     abi: &Abi,
-    features: wgpu::Features,
-    limits: &wgpu::Limits,
+    features: Features,
+    limits: &Limits,
     coop: Option<&[CoopShape]>,
 ) -> Result<()> {
     if let Some(&feature) = abi
@@ -99,7 +62,7 @@ pub(crate) fn check(
             // The adapter has them, but the device was opened without experimental features.
             (Feature::CooperativeMatrix(_), Some(shapes))
                 if !shapes.is_empty()
-                    && !features.contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX) =>
+                    && !features.contains(Features::EXPERIMENTAL_COOPERATIVE_MATRIX) =>
             {
                 format!(
                     "{}, but wgpu's cooperative matrices are an experimental feature: open the \
@@ -184,16 +147,8 @@ impl Device {
     /// assert!(sarek_rt::Device::cpu().features().contains(Features::SUBGROUP));
     /// ```
     pub fn features(&self) -> wgpu::Features {
-        match &self.backend {
-            crate::device::Backend::Gpu(inner) => inner.features,
-            crate::device::Backend::Cpu(_) => {
-                wgpu::Features::SUBGROUP
-                    | wgpu::Features::SUBGROUP_BARRIER
-                    | wgpu::Features::SHADER_FLOAT32_ATOMIC
-                    | wgpu::Features::SHADER_F16
-                    | wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX
-            }
-        }
+        // Public interop: wgpu's type (the `Features` alias of every backend).
+        self.backend_impl().features()
     }
 
     /// The cooperative-matrix configurations the device offers that Sarek can use (square,
@@ -210,7 +165,7 @@ impl Device {
     pub fn cooperative_matrix_shapes(&self) -> Vec<CoopShape> {
         if !self
             .features()
-            .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
+            .contains(Features::EXPERIMENTAL_COOPERATIVE_MATRIX)
         {
             return Vec::new();
         }
@@ -220,24 +175,7 @@ impl Device {
     /// The shapes launches are checked against, as the adapter offers them whether or not the
     /// device was opened with the feature (`None`: unknown).
     pub(crate) fn coop_offer(&self) -> Option<Vec<CoopShape>> {
-        match &self.backend {
-            crate::device::Backend::Gpu(inner) => inner.coop.as_deref().map(coop_shapes),
-            crate::device::Backend::Cpu(_) => {
-                let mut all = Vec::new();
-                for size in sarek_ir::ir::COOP_SIZES {
-                    for ab in [CoopScalar::F16, CoopScalar::F32] {
-                        for c in [CoopScalar::F16, CoopScalar::F32] {
-                            all.push(CoopShape {
-                                size,
-                                ab: Some(ab),
-                                c: Some(c),
-                            });
-                        }
-                    }
-                }
-                Some(all)
-            }
-        }
+        self.backend_impl().coop_offer()
     }
 
     /// On the CPU backend, the subgroup size its emulation of subgroups uses: consecutive
@@ -268,6 +206,7 @@ impl Device {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sarek_ir::abi::CoopScalar;
     use std::borrow::Cow::Borrowed as B;
 
     /// A kernel that needs 16×16×16 matrices with f16 A and B and an f32 C.
@@ -298,9 +237,9 @@ mod tests {
             c: Some(CoopScalar::F32),
         };
         let abi = coop_abi(shape);
-        let limits = wgpu::Limits::default();
+        let limits = Limits::default();
         // The adapter offers the shape, the device was opened without the feature.
-        let err = check(&abi, wgpu::Features::SUBGROUP, &limits, Some(&[shape])).unwrap_err();
+        let err = check(&abi, Features::SUBGROUP, &limits, Some(&[shape])).unwrap_err();
         let text = err.to_string();
         assert!(matches!(err, Error::MissingFeature { .. }), "{text}");
         assert!(
@@ -308,9 +247,9 @@ mod tests {
             "{text}"
         );
         // With the feature the same kernel passes; without any offer nothing is suggested.
-        let with = wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
+        let with = Features::EXPERIMENTAL_COOPERATIVE_MATRIX;
         assert!(check(&abi, with, &limits, Some(&[shape])).is_ok());
-        let none = check(&abi, wgpu::Features::empty(), &limits, Some(&[])).unwrap_err();
+        let none = check(&abi, Features::empty(), &limits, Some(&[])).unwrap_err();
         assert!(
             !none.to_string().contains("experimental_features"),
             "{none}"

@@ -24,19 +24,14 @@
 
 #![deny(missing_docs)]
 
-mod adapter;
 mod arg;
+mod backend;
 mod batch;
 mod buffer;
 mod bytes;
-mod cache_file;
-mod cache_prune;
 mod config;
 mod copy;
-mod cpu;
-mod cpu_engine;
 mod device;
-mod disk_cache;
 mod error;
 mod features;
 #[doc(hidden)]
@@ -45,19 +40,16 @@ mod grid;
 pub mod half_vector;
 mod launch;
 mod logging;
-mod module_cache;
-mod poller;
 pub mod raw;
 mod split;
 mod sync;
-mod transfer;
 pub mod vector;
 
-pub use adapter::{AdapterSelector, GpuOptions};
+pub use backend::cpu::engine::CpuEngine;
+pub use backend::wgpu::adapter::{AdapterSelector, GpuOptions};
 pub use batch::Batch;
 pub use buffer::{Buffer, Element};
 pub use config::{Config, DeviceChoice};
-pub use cpu_engine::CpuEngine;
 pub use device::Device;
 pub use error::{Error, Result};
 pub use grid::{Grid, Groups};
@@ -65,4 +57,5 @@ pub use half_vector::{F16Vec2, F16Vec4};
 pub use launch::Launch;
 pub use split::{Part, Split};
 pub use vector::{IVec2, IVec3, IVec4, UVec2, UVec3, UVec4, Vec2, Vec3, Vec4};
+// Public interop: the wgpu crate whose types `Device::wgpu_device` and the like hand out.
 pub use wgpu;

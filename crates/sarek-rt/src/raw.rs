@@ -89,6 +89,7 @@ pub fn enqueue(
 pub fn record(
     device: &Device,
     source: &'static KernelSource,
+    // Public interop: records into the caller's wgpu encoder.
     encoder: &mut wgpu::CommandEncoder,
     grid: Grid,
     args: &[Arg<'_>],

@@ -4,10 +4,23 @@
 
 use sarek_ir::abi::{Abi, Access, FieldSource, Scalar, COARSEN_FACTOR};
 
-use super::pipeline::Entry;
 use crate::arg::Arg;
 use crate::buffer::RawBuffer;
+use crate::device::Limits;
 use crate::error::{Error, Result};
+
+/// Which entry point of a kernel's module a launch uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// `sarek_main`
+    Direct,
+    /// `sarek_main_folded`, for a 1-D grid over the per-dimension limit
+    Folded,
+    /// `sarek_main_coarse`, for large 1-D grids of element-wise kernels
+    Coarse,
+    /// `sarek_main_vec4`, instead of the coarsened one when the buffers allow 16-byte access
+    Vec4,
+}
 
 /// Grids of at least this many workgroups run coarsened when the kernel allows it: below,
 /// a quarter of the threads may not fill a large GPU (an H200 holds 132 × 2048 threads).
@@ -15,11 +28,7 @@ const COARSEN_MIN_GROUPS: u64 = 8192;
 
 /// The physical dispatch for a logical grid of `groups` workgroups: a 1-D grid over the
 /// per-dimension limit is folded into x·y workgroups (the kernel's preamble unfolds it).
-pub(crate) fn dispatch_size(
-    limits: &wgpu::Limits,
-    abi: &Abi,
-    groups: [u64; 3],
-) -> Result<[u32; 3]> {
+pub(crate) fn dispatch_size(limits: &Limits, abi: &Abi, groups: [u64; 3]) -> Result<[u32; 3]> {
     let limit = u64::from(limits.max_compute_workgroups_per_dimension);
     invocations(limits, abi, groups)?;
     if groups.iter().all(|&g| g <= limit) {
@@ -42,7 +51,7 @@ pub(crate) fn dispatch_size(
 /// Checks that every invocation of a grid of `groups` workgroups has its own 32-bit
 /// `global_thread_id()` (the row-major index over the whole grid, which wraps past 2^32
 /// invocations, so two invocations would share an index).
-fn invocations(limits: &wgpu::Limits, abi: &Abi, groups: [u64; 3]) -> Result<()> {
+fn invocations(limits: &Limits, abi: &Abi, groups: [u64; 3]) -> Result<()> {
     // In 128 bits: `Grid::cover(usize::MAX)` alone asks for 2^64 - 1 threads.
     let total = groups
         .iter()
@@ -64,7 +73,7 @@ fn invocations(limits: &wgpu::Limits, abi: &Abi, groups: [u64; 3]) -> Result<()>
 /// large 1-D grid of an element-wise kernel runs coarsened (when `coarsening` allows it): a
 /// quarter of the threads, each doing the work of four (see `sarek_codegen::passes::coarsen`).
 pub(crate) fn entry(
-    limits: &wgpu::Limits,
+    limits: &Limits,
     abi: &Abi,
     groups: [u64; 3],
     coarsening: bool,
@@ -125,7 +134,7 @@ pub(crate) fn vectorise(
 }
 
 /// Checks that the kernel's workgroup memory fits the device.
-pub(crate) fn workgroup_memory(limits: &wgpu::Limits, abi: &Abi) -> Result<()> {
+pub(crate) fn workgroup_memory(limits: &Limits, abi: &Abi) -> Result<()> {
     let limit = limits.max_compute_workgroup_storage_size;
     if abi.workgroup_memory > limit {
         return Err(Error::WorkgroupMemory {
@@ -292,7 +301,7 @@ mod tests {
     use sarek_ir::abi::{BufferBinding, Uniform, UniformField, ENTRY_POINT};
 
     use super::*;
-    use crate::buffer::Storage;
+    use crate::backend::Storage;
 
     /// `fn k(a: f32, x: &[f32], y: &mut [f32])`, laid out as the macro lays it out.
     fn saxpy() -> Abi {
@@ -367,8 +376,8 @@ mod tests {
         }
     }
 
-    fn limits() -> wgpu::Limits {
-        wgpu::Limits::default()
+    fn limits() -> Limits {
+        Limits::default()
     }
 
     #[test]
@@ -418,7 +427,7 @@ mod tests {
     fn a_2d_grid_past_2_pow_32_invocations_is_refused() {
         let mut abi = saxpy();
         abi.workgroup_size = [16, 16, 1];
-        let limits = wgpu::Limits {
+        let limits = Limits {
             max_compute_workgroups_per_dimension: u32::MAX,
             ..limits()
         };
@@ -447,7 +456,7 @@ mod tests {
         }
         // A grid that fits but whose dispatch cannot be folded.
         let asked = [1 << 20, 1, 1];
-        let tight = wgpu::Limits {
+        let tight = Limits {
             max_compute_workgroups_per_dimension: 256,
             ..limits()
         };

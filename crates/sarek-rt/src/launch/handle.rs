@@ -1,16 +1,14 @@
-//! The handle of a submitted launch: waiting, polling, `.await` and GPU time.
+//! The handle of a launch: waiting, polling, `.await` and GPU time, whatever the backend (a
+//! launch that finishes after `launch` returns hands its backend's [`Pending`] to it).
 
 use std::future::{Future, IntoFuture};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::time::Duration;
 
-use super::submit::Ticket;
-use super::timer::Timer;
 use crate::arg::KernelSource;
+use crate::backend::Pending;
 use crate::device::Device;
-use crate::error::{Error, Result};
-use crate::poller::Completion;
+use crate::error::Result;
 
 /// A submitted launch. Dropping it does not cancel or wait for anything; `.await` it (any
 /// executor), [`wait`](Launch::wait) for it, or check [`is_done`](Launch::is_done).
@@ -30,13 +28,9 @@ use crate::poller::Completion;
 pub struct Launch {
     device: Device,
     kernel: &'static str,
-    /// What to wait for; `None` when nothing was submitted (an empty grid). The launch may
-    /// still be in the device's open encoder: see `submit.rs`.
-    submission: Option<Arc<Ticket>>,
-    /// Completion flag for `is_done` and `.await`, registered with wgpu on first use so that a
-    /// launch nobody checks costs nothing.
-    done: std::sync::OnceLock<Arc<Completion>>,
-    timer: Option<Timer>,
+    /// What to wait for; `None` when the launch has run already (an empty grid, or the CPU
+    /// backend).
+    pending: Option<Box<dyn Pending>>,
 }
 
 impl std::fmt::Debug for Launch {
@@ -60,78 +54,30 @@ impl Launch {
         Launch {
             device: device.clone(),
             kernel,
-            submission: None,
-            done: Default::default(),
-            timer: None,
+            pending: None,
         }
     }
 
-    /// The handle of a launch of `source` issued with `ticket`, timed by `timer`.
-    pub(super) fn submitted(
+    /// The handle of a launch of `source` that finishes when `pending` does.
+    pub(crate) fn pending(
         device: &Device,
         source: &'static KernelSource,
-        ticket: Arc<Ticket>,
-        timer: Option<Timer>,
+        pending: Box<dyn Pending>,
     ) -> Launch {
-        Launch {
-            device: device.clone(),
-            kernel: kernel_name(source),
-            submission: Some(ticket),
-            done: Default::default(),
-            timer,
-        }
+        Launch::pending_named(device, kernel_name(source), pending)
     }
 
-    /// Times the handle's work with `timer` (a batch's whole pass).
-    pub(crate) fn set_timer(&mut self, timer: Option<Timer>) {
-        self.timer = timer;
-    }
-
-    /// The handle of `submission`.
-    pub(crate) fn after_submit(
+    /// The handle of work named `kernel` (a batch) that finishes when `pending` does.
+    pub(crate) fn pending_named(
         device: &Device,
         kernel: &'static str,
-        submission: wgpu::SubmissionIndex,
+        pending: Box<dyn Pending>,
     ) -> Launch {
         Launch {
             device: device.clone(),
             kernel,
-            submission: Some(Ticket::submitted(submission)),
-            done: Default::default(),
-            timer: None,
+            pending: Some(pending),
         }
-    }
-
-    /// The launch's submission, submitting the device's open encoder first if the launch is
-    /// still in it; `None` when nothing was submitted.
-    fn index(&self) -> Option<wgpu::SubmissionIndex> {
-        let ticket = self.submission.as_ref()?;
-        if let Some(index) = ticket.index() {
-            return Some(index);
-        }
-        self.device.flush();
-        ticket.index()
-    }
-
-    /// The completion flag, set when everything submitted up to now has run (which includes
-    /// this launch).
-    fn completion(&self) -> Arc<Completion> {
-        self.done
-            .get_or_init(|| {
-                let done = Completion::new();
-                // Registered after the launch is submitted, so it covers it.
-                if self.index().is_some() {
-                    let flag = done.clone();
-                    self.device
-                        .inner()
-                        .queue
-                        .on_submitted_work_done(move || flag.complete());
-                } else {
-                    done.complete();
-                }
-                done
-            })
-            .clone()
     }
 
     /// Whether the GPU has finished the launch (checks without waiting).
@@ -151,26 +97,7 @@ impl Launch {
     /// # Ok(()) }
     /// ```
     pub fn is_done(&self) -> bool {
-        let done = self.completion();
-        if done.is_done() {
-            return true;
-        }
-        // The completion callback fires when everything submitted before it was registered
-        // is done, which on a shared device can include later submissions (other threads'),
-        // so a finished launch is also recognised by its own submission index, without
-        // waiting (a zero timeout).
-        match self.index() {
-            Some(index) => self
-                .device
-                .inner()
-                .device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(index),
-                    timeout: Some(std::time::Duration::ZERO),
-                })
-                .is_ok(),
-            None => done.is_done(),
-        }
+        self.pending.as_ref().is_none_or(|p| p.is_done())
     }
 
     /// Blocks until the GPU has finished the launch.
@@ -188,15 +115,8 @@ impl Launch {
     /// # Ok(()) }
     /// ```
     pub fn wait(&self) -> Result<()> {
-        if let Some(index) = self.index() {
-            self.device
-                .inner()
-                .device
-                .poll(wgpu::PollType::Wait {
-                    submission_index: Some(index),
-                    timeout: None,
-                })
-                .map_err(|e| self.device.check_lost().err().unwrap_or(Error::Poll(e)))?;
+        if let Some(pending) = &self.pending {
+            pending.wait()?;
         }
         self.device.check_lost()
     }
@@ -220,14 +140,11 @@ impl Launch {
     /// # Ok(()) }
     /// ```
     pub fn gpu_time(&self) -> Result<Option<Duration>> {
-        let Some(timer) = &self.timer else {
+        let Some(pending) = self.pending.as_ref().filter(|p| p.timed()) else {
             return Ok(None);
         };
         self.wait()?;
-        let ticks = timer.ticks(&self.device.inner().device)?;
-        let period = f64::from(self.device.inner().queue.get_timestamp_period());
-        let nanos = ticks[1].saturating_sub(ticks[0]) as f64 * period;
-        let time = Duration::from_nanos(nanos as u64);
+        let time = pending.elapsed()?;
         log::info!("sarek: `{}` took {time:?} on the GPU", self.kernel);
         Ok(Some(time))
     }
@@ -248,9 +165,8 @@ impl IntoFuture for Launch {
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(async move {
             // A CPU launch (or an empty one) submitted nothing: it is already done.
-            if self.index().is_some() {
-                let inner = self.device.inner();
-                inner.poller.wait(&inner.device, self.completion()).await;
+            if let Some(pending) = &self.pending {
+                pending.finished().await;
             }
             self.device.check_lost()
         })

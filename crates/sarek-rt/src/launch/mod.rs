@@ -1,160 +1,146 @@
-//! Launches, by job: checking a launch against the ABI and the limits (`args`), pipelines
-//! (`pipeline`; made ahead by `prepare`), bind groups and uniform blocks (`bind`), encoding a compute pass (`encode`),
-//! timestamps (`timer`) and the handle of a submitted launch (`handle`). This module puts
-//! them in order for `launch` and `record`; a [`Batch`](crate::Batch) uses the same steps.
+//! Launches above the backend seam: the checks every backend shares (`args`: the grid, the
+//! workgroup memory, the arguments against the ABI, the uniform block; `crate::features`:
+//! the device's features and limits), run once here before a launch crosses to its backend
+//! (`crate::backend`); the handle of a launch (`handle`); and `SAREK_DUMP_WGSL` (`dump`),
+//! which every backend honours.
 
-mod args;
-mod bind;
-mod encode;
+pub(crate) mod args;
 mod handle;
-pub(crate) mod loop_cap;
-mod pipeline;
-mod prepare;
-mod submit;
-mod tiered;
-mod timer;
-pub(crate) mod unclamped;
 
-use std::sync::Arc;
-
-pub(crate) use args::{buffers, dispatch_size, pack_uniform, workgroup_memory};
-pub(crate) use bind::{bind_entries, UniformRing};
-pub(crate) use encode::{pass, Dispatch};
+pub(crate) use args::{pack_uniform, workgroup_memory, Entry};
 pub use handle::Launch;
-pub(crate) use pipeline::{dump, Making, Pipeline};
-pub(crate) use submit::Submitter;
-pub(crate) use tiered::Tiers;
-pub(crate) use timer::Timer;
+
+use sarek_ir::abi::Abi;
 
 use crate::arg::{Arg, KernelSource};
+use crate::backend::{with_backend, Backend};
 use crate::buffer::RawBuffer;
 use crate::device::Device;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::grid::Grid;
-use bind::Submission;
 
-/// A launch whose arguments passed the checks.
-pub(crate) struct Checked<'a> {
+/// A launch whose grid and arguments passed the checks every backend shares.
+pub(crate) struct Valid<'a> {
+    /// The grid in workgroups, as the user asked for it.
+    pub(crate) groups: [u64; 3],
+    /// The entry point the grid runs through (before vectorising, which a backend decides).
+    pub(crate) entry: Entry,
+    /// The physical dispatch of that entry point.
     pub(crate) dispatch: [u32; 3],
+    /// The buffers, in binding order.
     pub(crate) buffers: Vec<&'a RawBuffer>,
-    pub(crate) uniform: Vec<u8>,
-    pub(crate) pipeline: Arc<Pipeline>,
 }
 
 impl Device {
-    /// Checks a launch: the grid, the workgroup memory, the arguments; packs the uniform block
-    /// and finds the pipeline of the entry point the grid needs. `None` for an empty grid.
+    /// Checks a kernel against the device's features and limits and its workgroup memory,
+    /// as a launch and [`Device::prepare`] check it.
+    pub(crate) fn check_kernel(&self, abi: &Abi) -> Result<()> {
+        self.check_kernel_on(self.backend_impl(), abi)
+    }
+
+    /// [`Device::check_kernel`] on `backend`, the device's own.
+    fn check_kernel_on<B: Backend + ?Sized>(&self, backend: &B, abi: &Abi) -> Result<()> {
+        let limits = backend.limits();
+        let offer = backend.launch_coop_offer();
+        crate::features::check(abi, backend.features(), limits, offer.as_deref())?;
+        workgroup_memory(limits, abi)
+    }
+
+    /// Checks a launch: the device, the kernel ([`Device::check_kernel`]), the grid and the
+    /// arguments. `None` for an empty grid.
     pub(crate) fn check_launch<'a>(
         &self,
-        source: &'static KernelSource,
+        abi: &Abi,
         grid: Grid,
         args: &[Arg<'a>],
-    ) -> Result<Option<Checked<'a>>> {
-        self.check_lost()?;
-        let abi = &source.abi;
+    ) -> Result<Option<Valid<'a>>> {
+        self.check_launch_on(self.backend_impl(), abi, grid, args)
+    }
+
+    /// [`Device::check_launch`] on `backend`, the device's own.
+    fn check_launch_on<'a, B: Backend + ?Sized>(
+        &self,
+        backend: &B,
+        abi: &Abi,
+        grid: Grid,
+        args: &[Arg<'a>],
+    ) -> Result<Option<Valid<'a>>> {
+        backend.check_lost()?;
         let groups = grid.workgroups_u64(abi.workgroup_size);
         if groups.contains(&0) {
             return Ok(None);
         }
-        let limits = self.limits();
-        let offer = self.coop_offer();
-        crate::features::check(abi, self.features(), limits, offer.as_deref())?;
-        workgroup_memory(limits, abi)?;
-        let config = self.config();
-        let (mut entry, dispatch) = args::entry(limits, abi, groups, config.coarsen)?;
-        let buffers = buffers(abi, args, self.id())?;
-        let threads = groups[0] * u64::from(abi.workgroup_size[0]);
-        let views = buffers.iter().map(|b| (b.offset, b.len));
-        if args::vectorise(abi, entry, threads, views, config.vec4) {
-            // The same dispatch: a quarter of the threads, each doing four elements.
-            entry = pipeline::Entry::Vec4;
-        }
-        let uniform = pack_uniform(abi, groups, args)?;
-        if entry != pipeline::Entry::Direct {
-            log::debug!(
-                "sarek: `{}` runs through its {entry:?} entry point ({dispatch:?} workgroups)",
-                abi.kernel
-            );
-        }
-        let pipeline = self.pipeline(source, entry, dispatch)?;
-        // A quick form in slices runs each workgroup as that many along z.
-        let dispatch = [dispatch[0], dispatch[1], dispatch[2] * pipeline.slices];
-        Ok(Some(Checked {
+        self.check_kernel_on(backend, abi)?;
+        let coarsening = backend.coarsens() && backend.config().coarsen;
+        let (entry, dispatch) = args::entry(backend.limits(), abi, groups, coarsening)?;
+        let buffers = args::buffers(abi, args, backend.id())?;
+        Ok(Some(Valid {
+            groups,
+            entry,
             dispatch,
             buffers,
-            uniform,
-            pipeline,
         }))
     }
 
-    /// Launches `source` with type-erased arguments and submits it ([`crate::raw::launch`]).
+    /// Launches `source` with type-erased arguments ([`crate::raw::launch`]): checked here,
+    /// then run or submitted by the backend.
     pub(crate) fn launch_raw(
         &self,
         source: &'static KernelSource,
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<Launch> {
-        if let Some(cpu) = self.as_cpu() {
-            return self.launch_cpu(cpu, source, grid, args);
-        }
-        let started = std::time::Instant::now();
-        let Some(checked) = self.check_launch(source, grid, args)? else {
-            return Ok(Launch::empty(self, source));
-        };
-        let device = &self.inner().device;
-        let timer = self.profiling().then(|| Timer::new(device));
-        // Locked from the uniform block's write to the launch's encoding, so launches from
-        // several threads keep one order in the encoder and in the uniform ring.
-        let mut open = self.inner().submitter.lock();
-        if self.ring_would_wrap(checked.uniform.len()) {
-            // The ring's next slot may hold the block of a launch still in the encoder.
-            open.submit();
-        }
-        let bound = self.bind(&source.abi, checked, Submission::Now);
-        if let Some(t) = &timer {
-            // A timed launch has a pass of its own, stamped at its start and end.
-            let encoder = open.encoder();
-            pass(encoder, &source.abi.kernel, Some(t), [bound.dispatch()]);
-            t.resolve(encoder);
-        } else {
-            // Untimed launches share the open pass (see `submit.rs`).
-            let d = bound.dispatch();
-            let pass = open.pass();
-            pass.set_pipeline(&d.pipeline.pipeline);
-            pass.set_bind_group(0, d.bind_group, &[]);
-            if let Some(cut) = &d.pipeline.loop_status {
-                pass.set_bind_group(loop_cap::GROUP, cut, &[]);
-            }
-            let [x, y, z] = d.workgroups;
-            pass.dispatch_workgroups(x, y, z);
-        }
-        let ticket = open.launched();
-        log::debug!(
-            "sarek: launched `{}` ({:?} workgroups) in {:?} of CPU time",
-            source.abi.kernel,
-            bound.checked.dispatch,
-            started.elapsed()
-        );
-        // The ring slot, if any, is released only now that the launch is encoded.
-        drop(bound);
-        Ok(Launch::submitted(self, source, ticket, timer))
+        // Checked and launched with the backend's own type: no virtual call on this path.
+        with_backend!(&self.backend, backend => {
+            let Some(valid) = self.check_launch_on(&**backend, &source.abi, grid, args)? else {
+                return Ok(Launch::empty(self, source));
+            };
+            backend.launch(self, source, valid, args)
+        })
     }
 
-    /// Records a launch of `source` into `encoder` ([`crate::raw::record`]).
-    pub(crate) fn record_raw(
-        &self,
-        source: &'static KernelSource,
-        encoder: &mut wgpu::CommandEncoder,
-        grid: Grid,
-        args: &[Arg<'_>],
-    ) -> Result<()> {
-        if self.is_cpu() {
-            return Err(Error::NotOnCpu("recording into a wgpu command encoder"));
-        }
-        if let Some(checked) = self.check_launch(source, grid, args)? {
-            let bound = self.bind(&source.abi, checked, Submission::Later);
-            pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
-        }
-        Ok(())
+    /// Makes the pipelines of `kernels` now, each on its own thread, so that their first
+    /// launches find them made: the wait is that of the slowest kernel instead of the sum of
+    /// all. Pass each kernel's `SOURCE`: `dev.prepare(&[saxpy::SOURCE, scale::SOURCE])`.
+    ///
+    /// It makes the entry point a launch uses for an ordinary grid (the direct one): a launch
+    /// whose grid needs another (a 1-D grid over the per-dimension limit, or the coarsened or
+    /// vectorised forms of an element-wise kernel's large grids) still makes that one at its
+    /// first launch. With tiered compilation ([`Device::set_tiered`]) a kernel's quick form
+    /// is made here and serves its first launch while its optimized pipeline compiles on a
+    /// thread, as it would at that launch. Kernels already made cost a cache look-up; one
+    /// that another thread is making (a launch, or another prepare) is waited for and made
+    /// once. Results and the order of launches do not change.
+    ///
+    /// The kernels are checked against the device's features and limits as a launch checks
+    /// them; the first error is returned (after every thread has finished). On the CPU
+    /// backend it reads each kernel's IR and compiles it as `SAREK_CPU_ENGINE` asks (what a
+    /// first launch there does), one after the other.
+    pub fn prepare(&self, kernels: &[&'static KernelSource]) -> Result<()> {
+        self.backend_impl().prepare(self, kernels)
+    }
+}
+
+/// `SAREK_DUMP_WGSL=<dir>` ([`crate::Config::dump_wgsl`]): writes the kernel's WGSL and ABI
+/// to `dir` when its pipeline is made (or, on the CPU backend, when its IR is read).
+pub(crate) fn dump(source: &KernelSource, dir: Option<&std::path::Path>) {
+    let Some(dir) = dir else {
+        return;
+    };
+    let name = &source.abi.kernel;
+    let wgsl = format!(
+        "// Sarek kernel `{name}`, from {}\n{}",
+        source.location, source.wgsl
+    );
+    let abi = source.abi.to_json();
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
+        .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi))
+        .and_then(|()| match source.ir {
+            "" => Ok(()),
+            ir => std::fs::write(dir.join(format!("{name}.ir.json")), ir),
+        });
+    if let Err(e) = written {
+        log::warn!("sarek: could not dump `{name}` to {}: {e}", dir.display());
     }
 }

@@ -117,7 +117,7 @@ pub(crate) fn proven_with(
 }
 
 /// A shader module of `source`: without index clamps when `unclamped`, else through wgpu's
-/// safe path. Only [`crate::module_cache::create`] calls it with `unclamped`, for a module
+/// safe path. Only [`super::module_cache::create`] calls it with `unclamped`, for a module
 /// that [`proven`] accepted on a device that [`allowed`] it.
 pub(crate) fn shader_module(
     device: &wgpu::Device,

@@ -27,7 +27,7 @@
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::poller::Completion;
+use super::poller::Completion;
 
 /// Launches an open encoder holds at most.
 const MAX_LAUNCHES: usize = 256;

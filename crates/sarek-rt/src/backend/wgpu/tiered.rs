@@ -29,10 +29,10 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use super::bind::Repeats;
+use super::disk_cache::DiskCache;
 use super::pipeline::Pipeline;
 use crate::arg::KernelSource;
 use crate::device::Device;
-use crate::disk_cache::DiskCache;
 
 /// The shortest optimized entry point (module text, in bytes) worth a quick form: on an H200,
 /// kernels of up to ~6 KB of WGSL compiled in 13–25 ms, where the register-blocked product's
@@ -108,7 +108,7 @@ impl Optimized {
     fn compile(self) -> Option<wgpu::ComputePipeline> {
         let started = std::time::Instant::now();
         let abi = &self.source.abi;
-        let created = crate::module_cache::create(
+        let created = super::module_cache::create(
             &self.device,
             &abi.kernel,
             self.text,
@@ -190,7 +190,7 @@ impl Device {
         }
         // A module file means a previous process compiled and cached the pipeline.
         match self.disk_cache() {
-            Some(disk) => !crate::module_cache::saved(disk.dir(), text),
+            Some(disk) => !super::module_cache::saved(disk.dir(), text),
             None => true,
         }
     }

@@ -12,21 +12,10 @@ use crate::device::Device;
 use crate::error::{Error, Result};
 
 /// One mutex per (kernel address, entry point) whose pipeline was asked for, held by the
-/// thread making it (`Inner::making`): the key's pipeline is made once, other keys' meanwhile.
+/// thread making it (`WgpuBackend::making`): the key's pipeline is made once, other keys' meanwhile.
 pub(crate) type Making = std::collections::HashMap<(usize, u8), Arc<std::sync::Mutex<()>>>;
 
-/// Which entry point of a kernel's module a launch uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Entry {
-    /// `sarek_main`
-    Direct,
-    /// `sarek_main_folded`, for a 1-D grid over the per-dimension limit
-    Folded,
-    /// `sarek_main_coarse`, for large 1-D grids of element-wise kernels
-    Coarse,
-    /// `sarek_main_vec4`, instead of the coarsened one when the buffers allow 16-byte access
-    Vec4,
-}
+pub(crate) use crate::launch::Entry;
 
 /// A kernel's compute pipeline and bind group layout on one device, with the bind groups of
 /// the argument sets `launch` has seen more than once.
@@ -60,7 +49,7 @@ impl Device {
     ) -> Result<Arc<Pipeline>> {
         // A quick form in slices runs `quick_slices` times the workgroups along z.
         let z = u64::from(dispatch[2]) * u64::from(source.quick_slices.max(1));
-        let fits = z <= u64::from(self.limits().max_compute_workgroups_per_dimension);
+        let fits = z <= u64::from(self.inner().limits.max_compute_workgroups_per_dimension);
         self.pipeline_for(source, entry, true, fits)
     }
 
@@ -160,11 +149,11 @@ impl Device {
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
         let hinted = self.inner().unclamped && super::unclamped::hinted(source, entry_point, false);
-        let created = crate::module_cache::create(
+        let created = super::module_cache::create(
             device,
             &abi.kernel,
             text,
-            disk.as_deref().map(crate::disk_cache::DiskCache::dir),
+            disk.as_deref().map(super::disk_cache::DiskCache::dir),
             hinted.then_some(entry_point),
         );
         let (module, origin, parsed) = (created.module, created.origin, created.pending);
@@ -175,7 +164,7 @@ impl Device {
             module: &module,
             entry_point: Some(entry_point),
             compilation_options: Default::default(),
-            cache: disk.as_deref().map(crate::disk_cache::DiskCache::cache),
+            cache: disk.as_deref().map(super::disk_cache::DiskCache::cache),
         });
         let compiled = started.elapsed();
         if let Some(e) = pollster::block_on(scope.pop()) {
@@ -200,7 +189,7 @@ impl Device {
             compiled - moduled,
             started.elapsed() - compiled,
         );
-        dump(source, self.config().dump_wgsl.as_deref());
+        crate::launch::dump(source, self.config().dump_wgsl.as_deref());
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         if created.unclamped {
             self.inner()
@@ -227,7 +216,7 @@ impl Device {
 
     /// Whether this device creates the modules of entry points that the macro proved in
     /// bounds without naga's index clamps (a Vulkan device Sarek requested, with robust buffer
-    /// access, unless `SAREK_UNCLAMPED=0`; `launch/unclamped.rs`). For tests.
+    /// access, unless `SAREK_UNCLAMPED=0`; `unclamped.rs`). For tests.
     #[doc(hidden)]
     pub fn drops_proven_clamps(&self) -> bool {
         !self.is_cpu() && self.inner().unclamped
@@ -280,7 +269,7 @@ impl Device {
         };
         let hinted =
             self.inner().unclamped && super::unclamped::hinted(source, &abi.entry_point, true);
-        let created = crate::module_cache::create(
+        let created = super::module_cache::create(
             device,
             &abi.kernel,
             quick_text,
@@ -308,7 +297,7 @@ impl Device {
             started.elapsed(),
             unclamped_note(hinted, created.unclamped, created.proof),
         );
-        dump(source, self.config().dump_wgsl.as_deref());
+        crate::launch::dump(source, self.config().dump_wgsl.as_deref());
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         if created.unclamped {
             self.inner()
@@ -373,30 +362,6 @@ fn unclamped_note(hinted: bool, unclamped: bool, proof: std::time::Duration) -> 
         (_, true) => format!(", no index clamps (proven again in {proof:?})"),
         (true, false) => format!(", index clamps kept (not proven in {proof:?})"),
         (false, false) => String::new(),
-    }
-}
-
-/// `SAREK_DUMP_WGSL=<dir>` ([`crate::Config::dump_wgsl`]): writes the kernel's WGSL and ABI
-/// to `dir` when its pipeline is made (or, on the CPU backend, when its IR is read).
-pub(crate) fn dump(source: &KernelSource, dir: Option<&std::path::Path>) {
-    let Some(dir) = dir else {
-        return;
-    };
-    let name = &source.abi.kernel;
-    let wgsl = format!(
-        "// Sarek kernel `{name}`, from {}\n{}",
-        source.location, source.wgsl
-    );
-    let abi = source.abi.to_json();
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(dir.join(format!("{name}.wgsl")), wgsl))
-        .and_then(|()| std::fs::write(dir.join(format!("{name}.abi.json")), abi))
-        .and_then(|()| match source.ir {
-            "" => Ok(()),
-            ir => std::fs::write(dir.join(format!("{name}.ir.json")), ir),
-        });
-    if let Err(e) = written {
-        log::warn!("sarek: could not dump `{name}` to {}: {e}", dir.display());
     }
 }
 

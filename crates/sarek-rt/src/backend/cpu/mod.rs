@@ -1,24 +1,33 @@
-//! The CPU backend's side of the runtime: host buffers as words, and launches run by
-//! `sarek_cpu::interp` on the IR each kernel embeds.
+//! The CPU backend: host buffers as words, and launches run by `sarek_cpu::interp` (or its
+//! JIT, `engine`) on the IR each kernel embeds, before `launch` returns.
+
+pub(crate) mod engine;
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::cpu_engine::Compiled;
+use engine::Compiled;
 use sarek_cpu::interp::{self, FaultKind, Program};
 
-use crate::cpu_engine::{prepare, Prepared};
+use engine::{prepare, Prepared};
 
+use super::{Backend, BatchWork, Storage, Wait};
 use crate::arg::{Arg, KernelSource};
-use crate::device::Device;
+use crate::buffer::RawBuffer;
+use crate::config::Config;
+use crate::device::{Device, Features, Limits};
 use crate::error::{Error, Result};
-use crate::grid::Grid;
-use crate::launch::Launch;
+use crate::launch::{Launch, Valid};
+use sarek_ir::abi::{CoopScalar, CoopShape};
+
+/// A buffer of the CPU backend: 32-bit words in WGSL's layout, relaxed atomics because
+/// workgroups on several threads write them at once.
+pub(crate) type Words = Arc<[AtomicU32]>;
 
 /// State of a CPU device.
-pub(crate) struct CpuInner {
+pub(crate) struct CpuBackend {
     pub(crate) id: u64,
     pub(crate) threads: usize,
     pub(crate) checks: AtomicBool,
@@ -26,7 +35,7 @@ pub(crate) struct CpuInner {
     steps: AtomicU64,
     /// The bound on the host memory of a launch's locals ([`Device::set_launch_memory_limit`]).
     memory: AtomicU64,
-    pub(crate) limits: wgpu::Limits,
+    pub(crate) limits: Limits,
     /// The subgroup size of the emulation ([`Device::set_subgroup_size`]).
     pub(crate) subgroup_size: AtomicU32,
     /// Kernels read back from their embedded IR (and compiled where the JIT runs them), by
@@ -36,14 +45,14 @@ pub(crate) struct CpuInner {
     pub(crate) config: crate::Config,
 }
 
-impl CpuInner {
-    pub(crate) fn new(id: u64, config: crate::Config) -> CpuInner {
+impl CpuBackend {
+    pub(crate) fn new(id: u64, config: crate::Config) -> CpuBackend {
         let threads = config.threads();
         // WebGPU's defaults, so that a program that fits the CPU fits a GPU too, but for the
         // buffer size (host memory) and what a kernel declared with `limits = "device"` may
         // use: the workgroup and buffer limits of a large discrete GPU (an H200's Vulkan
         // driver: 1024 invocations, 48 KiB of workgroup memory).
-        let limits = wgpu::Limits {
+        let limits = Limits {
             max_storage_buffer_binding_size: u64::from(u32::MAX),
             max_buffer_size: u64::from(u32::MAX),
             max_compute_invocations_per_workgroup: 1024,
@@ -52,9 +61,9 @@ impl CpuInner {
             max_compute_workgroup_size_z: 64,
             max_compute_workgroup_storage_size: 49152,
             max_storage_buffers_per_shader_stage: 64,
-            ..wgpu::Limits::default()
+            ..Limits::default()
         };
-        CpuInner {
+        CpuBackend {
             id,
             threads,
             checks: AtomicBool::new(config.checks),
@@ -237,26 +246,15 @@ pub(crate) fn write_words(words: &[AtomicU32], bytes: &[u8]) {
 }
 
 impl Device {
-    /// Checks a launch on the CPU backend as [`crate::raw::launch`] checks one on a GPU; `None`
-    /// for an empty grid.
+    /// A checked launch, made ready to run: the kernel prepared, the uniform block packed.
     pub(crate) fn cpu_work(
         &self,
-        cpu: &CpuInner,
+        cpu: &CpuBackend,
         source: &'static KernelSource,
-        grid: Grid,
+        valid: Valid<'_>,
         args: &[Arg<'_>],
-    ) -> Result<Option<Work>> {
-        let abi = &source.abi;
-        let groups = grid.workgroups_u64(abi.workgroup_size);
-        if groups.contains(&0) {
-            return Ok(None);
-        }
-        crate::features::check(abi, self.features(), self.limits(), None)?;
-        crate::launch::workgroup_memory(self.limits(), abi)?;
-        // The GPU's rules, so that a launch that runs here runs there (the CPU needs no
-        // folding of the dispatch it computes).
-        crate::launch::dispatch_size(self.limits(), abi, groups)?;
-        crate::launch::buffers(abi, args, self.id())?;
+    ) -> Result<Work> {
+        let groups = valid.groups;
         let prepared = cpu.prepared(source)?;
         let program = prepared.program.clone();
         let limit = cpu.memory.load(Ordering::Relaxed);
@@ -271,7 +269,7 @@ impl Device {
                 _ => None,
             })
             .collect();
-        Ok(Some(Work {
+        Ok(Work {
             source,
             program,
             jit: prepared.jit.clone(),
@@ -279,11 +277,11 @@ impl Device {
             buffers,
             groups: groups.map(|g| g as u32),
             threads,
-        }))
+        })
     }
 
     /// Runs checked work to completion.
-    pub(crate) fn run_cpu(&self, cpu: &CpuInner, work: &Work) -> Result<()> {
+    pub(crate) fn run_cpu(&self, cpu: &CpuBackend, work: &Work) -> Result<()> {
         let mut launch = interp::Launch::new(&work.uniform, work.groups);
         launch.threads = work.threads;
         launch.checks = cpu.checks.load(Ordering::Relaxed);
@@ -332,14 +330,13 @@ impl Device {
     /// [`crate::raw::launch`] on the CPU backend: runs before returning.
     pub(crate) fn launch_cpu(
         &self,
-        cpu: &CpuInner,
+        cpu: &CpuBackend,
         source: &'static KernelSource,
-        grid: Grid,
+        valid: Valid<'_>,
         args: &[Arg<'_>],
     ) -> Result<Launch> {
-        if let Some(work) = self.cpu_work(cpu, source, grid, args)? {
-            self.run_cpu(cpu, &work)?;
-        }
+        let work = self.cpu_work(cpu, source, valid, args)?;
+        self.run_cpu(cpu, &work)?;
         Ok(Launch::empty(self, source))
     }
 }
@@ -353,5 +350,245 @@ fn location(source: &KernelSource, span: sarek_ir::ir::Span) -> String {
     match source.spans.get(span.0 as usize) {
         Some((line, column)) => format!("{file}:{line}:{column}"),
         None => source.location.to_owned(),
+    }
+}
+
+impl RawBuffer {
+    /// The words of a CPU buffer.
+    pub(crate) fn words(&self) -> Option<&Words> {
+        match &self.storage {
+            Storage::Cpu(words) => Some(words),
+            Storage::Wgpu(_) => None,
+        }
+    }
+
+    /// The words of a buffer of the CPU backend (the backend's own buffers are all such).
+    fn cpu_words(&self) -> &Words {
+        match &self.storage {
+            Storage::Cpu(words) => words,
+            Storage::Wgpu(_) => unreachable!("a GPU buffer reached the CPU backend"),
+        }
+    }
+}
+
+/// A batch's launches on the CPU backend, run in order at submission.
+#[derive(Default)]
+struct CpuBatch(Vec<Work>);
+
+impl BatchWork for CpuBatch {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn add(
+        &mut self,
+        device: &Device,
+        source: &'static KernelSource,
+        valid: Valid<'_>,
+        args: &[Arg<'_>],
+    ) -> Result<()> {
+        let cpu = cpu_of(device);
+        self.0.push(device.cpu_work(cpu, source, valid, args)?);
+        Ok(())
+    }
+
+    fn submit(self: Box<Self>, device: &Device) -> Result<Launch> {
+        let cpu = cpu_of(device);
+        for work in &self.0 {
+            device.run_cpu(cpu, work)?;
+        }
+        Ok(Launch::finished(device, "batch"))
+    }
+}
+
+/// The CPU backend of `device`, which holds one.
+fn cpu_of(device: &Device) -> &CpuBackend {
+    match device.as_cpu() {
+        Some(cpu) => cpu,
+        None => unreachable!("the CPU backend was reached through a GPU device"),
+    }
+}
+
+impl Backend for CpuBackend {
+    fn id(&self) -> u64 {
+        self.id
+    }
+
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn name(&self) -> String {
+        format!("Sarek CPU backend ({} threads)", self.threads)
+    }
+
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn features(&self) -> Features {
+        Features::SUBGROUP
+            | Features::SUBGROUP_BARRIER
+            | Features::SHADER_FLOAT32_ATOMIC
+            | Features::SHADER_F16
+            | Features::EXPERIMENTAL_COOPERATIVE_MATRIX
+    }
+
+    fn coop_offer(&self) -> Option<Vec<CoopShape>> {
+        let mut all = Vec::new();
+        for size in sarek_ir::ir::COOP_SIZES {
+            for ab in [CoopScalar::F16, CoopScalar::F32] {
+                for c in [CoopScalar::F16, CoopScalar::F32] {
+                    all.push(CoopShape {
+                        size,
+                        ab: Some(ab),
+                        c: Some(c),
+                    });
+                }
+            }
+        }
+        Some(all)
+    }
+
+    fn launch_coop_offer(&self) -> Option<Vec<CoopShape>> {
+        // The interpreter emulates every shape WGSL has: only the feature is checked.
+        None
+    }
+
+    fn coarsens(&self) -> bool {
+        // Every invocation runs on its own; the coarsened entry points are the GPU's.
+        false
+    }
+
+    fn check_lost(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn create_buffer(
+        &self,
+        _device: &Device,
+        bytes: u64,
+        _at_least: u64,
+        contents: Option<&[u8]>,
+    ) -> Result<Storage> {
+        let words: Words = match contents {
+            Some(data) => words_of(data),
+            None => (0..(bytes as usize).div_ceil(4))
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+        };
+        Ok(Storage::Cpu(words))
+    }
+
+    fn duplicate(
+        &self,
+        _device: &Device,
+        _src: &RawBuffer,
+        _bytes: u64,
+    ) -> Result<Option<Storage>> {
+        // Through the host, as between two devices: the words are host memory already.
+        Ok(None)
+    }
+
+    fn read(
+        &self,
+        _device: &Device,
+        buffer: &RawBuffer,
+        range: Option<(u64, u64)>,
+    ) -> Result<Vec<u8>> {
+        let words = buffer.cpu_words();
+        Ok(match range {
+            None => bytes_of(words, (buffer.len as u64 * buffer.elem_size) as usize),
+            // Element sizes are whole words (every WGSL type's size is a multiple of 4).
+            Some((start, len)) => {
+                let first = (start / 4) as usize;
+                let end = (start + len).div_ceil(4) as usize;
+                bytes_of(&words[first..end], len as usize)
+            }
+        })
+    }
+
+    fn read_async(
+        &self,
+        device: &Device,
+        buffer: &RawBuffer,
+    ) -> Result<Wait<'static, Result<Vec<u8>>>> {
+        let bytes = self.read(device, buffer, None);
+        Ok(Box::pin(std::future::ready(bytes)))
+    }
+
+    fn write(
+        &self,
+        _device: &Device,
+        buffer: &RawBuffer,
+        at: Option<u64>,
+        bytes: &[u8],
+    ) -> Result<()> {
+        let words = buffer.cpu_words();
+        match at {
+            None => write_words(words, bytes),
+            Some(at) => {
+                let first = (at / 4) as usize;
+                let end = (at + bytes.len() as u64).div_ceil(4) as usize;
+                write_words(&words[first..end], bytes);
+            }
+        }
+        Ok(())
+    }
+
+    fn copy(
+        &self,
+        _device: &Device,
+        (src, src_at): (&RawBuffer, u64),
+        (dst, dst_at): (&RawBuffer, u64),
+        bytes: u64,
+    ) -> Result<()> {
+        let (from, to) = (src.cpu_words(), dst.cpu_words());
+        // Element sizes are whole words; through a copy in case both share their words.
+        let first = (src_at / 4) as usize;
+        let end = (src_at + bytes).div_ceil(4) as usize;
+        let data = bytes_of(&from[first..end], bytes as usize);
+        write_words(&to[(dst_at / 4) as usize..], &data);
+        Ok(())
+    }
+
+    fn forget_buffer(&self, _id: u64) {}
+
+    fn prepare(&self, _device: &Device, kernels: &[&'static KernelSource]) -> Result<()> {
+        for &k in kernels {
+            self.prepared(k)?;
+        }
+        Ok(())
+    }
+
+    fn launch(
+        &self,
+        device: &Device,
+        source: &'static KernelSource,
+        valid: Valid<'_>,
+        args: &[Arg<'_>],
+    ) -> Result<Launch> {
+        device.launch_cpu(self, source, valid, args)
+    }
+
+    fn batch(&self) -> Box<dyn BatchWork> {
+        Box::new(CpuBatch::default())
+    }
+
+    fn flush(&self) {}
+
+    fn synchronize(&self) -> Result<()> {
+        // CPU launches finish before `launch` returns.
+        Ok(())
+    }
+
+    fn can_profile(&self) -> bool {
+        false
+    }
+
+    fn set_profiling(&self, _on: bool) {}
+
+    fn profiling(&self) -> bool {
+        false
     }
 }

@@ -5,7 +5,7 @@
 //! Software adapters (`wgpu::DeviceType::Cpu`: Mesa's lavapipe, WARP, SwiftShader) run WGSL
 //! on the CPU, but not with WebGPU's guarantees: lavapipe ends an invocation's loops after
 //! 65,535 iterations in all (Sarek reports it as `Error::LoopCut` at the next read,
-//! `launch/loop_cap.rs`) and lets an out-of-bounds write at an index of 2^30 or more land inside the buffer, because
+//! `loop_cap.rs`) and lets an out-of-bounds write at an index of 2^30 or more land inside the buffer, because
 //! it claims robust buffer access and wgpu then leaves buffer accesses unchecked (wgpu 30 has
 //! no public knob to force its own checks: `create_shader_module`'s "checked" runtime checks
 //! still defer to the driver's robustness). Sarek's CPU backend keeps every guarantee, so
@@ -268,8 +268,7 @@ fn open(adapter: wgpu::Adapter, experimental: bool, config: Config) -> Result<De
     // Every feature Sarek can use that the adapter has: the kernels' (subgroups, float
     // atomics; a kernel's launch checks its own), timestamps for `Device::set_profiling`
     // and the pipeline cache for `disk_cache.rs`.
-    let mut features =
-        adapter.features() & (crate::features::usable() | wgpu::Features::PIPELINE_CACHE);
+    let mut features = adapter.features() & (super::usable() | wgpu::Features::PIPELINE_CACHE);
     // wgpu grants an `EXPERIMENTAL_*` feature (cooperative matrices) only with this token,
     // whose contract the caller of `experimental_features` took on: the device's wgpu handles
     // (`Device::wgpu_device`) then reach those features from safe code.
@@ -489,9 +488,7 @@ impl Device {
     /// assert!(!sarek_rt::Device::cpu().is_software());
     /// ```
     pub fn is_software(&self) -> bool {
-        match &self.backend {
-            crate::device::Backend::Gpu(inner) => inner.info.as_ref().is_some_and(is_software),
-            crate::device::Backend::Cpu(_) => false,
-        }
+        self.as_wgpu()
+            .is_some_and(|inner| inner.info.as_ref().is_some_and(is_software))
     }
 }

@@ -118,7 +118,7 @@ fn kind_of_name(name: &str) -> Option<Kind> {
 fn kind_of_contents(path: &Path) -> Kind {
     use std::io::Read;
     let mut head = Vec::with_capacity(64);
-    let read = crate::cache_file::open_for_reading(path).and_then(|f| {
+    let read = super::cache_file::open_for_reading(path).and_then(|f| {
         // Only a regular file is read: a FIFO or a device at the path would block or never end.
         if !f.metadata()?.is_file() {
             return Err(std::io::ErrorKind::InvalidInput.into());
@@ -268,7 +268,7 @@ pub(crate) fn start(dir: &Path, policy: Policy) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cache_file::{Field, Layout};
+    use crate::backend::wgpu::cache_file::{Field, Layout};
 
     const DAY: Duration = Duration::from_secs(24 * 60 * 60);
 

@@ -20,7 +20,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::cache_file::{fnv, write_atomically, Contents, Field, Layout};
+use super::cache_file::{fnv, write_atomically, Contents, Field, Layout};
 use crate::device::Device;
 
 /// The layout of a cache file.
@@ -89,7 +89,7 @@ impl DiskCache {
         let contents = LAYOUT.read(&file, &fields(&key));
         // After the read, which refreshed this file's time: old files go on a thread of
         // their own, once per process and directory.
-        crate::cache_prune::start(dir, crate::cache_prune::Policy::of_mb(max_mb));
+        super::cache_prune::start(dir, super::cache_prune::Policy::of_mb(max_mb));
         let data = contents.as_ref().map(Contents::data);
         // SAFETY: `data` is exactly what `PipelineCache::get_data` returned for this key (the
         // adapter, driver and wgpu's own key): the file repeats the key and a checksum of the
@@ -193,9 +193,7 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn set_pipeline_cache_dir(&self, dir: Option<&Path>) -> Option<PathBuf> {
-        let crate::device::Backend::Gpu(inner) = &self.backend else {
-            return None;
-        };
+        let inner = self.as_wgpu()?;
         let cache = match (dir, &inner.info) {
             (Some(dir), Some(info)) => {
                 DiskCache::open(&inner.device, info, dir, inner.config.cache_max_mb).map(Arc::new)
@@ -235,10 +233,8 @@ impl Device {
 
     /// The device's pipeline cache, if it keeps one.
     pub(crate) fn disk_cache(&self) -> Option<Arc<DiskCache>> {
-        match &self.backend {
-            crate::device::Backend::Gpu(inner) => crate::sync::lock(&inner.disk_cache).clone(),
-            crate::device::Backend::Cpu(_) => None,
-        }
+        let inner = self.as_wgpu()?;
+        crate::sync::lock(&inner.disk_cache).clone()
     }
 }
 

@@ -19,7 +19,7 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use crate::cache_file::{fnv, write_atomically, Field, Layout};
+use super::cache_file::{fnv, write_atomically, Field, Layout};
 
 /// The layout of a module file.
 const LAYOUT: Layout = Layout {
@@ -58,7 +58,7 @@ fn file_of(dir: &Path, wgsl: &str) -> PathBuf {
 
 /// Whether `dir` holds a module file of `wgsl`. One is written only once the entry point's
 /// pipeline is compiled and the pipeline cache saved, so this says a previous process cached
-/// that pipeline (tiered compilation skips the quick form then: `launch/tiered.rs`).
+/// that pipeline (tiered compilation skips the quick form then: `tiered.rs`).
 pub(crate) fn saved(dir: &Path, wgsl: &str) -> bool {
     file_of(dir, wgsl).is_file()
 }
@@ -130,7 +130,7 @@ pub(crate) struct Created {
 /// parsed here (as wgpu would, with the device's capabilities) and, with `dir`, returned with
 /// the file to write once the pipeline is made ([`Pending::save`]). `unclamped` names the
 /// entry point to create without index clamps if the proof holds for the very module handed
-/// to wgpu (`launch/unclamped.rs`), which is then parsed here even without `dir`. Without
+/// to wgpu (`unclamped.rs`), which is then parsed here even without `dir`. Without
 /// either, the text goes to wgpu unchanged.
 pub(crate) fn create(
     device: &wgpu::Device,
@@ -139,7 +139,7 @@ pub(crate) fn create(
     dir: Option<&Path>,
     unclamped: Option<&str>,
 ) -> Created {
-    use crate::launch::unclamped::{proven, shader_module};
+    use super::unclamped::{proven, shader_module};
     let from_text = |wgsl: Cow<'static, str>| {
         shader_module(device, label, wgpu::ShaderSource::Wgsl(wgsl), false)
     };
@@ -400,7 +400,7 @@ var<workgroup> s: array<u32, 4>;
             mask in prop_oneof![0u32..80, any::<u32>()],
         ) {
             let module = masked_with(guard, mask);
-            let proven = crate::launch::unclamped::proven_with(
+            let proven = crate::backend::wgpu::unclamped::proven_with(
                 naga::valid::Capabilities::default(),
                 &module,
                 "sarek_main",
@@ -428,7 +428,7 @@ var<workgroup> s: array<u32, 4>;
             }
             write_atomically(&file_of(&dir, MASKED), &encode(MASKED, &data)).unwrap();
             if let Some(module) = load(&dir, MASKED) {
-                let _ = crate::launch::unclamped::proven_with(
+                let _ = crate::backend::wgpu::unclamped::proven_with(
                     naga::valid::Capabilities::default(),
                     &module,
                     "sarek_main",
@@ -441,7 +441,7 @@ var<workgroup> s: array<u32, 4>;
     #[test]
     fn the_honest_masked_module_is_proven() {
         let proven = |guard, mask| {
-            crate::launch::unclamped::proven_with(
+            crate::backend::wgpu::unclamped::proven_with(
                 naga::valid::Capabilities::default(),
                 &masked_with(guard, mask),
                 "sarek_main",

@@ -2,9 +2,9 @@
 
 use std::sync::{Arc, Mutex};
 
+use super::poller::Completion;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::poller::Completion;
 
 /// Read-back staging buffers, reused across reads instead of allocated each time.
 #[derive(Default)]
@@ -56,8 +56,8 @@ pub(crate) struct PendingRead {
     completion: Arc<Completion>,
     result: Arc<Mutex<Option<std::result::Result<(), wgpu::BufferAsyncError>>>>,
     /// On a software adapter, the status word of cut loops, copied to this offset of the
-    /// staging buffer (`launch/loop_cap.rs`).
-    loop_status: Option<(crate::launch::loop_cap::LoopCap, u64)>,
+    /// staging buffer (`loop_cap.rs`).
+    loop_status: Option<(super::loop_cap::LoopCap, u64)>,
 }
 
 impl Device {

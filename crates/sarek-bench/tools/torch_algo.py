@@ -50,7 +50,7 @@ def main():
         # Pairs: the keys sorted with a value each, as a radix sort of pairs delivers them.
         "sort_pairs": (lambda: values[torch.sort(keys, stable=True).indices], None),
         "select_gt0": (lambda: x[x > 0], None),
-        "histogram": (lambda: torch.histc(x, bins=256, min=-4.0, max=4.0), None),
+        "histogram": (lambda: torch.histc(x, bins=100, min=-1.0, max=1.0), None),
         "topk_100": (lambda: torch.topk(x, 100), None),
         "sum": (lambda: x.sum(), 4 * n),
         "cumsum": (lambda: torch.cumsum(x, 0), 8 * n),

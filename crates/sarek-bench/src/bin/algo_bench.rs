@@ -9,7 +9,7 @@
 //! - `histogram`: 2^26 `f32`s into 100 even bins over [-1, 1), as `torch.histc`: the GPU time
 //!   of `enqueue_histogram_even` and the wall time of `histogram_even` and its wait.
 //!
-//! Each figure is the median of 20 runs after 3 untimed ones. Without timestamp queries (the
+//! Each figure is the median of 20 runs after about a second of untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
 //!
 //! `cargo run --release -p sarek-bench --bin algo_bench -- [--quick]` (`--quick`: 2^20).
@@ -22,10 +22,14 @@ use sarek::{Device, Launch};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
-/// The median of 20 timings after 3 untimed ones.
+/// The median of 20 timings after at least 3 untimed ones and about a second of the same work
+/// (a GPU's clocks fall between waited launches; the suite warms up the same way).
 fn median(mut once: impl FnMut() -> Duration) -> Duration {
-    for _ in 0..3 {
+    let warm = Instant::now();
+    let mut untimed = 0;
+    while untimed < 3 || warm.elapsed() < Duration::from_secs(1) {
         once();
+        untimed += 1;
     }
     let mut samples: Vec<Duration> = (0..20).map(|_| once()).collect();
     samples.sort();

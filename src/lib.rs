@@ -135,6 +135,7 @@
 
 extern crate self as sarek;
 
+pub mod algo;
 pub mod coop;
 pub mod gpu;
 pub mod guide;

@@ -8,6 +8,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod algo_sort;
 mod bytes;
 mod cfg_variants;
 mod coarsen;

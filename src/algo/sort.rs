@@ -70,8 +70,8 @@ const DIGIT_BITS: u32 = 4;
 
 /// Pass 1: how many keys of each tile have each digit, into `counts[digit * tiles + tile]`.
 /// A key's digit is bits `shift..shift + 4` of `(key ^ flip) ^ (negative_mask & fneg)`, where
-/// `negative_mask` is all ones when the key's top bit is set (the order-preserving map of the
-/// key type; see the module's documentation).
+/// `negative_mask` is all ones when the key's bit `sign` is set (the order-preserving map of
+/// the key type; see the module's documentation).
 #[sarek::kernel(workgroup_size = [256])]
 pub fn sort_upsweep(
     keys: &[u32],
@@ -79,6 +79,7 @@ pub fn sort_upsweep(
     shift: u32,
     flip: u32,
     fneg: u32,
+    sign: u32,
     tiles: u32,
 ) {
     // Eight copies of the 16 counters, so that fewer threads add to the same one at once.
@@ -91,7 +92,7 @@ pub fn sort_upsweep(
         let i = g * 2048 + k * 256 + t;
         let at = if i < n { i } else { n - 1 };
         let b = keys[at];
-        let neg = 0u32.wrapping_sub(b >> 31);
+        let neg = 0u32.wrapping_sub((b >> sign) & 1);
         let d = (((b ^ flip) ^ (neg & fneg)) >> shift) & 15;
         if i < n {
             hist[copy + d as usize].fetch_add(1, Ordering::Relaxed);
@@ -235,6 +236,7 @@ pub fn sort_downsweep(
     shift: u32,
     flip: u32,
     fneg: u32,
+    sign: u32,
     tiles: u32,
     with_values: u32,
 ) {
@@ -257,7 +259,7 @@ pub fn sort_downsweep(
         let i = first + t * 8 + k;
         let at = if i < n { i } else { n - 1 };
         let b = keys[at];
-        let neg = 0u32.wrapping_sub(b >> 31);
+        let neg = 0u32.wrapping_sub((b >> sign) & 1);
         let d = (((b ^ flip) ^ (neg & fneg)) >> shift) & 15;
         key[k] = b;
         dig[k] = if i < n { d } else { 15 };
@@ -330,7 +332,7 @@ pub fn sort_downsweep(
     for k in 0..8 {
         let j = k * 256 + t;
         let b = stage[j];
-        let neg = 0u32.wrapping_sub(b >> 31);
+        let neg = 0u32.wrapping_sub((b >> sign) & 1);
         let d = ((((b ^ flip) ^ (neg & fneg)) >> shift) & 15) as usize;
         if j < valid {
             let at = offsets[d * tiles as usize + g] + (j as u32 - starts[d]);
@@ -359,16 +361,49 @@ pub fn sort_downsweep(
     }
 }
 
+/// `f16` keys, before the passes: `keys[i]` = the bits of half `i` of `words` (two a word,
+/// the first in the low half), zero-extended.
+#[sarek::kernel(workgroup_size = [256])]
+pub fn sort_widen_halves(words: &[u32], keys: &mut [u32]) {
+    let i = global_thread_id();
+    if i < keys.len() {
+        keys[i] = (words[i / 2] >> ((i as u32 & 1) * 16)) & 65535;
+    }
+}
+
+/// `f16` keys, after the passes: each word of `words` made of two sorted halves of `keys`
+/// (one thread a word, so that no two threads write one word); the high half of a last word
+/// past the keys keeps its bits.
+#[sarek::kernel(workgroup_size = [256])]
+pub fn sort_narrow_halves(keys: &[u32], words: &mut [u32]) {
+    let j = global_thread_id();
+    let n = keys.len();
+    if j < words.len() {
+        let low = keys[2 * j] & 65535;
+        let high = if 2 * j + 1 < n {
+            keys[2 * j + 1] & 65535
+        } else {
+            words[j] >> 16
+        };
+        words[j] = low | (high << 16);
+    }
+}
+
 mod sealed {
     pub trait Sealed {}
     impl Sealed for u32 {}
     impl Sealed for i32 {}
     impl Sealed for f32 {}
+    impl Sealed for half::f16 {}
 }
 
-/// A type [`Sorter`] sorts by: `u32`, `i32` and `f32`, each in its total order (for `f32`,
-/// [`f32::total_cmp`]'s). Sealed: the passes know each type's order by its bits.
+/// A type [`Sorter`] sorts by: `u32`, `i32`, `f32` and `f16` ([`half::f16`]), each in its
+/// total order (for the floats, IEEE 754's `totalOrder`, as [`f32::total_cmp`]). Sealed: the
+/// passes know each type's order by its bits.
 pub trait SortKey: Element + sealed::Sealed {
+    /// The bits of a key: 32, or 16 for `f16`.
+    #[doc(hidden)]
+    const BITS: u32;
     /// XORed into every key's bits before its digits are taken.
     #[doc(hidden)]
     const FLIP: u32;
@@ -378,18 +413,27 @@ pub trait SortKey: Element + sealed::Sealed {
 }
 
 impl SortKey for u32 {
+    const BITS: u32 = 32;
     const FLIP: u32 = 0;
     const NEGATIVE: u32 = 0;
 }
 
 impl SortKey for i32 {
+    const BITS: u32 = 32;
     const FLIP: u32 = 0x8000_0000;
     const NEGATIVE: u32 = 0;
 }
 
 impl SortKey for f32 {
+    const BITS: u32 = 32;
     const FLIP: u32 = 0x8000_0000;
     const NEGATIVE: u32 = 0x7fff_ffff;
+}
+
+impl SortKey for half::f16 {
+    const BITS: u32 = 16;
+    const FLIP: u32 = 0x8000;
+    const NEGATIVE: u32 = 0x7fff;
 }
 
 /// Which way a sort orders its keys.
@@ -445,6 +489,8 @@ pub struct Sorter<K: SortKey> {
     keys: Buffer<u32>,
     /// The values between passes, made at the first sort of pairs.
     values: Option<Buffer<u32>>,
+    /// `f16` keys widened to a word each, made at the first sort of them.
+    wide: Option<Buffer<u32>>,
     /// One element each, bound in place of the values when there are none.
     none: Buffer<u32>,
     none_out: Buffer<u32>,
@@ -488,6 +534,7 @@ impl<K: SortKey> Sorter<K> {
             order: Order::Ascending,
             keys: dev.zeros(len.max(1))?,
             values: None,
+            wide: None,
             none: dev.zeros(1)?,
             none_out: dev.zeros(1)?,
             counts: dev.zeros(counts)?,
@@ -600,6 +647,9 @@ impl<K: SortKey> Sorter<K> {
     /// # }
     /// ```
     pub fn run(&mut self, keys: &mut Buffer<K>) -> Result<Launch> {
+        if K::BITS == 16 && keys.device().is_cpu() {
+            return self.run_halves_on_cpu::<u32>(keys, None);
+        }
         let mut batch = keys.device().batch();
         self.record(&mut batch, keys)?;
         batch.submit()
@@ -622,18 +672,17 @@ impl<K: SortKey> Sorter<K> {
         keys: &mut Buffer<K>,
         values: &mut Buffer<V>,
     ) -> Result<Launch> {
+        if K::BITS == 16 && keys.device().is_cpu() {
+            return self.run_halves_on_cpu(keys, Some(values));
+        }
         let mut batch = keys.device().batch();
         self.record_pairs(&mut batch, keys, values)?;
         batch.submit()
     }
 
-    /// The passes of one sort, with or without values.
-    fn record_any<V: Element>(
-        &mut self,
-        batch: &mut Batch,
-        keys: &mut Buffer<K>,
-        mut values: Option<&mut Buffer<V>>,
-    ) -> Result<()> {
+    /// Checks the lengths of `keys` and `values` against this sorter's, and that values are
+    /// 4-byte elements.
+    fn check<V: Element>(&self, keys: &Buffer<K>, values: Option<&Buffer<V>>) -> Result<()> {
         let bad = |message: String| Error::BadArguments {
             kernel: "sort_downsweep".into(),
             message,
@@ -645,7 +694,7 @@ impl<K: SortKey> Sorter<K> {
                 keys.len()
             )));
         }
-        if let Some(v) = &values {
+        if let Some(v) = values {
             if v.len() != self.len {
                 return Err(bad(format!(
                     "the sorter was made for {} values, and this buffer holds {}",
@@ -661,36 +710,138 @@ impl<K: SortKey> Sorter<K> {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// The launches of one sort, with or without values.
+    fn record_any<V: Element>(
+        &mut self,
+        batch: &mut Batch,
+        keys: &mut Buffer<K>,
+        values: Option<&mut Buffer<V>>,
+    ) -> Result<()> {
+        self.check(keys, values.as_deref())?;
         if self.len == 0 {
             return Ok(());
         }
+        if K::BITS == 32 {
+            return self.record_passes(batch, keys, values);
+        }
+        let dev = keys.device().clone();
+        if dev.is_cpu() {
+            return Err(Error::NotOnCpu(
+                "recording a sort of `f16` keys (`Sorter::run` and the plain calls sort them)",
+            ));
+        }
+        // The halves as the words that hold them, two a word: a buffer of halves is allocated
+        // in whole words, so the last word is there when the length is odd.
+        let mut words = Buffer::<u32>::from_wgpu(
+            &dev,
+            keys.wgpu_buffer().clone(),
+            keys.offset(),
+            self.len.div_ceil(2),
+        )?;
+        self.record_halves(batch, &mut words, values)
+    }
+
+    /// `f16` keys held two a word in `words`: widened to a word each, sorted, narrowed back.
+    fn record_halves<V: Element>(
+        &mut self,
+        batch: &mut Batch,
+        words: &mut Buffer<u32>,
+        values: Option<&mut Buffer<V>>,
+    ) -> Result<()> {
+        let mut wide = match self.wide.take() {
+            Some(wide) => wide,
+            None => words.device().zeros(self.len)?,
+        };
+        let done = (|| {
+            enqueue(
+                batch,
+                sort_widen_halves::SOURCE,
+                Grid::cover(self.len),
+                &[Arg::read(words), Arg::write(&mut wide)],
+            )?;
+            self.record_passes(batch, &mut wide, values)?;
+            enqueue(
+                batch,
+                sort_narrow_halves::SOURCE,
+                Grid::cover(words.len()),
+                &[Arg::read(&wide), Arg::write(words)],
+            )
+        })();
+        self.wide = Some(wide);
+        done
+    }
+
+    /// [`Sorter::run`] of `f16` keys on the CPU backend, which has no view of a buffer of
+    /// halves as words: the halves go through the host to a buffer of words, are sorted there
+    /// by the same launches as on a GPU, and come back.
+    fn run_halves_on_cpu<V: Element>(
+        &mut self,
+        keys: &mut Buffer<K>,
+        values: Option<&mut Buffer<V>>,
+    ) -> Result<Launch> {
+        self.check(keys, values.as_deref())?;
+        let dev = keys.device().clone();
+        let halves = K::slice_to_gpu(&keys.read()?).into_owned();
+        let mut bytes = bytemuck::cast_slice::<K::Gpu, u8>(&halves).to_vec();
+        bytes.resize(self.len.div_ceil(2) * 4, 0);
+        let mut words = dev.upload(&bytemuck::pod_collect_to_vec::<u8, u32>(&bytes))?;
+        let mut batch = dev.batch();
+        if self.len > 0 {
+            self.record_halves(&mut batch, &mut words, values)?;
+        }
+        let launch = batch.submit()?;
+        let back = words.read()?;
+        let bytes = &bytemuck::cast_slice::<u32, u8>(&back)[..std::mem::size_of_val(&*halves)];
+        let sorted = bytemuck::pod_collect_to_vec::<u8, K::Gpu>(bytes)
+            .into_iter()
+            .map(|h| K::from_gpu(h).ok_or_else(|| Error::BadBuffer("a key is no `f16`".into())))
+            .collect::<Result<Vec<K>>>()?;
+        keys.write(&sorted)?;
+        Ok(launch)
+    }
+
+    /// The passes over keys of `K::BITS` bits held one a word in `keys`, moving `values` with
+    /// them.
+    fn record_passes<B: Element, V: Element>(
+        &mut self,
+        batch: &mut Batch,
+        keys: &mut Buffer<B>,
+        mut values: Option<&mut Buffer<V>>,
+    ) -> Result<()> {
         let dev = keys.device().clone();
         if values.is_some() && self.values.is_none() {
             self.values = Some(dev.zeros(self.len)?);
         }
         if !self.prepared {
-            // The five pipelines compile at the same time, not one at each first launch.
-            dev.prepare(&[
+            // The pipelines compile at the same time, not one at each first launch.
+            let mut sources = vec![
                 sort_upsweep::SOURCE,
                 sort_count_reduce::SOURCE,
                 sort_count_carry::SOURCE,
                 sort_count_apply::SOURCE,
                 sort_downsweep::SOURCE,
-            ])?;
+            ];
+            if K::BITS == 16 {
+                sources.extend([sort_widen_halves::SOURCE, sort_narrow_halves::SOURCE]);
+            }
+            dev.prepare(&sources)?;
             self.prepared = true;
         }
         let tiles = self.len.div_ceil(TILE);
         let blocks = self.counts.len().div_ceil(SCAN_TILE);
         let descending = if self.order == Order::Descending {
-            u32::MAX
+            u32::MAX >> (32 - K::BITS)
         } else {
             0
         };
         let flip = K::FLIP ^ descending;
         let fneg = K::NEGATIVE;
+        let sign = K::BITS - 1;
         let with_values = u32::from(values.is_some());
-        let passes = 32 / DIGIT_BITS;
-        for pass in 0..passes {
+        for pass in 0..K::BITS / DIGIT_BITS {
             let shift = pass * DIGIT_BITS;
             // Even passes read the caller's buffers and write the scratch ones, odd passes
             // the other way round: after an even number of passes the result is back.
@@ -711,6 +862,7 @@ impl<K: SortKey> Sorter<K> {
                         Arg::u32(shift),
                         Arg::u32(flip),
                         Arg::u32(fneg),
+                        Arg::u32(sign),
                         Arg::u32(tiles as u32),
                     ],
                 )?;
@@ -737,6 +889,7 @@ impl<K: SortKey> Sorter<K> {
                 Arg::u32(shift),
                 Arg::u32(flip),
                 Arg::u32(fneg),
+                Arg::u32(sign),
                 Arg::u32(tiles as u32),
                 Arg::u32(with_values),
             ];

@@ -1,6 +1,6 @@
 //! The library radix sort (`sarek::algo::sort`) against the host's stable sort: keys alone and
-//! with values, ascending and descending, `u32`, `i32` and `f32` (in `f32::total_cmp`'s order,
-//! compared bit for bit), at every size around a tile and past 2^24, on the GPU and the CPU
+//! with values, ascending and descending, `u32`, `i32`, `f32` and `f16` (in `total_cmp`'s
+//! order, compared bit for bit), at every size around a tile and past 2^24, on the GPU and the CPU
 //! backend.
 
 use std::sync::OnceLock;
@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use sarek::algo::sort::{Order, SortKey, Sorter, TILE};
-use sarek::{algo, Device};
+use sarek::{algo, f16, Device};
 
 use crate::common::{device, random_u32};
 
@@ -153,6 +153,20 @@ proptest! {
     fn f32_keys_match_total_order(keys in lengths().prop_flat_map(|n| vec(floats(), n))) {
         check(&keys, |k| k.to_bits(), f32::total_cmp)?;
     }
+
+    /// `f16` keys (any bits: NaNs of both signs and every payload, infinities, subnormals,
+    /// both zeros, or few distinct values) in `total_cmp`'s order, bit for bit, odd lengths
+    /// included.
+    #[test]
+    fn f16_keys_match_total_order(
+        keys in lengths().prop_flat_map(|n| vec(prop_oneof![
+            any::<u16>(),
+            (0u16..6).prop_map(|v| [0x0000, 0x8000, 0x7c00, 0xfc00, 0x7e01, 0x3c00][v as usize]),
+        ], n)),
+    ) {
+        let keys: Vec<f16> = keys.into_iter().map(f16::from_bits).collect();
+        check(&keys, |k| u32::from(k.to_bits()), f16::total_cmp)?;
+    }
 }
 
 /// The free functions: ascending and descending, keys and pairs, with `f32` values moved as
@@ -226,6 +240,35 @@ fn a_sorter_records_into_a_batch_and_is_reused() {
     assert!(sorter.record(&mut batch, &mut short).is_err());
     let mut wide = dev.zeros::<[u32; 2]>(n).unwrap();
     assert!(sorter.record_pairs(&mut batch, &mut ka, &mut wide).is_err());
+}
+
+/// `f16` keys recorded into a batch on a GPU (the CPU backend refuses to record them, and
+/// sorts them in `Sorter::run`).
+#[test]
+fn f16_keys_record_into_a_batch() {
+    let dev = dev();
+    let keys: Vec<f16> = random_u32(8, 5001)
+        .iter()
+        .map(|&v| f16::from_bits(v as u16))
+        .collect();
+    let mut k = dev.upload(&keys).unwrap();
+    let mut v = dev.upload(&(0..5001u32).collect::<Vec<_>>()).unwrap();
+    let mut sorter = Sorter::<f16>::new(dev, keys.len())
+        .unwrap()
+        .order(Order::Descending);
+    let mut batch = dev.batch();
+    let recorded = sorter.record_pairs(&mut batch, &mut k, &mut v);
+    if dev.is_cpu() {
+        assert!(matches!(recorded, Err(sarek::Error::NotOnCpu(_))));
+        sorter.run_pairs(&mut k, &mut v).unwrap();
+    } else {
+        recorded.unwrap();
+        batch.submit().unwrap();
+    }
+    let (want_keys, want_index) = host(&keys, Order::Descending, f16::total_cmp);
+    let bits = |ks: &[f16]| ks.iter().map(|k| k.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&k.read().unwrap()), bits(&want_keys));
+    assert_eq!(v.read().unwrap(), want_index);
 }
 
 /// Past 2^24 keys (where a float count would no longer be exact), pairs of `u32`s.

@@ -420,7 +420,7 @@ mod sealed {
 /// fn smallest<K: SortKey>(dev: &Device, keys: &[K]) -> sarek::Result<K> {
 ///     let mut buf: Buffer<K> = dev.upload(keys)?;
 ///     sarek::algo::sort(dev, &mut buf)?;
-///     Ok(buf.read_range(0..1)?[0])
+///     Ok(buf.read()?[0])
 /// }
 ///
 /// # fn main() -> sarek::Result<()> {

@@ -192,7 +192,7 @@ fn the_plain_calls_sort_in_place() {
     let mut v = dev.upload(&values).unwrap();
     algo::sort_pairs_descending(dev, &mut k, &mut v).unwrap();
     let mut pairs: Vec<(i32, f32)> = keys.iter().copied().zip(values.iter().copied()).collect();
-    pairs.sort_by(|a, b| b.0.cmp(&a.0));
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
     assert_eq!(
         k.read().unwrap(),
         pairs.iter().map(|p| p.0).collect::<Vec<_>>()

@@ -1,10 +1,21 @@
 //! Device-wide parallel algorithms written in Sarek: the calls users would otherwise take from
-//! CUB, Thrust or PyTorch (scan, compaction, partition, unique and run-length encoding,
-//! histograms, ...), each a plain host call that runs and waits, plus a form that records its passes into
-//! a [`Batch`](crate::Batch) without waiting. Every algorithm is portable: no workgroup waits
-//! for another (WebGPU promises no forward progress between workgroups), no extension is
-//! required, and the CPU backend runs the same kernels with the same results.
+//! CUB, Thrust or PyTorch, each a plain host call that runs and waits, plus a form that records
+//! its passes into a [`Batch`](crate::Batch) without waiting:
+//!
+//! - [`scan`]: an inclusive scan (prefix sum) of `f32`s;
+//! - [`sort`]: a stable LSD radix sort of `u32`, `i32`, `f32` and `f16` keys, alone or with
+//!   values, ascending or descending ([`sort::sort`], [`sort::sort_pairs`], [`sort::Sorter`]);
+//! - [`select`]: compaction by a predicate or flags, stable partition, unique and run-length
+//!   encoding;
+//! - [`histogram`]: even bins over a range of `f32`s, and integer keys.
+//!
+//! Every algorithm is portable: no workgroup waits for another (WebGPU promises no forward
+//! progress between workgroups), no extension is required, and the CPU backend runs the same
+//! kernels with the same results.
 
 pub mod histogram;
 pub mod scan;
 pub mod select;
+pub mod sort;
+
+pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};

@@ -45,7 +45,11 @@ impl Row {
             sarek_rate: m.work.rate(m.sarek),
             wgsl_rate: m.work.rate(m.wgsl),
             wgsl_vec4_rate: m.wgsl_vec4.map(|d| m.work.rate(d)),
-            ratio: m.wgsl.as_secs_f64() / m.sarek.as_secs_f64(),
+            ratio: if m.wgsl.is_zero() {
+                f64::NAN
+            } else {
+                m.wgsl.as_secs_f64() / m.sarek.as_secs_f64()
+            },
             fraction_of_copy: matches!(m.work, Work::Bytes(_))
                 .then(|| m.work.rate(m.sarek) / copy_gbps),
             wgsl_fraction_of_copy: matches!(m.work, Work::Bytes(_))
@@ -58,14 +62,14 @@ impl Row {
     /// The row as the suite prints it while it runs.
     pub fn print(&self) {
         println!(
-            "{:<15} {:<14} sarek {:>10.1} µs {:>9.1} {}   wgsl {:>10.1} µs   ratio {:.3}{}{}{}",
+            "{:<15} {:<14} sarek {:>10.1} µs {:>9.1} {}   wgsl {:>10.1} µs   ratio {}{}{}{}",
             self.kernel,
             self.size,
             self.sarek_us,
             self.sarek_rate,
             self.unit,
             self.wgsl_us,
-            self.ratio,
+            ratio(self.ratio),
             self.wgsl_vec4_us
                 .map(|v| format!("   wgsl vec4 {v:.1} µs"))
                 .unwrap_or_default(),
@@ -78,6 +82,15 @@ impl Row {
                 .unwrap_or_default(),
             if self.verified { "" } else { "   WRONG RESULT" },
         );
+    }
+}
+
+/// A time ratio as the table prints it (`–` for a row without a twin).
+fn ratio(r: f64) -> String {
+    if r.is_nan() {
+        "–".into()
+    } else {
+        format!("{r:.3}")
     }
 }
 
@@ -149,7 +162,7 @@ impl Report {
         );
         for r in &self.rows {
             md += &format!(
-                "| {} | {} | {:.1} | {:.1} | {} | {:.1} {} | {:.1} {} | {:.3} | {} | {} | {:.1} | {} |\n",
+                "| {} | {} | {:.1} | {:.1} | {} | {:.1} {} | {:.1} {} | {} | {} | {} | {:.1} | {} |\n",
                 r.kernel,
                 r.size,
                 r.sarek_us,
@@ -159,7 +172,7 @@ impl Report {
                 r.unit,
                 r.wgsl_rate,
                 r.unit,
-                r.ratio,
+                ratio(r.ratio),
                 percent(r.fraction_of_copy),
                 percent(r.wgsl_fraction_of_copy),
                 r.first_launch_ms,
@@ -181,12 +194,13 @@ impl Report {
     }
 
     fn chart(&self, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-        let labels: Vec<String> = self
-            .rows
+        // Rows without a twin have no ratio to draw.
+        let rows: Vec<&Row> = self.rows.iter().filter(|r| !r.ratio.is_nan()).collect();
+        let labels: Vec<String> = rows
             .iter()
             .map(|r| format!("{} {}", r.kernel, r.size))
             .collect();
-        let max = self.rows.iter().map(|r| r.ratio).fold(1.2f64, f64::max) * 1.1;
+        let max = rows.iter().map(|r| r.ratio).fold(1.2f64, f64::max) * 1.1;
         let root = SVGBackend::new(path, (900, 120 + 40 * labels.len() as u32)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
@@ -210,7 +224,7 @@ impl Report {
             })
             .x_desc("hand-written time / Sarek time")
             .draw()?;
-        chart.draw_series(self.rows.iter().enumerate().map(|(i, r)| {
+        chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
             let color = if r.ratio >= 0.98 {
                 GREEN.mix(0.7)
             } else {

@@ -13,6 +13,7 @@ mod matmul;
 mod memory;
 mod reduction;
 mod scan;
+mod sort;
 mod subgroup;
 
 use crate::measure::{Measured, Timer};
@@ -88,6 +89,10 @@ pub const BENCHMARKS: &[Benchmark] = &[
     Benchmark {
         name: "scan",
         run: scan::scan,
+    },
+    Benchmark {
+        name: "sort",
+        run: sort::sort,
     },
     Benchmark {
         name: "block_scan",

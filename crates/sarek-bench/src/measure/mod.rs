@@ -16,13 +16,15 @@ pub enum Work {
     Bytes(f64),
     /// Floating-point operations: a rate in GFLOP/s.
     Flops(f64),
+    /// Keys sorted: a rate in Gkeys/s.
+    Keys(f64),
 }
 
 impl Work {
     /// The amount, in bytes or floating-point operations.
     pub fn amount(self) -> f64 {
         match self {
-            Work::Bytes(v) | Work::Flops(v) => v,
+            Work::Bytes(v) | Work::Flops(v) | Work::Keys(v) => v,
         }
     }
 
@@ -31,6 +33,7 @@ impl Work {
         match self {
             Work::Bytes(_) => "GB/s",
             Work::Flops(_) => "GFLOP/s",
+            Work::Keys(_) => "Gkeys/s",
         }
     }
 
@@ -49,7 +52,8 @@ pub struct Measured {
     pub work: Work,
     /// Sarek's median time.
     pub sarek: Duration,
-    /// The hand-written twin's median time.
+    /// The hand-written twin's median time; zero for a row without a twin (its ratio is then
+    /// NaN, printed as `–`).
     pub wgsl: Duration,
     /// The median time of a vec4 twin, where the benchmark has one.
     pub wgsl_vec4: Option<Duration>,

@@ -77,7 +77,7 @@ fn device_limit_kernels_run_where_the_device_allows() {
 #[test]
 fn a_device_with_lower_limits_refuses_naming_the_limit() {
     // A device created with WebGPU's default limits: 256 invocations, 8 storage buffers.
-    let Some(dev) = crate::subgroups::bare_device() else {
+    let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
     };
     match run_wide(&dev) {

@@ -281,10 +281,10 @@ fn shared_overrun(k: u32, hits: &[std::sync::atomic::AtomicU32], out: &mut [u32]
 /// The 1-based line of this file's first line containing `needle` (so that edits above a
 /// kernel do not break the locations its faults are checked against).
 fn line_of(needle: &str) -> usize {
-    include_str!("cpu.rs")
+    include_str!("backend.rs")
         .lines()
         .position(|l| l.contains(needle))
-        .expect("needle in cpu.rs")
+        .expect("needle in backend.rs")
         + 1
 }
 
@@ -370,7 +370,7 @@ fn a_kernel_that_never_ends_stops_at_the_step_limit() {
             ..
         } => {
             assert_eq!((kernel.as_str(), *limit), ("spin", 100_000));
-            assert!(location.starts_with("tests/it/cpu.rs:"), "{location}");
+            assert!(location.starts_with("tests/it/cpu/backend.rs:"), "{location}");
         }
         other => panic!("{other:?}"),
     }

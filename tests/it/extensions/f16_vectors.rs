@@ -229,7 +229,7 @@ fn f16vec_struct_fields_follow_wgsl_layout_in_buffers_the_uniform_block_and_loca
 
 #[test]
 fn a_device_without_shader_f16_refuses_an_f16vec_kernel() {
-    let Some(dev) = crate::subgroups::bare_device() else {
+    let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
     };
     let x = dev.upload(&[F16Vec4::ONE; 4]).unwrap();

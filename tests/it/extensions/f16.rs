@@ -62,7 +62,7 @@ fn the_abi_lists_shader_f16_and_the_wgsl_enables_it() {
 
 #[test]
 fn a_device_without_shader_f16_refuses_with_missing_feature() {
-    let Some(dev) = crate::subgroups::bare_device() else {
+    let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
     };
     assert!(!dev.features().contains(sarek::wgpu::Features::SHADER_F16));

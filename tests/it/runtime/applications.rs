@@ -342,7 +342,7 @@ fn profiled_launches_report_a_positive_gpu_time() {
 #[test]
 fn kernels_know_where_they_are_defined() {
     assert!(
-        saxpy::SOURCE.location().starts_with("tests/it/runtime.rs:"),
+        saxpy::SOURCE.location().starts_with("tests/it/runtime/applications.rs:"),
         "{}",
         saxpy::SOURCE.location()
     );

@@ -340,7 +340,7 @@ fn a_device_without_subgroups_refuses_with_missing_feature() {
     }
     // A kernel that needs no feature still runs there.
     let mut c = dev.zeros::<u32>(64).unwrap();
-    crate::subgroups::plain
+    crate::extensions::subgroups::plain
         .launch(&dev, Grid::cover(64), &mut c)
         .unwrap();
     assert_eq!(c.read().unwrap()[5], 5);

@@ -127,7 +127,7 @@ fn shared_only(out: &mut [f32]) {
 #[test]
 fn a_device_without_float_atomics_refuses_buffer_ones_and_runs_workgroup_ones() {
     assert!(shared_only::ABI.features.is_empty());
-    let Some(dev) = crate::subgroups::bare_device() else {
+    let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
     };
     assert!(!dev

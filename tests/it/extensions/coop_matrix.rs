@@ -161,7 +161,7 @@ fn the_abi_names_the_shapes() {
 
 #[test]
 fn a_device_without_cooperative_matrices_refuses_with_missing_feature() {
-    let Some(dev) = crate::subgroups::bare_device() else {
+    let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
     };
     assert!(!dev

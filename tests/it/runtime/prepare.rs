@@ -9,7 +9,7 @@ use sarek::prelude::*;
 use sarek::scan::Scan;
 
 use crate::common;
-use crate::tiered::{blocked_sum, expected, input, run, N};
+use crate::runtime::tiered::{blocked_sum, expected, input, run, N};
 
 #[sarek::kernel]
 fn prep_scale(k: u32, out: &mut [u32]) {

@@ -1,7 +1,7 @@
 //! Thread coarsening of element-wise kernels: on large 1-D grids each invocation does the work
 //! of four, with the loads first; the results are those of the plain kernel.
 
-use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 
@@ -45,9 +45,8 @@ fn only_element_wise_kernels_are_coarsened() {
     assert!(!neighbour::WGSL.contains("sarek_main_coarse"));
 }
 
-#[test]
-fn coarsened_launches_compute_what_the_plain_kernel_does() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn coarsened_launches_compute_what_the_plain_kernel_does(dev: Device) {
     // Over 8192 workgroups of 256, and not a multiple of anything convenient.
     let n = 8192 * 256 + 1234;
     let xs: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 - 500.0).collect();

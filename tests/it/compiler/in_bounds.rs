@@ -3,7 +3,7 @@
 //! with robust buffer access (`sarek-rt`'s `launch/unclamped.rs`), and they give the results
 //! the CPU backend gives, as does a kernel whose index is not proven (and is clamped).
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
 
@@ -65,9 +65,8 @@ fn sources_list_the_entry_points_proven_in_bounds() {
     );
 }
 
-#[test]
-fn proven_and_clamped_kernels_give_the_cpu_backends_results() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn proven_and_clamped_kernels_give_the_cpu_backends_results(dev: Device) {
     // On a Vulkan device (lavapipe, NVIDIA) the proven kernel runs without index clamps.
     if dev.backend() == Some(sarek::wgpu::Backend::Vulkan)
         && std::env::var("SAREK_UNCLAMPED").as_deref() != Ok("0")
@@ -75,32 +74,30 @@ fn proven_and_clamped_kernels_give_the_cpu_backends_results() {
         assert!(dev.drops_proven_clamps(), "{}", dev.name());
     }
     let x = input();
-    for d in [dev, Device::cpu()] {
-        // `shift_blocks` reads past the end on purpose: clamped, not a fault (`SAREK_CHECKS=1`
-        // would stop the CPU backend's launch there).
-        d.set_checks(false);
-        let xs = d.upload(&x).unwrap();
-        let mut out = d.zeros::<f32>(N).unwrap();
-        reverse_blocks
-            .launch(&d, Grid::cover(N), &xs, &mut out)
+    // `shift_blocks` reads past the end on purpose: clamped, not a fault (`SAREK_CHECKS=1`
+    // would stop the CPU backend's launch there).
+    dev.set_checks(false);
+    let xs = dev.upload(&x).unwrap();
+    let mut out = dev.zeros::<f32>(N).unwrap();
+    reverse_blocks
+        .launch(&dev, Grid::cover(N), &xs, &mut out)
+        .unwrap()
+        .wait()
+        .unwrap();
+    assert_eq!(
+        out.read().unwrap(),
+        expected(&x, |t| 63 - t),
+        "{}",
+        dev.name()
+    );
+    for k in [0u32, 5] {
+        shift_blocks
+            .launch(&dev, Grid::cover(N), &xs, &mut out, k)
             .unwrap()
             .wait()
             .unwrap();
-        assert_eq!(
-            out.read().unwrap(),
-            expected(&x, |t| 63 - t),
-            "{}",
-            d.name()
-        );
-        for k in [0u32, 5] {
-            shift_blocks
-                .launch(&d, Grid::cover(N), &xs, &mut out, k)
-                .unwrap()
-                .wait()
-                .unwrap();
-            let want = expected(&x, |t| (t + k as usize).min(63));
-            assert_eq!(out.read().unwrap(), want, "{} k {k}", d.name());
-        }
+        let want = expected(&x, |t| (t + k as usize).min(63));
+        assert_eq!(out.read().unwrap(), want, "{} k {k}", dev.name());
     }
 }
 
@@ -159,11 +156,8 @@ var<workgroup> s: array<u32, 4>;
     .with_in_bounds(&["sarek_main"], false)
 };
 
-#[test]
-fn a_forged_proof_keeps_the_index_clamps() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn a_forged_proof_keeps_the_index_clamps(dev: Device) {
     let mut out = dev.zeros::<u32>(64).unwrap();
     let before = dev.pipelines_unclamped();
     sarek::__private::launch(

@@ -3,7 +3,7 @@
 //! (`SAREK_UNROLL=0`), on the test device and on the CPU backend, and every result agrees bit
 //! for bit.
 
-use crate::common;
+use crate::common::backends;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -82,15 +82,6 @@ fn without_unrolling(source: &'static KernelSource) -> &'static KernelSource {
     }))
 }
 
-/// The devices to compare: the test device and the CPU backend.
-fn devices() -> Vec<Device> {
-    let mut all = vec![Device::cpu()];
-    if let Some(dev) = common::device().filter(|d| !d.is_cpu()) {
-        all.push(dev);
-    }
-    all
-}
-
 /// Floats whose sums round (a change in the order of the additions would show).
 fn floats(n: usize, negative_at: Option<usize>) -> Vec<f32> {
     (0..n)
@@ -132,93 +123,89 @@ fn the_pass_changes_the_wgsl_of_grid_stride_loops() {
     assert!(!off.wgsl().contains(guarded));
 }
 
-#[test]
+#[backends]
 // The loop indexes several arrays in step, which reads plainer than zipped iterators.
 #[allow(clippy::needless_range_loop)]
-fn unrolled_sums_equal_the_plain_ones_bit_for_bit() {
+fn unrolled_sums_equal_the_plain_ones_bit_for_bit(dev: Device) {
     let off = without_unrolling(grid_sum::SOURCE);
     let off_break = without_unrolling(sum_to_negative::SOURCE);
-    for dev in devices() {
-        for (n, groups) in [
-            (0, 1),
-            (1, 1),
-            (255, 1),
-            (1000, 2),
-            (4096 + 7, 3),
-            (50_000, 5),
+    for (n, groups) in [
+        (0, 1),
+        (1, 1),
+        (255, 1),
+        (1000, 2),
+        (4096 + 7, 3),
+        (50_000, 5),
+    ] {
+        // Workgroups of 256 (the default).
+        let threads = groups * 256;
+        for (on_source, off_source, negative_at) in [
+            (grid_sum::SOURCE, off, None),
+            (sum_to_negative::SOURCE, off_break, Some(n * 2 / 3)),
         ] {
-            // Workgroups of 256 (the default).
-            let threads = groups * 256;
-            for (on_source, off_source, negative_at) in [
-                (grid_sum::SOURCE, off, None),
-                (sum_to_negative::SOURCE, off_break, Some(n * 2 / 3)),
-            ] {
-                let xs = floats(n, negative_at);
-                let x = dev.upload(&xs).unwrap();
-                let run = |source: &'static KernelSource| {
-                    let mut out = dev.zeros::<f32>(threads).unwrap();
-                    launch(
-                        &dev,
-                        source,
-                        Grid::groups([groups as u32, 1, 1]),
-                        &[Arg::read(&x), Arg::write(&mut out)],
-                    )
-                    .unwrap()
-                    .wait()
-                    .unwrap();
-                    out.read().unwrap()
-                };
-                let (on, plain) = (run(on_source), run(off_source));
-                let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
-                assert_eq!(
-                    bits(&on),
-                    bits(&plain),
-                    "{} on {}: n {n}, {groups} groups",
-                    on_source.abi().kernel,
-                    dev.name()
-                );
-                // And the sums are the sequential ones, thread by thread.
-                for t in 0..threads {
-                    let mut acc = 0.0f32;
-                    for &v in xs.iter().skip(t).step_by(threads) {
-                        if v < 0.0 {
-                            break;
-                        }
-                        acc += if negative_at.is_some() { v * v } else { v };
+            let xs = floats(n, negative_at);
+            let x = dev.upload(&xs).unwrap();
+            let run = |source: &'static KernelSource| {
+                let mut out = dev.zeros::<f32>(threads).unwrap();
+                launch(
+                    &dev,
+                    source,
+                    Grid::groups([groups as u32, 1, 1]),
+                    &[Arg::read(&x), Arg::write(&mut out)],
+                )
+                .unwrap()
+                .wait()
+                .unwrap();
+                out.read().unwrap()
+            };
+            let (on, plain) = (run(on_source), run(off_source));
+            let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
+            assert_eq!(
+                bits(&on),
+                bits(&plain),
+                "{} on {}: n {n}, {groups} groups",
+                on_source.abi().kernel,
+                dev.name()
+            );
+            // And the sums are the sequential ones, thread by thread.
+            for t in 0..threads {
+                let mut acc = 0.0f32;
+                for &v in xs.iter().skip(t).step_by(threads) {
+                    if v < 0.0 {
+                        break;
                     }
-                    assert_eq!(on[t].to_bits(), acc.to_bits(), "thread {t} of n {n}");
+                    acc += if negative_at.is_some() { v * v } else { v };
                 }
+                assert_eq!(on[t].to_bits(), acc.to_bits(), "thread {t} of n {n}");
             }
         }
     }
 }
 
-#[test]
-fn unrolled_histograms_count_what_the_plain_ones_count() {
+#[backends]
+fn unrolled_histograms_count_what_the_plain_ones_count(dev: Device) {
     let off = without_unrolling(histogram_gs::SOURCE);
-    for dev in devices() {
-        for (n, groups) in [(0usize, 1u32), (63, 1), (10_000, 3), (100_003, 7)] {
-            let data: Vec<u32> = (0..n as u32)
-                .map(|v| v.wrapping_mul(2_654_435_761))
-                .collect();
-            let d = dev.upload(&data).unwrap();
-            let mut expect = vec![0u32; 64];
-            for v in &data {
-                expect[(v % 64) as usize] += 1;
-            }
-            for source in [histogram_gs::SOURCE, off] {
-                let bins = dev.zeros::<u32>(64).unwrap();
-                launch(
-                    &dev,
-                    source,
-                    Grid::groups([groups, 1, 1]),
-                    &[Arg::read(&d), Arg::atomic(&bins)],
-                )
-                .unwrap()
-                .wait()
-                .unwrap();
-                assert_eq!(bins.read().unwrap(), expect, "n {n} on {}", dev.name());
-            }
+    for (n, groups) in [(0usize, 1u32), (63, 1), (10_000, 3), (100_003, 7)] {
+        let data: Vec<u32> = (0..n as u32)
+            .map(|v| v.wrapping_mul(2_654_435_761))
+            .collect();
+        let d = dev.upload(&data).unwrap();
+        let mut expect = vec![0u32; 64];
+        for v in &data {
+            expect[(v % 64) as usize] += 1;
+        }
+        for source in [histogram_gs::SOURCE, off] {
+            let bins = dev.zeros::<u32>(64).unwrap();
+            launch(
+                &dev,
+                source,
+                Grid::groups([groups, 1, 1]),
+                &[Arg::read(&d), Arg::atomic(&bins)],
+            )
+            .unwrap()
+            .wait()
+            .unwrap();
+            assert_eq!(bins.read().unwrap(), expect, "n {n} on {}", dev.name());
         }
     }
 }

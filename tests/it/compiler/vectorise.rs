@@ -2,7 +2,7 @@
 //! buffer covers the grid (16-byte loads and stores), the coarsened scalar entry otherwise;
 //! both compute what the plain kernel does, bit for bit, on the GPU and the CPU backend.
 
-use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 
@@ -60,11 +60,10 @@ fn xs(n: usize) -> Vec<f32> {
     (0..n).map(|i| (i % 999) as f32 - 500.0).collect()
 }
 
-#[test]
+#[backends]
 // The loop indexes several arrays in step, which reads plainer than zipped iterators.
 #[allow(clippy::needless_range_loop)]
-fn the_vec4_entry_computes_what_the_scalar_kernel_does() {
-    let Some(dev) = common::device() else { return };
+fn the_vec4_entry_computes_what_the_scalar_kernel_does(dev: Device) {
     let host = xs(N);
     let x = dev.upload(&host).unwrap();
     let expect = |v: f32| (0.5 * v + -2.0) * v + 3.0;
@@ -94,9 +93,8 @@ fn the_vec4_entry_computes_what_the_scalar_kernel_does() {
     }
 }
 
-#[test]
-fn lanes_a_copy_does_not_store_keep_their_values() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn lanes_a_copy_does_not_store_keep_their_values(dev: Device) {
     let host = xs(N);
     let x = dev.upload(&host).unwrap();
     let before: Vec<f32> = (0..N).map(|i| i as f32).collect();

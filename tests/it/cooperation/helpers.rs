@@ -5,6 +5,7 @@
 //! backend under `SAREK_DEVICE=cpu`); `differential::cooperating` runs them on every backend.
 
 use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 
@@ -183,9 +184,8 @@ pub mod coop {
 
 use coop::*;
 
-#[test]
-fn tree_reduction_in_a_helper_taking_the_workgroup_array() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn tree_reduction_in_a_helper_taking_the_workgroup_array(dev: Device) {
     let n = 256 * 9 + 77;
     let xs: Vec<u32> = common::random_u32(11, n).iter().map(|v| v % 1000).collect();
     let groups = n.div_ceil(256);
@@ -201,9 +201,8 @@ fn tree_reduction_in_a_helper_taking_the_workgroup_array() {
     assert!(block_sums::WGSL.contains("sarek_lid: vec3<u32>"));
 }
 
-#[test]
-fn a_helpers_own_workgroup_array_is_one_per_declaration() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_helpers_own_workgroup_array_is_one_per_declaration(dev: Device) {
     let n = 64 * 5 + 3;
     let xs: Vec<u32> = common::random_u32(5, n).iter().map(|v| v % 100).collect();
     let groups = n.div_ceil(64);
@@ -232,9 +231,8 @@ fn a_helpers_own_workgroup_array_is_one_per_declaration() {
     assert_eq!(centred::WGSL.matches("var<workgroup>").count(), 1);
 }
 
-#[test]
-fn a_barrier_loop_bounded_by_a_uniform_argument() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_barrier_loop_bounded_by_a_uniform_argument(dev: Device) {
     let n = 64 * 3;
     let xs: Vec<u32> = common::random_u32(8, n)
         .iter()
@@ -264,9 +262,8 @@ fn a_barrier_loop_bounded_by_a_uniform_argument() {
     }
 }
 
-#[test]
-fn helpers_use_the_invocations_ids() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn helpers_use_the_invocations_ids(dev: Device) {
     let (w, h) = (8 * 3, 4 * 2);
     let mut out = dev.zeros::<u32>(w * h).unwrap();
     ids.launch(&dev, Grid::cover_2d(w, h), &mut out).unwrap();
@@ -278,9 +275,8 @@ fn helpers_use_the_invocations_ids() {
     assert!(ids::WGSL.contains("fn row_major(sarek_lid: vec3<u32>"));
 }
 
-#[test]
-fn helpers_do_atomics_on_workgroup_arrays_and_buffers() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn helpers_do_atomics_on_workgroup_arrays_and_buffers(dev: Device) {
     let n = 64 * 7 + 9;
     let xs = common::random_u32(21, n);
     let global = dev.zeros::<u32>(16).unwrap();
@@ -294,9 +290,8 @@ fn helpers_do_atomics_on_workgroup_arrays_and_buffers() {
     assert_eq!(global.read().unwrap(), expect);
 }
 
-#[test]
-fn methods_use_the_invocations_ids() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn methods_use_the_invocations_ids(dev: Device) {
     let n = 32 * 4 + 5;
     let mut out = dev.zeros::<u32>(n).unwrap();
     lanes.launch(&dev, Grid::cover(n), &mut out).unwrap();

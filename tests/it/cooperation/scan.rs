@@ -3,9 +3,9 @@
 //! (8192 floats) and the per-thread share, on the GPU and the CPU backend.
 
 use sarek::scan::{Scan, TILE};
-use sarek::Vec4;
+use sarek::{Device, Vec4};
 
-use crate::common::{device, random_u32};
+use crate::common::{backends, random_u32};
 
 /// -1, 0 or 1: every prefix is a small integer, exact in any order of addition, so the
 /// device's result must equal the host's exactly.
@@ -33,8 +33,7 @@ fn sizes() -> Vec<usize> {
     vec![4, 1000, TILE - 4, TILE, TILE + 4, 3 * TILE, 5 * TILE + 1236]
 }
 
-fn check(subgroups: bool) {
-    let Some(dev) = device() else { return };
+fn check(dev: Device, subgroups: bool) {
     if subgroups && !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
         eprintln!(
             "skipping the subgroup scan: {} has no subgroups",
@@ -57,19 +56,18 @@ fn check(subgroups: bool) {
     }
 }
 
-#[test]
-fn scan_with_subgroups_matches_the_host() {
-    check(true);
+#[backends]
+fn scan_with_subgroups_matches_the_host(dev: Device) {
+    check(dev, true);
 }
 
-#[test]
-fn portable_scan_matches_the_host() {
-    check(false);
+#[backends]
+fn portable_scan_matches_the_host(dev: Device) {
+    check(dev, false);
 }
 
-#[test]
-fn scan_new_picks_what_the_device_has() {
-    let Some(dev) = device() else { return };
+#[backends]
+fn scan_new_picks_what_the_device_has(dev: Device) {
     let xs: Vec<f32> = (0..4 * 3000).map(|i| (i % 5) as f32 * 0.5).collect();
     let x = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&xs)).unwrap();
     let mut out = dev.zeros::<Vec4>(3000).unwrap();

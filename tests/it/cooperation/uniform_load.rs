@@ -2,6 +2,7 @@
 //! on the GPU and on the CPU backend, against the same iteration on the host.
 
 use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 
@@ -64,8 +65,8 @@ fn settle(block: &[u32]) -> (Vec<u32>, u32) {
     (v, rounds)
 }
 
-#[test]
-fn a_convergence_loop_over_a_workgroup_flag_runs_on_every_backend() {
+#[backends]
+fn a_convergence_loop_over_a_workgroup_flag_runs_on_every_backend(dev: Device) {
     assert!(
         prefix_max_until_settled::WGSL.contains("workgroupUniformLoad(&changed[0u])")
             || prefix_max_until_settled::WGSL.contains("workgroupUniformLoad(&changed[0])")
@@ -83,15 +84,12 @@ fn a_convergence_loop_over_a_workgroup_flag_runs_on_every_backend() {
         expect_rounds.iter().any(|&r| r > 3),
         "the input needs several rounds"
     );
-    let devices = [common::device(), Some(Device::cpu())];
-    for dev in devices.into_iter().flatten() {
-        let x = dev.upload(&xs).unwrap();
-        let mut out = dev.zeros::<u32>(n).unwrap();
-        let mut rounds = dev.zeros::<u32>(n.div_ceil(64)).unwrap();
-        prefix_max_until_settled
-            .launch(&dev, Grid::cover(n), &x, &mut out, &mut rounds)
-            .unwrap();
-        assert_eq!(out.read().unwrap(), expect, "{}", dev.name());
-        assert_eq!(rounds.read().unwrap(), expect_rounds, "{}", dev.name());
-    }
+    let x = dev.upload(&xs).unwrap();
+    let mut out = dev.zeros::<u32>(n).unwrap();
+    let mut rounds = dev.zeros::<u32>(n.div_ceil(64)).unwrap();
+    prefix_max_until_settled
+        .launch(&dev, Grid::cover(n), &x, &mut out, &mut rounds)
+        .unwrap();
+    assert_eq!(out.read().unwrap(), expect, "{}", dev.name());
+    assert_eq!(rounds.read().unwrap(), expect_rounds, "{}", dev.name());
 }

@@ -3,6 +3,7 @@
 //! workgroup.
 
 use crate::common;
+use crate::common::{backends, gpu_only};
 
 use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
 
@@ -29,9 +30,8 @@ fn block_sum(x: &[u32], sums: &mut [u32]) {
     }
 }
 
-#[test]
-fn tree_reduction_in_workgroup_memory() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn tree_reduction_in_workgroup_memory(dev: Device) {
     let n = 256 * 37 + 100;
     let xs: Vec<u32> = common::random_u32(3, n).iter().map(|v| v % 1000).collect();
     let groups = n.div_ceil(256);
@@ -82,9 +82,8 @@ fn matmul(n: usize, a: &[f32], b: &[f32], c: &mut [f32]) {
     }
 }
 
-#[test]
-fn tiled_matrix_product() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn tiled_matrix_product(dev: Device) {
     let n = 45;
     // Small integers, so every product and sum is exact in f32.
     let av: Vec<f32> = common::random_u32(11, n * n)
@@ -128,9 +127,8 @@ fn histogram(data: &[u32], bins: &[AtomicU32]) {
     }
 }
 
-#[test]
-fn histogram_with_shared_atomic_bins() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn histogram_with_shared_atomic_bins(dev: Device) {
     let n = 256 * 20 + 77;
     let data: Vec<u32> = common::random_u32(5, n).iter().map(|v| v % 300).collect();
     let d = dev.upload(&data).unwrap();
@@ -191,9 +189,8 @@ fn counters(
     }
 }
 
-#[test]
-fn global_atomics_follow_std() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn global_atomics_follow_std(dev: Device) {
     let n = 1000;
     let values: Vec<i32> = common::random_u32(21, n)
         .iter()
@@ -281,9 +278,8 @@ fn scan(x: &[u32], out: &mut [u32]) {
     }
 }
 
-#[test]
-fn hillis_steele_prefix_scan() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn hillis_steele_prefix_scan(dev: Device) {
     let n = 200;
     let xs: Vec<u32> = common::random_u32(31, n).iter().map(|v| v % 100).collect();
     let x = dev.upload(&xs).unwrap();
@@ -318,9 +314,8 @@ fn same_names(out: &mut [u32]) {
     }
 }
 
-#[test]
-fn shared_arrays_with_the_same_name_do_not_collide() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn shared_arrays_with_the_same_name_do_not_collide(dev: Device) {
     let mut out = dev.zeros::<u32>(128).unwrap();
     same_names
         .launch(&dev, Grid::groups([1, 1, 1]), &mut out)
@@ -342,7 +337,7 @@ fn big_shared(out: &mut [f32]) {
     out[t] = big[63 - t];
 }
 
-#[test]
+#[gpu_only]
 fn a_device_with_less_workgroup_memory_refuses_before_dispatch() {
     let Some(_) = common::gpu_device() else {
         return;

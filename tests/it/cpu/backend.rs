@@ -1,9 +1,9 @@
 //! The CPU backend as a user meets it: `Device::cpu()`, the fallback of `Device::new()` and
 //! `SAREK_DEVICE`, and the opt-in checks that report an out-of-bounds index or a division by
-//! zero with the kernel, the invocation and the source position. (Every other test file also
-//! runs on the CPU backend under `SAREK_DEVICE=cpu`, as CI does.)
+//! zero with the kernel, the invocation and the source position. (Every test written for both
+//! backends runs on the CPU backend too, as `name::cpu` of `#[backends]`.)
 
-use crate::common;
+use crate::common::{self, cpu_only};
 
 use sarek::prelude::*;
 use sarek::Error;
@@ -55,9 +55,8 @@ fn block_sum(x: &[u32], out: &mut [u32]) {
     }
 }
 
-#[test]
-fn the_cpu_backend_runs_kernels_with_workgroup_memory_and_barriers() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn the_cpu_backend_runs_kernels_with_workgroup_memory_and_barriers(dev: Device) {
     assert!(dev.is_cpu());
     assert!(dev.name().contains("CPU"), "{}", dev.name());
     assert_eq!(dev.backend(), None);
@@ -75,9 +74,8 @@ fn the_cpu_backend_runs_kernels_with_workgroup_memory_and_barriers() {
     assert_eq!(out.read().unwrap(), expected);
 }
 
-#[test]
-fn unchecked_the_cpu_gives_webgpus_defined_results() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn unchecked_the_cpu_gives_webgpus_defined_results(dev: Device) {
     // About the unchecked results: off even under SAREK_CHECKS=1.
     dev.set_checks(false);
     let a = dev.upload(&[7, -7, i32::MIN, 5]).unwrap();
@@ -98,9 +96,8 @@ fn unchecked_the_cpu_gives_webgpus_defined_results() {
     assert_eq!(out.read().unwrap(), [1.5, 2.5, 0.0]);
 }
 
-#[test]
-fn checks_report_an_out_of_bounds_read_with_kernel_invocation_and_line() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn checks_report_an_out_of_bounds_read_with_kernel_invocation_and_line(dev: Device) {
     assert!(dev.set_checks(true));
     let idx: Vec<u32> = (0..100)
         .map(|i| if i == 70 { 1000 } else { i % 10 })
@@ -139,9 +136,8 @@ fn checks_report_an_out_of_bounds_read_with_kernel_invocation_and_line() {
         .unwrap();
 }
 
-#[test]
-fn checks_report_a_division_by_zero_and_a_local_array_overrun() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn checks_report_a_division_by_zero_and_a_local_array_overrun(dev: Device) {
     dev.set_checks(true);
     let a = dev.upload(&[1, 2, 3]).unwrap();
     let b = dev.upload(&[1, 0, 1]).unwrap();
@@ -178,9 +174,8 @@ fn checks_report_a_division_by_zero_and_a_local_array_overrun() {
     }
 }
 
-#[test]
-fn batches_run_in_order_and_wgpu_only_calls_are_errors() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn batches_run_in_order_and_wgpu_only_calls_are_errors(dev: Device) {
     let x = dev.upload(&[1u32; 64]).unwrap();
     let mut sums = dev.zeros::<u32>(1).unwrap();
     let mut batch = dev.batch();
@@ -230,7 +225,7 @@ fn new_device_in_child(test: &str, env: &[(&str, &str)]) -> String {
     stderr
 }
 
-#[test]
+#[cpu_only]
 fn sarek_device_cpu_forces_the_cpu_backend() {
     if std::env::var_os(CHILD).is_some() {
         let dev = Device::new().unwrap();
@@ -244,7 +239,7 @@ fn sarek_device_cpu_forces_the_cpu_backend() {
     assert!(stderr.contains("chose cpu: true"), "{stderr}");
 }
 
-#[test]
+#[cpu_only]
 fn without_an_adapter_device_new_falls_back_to_the_cpu_and_says_so() {
     if std::env::var_os(CHILD).is_some() {
         let dev = Device::new().unwrap();
@@ -288,9 +283,8 @@ fn line_of(needle: &str) -> usize {
         + 1
 }
 
-#[test]
-fn checks_cover_workgroup_arrays_and_atomics() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn checks_cover_workgroup_arrays_and_atomics(dev: Device) {
     // Starts unchecked even under SAREK_CHECKS=1: the first launch is about the clamp.
     dev.set_checks(false);
     let hits = dev.zeros::<u32>(16).unwrap();
@@ -352,9 +346,8 @@ fn spin(out: &mut [u32]) {
     loop {}
 }
 
-#[test]
-fn a_kernel_that_never_ends_stops_at_the_step_limit() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn a_kernel_that_never_ends_stops_at_the_step_limit(dev: Device) {
     if std::env::var_os("SAREK_CPU_STEPS").is_none() {
         assert_eq!(dev.step_limit(), Some(Device::DEFAULT_STEP_LIMIT));
     }
@@ -370,7 +363,10 @@ fn a_kernel_that_never_ends_stops_at_the_step_limit() {
             ..
         } => {
             assert_eq!((kernel.as_str(), *limit), ("spin", 100_000));
-            assert!(location.starts_with("tests/it/cpu/backend.rs:"), "{location}");
+            assert!(
+                location.starts_with("tests/it/cpu/backend.rs:"),
+                "{location}"
+            );
         }
         other => panic!("{other:?}"),
     }
@@ -396,7 +392,7 @@ fn a_kernel_that_never_ends_stops_at_the_step_limit() {
     assert_eq!(dev.step_limit(), None);
 }
 
-#[test]
+#[cpu_only]
 fn sarek_cpu_steps_sets_the_step_limit() {
     if std::env::var_os(CHILD).is_some() {
         let dev = Device::cpu();
@@ -425,9 +421,8 @@ fn big_local(k: u32, out: &mut [u32]) {
     }
 }
 
-#[test]
-fn locals_too_large_for_host_memory_are_an_error_not_an_abort() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn locals_too_large_for_host_memory_are_an_error_not_an_abort(dev: Device) {
     let mut out = dev.zeros::<u32>(64).unwrap();
     // 64 invocations of 4096 elements: about 12 MiB in the interpreter, 24 bytes an element
     // and a temporary. (Unbounded, `[0u32; 67108864]` took some 190 GiB and aborted.)
@@ -462,9 +457,8 @@ fn locals_too_large_for_host_memory_are_an_error_not_an_abort() {
 /// A fault in a grid big enough to be spread over the pool's threads (the calling thread runs
 /// a launch alone only for its first microseconds) stops the launch with the fault, again and
 /// again, and the next launches run: no worker is lost or left waiting.
-#[test]
-fn faults_in_big_grids_stop_the_pool_and_the_next_launch_runs() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn faults_in_big_grids_stop_the_pool_and_the_next_launch_runs(dev: Device) {
     let n = 1 << 18;
     let last = n - 1;
     let idx: Vec<u32> = (0..n as u32)

@@ -2,6 +2,7 @@
 //! matrix product, a tree reduction, a scan, a histogram with atomics) really run as machine
 //! code and give the host's results; so do subgroup operations, `f16` and cooperative matrices.
 
+use crate::common::cpu_only;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 use sarek::prelude::*;
@@ -185,9 +186,8 @@ fn compiled() -> CpuEngine {
     }
 }
 
-#[test]
-fn the_benchmark_kernels_run_as_machine_code() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn the_benchmark_kernels_run_as_machine_code(dev: Device) {
     let sources = [
         saxpy::SOURCE,
         poly::SOURCE,
@@ -210,9 +210,8 @@ fn the_benchmark_kernels_run_as_machine_code() {
 
 /// Subgroup operations are collectives the JIT runs too (`jit/collective/`), with the
 /// interpreter's subgroups.
-#[test]
-fn a_subgroup_kernel_runs_as_machine_code() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn a_subgroup_kernel_runs_as_machine_code(dev: Device) {
     assert_eq!(dev.cpu_engine(lanes::SOURCE).unwrap(), Some(compiled()));
     let mut out = dev.zeros::<u32>(64).unwrap();
     lanes.launch(&dev, Grid::cover(64), &mut out).unwrap();
@@ -223,9 +222,8 @@ fn a_subgroup_kernel_runs_as_machine_code() {
     }
 }
 
-#[test]
-fn jit_element_wise_kernels_match_the_host() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn jit_element_wise_kernels_match_the_host(dev: Device) {
     let n = 10_000;
     let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.37 - 900.0).collect();
     let y0: Vec<f32> = (0..n).map(|i| (i % 13) as f32 - 6.5).collect();
@@ -242,9 +240,8 @@ fn jit_element_wise_kernels_match_the_host() {
     assert_eq!(yb.read().unwrap(), want);
 }
 
-#[test]
-fn jit_workgroup_kernels_match_the_host() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn jit_workgroup_kernels_match_the_host(dev: Device) {
     // A tiled product of a size the tiles do not divide.
     let m = 40;
     let a: Vec<f32> = (0..m * m).map(|i| ((i * 7) % 13) as f32).collect();
@@ -292,9 +289,8 @@ fn jit_workgroup_kernels_match_the_host() {
     assert_eq!(bins.read().unwrap(), want);
 }
 
-#[test]
-fn jit_barrier_kernel_locals_keep_their_values() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn jit_barrier_kernel_locals_keep_their_values(dev: Device) {
     let n = 256 * 3 + 40;
     let x: Vec<u32> = crate::common::random_u32(5, n)
         .iter()
@@ -331,9 +327,8 @@ fn jit_barrier_kernel_locals_keep_their_values() {
     assert_eq!(ob.read().unwrap(), want);
 }
 
-#[test]
-fn jit_rereads_workgroup_memory_after_each_barrier() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn jit_rereads_workgroup_memory_after_each_barrier(dev: Device) {
     let n = 256 * 2 + 17;
     let x: Vec<u32> = crate::common::random_u32(9, n)
         .iter()
@@ -410,9 +405,8 @@ fn lanes_diverge(x: &[i32], y: &mut [i32]) {
     }
 }
 
-#[test]
-fn jit_lanes_match_the_interpreter() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn jit_lanes_match_the_interpreter(dev: Device) {
     let interp = Device::cpu();
     interp.set_checks(true);
     let n = 1_000_003usize;
@@ -505,7 +499,7 @@ fn half_tile(x: &[sarek::f16], y: &[sarek::f16], z: &mut [f32]) {
 
 /// Kernels with `f16`, subgroup operations on halves and cooperative matrices run as machine
 /// code too (no interpreter fallback), with the host's results.
-#[test]
+#[cpu_only]
 fn f16_subgroup_and_matrix_kernels_run_as_machine_code() {
     use sarek::f16;
     let dev = Device::cpu();

@@ -3,6 +3,7 @@
 //! inside the helper's loop, or after its last barrier) leaves the inlined body as the
 //! interpreter leaves the call. Compared with the interpreter (a checked device) and the host.
 
+use crate::common::cpu_only;
 use sarek::prelude::*;
 use sarek::CpuEngine;
 
@@ -74,9 +75,8 @@ pub mod inlined {
     }
 }
 
-#[test]
-fn helpers_with_barriers_run_as_machine_code_like_the_interpreter() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn helpers_with_barriers_run_as_machine_code_like_the_interpreter(dev: Device) {
     if std::env::var("SAREK_CPU_ENGINE").as_deref() != Ok("interp")
         && !sarek_codegen::toggle::enabled("SAREK_CHECKS", false)
     {

@@ -1,6 +1,7 @@
 //! The same bits everywhere: the CPU backend's JIT gives the interpreter's and Rust's
 //! `to_bits()` for negations next to `mul_add` and products (NaN signs included).
 
+use crate::common::{backends, cpu_only, gpu_only};
 use std::hint::black_box;
 
 use sarek::prelude::*;
@@ -114,7 +115,7 @@ fn first_mismatch(got: &[f32], want: &[f32], inputs: impl Fn(usize) -> String) -
         })
 }
 
-#[test]
+#[cpu_only]
 fn jit_negated_mul_adds_keep_the_interpreters_and_rusts_nan_signs() {
     let (x, y, z) = triples();
     let n = x.len();
@@ -158,7 +159,7 @@ fn jit_negated_mul_adds_keep_the_interpreters_and_rusts_nan_signs() {
     }
 }
 
-#[test]
+#[cpu_only]
 fn jit_negated_products_keep_the_interpreters_and_rusts_nan_signs() {
     let (x, y, _) = triples();
     let n = x.len();
@@ -248,11 +249,8 @@ fn gpu_mul_adds(dev: &Device, (x, y, z): &(Vec<f32>, Vec<f32>, Vec<f32>)) -> Vec
 /// result or the product rounded, then the sum rounded (the guide's accuracy table). A
 /// software adapter (Mesa's lavapipe) always rounds twice: every result is the two-rounding
 /// one, bit for bit, and many differ from Rust's fused `mul_add`.
-#[test]
-fn gpu_mul_add_is_fused_or_rounds_the_product_first() {
-    let Some(dev) = crate::common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn gpu_mul_add_is_fused_or_rounds_the_product_first(dev: Device) {
     let inputs = fma_inputs();
     let (x, y, z) = &inputs;
     let out = gpu_mul_adds(&dev, &inputs);
@@ -339,11 +337,8 @@ fn count_breaking(n: u32, out: &mut [u32]) {
 /// A loop of 70,000 iterations gives 70,000 or an error, never a wrong count: Mesa's
 /// lavapipe stops an invocation's loops after 65,535 iterations in all (nested loops share
 /// the count), and the read after such a launch fails naming the kernel.
-#[test]
-fn long_loops_count_right_or_fail_the_read() {
-    let Some(dev) = crate::common::device() else {
-        return;
-    };
+#[backends]
+fn long_loops_count_right_or_fail_the_read(dev: Device) {
     let cut = dev.name().contains("llvmpipe");
     let mut out = dev.zeros::<u32>(64).unwrap();
     let mut count = |launch: &dyn Fn(&mut Buffer<u32>), want: u32, over: bool| {

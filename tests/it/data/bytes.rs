@@ -1,6 +1,7 @@
 //! Bytes and half-words: `dev.upload_bytes` / `buf.read_bytes` on the host and the packing
 //! intrinsics in kernels, on the GPU and the CPU backend against plain Rust.
 
+use crate::common::backends;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use sarek::prelude::*;
@@ -35,16 +36,14 @@ fn halves_packed(x: &[f32], out: &mut [u32]) {
     }
 }
 
-#[test]
-fn bytes_round_trip_through_a_u32_buffer() {
+#[backends]
+fn bytes_round_trip_through_a_u32_buffer(dev: &Device) {
     let bytes: Vec<u8> = (0..=255u8).chain([7, 9, 11]).collect();
-    for (_, dev) in crate::differential::backends() {
-        let buf = dev.upload_bytes(&bytes).unwrap();
-        assert_eq!(buf.len(), 65);
-        let back = buf.read_bytes().unwrap();
-        assert_eq!(&back[..bytes.len()], &bytes[..]);
-        assert_eq!(&back[bytes.len()..], &[0]);
-    }
+    let buf = dev.upload_bytes(&bytes).unwrap();
+    assert_eq!(buf.len(), 65);
+    let back = buf.read_bytes().unwrap();
+    assert_eq!(&back[..bytes.len()], &bytes[..]);
+    assert_eq!(&back[bytes.len()..], &[0]);
 }
 
 proptest! {

@@ -3,6 +3,8 @@
 //! that must not collide. Every result is checked against the same computation in plain Rust.
 
 use crate::common;
+use crate::common::{backends, gpu_only};
+use sarek::Device;
 
 use sarek::{Element, Grid};
 
@@ -91,9 +93,8 @@ fn step_cpu(s: &sim::Step, ps: &mut [sim::Particle]) {
     }
 }
 
-#[test]
-fn particles_update_in_place_with_struct_params() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn particles_update_in_place_with_struct_params(dev: Device) {
     let n = 1000; // not a multiple of the workgroup
     let mut expected: Vec<sim::Particle> = (0..n).map(particle).collect();
     let mut buf = dev.upload(&expected).unwrap();
@@ -178,10 +179,9 @@ mod options {
     }
 }
 
-#[test]
-fn enums_in_buffers_match_exhaustively() {
+#[backends]
+fn enums_in_buffers_match_exhaustively(dev: Device) {
     use options::{Maybe, Op};
-    let Some(dev) = common::device() else { return };
     let n = 333;
     let r = common::random_u32(5, n);
     let xs: Vec<Maybe> = r
@@ -247,7 +247,7 @@ fn enums_in_buffers_match_exhaustively() {
     assert_eq!(out.read().unwrap(), expected);
 }
 
-#[test]
+#[gpu_only]
 fn an_invalid_enum_tag_is_an_error_not_a_panic() {
     use options::Maybe;
     let Some(dev) = common::gpu_device() else {
@@ -341,9 +341,8 @@ mod helpers {
     }
 }
 
-#[test]
-fn helpers_tail_recursion_and_shadowing() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn helpers_tail_recursion_and_shadowing(dev: Device) {
     let n = 300;
     let mut out = dev.zeros::<u32>(n).unwrap();
     helpers::facts
@@ -454,10 +453,9 @@ mod names {
     }
 }
 
-#[test]
-fn names_do_not_collide() {
+#[backends]
+fn names_do_not_collide(dev: Device) {
     use names::{Params, Point, Shape};
-    let Some(dev) = common::device() else { return };
     let n = 100;
     let shapes: Vec<Shape> = (0..n as i32)
         .map(|i| {
@@ -558,9 +556,8 @@ mod arrays {
     }
 }
 
-#[test]
-fn local_arrays_and_array_fields() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn local_arrays_and_array_fields(dev: Device) {
     let n = 77;
     let xs = common::random_u32(3, 500);
     let xb = dev.upload(&xs).unwrap();
@@ -627,9 +624,8 @@ mod tiles {
     }
 }
 
-#[test]
-fn workgroup_memory_of_structs() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn workgroup_memory_of_structs(dev: Device) {
     let n = 1000;
     let xs: Vec<f32> = common::random_u32(4, n)
         .iter()
@@ -682,9 +678,8 @@ fn local_items(xs: &[f32], out: &mut [f32]) {
     }
 }
 
-#[test]
-fn items_declared_in_a_kernel_body() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn items_declared_in_a_kernel_body(dev: Device) {
     let xs: Vec<f32> = (0..50).map(|i| i as f32 * 0.1 - 2.5).collect();
     let xb = dev.upload(&xs).unwrap();
     let mut out = dev.zeros::<f32>(xs.len()).unwrap();

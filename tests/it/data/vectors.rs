@@ -2,6 +2,8 @@
 //! host as `sarek::Vec3` and friends or as glam's own types.
 
 use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::{Element, Grid, IVec2, UVec4, Vec2, Vec3, Vec4};
 
@@ -69,9 +71,8 @@ fn close(a: f32, b: f32) -> bool {
     (a - b).abs() <= 1e-5 * (1.0 + b.abs())
 }
 
-#[test]
-fn vector_math_matches_the_host() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn vector_math_matches_the_host(dev: Device) {
     let n = 300;
     let r = common::random_u32(11, 4 * n);
     let f = |k: usize| (r[k] % 2000) as f32 / 100.0 - 10.0;
@@ -102,15 +103,14 @@ fn vector_math_matches_the_host() {
     }
 }
 
-#[test]
-fn structs_with_vectors_keep_wgsl_layout() {
+#[backends]
+fn structs_with_vectors_keep_wgsl_layout(dev: Device) {
     use geo::{Body, Tagged};
     // WGSL: pos at 0 (12 bytes), mass at 12, vel at 16, id at 28, size 32.
     assert_eq!(std::mem::size_of::<<Body as Element>::Gpu>(), 32);
     assert_eq!(geo::advance::ABI.buffers[0].stride, 32);
     // WGSL: tag at 0, uv at 8 (8-byte aligned), size 16.
     assert_eq!(geo::advance::ABI.buffers[1].stride, 16);
-    let Some(dev) = common::device() else { return };
     let n = 70;
     let bodies: Vec<Body> = (0..n)
         .map(|i| Body {
@@ -143,9 +143,8 @@ fn structs_with_vectors_keep_wgsl_layout() {
     assert_eq!(tb.read().unwrap(), et);
 }
 
-#[test]
-fn integer_vectors() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn integer_vectors(dev: Device) {
     let a: Vec<IVec2> = (0..50).map(|i| IVec2::new(i - 25, 7 - i)).collect();
     let ab = dev.upload(&a).unwrap();
     let mut bb = dev.upload(&vec![UVec4::new(0, 0, 0, 9); 50]).unwrap();
@@ -174,14 +173,13 @@ fn scale_glam(s: f32, v: &mut [glam::Vec3]) {
 }
 
 #[cfg(feature = "glam")]
-#[test]
-fn glam_vectors_interoperate() {
+#[backends]
+fn glam_vectors_interoperate(dev: Device) {
     assert_eq!(
         Vec3::from(glam::Vec3::new(1.0, 2.0, 3.0)),
         Vec3::new(1.0, 2.0, 3.0)
     );
     assert_eq!(glam::Vec4::from(Vec4::splat(2.0)), glam::Vec4::splat(2.0));
-    let Some(dev) = common::device() else { return };
     let data: Vec<glam::Vec3> = (0..40)
         .map(|i| glam::Vec3::new(i as f32, -1.0, 0.5))
         .collect();

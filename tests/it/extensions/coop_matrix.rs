@@ -5,7 +5,7 @@
 //! a matrix belongs to a subgroup); the H200 runs them for real (`examples/f16_matmul.rs`,
 //! the `sarek-bench` matrix products).
 
-use crate::common;
+use crate::common::{backends, cpu_only, gpu_only};
 
 use sarek::coop::{A, B, C};
 use sarek::f16;
@@ -97,9 +97,8 @@ fn product_on(dev: &Device, n: usize) -> Option<Vec<f32>> {
     }
 }
 
-#[test]
-fn tile_product_matches_the_host() {
-    let dev = common::device().unwrap();
+#[backends]
+fn tile_product_matches_the_host(dev: Device) {
     let n = 64;
     if let Some(z) = product_on(&dev, n) {
         let (x, y) = inputs(n);
@@ -107,9 +106,8 @@ fn tile_product_matches_the_host() {
     }
 }
 
-#[test]
-fn the_cpu_backend_emulates_matrices_with_every_subgroup_size() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn the_cpu_backend_emulates_matrices_with_every_subgroup_size(dev: Device) {
     let n = 48;
     let (x, y) = inputs(n);
     let want = reference(&x, &y, n);
@@ -119,27 +117,25 @@ fn the_cpu_backend_emulates_matrices_with_every_subgroup_size() {
     }
 }
 
-#[test]
-fn staged_product_through_workgroup_memory() {
-    for dev in [common::device().unwrap(), Device::cpu()] {
-        let x: Vec<f32> = (0..64).map(|i| (i % 9) as f32 - 4.0).collect();
-        let y: Vec<f32> = (0..64).map(|i| (i % 5) as f32 * 0.5).collect();
-        let z0: Vec<f32> = (0..64).map(|i| i as f32).collect();
-        let xb = dev.upload(&x).unwrap();
-        let yb = dev.upload(&y).unwrap();
-        let mut zb = dev.upload(&z0).unwrap();
-        match staged_product.launch(&dev, Grid::groups(1), &xb, &yb, &mut zb) {
-            Ok(_) => {}
-            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => continue,
-            Err(e) => panic!("{e}"),
-        }
-        let z = zb.read().unwrap();
-        // a(r, k) = x[k * 8 + r] (column-major); c and the result column-major too.
-        for r in 0..8 {
-            for c in 0..8 {
-                let sum: f32 = (0..8).map(|k| x[k * 8 + r] * y[k * 8 + c]).sum();
-                assert_eq!(z[c * 8 + r], sum + z0[c * 8 + r], "({r}, {c})");
-            }
+#[backends]
+fn staged_product_through_workgroup_memory(dev: Device) {
+    let x: Vec<f32> = (0..64).map(|i| (i % 9) as f32 - 4.0).collect();
+    let y: Vec<f32> = (0..64).map(|i| (i % 5) as f32 * 0.5).collect();
+    let z0: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let xb = dev.upload(&x).unwrap();
+    let yb = dev.upload(&y).unwrap();
+    let mut zb = dev.upload(&z0).unwrap();
+    match staged_product.launch(&dev, Grid::groups(1), &xb, &yb, &mut zb) {
+        Ok(_) => {}
+        Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => return,
+        Err(e) => panic!("{e}"),
+    }
+    let z = zb.read().unwrap();
+    // a(r, k) = x[k * 8 + r] (column-major); c and the result column-major too.
+    for r in 0..8 {
+        for c in 0..8 {
+            let sum: f32 = (0..8).map(|k| x[k * 8 + r] * y[k * 8 + c]).sum();
+            assert_eq!(z[c * 8 + r], sum + z0[c * 8 + r], "({r}, {c})");
         }
     }
 }
@@ -159,7 +155,7 @@ fn the_abi_names_the_shapes() {
     );
 }
 
-#[test]
+#[gpu_only]
 fn a_device_without_cooperative_matrices_refuses_with_missing_feature() {
     let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
@@ -201,8 +197,8 @@ fn half_product(x: &[f16], y: &[f16], z: &mut [f32], n: u32) {
     acc.store_rows(z, row * n + col, n);
 }
 
-#[test]
-fn an_f16_product_accumulates_in_f32() {
+#[backends]
+fn an_f16_product_accumulates_in_f32(dev: Device) {
     use sarek::abi::{CoopScalar, CoopShape, Feature};
     assert!(half_product::ABI
         .features
@@ -215,16 +211,14 @@ fn an_f16_product_accumulates_in_f32() {
     let (x, y) = inputs(n);
     let want = reference(&x, &y, n);
     let h = |v: &[f32]| v.iter().map(|&f| f16::from_f32(f)).collect::<Vec<_>>();
-    for dev in [common::device().unwrap(), Device::cpu()] {
-        let xb = dev.upload(&h(&x)).unwrap();
-        let yb = dev.upload(&h(&y)).unwrap();
-        let mut zb = dev.zeros::<f32>(n * n).unwrap();
-        let grid = Grid::groups((n / 16) * (n / 16));
-        match half_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32) {
-            Ok(_) => assert_eq!(zb.read().unwrap(), want),
-            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
-            Err(e) => panic!("{e}"),
-        }
+    let xb = dev.upload(&h(&x)).unwrap();
+    let yb = dev.upload(&h(&y)).unwrap();
+    let mut zb = dev.zeros::<f32>(n * n).unwrap();
+    let grid = Grid::groups((n / 16) * (n / 16));
+    match half_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32) {
+        Ok(_) => assert_eq!(zb.read().unwrap(), want),
+        Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+        Err(e) => panic!("{e}"),
     }
 }
 
@@ -298,31 +292,29 @@ fn element_of_two(x: &[f32], z: &mut [f32], i: u32) {
     m[i as usize].store_rows(z, 0, 16);
 }
 
-#[test]
-fn arrays_of_matrices_unrolled_or_indexed_at_run_time_give_the_product() {
+#[backends]
+fn arrays_of_matrices_unrolled_or_indexed_at_run_time_give_the_product(dev: Device) {
     let n = 64;
     let (x, y) = inputs(n);
     let want = reference(&x, &y, n);
-    for dev in [common::device().unwrap(), Device::cpu()] {
-        let sizes: &[u32] = if dev.is_cpu() { &[8, 32, 64] } else { &[0] };
-        for &size in sizes {
-            if dev.is_cpu() {
-                assert_eq!(dev.set_subgroup_size(size), size);
-            }
-            let xb = dev.upload(&x).unwrap();
-            let yb = dev.upload(&y).unwrap();
-            for rolled in [false, true] {
-                let mut zb = dev.zeros::<f32>(n * n).unwrap();
-                let grid = Grid::groups((n / 16) * (n / 64));
-                let launched = match rolled {
-                    false => strip_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
-                    true => strip_product_rolled.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
-                };
-                match launched {
-                    Ok(_) => assert_eq!(zb.read().unwrap(), want, "rolled {rolled}, size {size}"),
-                    Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
-                    Err(e) => panic!("{e}"),
-                }
+    let sizes: &[u32] = if dev.is_cpu() { &[8, 32, 64] } else { &[0] };
+    for &size in sizes {
+        if dev.is_cpu() {
+            assert_eq!(dev.set_subgroup_size(size), size);
+        }
+        let xb = dev.upload(&x).unwrap();
+        let yb = dev.upload(&y).unwrap();
+        for rolled in [false, true] {
+            let mut zb = dev.zeros::<f32>(n * n).unwrap();
+            let grid = Grid::groups((n / 16) * (n / 64));
+            let launched = match rolled {
+                false => strip_product.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
+                true => strip_product_rolled.launch(&dev, grid, &xb, &yb, &mut zb, n as u32),
+            };
+            match launched {
+                Ok(_) => assert_eq!(zb.read().unwrap(), want, "rolled {rolled}, size {size}"),
+                Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+                Err(e) => panic!("{e}"),
             }
         }
     }
@@ -330,7 +322,7 @@ fn arrays_of_matrices_unrolled_or_indexed_at_run_time_give_the_product() {
 
 /// The JIT runs both forms (its collectives name array elements), unless the interpreter is
 /// asked for.
-#[test]
+#[cpu_only]
 fn arrays_of_matrices_run_as_machine_code() {
     let want = match std::env::var("SAREK_CPU_ENGINE").as_deref() {
         Ok("interp") => sarek::CpuEngine::Interpreter,
@@ -365,7 +357,7 @@ fn arrays_of_matrices_print_as_variables_when_unrolled_and_as_arrays_otherwise()
 }
 
 /// An index past the end clamps on the CPU backend, and with checks on it is reported.
-#[test]
+#[cpu_only]
 fn an_index_past_the_end_of_an_array_of_matrices_clamps_or_is_reported_with_checks() {
     let x: Vec<f32> = (0..256).map(|i| i as f32).collect();
     let run = |checks: bool, i: u32| {
@@ -403,7 +395,7 @@ fn zero_then_continue(x: &[f32], z: &mut [f32]) {
     }
 }
 
-#[test]
+#[cpu_only]
 fn a_zero_before_a_continue_is_kept() {
     let wgsl = zero_then_continue::WGSL;
     let main = wgsl.split("fn sarek_main_folded").next().unwrap();

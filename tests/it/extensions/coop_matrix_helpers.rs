@@ -4,7 +4,7 @@
 //! lavapipe has no cooperative matrices (the launch fails with `MissingFeature`, the WGSL is
 //! validated by naga when the kernel compiles); the CPU backend runs them.
 
-use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 use sarek_codegen::front::{attr, lower_kernel};
@@ -133,9 +133,8 @@ fn tiled_on(dev: &Device, n: usize) -> Option<Vec<f32>> {
     }
 }
 
-#[test]
-fn a_helper_multiplies_tiles_with_its_own_matrices() {
-    let dev = common::device().unwrap();
+#[backends]
+fn a_helper_multiplies_tiles_with_its_own_matrices(dev: Device) {
     let n = 48;
     let (x, y) = inputs(n);
     if let Some(z) = tiled_on(&dev, n) {
@@ -153,21 +152,19 @@ fn a_helper_multiplies_tiles_with_its_own_matrices() {
     }
 }
 
-#[test]
-fn a_callers_matrix_survives_a_helper_with_matrices() {
+#[backends]
+fn a_callers_matrix_survives_a_helper_with_matrices(dev: Device) {
     // x: an 8×8 matrix, then the 8×8 identity.
     let mut x: Vec<f32> = (0..64).map(|i| (i % 9) as f32 - 4.0).collect();
     x.extend((0..64).map(|i| if i / 8 == i % 8 { 1.0 } else { 0.0 }));
     let mut want: Vec<f32> = x[..64].iter().map(|v| 2.0 * v).collect();
     want.extend_from_slice(&x[..64]);
-    for dev in [common::device().unwrap(), Device::cpu()] {
-        let xb = dev.upload(&x).unwrap();
-        let mut zb = dev.zeros::<f32>(128).unwrap();
-        match library::beside.launch(&dev, Grid::groups(1), &xb, &mut zb) {
-            Ok(_) => assert_eq!(zb.read().unwrap(), want),
-            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
-            Err(e) => panic!("{e}"),
-        }
+    let xb = dev.upload(&x).unwrap();
+    let mut zb = dev.zeros::<f32>(128).unwrap();
+    match library::beside.launch(&dev, Grid::groups(1), &xb, &mut zb) {
+        Ok(_) => assert_eq!(zb.read().unwrap(), want),
+        Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => {}
+        Err(e) => panic!("{e}"),
     }
 }
 
@@ -238,31 +235,28 @@ fn a_matrix_is_neither_passed_to_nor_returned_from_a_helper() {
 /// A helper's array of matrices beside the caller's: each keeps its own elements (the CPU
 /// backend; lavapipe refuses with `MissingFeature`), and the WGSL declares the helper's array
 /// and the caller's split elements apart.
-#[test]
-fn a_helpers_array_of_matrices_beside_the_callers() {
+#[backends]
+fn a_helpers_array_of_matrices_beside_the_callers(dev: Device) {
     let wgsl = library::arrays_beside::WGSL;
     assert!(wgsl.contains("array<coop_mat8x8<f32, C>, 2>"), "{wgsl}");
     let x: Vec<f32> = (0..64).map(|i| i as f32 + 1.0).collect();
-    for dev in [common::device().unwrap(), Device::cpu()] {
-        // Index 9 of 2 names the last (checks off; with checks it is reported, as in
-        // `coop_matrix.rs`).
-        dev.set_checks(false);
-        for which in [0u32, 1, 9] {
-            let xb = dev.upload(&x).unwrap();
-            let mut zb = dev.zeros::<f32>(256).unwrap();
-            let launched =
-                library::arrays_beside.launch(&dev, Grid::groups(1), &xb, &mut zb, which);
-            match launched {
-                Ok(_) => {}
-                Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => continue,
-                Err(e) => panic!("{e}"),
-            }
-            let z = zb.read().unwrap();
-            let picked = if which == 0 { vec![0.0; 64] } else { x.clone() };
-            assert_eq!(z[..64], vec![0.0; 64][..], "which {which}");
-            assert_eq!(z[64..128], picked[..], "which {which}");
-            assert_eq!(z[128..192], x[..], "which {which}");
-            assert_eq!(z[192..], vec![0.0; 64][..], "which {which}");
+    // Index 9 of 2 names the last (checks off; with checks it is reported, as in
+    // `coop_matrix.rs`).
+    dev.set_checks(false);
+    for which in [0u32, 1, 9] {
+        let xb = dev.upload(&x).unwrap();
+        let mut zb = dev.zeros::<f32>(256).unwrap();
+        let launched = library::arrays_beside.launch(&dev, Grid::groups(1), &xb, &mut zb, which);
+        match launched {
+            Ok(_) => {}
+            Err(sarek::Error::MissingFeature { .. }) if !dev.is_cpu() => continue,
+            Err(e) => panic!("{e}"),
         }
+        let z = zb.read().unwrap();
+        let picked = if which == 0 { vec![0.0; 64] } else { x.clone() };
+        assert_eq!(z[..64], vec![0.0; 64][..], "which {which}");
+        assert_eq!(z[64..128], picked[..], "which {which}");
+        assert_eq!(z[128..192], x[..], "which {which}");
+        assert_eq!(z[192..], vec![0.0; 64][..], "which {which}");
     }
 }

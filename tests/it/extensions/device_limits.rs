@@ -2,7 +2,7 @@
 //! invocations and 9 storage buffers); a launch checks the device's limits and refuses, naming
 //! the limit, on a device whose limits are lower.
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
 
@@ -58,23 +58,19 @@ fn run_nine(dev: &Device) -> sarek::Result<Vec<u32>> {
     out.read()
 }
 
-#[test]
-fn device_limit_kernels_run_where_the_device_allows() {
+#[backends]
+fn device_limit_kernels_run_where_the_device_allows(dev: &Device) {
     assert_eq!(wide::ABI.limits, sarek::abi::Limits::Device);
-    let mut devices = vec![Device::cpu()];
-    devices.extend(common::device().filter(|d| !d.is_cpu()));
-    for dev in &devices {
-        if dev.limits().max_compute_invocations_per_workgroup >= 512 {
-            let out = run_wide(dev).unwrap();
-            assert_eq!(out[700], 700 - 512, "on {}", dev.name());
-        }
-        if dev.limits().max_storage_buffers_per_shader_stage >= 9 {
-            assert_eq!(run_nine(dev).unwrap(), vec![36; 64], "on {}", dev.name());
-        }
+    if dev.limits().max_compute_invocations_per_workgroup >= 512 {
+        let out = run_wide(dev).unwrap();
+        assert_eq!(out[700], 700 - 512, "on {}", dev.name());
+    }
+    if dev.limits().max_storage_buffers_per_shader_stage >= 9 {
+        assert_eq!(run_nine(dev).unwrap(), vec![36; 64], "on {}", dev.name());
     }
 }
 
-#[test]
+#[gpu_only]
 fn a_device_with_lower_limits_refuses_naming_the_limit() {
     // A device created with WebGPU's default limits: 256 invocations, 8 storage buffers.
     let Some(dev) = crate::extensions::subgroups::bare_device() else {

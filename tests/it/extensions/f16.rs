@@ -3,7 +3,7 @@
 //! the CPU backend, compared with `half::f16` on the host (every operation rounds to the
 //! nearest half, ties to even).
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::f16;
 use sarek::prelude::*;
@@ -21,9 +21,8 @@ fn saxpy_f16(a: f16, x: &[f16], y: &mut [f16]) {
     }
 }
 
-#[test]
-fn an_f16_buffer_kernel_runs_as_on_the_host() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn an_f16_buffer_kernel_runs_as_on_the_host(dev: Device) {
     let n = 1001; // odd: the buffers end in half a word
     let xs: Vec<f16> = (0..n).map(|i| h(i as f32 * 0.37 - 100.0)).collect();
     let ys: Vec<f16> = (0..n).map(|i| h(1.0 / (i as f32 + 1.0))).collect();
@@ -60,7 +59,7 @@ fn the_abi_lists_shader_f16_and_the_wgsl_enables_it() {
     assert!(saxpy_f16::ABI.to_json().contains("\"SHADER_F16\""));
 }
 
-#[test]
+#[gpu_only]
 fn a_device_without_shader_f16_refuses_with_missing_feature() {
     let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
@@ -125,9 +124,10 @@ fn half_ops(x: &[f16], out: &mut [f16], flags: &mut [u32], ints: &mut [i32]) {
     }
 }
 
-#[test]
-fn f16_operations_round_like_the_host() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+// `v != v` is the NaN test the kernel makes, on the host (clippy allows it only in `#[test]`s).
+#[allow(clippy::eq_op)]
+fn f16_operations_round_like_the_host(dev: Device) {
     let mut xs: Vec<f16> = (0..200).map(|i| h((i as f32 - 100.0) * 0.173)).collect();
     xs.extend([
         f16::NAN,
@@ -226,11 +226,10 @@ mod halves {
     }
 }
 
-#[test]
-fn f16_struct_fields_follow_wgsl_layout_in_buffers_and_the_uniform_block() {
+#[backends]
+fn f16_struct_fields_follow_wgsl_layout_in_buffers_and_the_uniform_block(dev: Device) {
     use halves::{mix, Mixed};
     assert_eq!(mix::ABI.buffers[0].stride, 12);
-    let Some(dev) = common::device() else { return };
     let items: Vec<Mixed> = (0..37)
         .map(|i| Mixed {
             a: h(i as f32),
@@ -268,12 +267,11 @@ fn soft_clip<T: Float>(x: &[T], y: &mut [T]) {
     }
 }
 
-#[test]
-fn a_generic_float_kernel_has_the_listed_f16_instance() {
+#[backends]
+fn a_generic_float_kernel_has_the_listed_f16_instance(dev: Device) {
     use sarek::abi::Feature;
     assert!(soft_clip.abi::<f32>().features.is_empty());
     assert_eq!(&*soft_clip.abi::<f16>().features, [Feature::ShaderF16]);
-    let Some(dev) = common::device() else { return };
     let xs: Vec<f16> = (0..300).map(|i| h((i as f32 - 150.0) * 0.07)).collect();
     let x = dev.upload(&xs).unwrap();
     let mut y = dev.zeros::<f16>(xs.len()).unwrap();

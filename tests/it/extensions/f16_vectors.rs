@@ -4,7 +4,7 @@
 //! compared with the host types (`sarek::F16Vec2`, `sarek::F16Vec4`), which round as the GPU
 //! does.
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::f16;
 use sarek::prelude::*;
@@ -22,8 +22,8 @@ fn saxpy_f16x4(a: f16, x: &[F16Vec4], y: &mut [F16Vec4]) {
     }
 }
 
-#[test]
-fn an_f16vec4_saxpy_runs_as_on_the_host() {
+#[backends]
+fn an_f16vec4_saxpy_runs_as_on_the_host(dev: Device) {
     use sarek::abi::Feature;
     assert_eq!(&*saxpy_f16x4::ABI.features, [Feature::ShaderF16]);
     assert_eq!(saxpy_f16x4::ABI.buffers[0].elem, "vec4<f16>");
@@ -33,7 +33,6 @@ fn an_f16vec4_saxpy_runs_as_on_the_host() {
         "{}",
         saxpy_f16x4::WGSL
     );
-    let Some(dev) = common::device() else { return };
     let n = 333;
     let xs: Vec<F16Vec4> = (0..n)
         .map(|i| F16Vec4::from_vec4(Vec4::new(i as f32 * 0.37, -(i as f32), 0.1, 1e4)))
@@ -95,11 +94,10 @@ fn half_vector_ops(x: &[F16Vec4], s: F16Vec2, out: &mut [F16Vec4], wide: &mut [V
     }
 }
 
-#[test]
+#[backends]
 // The host side repeats the kernel's statements one for one.
 #[allow(clippy::assign_op_pattern)]
-fn f16vec_operations_round_like_the_host() {
-    let Some(dev) = common::device() else { return };
+fn f16vec_operations_round_like_the_host(dev: Device) {
     let mut xs: Vec<F16Vec4> = (0..150)
         .map(|i| {
             let t = (i as f32 - 75.0) * 0.173;
@@ -192,11 +190,10 @@ mod half_vector_structs {
     }
 }
 
-#[test]
-fn f16vec_struct_fields_follow_wgsl_layout_in_buffers_the_uniform_block_and_locals() {
+#[backends]
+fn f16vec_struct_fields_follow_wgsl_layout_in_buffers_the_uniform_block_and_locals(dev: Device) {
     use half_vector_structs::{shuffle, Packet};
     assert_eq!(shuffle::ABI.buffers[0].stride, 24);
-    let Some(dev) = common::device() else { return };
     let items: Vec<Packet> = (0..41)
         .map(|i| Packet {
             a: h(i as f32),
@@ -227,7 +224,7 @@ fn f16vec_struct_fields_follow_wgsl_layout_in_buffers_the_uniform_block_and_loca
     }
 }
 
-#[test]
+#[gpu_only]
 fn a_device_without_shader_f16_refuses_an_f16vec_kernel() {
     let Some(dev) = crate::extensions::subgroups::bare_device() else {
         return;
@@ -282,12 +279,11 @@ fn half_subgroups(
     sizes[i] = size;
 }
 
-#[test]
-fn subgroup_operations_on_f16_and_f16vec4_match_the_host() {
+#[backends]
+fn subgroup_operations_on_f16_and_f16vec4_match_the_host(dev: Device) {
     use sarek::abi::Feature;
     let features = &half_subgroups::ABI.features;
     assert!(features.contains(&Feature::ShaderF16) && features.contains(&Feature::Subgroup));
-    let Some(dev) = common::device() else { return };
     if !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
         eprintln!("no SUBGROUP on this device: skipped");
         return;

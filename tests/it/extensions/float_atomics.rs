@@ -5,6 +5,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 
 use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
 
@@ -43,67 +44,67 @@ fn swaps(cell: &[AtomicF32], out: &mut [f32]) {
     out[5] = scratch[1].load(Relaxed);
 }
 
-fn devices() -> Vec<Device> {
-    let mut all = vec![Device::cpu()];
-    if let Some(dev) = common::device().filter(|d| !d.is_cpu()) {
-        if dev
+/// Whether `dev` runs float atomics on buffers: the CPU backend always does; a GPU without
+/// the feature skips, with a message.
+fn has_float_atomics(dev: &Device) -> bool {
+    let has = dev.is_cpu()
+        || dev
             .features()
-            .contains(sarek::wgpu::Features::SHADER_FLOAT32_ATOMIC)
-        {
-            all.push(dev);
-        } else {
-            eprintln!(
-                "{} has no float atomics: only the CPU backend runs them",
-                dev.name()
-            );
-        }
+            .contains(sarek::wgpu::Features::SHADER_FLOAT32_ATOMIC);
+    if !has {
+        eprintln!(
+            "{} has no float atomics: only the CPU backend runs them",
+            dev.name()
+        );
     }
-    all
+    has
 }
 
-#[test]
-fn float_atomics_add_in_buffers_and_workgroup_memory() {
+#[backends]
+fn float_atomics_add_in_buffers_and_workgroup_memory(dev: Device) {
     let n = 64 * 8;
     // Small integers: every sum is exact in any order.
     let x: Vec<f32> = common::random_u32(3, n)
         .iter()
         .map(|v| (v % 17) as f32 - 8.0)
         .collect();
-    for dev in devices() {
-        let xb = dev.upload(&x).unwrap();
-        let total = dev.upload(&[1.0f32, 0.0]).unwrap();
-        let mut groups = dev.zeros::<f32>(8).unwrap();
-        float_sums
-            .launch(&dev, Grid::cover(n), &xb, &total, &mut groups)
-            .unwrap();
-        let sum: f32 = x.iter().sum();
-        assert_eq!(
-            total.read().unwrap(),
-            [1.0 + sum, -sum],
-            "on {}",
-            dev.name()
-        );
-        let want: Vec<f32> = x.chunks(64).map(|c| c.iter().sum()).collect();
-        assert_eq!(groups.read().unwrap(), want, "on {}", dev.name());
+    if !has_float_atomics(&dev) {
+        return;
     }
+    let xb = dev.upload(&x).unwrap();
+    let total = dev.upload(&[1.0f32, 0.0]).unwrap();
+    let mut groups = dev.zeros::<f32>(8).unwrap();
+    float_sums
+        .launch(&dev, Grid::cover(n), &xb, &total, &mut groups)
+        .unwrap();
+    let sum: f32 = x.iter().sum();
+    assert_eq!(
+        total.read().unwrap(),
+        [1.0 + sum, -sum],
+        "on {}",
+        dev.name()
+    );
+    let want: Vec<f32> = x.chunks(64).map(|c| c.iter().sum()).collect();
+    assert_eq!(groups.read().unwrap(), want, "on {}", dev.name());
 }
 
-#[test]
-fn float_atomics_swap_load_and_store() {
-    for dev in devices() {
-        let cell = dev.upload(&[1.5f32, 0.0]).unwrap();
-        let mut out = dev.zeros::<f32>(6).unwrap();
-        swaps
-            .launch(&dev, Grid::groups([1, 1, 1]), &cell, &mut out)
-            .unwrap();
-        assert_eq!(
-            out.read().unwrap(),
-            [2.5, -4.0, 1.5, 7.0, -4.0, -5.0],
-            "on {}",
-            dev.name()
-        );
-        assert_eq!(cell.read().unwrap(), [7.0, 0.25], "on {}", dev.name());
+#[backends]
+fn float_atomics_swap_load_and_store(dev: Device) {
+    if !has_float_atomics(&dev) {
+        return;
     }
+    let cell = dev.upload(&[1.5f32, 0.0]).unwrap();
+    let mut out = dev.zeros::<f32>(6).unwrap();
+    swaps
+        .launch(&dev, Grid::groups([1, 1, 1]), &cell, &mut out)
+        .unwrap();
+    assert_eq!(
+        out.read().unwrap(),
+        [2.5, -4.0, 1.5, 7.0, -4.0, -5.0],
+        "on {}",
+        dev.name()
+    );
+    assert_eq!(cell.read().unwrap(), [7.0, 0.25], "on {}", dev.name());
 }
 
 #[test]
@@ -124,7 +125,7 @@ fn shared_only(out: &mut [f32]) {
     out[0] = s[0].load(Relaxed);
 }
 
-#[test]
+#[gpu_only]
 fn a_device_without_float_atomics_refuses_buffer_ones_and_runs_workgroup_ones() {
     assert!(shared_only::ABI.features.is_empty());
     let Some(dev) = crate::extensions::subgroups::bare_device() else {

@@ -3,15 +3,12 @@
 //! macros generate (the IR attached to a kernel's source, `Pod` for module structs) comes from
 //! Sarek's expansion, not from the user's tokens.
 
-use crate::common;
+use crate::common::gpu_only;
 
 use sarek::Device;
 
-#[test]
-fn devices_have_no_experimental_features_unless_asked() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn devices_have_no_experimental_features_unless_asked(dev: Device) {
     let experimental = sarek::wgpu::Features::all_experimental_mask();
     assert!(
         !dev.features().intersects(experimental),

@@ -4,7 +4,7 @@
 //! cooperative-matrix operation), and the `F16Vec` refusals; on the test device and on the CPU
 //! backend.
 
-use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 use sarek_codegen::front::{attr, lower_kernel};
@@ -35,13 +35,12 @@ mod lanes {
     }
 }
 
-#[test]
-fn a_helper_runs_a_subgroup_operation_in_uniform_control_flow() {
+#[backends]
+fn a_helper_runs_a_subgroup_operation_in_uniform_control_flow(dev: Device) {
     use sarek::abi::Feature;
     assert!(lanes::per_subgroup::ABI
         .features
         .contains(&Feature::Subgroup));
-    let Some(dev) = common::device() else { return };
     if !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
         eprintln!("no SUBGROUP on this device: skipped");
         return;

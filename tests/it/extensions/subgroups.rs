@@ -5,6 +5,7 @@
 //! (checked first: it holds on lavapipe, NVIDIA and the CPU backend).
 
 use crate::common;
+use crate::common::{backends, cpu_only, gpu_only};
 
 use sarek::prelude::*;
 
@@ -169,9 +170,8 @@ fn check_every_op(dev: &Device) -> u32 {
     size as u32
 }
 
-#[test]
-fn every_subgroup_operation_on_the_test_device() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn every_subgroup_operation_on_the_test_device(dev: Device) {
     if !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
         eprintln!("skipping: {} has no subgroups", dev.name());
         return;
@@ -180,16 +180,15 @@ fn every_subgroup_operation_on_the_test_device() {
     eprintln!("subgroup size on {}: {size}", dev.name());
 }
 
-#[test]
-fn every_subgroup_operation_on_the_cpu_backend_with_several_sizes() {
-    let dev = Device::cpu();
+#[cpu_only]
+fn every_subgroup_operation_on_the_cpu_backend_with_several_sizes(dev: Device) {
     for size in [4, 8, 32, 64] {
         assert_eq!(dev.set_subgroup_size(size), size);
         assert_eq!(check_every_op(&dev), size);
     }
 }
 
-#[test]
+#[cpu_only]
 fn the_cpu_backend_defaults_to_subgroups_of_32() {
     if std::env::var_os("SAREK_CPU_SUBGROUP_SIZE").is_none() {
         assert_eq!(check_every_op(&Device::cpu()), 32);
@@ -207,33 +206,29 @@ fn partial(out: &mut [u32]) {
     out[t * 2 + 1] = first;
 }
 
-#[test]
-fn a_partial_subgroup_counts_only_its_lanes() {
-    let mut devices = vec![Device::cpu()];
-    devices[0].set_subgroup_size(8);
-    if let Some(dev) =
-        common::device().filter(|d| d.features().contains(sarek::wgpu::Features::SUBGROUP))
-    {
-        devices.push(dev);
+#[backends]
+fn a_partial_subgroup_counts_only_its_lanes(dev: &Device) {
+    if dev.is_cpu() {
+        dev.set_subgroup_size(8);
+    } else if !dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
+        return;
     }
-    for dev in &devices {
-        let mut out = dev.zeros::<u32>(24).unwrap();
-        partial
-            .launch(dev, Grid::groups([1, 1, 1]), &mut out)
-            .unwrap();
-        let out = out.read().unwrap();
-        let size = every_op_size(dev);
-        for t in 0..12 {
-            let first = t / size * size;
-            let count = (first + size).min(12) - first;
-            assert_eq!(out[t * 2], count as u32, "invocation {t} on {}", dev.name());
-            assert_eq!(
-                out[t * 2 + 1],
-                first as u32,
-                "invocation {t} on {}",
-                dev.name()
-            );
-        }
+    let mut out = dev.zeros::<u32>(24).unwrap();
+    partial
+        .launch(dev, Grid::groups([1, 1, 1]), &mut out)
+        .unwrap();
+    let out = out.read().unwrap();
+    let size = every_op_size(dev);
+    for t in 0..12 {
+        let first = t / size * size;
+        let count = (first + size).min(12) - first;
+        assert_eq!(out[t * 2], count as u32, "invocation {t} on {}", dev.name());
+        assert_eq!(
+            out[t * 2 + 1],
+            first as u32,
+            "invocation {t} on {}",
+            dev.name()
+        );
     }
 }
 
@@ -262,29 +257,27 @@ fn neighbours(out: &mut [u32]) {
     out[global_thread_id()] = slots[next];
 }
 
-#[test]
-fn subgroup_barrier_orders_the_lanes_of_a_subgroup() {
-    let mut devices = vec![Device::cpu()];
-    if let Some(dev) = common::device().filter(|d| {
-        d.features()
+#[backends]
+fn subgroup_barrier_orders_the_lanes_of_a_subgroup(dev: &Device) {
+    if !dev.is_cpu()
+        && !dev
+            .features()
             .contains(sarek::wgpu::Features::SUBGROUP_BARRIER)
-    }) {
-        devices.push(dev);
+    {
+        return;
     }
-    for dev in &devices {
-        let mut out = dev.zeros::<u32>(64).unwrap();
-        neighbours.launch(dev, Grid::cover(64), &mut out).unwrap();
-        let size = every_op_size(dev);
-        let out = out.read().unwrap();
-        for (t, v) in out.iter().enumerate() {
-            let lane = t % size;
-            assert_eq!(
-                *v as usize,
-                (t - lane + (lane + 1) % size) * 10,
-                "on {}",
-                dev.name()
-            );
-        }
+    let mut out = dev.zeros::<u32>(64).unwrap();
+    neighbours.launch(dev, Grid::cover(64), &mut out).unwrap();
+    let size = every_op_size(dev);
+    let out = out.read().unwrap();
+    for (t, v) in out.iter().enumerate() {
+        let lane = t % size;
+        assert_eq!(
+            *v as usize,
+            (t - lane + (lane + 1) % size) * 10,
+            "on {}",
+            dev.name()
+        );
     }
 }
 
@@ -302,7 +295,8 @@ fn the_abi_lists_the_features_a_kernel_needs() {
 }
 
 /// A wgpu device on the test adapter created with WebGPU's defaults: no features, default
-/// limits. `None` on the CPU backend or without a GPU.
+/// limits. `None` under `SAREK_DEVICE=cpu` or without a GPU (a failure without one when
+/// `SAREK_REQUIRE_GPU=1`).
 pub(crate) fn bare_device() -> Option<Device> {
     if std::env::var("SAREK_DEVICE").as_deref() == Ok("cpu") {
         eprintln!("skipping a wgpu test: SAREK_DEVICE=cpu");
@@ -311,14 +305,24 @@ pub(crate) fn bare_device() -> Option<Device> {
     let instance =
         wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
     let adapter =
-        pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
-            .ok()?;
+        match pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions::default()))
+        {
+            Ok(adapter) => adapter,
+            // A missing adapter fails the test under `SAREK_REQUIRE_GPU=1`, as in `gpu_device`.
+            Err(e) if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) => {
+                panic!("SAREK_REQUIRE_GPU=1 but no GPU adapter: {e}")
+            }
+            Err(e) => {
+                eprintln!("skipping a wgpu test: {e}");
+                return None;
+            }
+        };
     let (device, queue) =
         pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor::default())).ok()?;
     Some(Device::from_wgpu(device, queue))
 }
 
-#[test]
+#[gpu_only]
 fn a_device_without_subgroups_refuses_with_missing_feature() {
     let Some(dev) = bare_device() else { return };
     assert!(!dev.features().contains(sarek::wgpu::Features::SUBGROUP));

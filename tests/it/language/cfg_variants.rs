@@ -6,7 +6,8 @@
 // `#[cfg(all())]` is the point: a predicate that always holds.
 #![allow(clippy::non_minimal_cfg)]
 
-use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::Grid;
 
@@ -68,13 +69,12 @@ mod cfgd {
 
 use cfgd::P;
 
-#[test]
-fn cfg_on_module_items_and_fields_is_honoured() {
+#[backends]
+fn cfg_on_module_items_and_fields_is_honoured(dev: Device) {
     // The WGSL is that of the items rustc compiles: `y` is there, `hidden` is not.
     assert!(cfgd::k::WGSL.contains("y: f32"), "{}", cfgd::k::WGSL);
     assert!(!cfgd::k::WGSL.contains("hidden"), "{}", cfgd::k::WGSL);
     assert_eq!(std::mem::size_of::<P>(), 8);
-    let Some(dev) = common::device() else { return };
     let n = 100;
     let ps: Vec<P> = (0..n)
         .map(|i| P {

@@ -5,6 +5,8 @@
 //! against the same computation on the host.
 
 use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::Grid;
 
@@ -66,9 +68,8 @@ mod tiles {
     }
 }
 
-#[test]
-fn padded_tile_and_constant_workgroup_size() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn padded_tile_and_constant_workgroup_size(dev: Device) {
     let n = 21; // not a multiple of the block
     let av: Vec<f32> = (0..n * n).map(|v| v as f32).collect();
     let a = dev.upload(&av).unwrap();
@@ -88,9 +89,8 @@ fn padded_tile_and_constant_workgroup_size() {
     assert_eq!(tiles::BLOCK_SIZE, 8);
 }
 
-#[test]
-fn constants_of_every_type_in_lengths_bounds_and_values() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn constants_of_every_type_in_lengths_bounds_and_values(dev: Device) {
     let n = 100;
     let xs: Vec<u32> = common::random_u32(4, n).iter().map(|v| v % 1000).collect();
     let x = dev.upload(&xs).unwrap();
@@ -130,9 +130,8 @@ fn stencil(xs: &[f32], out: &mut [f32]) {
     }
 }
 
-#[test]
-fn kernel_constants_built_from_each_other() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn kernel_constants_built_from_each_other(dev: Device) {
     let n = 300;
     let xs: Vec<f32> = (0..n + 4).map(|v| (v % 10) as f32).collect();
     let x = dev.upload(&xs).unwrap();

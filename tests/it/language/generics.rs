@@ -4,7 +4,8 @@
 //! runs on the device `common::device()` gives (lavapipe here, the CPU backend with
 //! `SAREK_DEVICE=cpu`) and checks against the host.
 
-use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::gpu::Scalar;
 use sarek::Grid;
@@ -18,9 +19,8 @@ pub(crate) fn scale<T: Scalar>(a: T, x: &[T], y: &mut [T]) {
     }
 }
 
-#[test]
-fn a_type_parameter_is_inferred_from_the_arguments() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_type_parameter_is_inferred_from_the_arguments(dev: Device) {
     let n = 100;
     let xf: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     let xi: Vec<i32> = (0..n).map(|i| i as i32 - 50).collect();
@@ -100,9 +100,8 @@ fn block_sums(x: &[f32], b: usize) -> (Vec<f32>, Vec<f32>) {
         .unzip()
 }
 
-#[test]
-fn a_const_parameter_is_chosen_by_the_turbofish() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_const_parameter_is_chosen_by_the_turbofish(dev: Device) {
     let n = 1000usize;
     let x: Vec<f32> = (0..n).map(|i| ((i * 7) % 13) as f32).collect();
     let bx = dev.upload(&x).unwrap();
@@ -144,9 +143,8 @@ fn transpose<T: Scalar, const TILE: usize>(n: u32, x: &[T], y: &mut [T]) {
     }
 }
 
-#[test]
-fn types_and_values_mix_in_one_turbofish() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn types_and_values_mix_in_one_turbofish(dev: Device) {
     let n = 13usize;
     let xf: Vec<f32> = (0..n * n).map(|i| i as f32).collect();
     let xu: Vec<u32> = (0..n * n).map(|i| i as u32 * 3).collect();
@@ -168,9 +166,8 @@ fn types_and_values_mix_in_one_turbofish() {
     assert_eq!(transpose::INSTANCES.len(), 6);
 }
 
-#[test]
-fn enqueue_and_record_are_generic_too() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn enqueue_and_record_are_generic_too(dev: Device) {
     let x: Vec<i32> = (0..300).map(|i| i - 150).collect();
     let bx = dev.upload(&x).unwrap();
     let mut y = dev.zeros::<i32>(300).unwrap();
@@ -316,9 +313,8 @@ pub(crate) mod ops {
     }
 }
 
-#[test]
-fn a_module_trait_dispatches_statically() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_module_trait_dispatches_statically(dev: Device) {
     use ops::{Add, Max, Op};
     let n = 200;
     let x: Vec<f32> = (0..n).map(|i| (i as f32 * 0.37).sin()).collect();
@@ -351,9 +347,8 @@ fn a_module_trait_dispatches_statically() {
     assert_eq!(out.read().unwrap(), want);
 }
 
-#[test]
-fn a_generic_trait_ranges_over_its_impls_for_each_type() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_generic_trait_ranges_over_its_impls_for_each_type(dev: Device) {
     use ops::{Largest, Sum};
     let n = 500;
     let xi: Vec<i32> = (0..n).map(|i| (i as i32 * 37) % 101 - 50).collect();
@@ -377,9 +372,8 @@ fn a_generic_trait_ranges_over_its_impls_for_each_type() {
     assert_eq!(ops::reduce::INSTANCES.len(), 12);
 }
 
-#[test]
-fn generic_helpers_are_instantiated_per_call() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn generic_helpers_are_instantiated_per_call(dev: Device) {
     let n = 100;
     let xi: Vec<i32> = (0..n).map(|i| i as i32 - 40).collect();
     let xf: Vec<f32> = (0..n).map(|i| i as f32 * 0.25).collect();

@@ -3,6 +3,8 @@
 //! kernel is checked against the same function run on the host.
 
 use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::Grid;
 
@@ -178,9 +180,8 @@ fn classify_host(i: usize, c: &Cell) -> i32 {
     r + bucket
 }
 
-#[test]
-fn deferred_let_takes_the_type_of_its_assignments() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn deferred_let_takes_the_type_of_its_assignments(dev: Device) {
     let n = 300;
     let xs: Vec<f32> = (0..n).map(|v| v as f32 * 0.5).collect();
     let flags: Vec<u32> = common::random_u32(9, n).iter().map(|v| v % 50).collect();
@@ -202,9 +203,8 @@ fn deferred_let_takes_the_type_of_its_assignments() {
     }
 }
 
-#[test]
-fn labelled_break_and_continue_leave_outer_loops() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn labelled_break_and_continue_leave_outer_loops(dev: Device) {
     let targets: Vec<u32> = (0..400).collect();
     let t = dev.upload(&targets).unwrap();
     let mut found = dev.zeros::<u32>(targets.len()).unwrap();
@@ -229,9 +229,8 @@ fn labelled_break_and_continue_leave_outer_loops() {
     assert!(found.iter().any(|&f| f != 0) && found.contains(&0));
 }
 
-#[test]
-fn tuples_from_helpers() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn tuples_from_helpers(dev: Device) {
     let n = 200;
     let xs: Vec<u32> = common::random_u32(2, n).iter().map(|v| v % 300).collect();
     let x = dev.upload(&xs).unwrap();
@@ -251,9 +250,8 @@ fn tuples_from_helpers() {
     }
 }
 
-#[test]
-fn match_guards_fall_through_to_later_arms() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn match_guards_fall_through_to_later_arms(dev: Device) {
     let n = 500;
     let r = common::random_u32(21, n);
     let cells: Vec<Cell> = r

@@ -2,7 +2,8 @@
 //! `&mut self` methods that change a local, a buffer element or a workgroup-array element in
 //! place, as in Rust. Checked against the same `impl` run on the host.
 
-use crate::common;
+use crate::common::backends;
+use sarek::Device;
 
 use sarek::Grid;
 
@@ -230,9 +231,8 @@ mod counters {
 
 use counters::{Counter, Tally};
 
-#[test]
-fn mut_self_methods_return_early_and_are_called_by_path() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn mut_self_methods_return_early_and_are_called_by_path(dev: Device) {
     let n = 200;
     let limit = 6;
     let mut expected: Vec<Counter> = (0..n)
@@ -290,9 +290,8 @@ fn particles(n: usize) -> Vec<Particle> {
         .collect()
 }
 
-#[test]
-fn methods_change_buffer_elements_and_locals() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn methods_change_buffer_elements_and_locals(dev: Device) {
     let n = 150;
     let mut expected = particles(n);
     let mut buf = dev.upload(&expected).unwrap();
@@ -312,9 +311,8 @@ fn methods_change_buffer_elements_and_locals() {
     assert_eq!(energy.read().unwrap(), expected_energy);
 }
 
-#[test]
-fn methods_change_workgroup_array_elements() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn methods_change_workgroup_array_elements(dev: Device) {
     let n = 100;
     let mut expected = particles(n);
     let mut buf = dev.upload(&expected).unwrap();
@@ -327,9 +325,8 @@ fn methods_change_workgroup_array_elements() {
     assert_eq!(buf.read().unwrap(), expected);
 }
 
-#[test]
-fn mut_self_methods_that_return_values() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn mut_self_methods_that_return_values(dev: Device) {
     let n = 90;
     let mut expected: Vec<Rng> = (0..n)
         .map(|i| Rng {

@@ -1,6 +1,7 @@
 //! Rust's meaning on the GPU: each kernel is compared with the same computation on the host.
 
 use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 
@@ -14,9 +15,8 @@ fn remainders(x: &[f32], y: &[f32], out: &mut [f32]) {
     }
 }
 
-#[test]
-fn float_remainder_is_exact_fmod() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn float_remainder_is_exact_fmod(dev: Device) {
     let cases: [(f32, f32); 10] = [
         (1e10, 3.0),
         (-1e10, 3.0),
@@ -67,9 +67,8 @@ fn conversions(x: &[f32], round: &mut [f32], to_i: &mut [i32], to_u: &mut [u32])
     }
 }
 
-#[test]
-fn round_and_float_to_int_casts_follow_rust() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn round_and_float_to_int_casts_follow_rust(dev: Device) {
     let xs = [
         0.5f32,
         1.5,
@@ -141,9 +140,8 @@ fn gpu_rem(a: i32, b: i32) -> i32 {
     }
 }
 
-#[test]
-fn integers_wrap_shift_like_wrapping_shl_and_divide_as_documented() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn integers_wrap_shift_like_wrapping_shl_and_divide_as_documented(dev: Device) {
     // About the unchecked results: off even under SAREK_CHECKS=1.
     dev.set_checks(false);
     let mut a: Vec<i32> = vec![i32::MIN, i32::MAX, -7, 7, 0, -1, 123456, i32::MIN];
@@ -214,9 +212,8 @@ fn constants(out: &mut [f32], iout: &mut [i32], uout: &mut [u32]) {
     }
 }
 
-#[test]
-fn constants_keep_their_exact_value() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn constants_keep_their_exact_value(dev: Device) {
     let (mut f, mut i, mut u) = (
         dev.zeros::<f32>(8).unwrap(),
         dev.zeros::<i32>(3).unwrap(),
@@ -303,9 +300,8 @@ fn loops(start: i32, out: &mut [i32]) {
     out[5] = s as i32;
 }
 
-#[test]
-fn for_ranges_evaluate_bounds_once_and_stop_at_the_maximum() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn for_ranges_evaluate_bounds_once_and_stop_at_the_maximum(dev: Device) {
     let mut out = dev.zeros::<i32>(6).unwrap();
     loops
         .launch(&dev, Grid::groups([1, 1, 1]), i32::MAX - 4, &mut out)
@@ -348,9 +344,8 @@ fn effects_in_values(flags: &[u32], out: &mut [i32], counters: &mut [i32]) {
     }
 }
 
-#[test]
-fn value_ifs_and_short_circuits_run_only_the_taken_side() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn value_ifs_and_short_circuits_run_only_the_taken_side(dev: Device) {
     let flags = dev.upload(&[1u32, 0, 1]).unwrap();
     let (mut out, mut counters) = (dev.zeros::<i32>(3).unwrap(), dev.zeros::<i32>(3).unwrap());
     effects_in_values
@@ -383,11 +378,10 @@ fn math(x: &[f32], out: &mut [f32]) {
     }
 }
 
-#[test]
+#[backends]
 // `min(1.0).max(-1.0)` is what the kernel computes; `clamp` would differ for NaN.
 #[allow(clippy::manual_clamp)]
-fn exact_math_methods_match_rust() {
-    let Some(dev) = common::device() else { return };
+fn exact_math_methods_match_rust(dev: Device) {
     let xs = [0.0f32, -0.0, 1.5, -1.5, 2.25, -3.75, 100.0, 1e-3];
     let x = dev.upload(&xs).unwrap();
     let mut out = dev.zeros::<f32>(xs.len() * 8).unwrap();
@@ -432,9 +426,8 @@ fn constant_folding_edge_cases(x: &[i32], out: &mut [i32], fout: &mut [f32]) {
     }
 }
 
-#[test]
-fn constant_divisors_and_overflows_stay_run_time_values() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn constant_divisors_and_overflows_stay_run_time_values(dev: Device) {
     // About the unchecked results: off even under SAREK_CHECKS=1.
     dev.set_checks(false);
     let x = dev.upload(&[7i32, -3]).unwrap();
@@ -500,9 +493,8 @@ fn adapted_ranges(a: i32, b: i32, k: usize, ua: u32, ub: u32, out: &mut [u32]) {
     }
 }
 
-#[test]
-fn rev_and_step_by_iterate_like_rust() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn rev_and_step_by_iterate_like_rust(dev: Device) {
     let cases: [(i32, i32, usize, u32, u32); 9] = [
         (0, 10, 3, 0, 10),
         (-5, 5, 1, 5, 5),
@@ -539,9 +531,8 @@ fn rev_and_step_by_iterate_like_rust() {
     }
 }
 
-#[test]
-fn float_polyfills_match_rust_within_their_documented_ulps() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn float_polyfills_match_rust_within_their_documented_ulps(dev: Device) {
     let mut xs = vec![
         0.0f32, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-7, -1e-7, 1e-30, 2.0, 3.0, 10.0, 1000.0, 1e10,
         -1e10, 3.4e38, 0.999, -0.999, 0.1, 7.25, -7.25, 1.0001, 25.0, 100.5, -3.0, 0.25,
@@ -656,9 +647,8 @@ fn int_methods(x: &[i32], y: &[i32], out: &mut [i32], uout: &mut [u32]) {
     }
 }
 
-#[test]
-fn integer_methods_match_rust_exactly() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn integer_methods_match_rust_exactly(dev: Device) {
     let mut xs: Vec<i32> = vec![0, 1, -1, i32::MIN, i32::MAX, 7, -7, 100, -100, 12345];
     let mut ys: Vec<i32> = vec![1, -1, 3, -1, 2, -3, 5, 0, 7, -2];
     for v in common::random_u32(7, 300).chunks(2) {

@@ -1,7 +1,7 @@
 //! The runtime in real applications: async, interop with wgpu code, many threads, lifetime,
 //! profiling and dumps.
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use std::time::Duration;
 
@@ -51,9 +51,8 @@ fn run_single_threaded<F: std::future::Future>(f: F) -> F::Output {
     }
 }
 
-#[test]
-fn async_read_and_launch_under_a_single_threaded_executor() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn async_read_and_launch_under_a_single_threaded_executor(dev: Device) {
     let n = 5000;
     let x = dev.upload(&vec![1.0f32; n]).unwrap();
     let mut y = dev.upload(&vec![2.0f32; n]).unwrap();
@@ -65,9 +64,8 @@ fn async_read_and_launch_under_a_single_threaded_executor() {
     assert!(out.iter().all(|&v| v == 5.0));
 }
 
-#[test]
-fn launch_handles_can_be_waited_for_and_polled() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn launch_handles_can_be_waited_for_and_polled(dev: Device) {
     let mut v = dev.zeros::<u32>(1000).unwrap();
     let launch = add_one.launch(&dev, Grid::cover(1000), &mut v).unwrap();
     launch.wait().unwrap();
@@ -80,11 +78,8 @@ fn launch_handles_can_be_waited_for_and_polled() {
     assert_eq!(v.read().unwrap(), vec![1; 1000]);
 }
 
-#[test]
-fn staging_buffers_are_reused() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn staging_buffers_are_reused(dev: Device) {
     let buf = dev.upload(&[7u32; 100]).unwrap();
     for _ in 0..20 {
         assert_eq!(buf.read().unwrap()[99], 7);
@@ -96,11 +91,8 @@ fn staging_buffers_are_reused() {
     );
 }
 
-#[test]
-fn a_user_wgpu_buffer_with_an_offset_is_a_kernel_argument() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn a_user_wgpu_buffer_with_an_offset_is_a_kernel_argument(dev: Device) {
     let align = dev.limits().min_storage_buffer_offset_alignment as u64;
     let words = (align / 4) as usize;
     let usage =
@@ -153,11 +145,8 @@ fn a_user_wgpu_buffer_with_an_offset_is_a_kernel_argument() {
     ));
 }
 
-#[test]
-fn a_launch_recorded_into_a_user_encoder_runs_in_order_with_the_users_passes() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn a_launch_recorded_into_a_user_encoder_runs_in_order_with_the_users_passes(dev: Device) {
     let mut v = dev.upload(&[10u32; 64]).unwrap();
     let staging = dev.wgpu_device().create_buffer(&wgpu::BufferDescriptor {
         label: Some("user readback"),
@@ -199,9 +188,8 @@ fn devices_kernels_buffers_and_launches_are_send_and_sync() {
     check::<sarek::Error>();
 }
 
-#[test]
-fn launches_from_eight_threads_at_once() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn launches_from_eight_threads_at_once(dev: Device) {
     std::thread::scope(|s| {
         for t in 0..8u32 {
             let dev = dev.clone();
@@ -217,9 +205,8 @@ fn launches_from_eight_threads_at_once() {
     });
 }
 
-#[test]
-fn a_buffer_dropped_while_its_launch_is_in_flight_stays_valid_for_it() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_buffer_dropped_while_its_launch_is_in_flight_stays_valid_for_it(dev: Device) {
     let n = 1 << 16;
     let mut y = dev.zeros::<f32>(n).unwrap();
     for round in 0..5 {
@@ -240,9 +227,8 @@ fn resident_bytes() -> u64 {
     pages * 4096
 }
 
-#[test]
-fn a_hundred_thousand_launches_keep_memory_flat() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_hundred_thousand_launches_keep_memory_flat(dev: Device) {
     if !std::path::Path::new("/proc/self/statm").exists() {
         eprintln!("no /proc/self/statm: the memory bound is checked on Linux only");
         return;
@@ -278,11 +264,8 @@ fn a_hundred_thousand_launches_keep_memory_flat() {
     panic!("resident memory grew in every round of 100,000 launches: {growths:?} MiB");
 }
 
-#[test]
-fn gpu_time_from_several_threads_at_once_reads_the_timestamps_once() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn gpu_time_from_several_threads_at_once_reads_the_timestamps_once(dev: Device) {
     if !dev.set_profiling(true) {
         eprintln!("this adapter has no timestamp queries");
         return;
@@ -313,11 +296,8 @@ fn gpu_time_from_several_threads_at_once_reads_the_timestamps_once() {
     dev.set_profiling(false);
 }
 
-#[test]
-fn profiled_launches_report_a_positive_gpu_time() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn profiled_launches_report_a_positive_gpu_time(dev: Device) {
     if sarek_codegen::toggle::enabled("SAREK_REQUIRE_GPU", false) {
         assert!(
             dev.can_profile(),
@@ -342,7 +322,9 @@ fn profiled_launches_report_a_positive_gpu_time() {
 #[test]
 fn kernels_know_where_they_are_defined() {
     assert!(
-        saxpy::SOURCE.location().starts_with("tests/it/runtime/applications.rs:"),
+        saxpy::SOURCE
+            .location()
+            .starts_with("tests/it/runtime/applications.rs:"),
         "{}",
         saxpy::SOURCE.location()
     );
@@ -350,9 +332,8 @@ fn kernels_know_where_they_are_defined() {
     assert!(json.contains("\"kernel\": \"saxpy\""), "{json}");
 }
 
-#[test]
-fn thousands_of_launches_each_see_their_own_arguments() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn thousands_of_launches_each_see_their_own_arguments(dev: Device) {
     // More launches than the uniform ring has slots, each with a different scalar.
     let n = 512;
     let x = dev.upload(&vec![1.0f32; n]).unwrap();
@@ -366,9 +347,8 @@ fn thousands_of_launches_each_see_their_own_arguments() {
     assert_eq!(y.read().unwrap(), vec![expect; n]);
 }
 
-#[test]
-fn a_batch_submits_many_launches_in_order_at_once() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_batch_submits_many_launches_in_order_at_once(dev: Device) {
     let mut a = dev.upload(&[0u32; 300]).unwrap();
     let mut b = dev.upload(&[100u32; 40]).unwrap();
     let mut batch = dev.batch();

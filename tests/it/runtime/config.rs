@@ -2,6 +2,7 @@
 //! the environment says (the parsing of each variable is tested in `sarek-rt`'s `config.rs`).
 
 use crate::common;
+use crate::common::{cpu_only, gpu_only};
 
 use sarek::prelude::*;
 use sarek::{Config, CpuEngine, DeviceChoice, Error, GpuOptions};
@@ -20,7 +21,7 @@ fn gpu_with(config: Config) -> Option<Device> {
     Some(Device::gpu_with(GpuOptions::new().config(config)).unwrap())
 }
 
-#[test]
+#[cpu_only]
 fn a_cpu_device_takes_its_settings_from_the_config() {
     let config = Config::default()
         .cpu_threads(1)
@@ -61,7 +62,7 @@ fn src_on(dev: &Device) -> Buffer<f32> {
     dev.upload(&[1.0f32; 4]).unwrap()
 }
 
-#[test]
+#[cpu_only]
 fn with_config_and_all_with_follow_the_device_choice() {
     let config = Config::default().device(DeviceChoice::Cpu).cpu_threads(1);
     let dev = Device::with_config(config.clone()).unwrap();
@@ -72,7 +73,7 @@ fn with_config_and_all_with_follow_the_device_choice() {
     assert_eq!(all[0].name(), "Sarek CPU backend (1 threads)");
 }
 
-#[test]
+#[cpu_only]
 fn the_dump_directory_of_the_config_receives_the_kernels() {
     let dir = std::env::temp_dir().join(format!("sarek-config-dump-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -96,7 +97,7 @@ fn the_dump_directory_of_the_config_receives_the_kernels() {
     }
 }
 
-#[test]
+#[gpu_only]
 fn a_gpu_device_takes_its_settings_from_the_config() {
     let dir = std::env::temp_dir().join(format!("sarek-config-cache-{}", std::process::id()));
     let Some(off) = gpu_with(

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow::Borrowed as B;
 
-use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::__private::{self as raw, Arg, KernelSource};
 use sarek::abi::{Abi, Access, BufferBinding, FieldSource, Uniform, UniformField, ENTRY_POINT};
@@ -27,9 +27,8 @@ fn fill_2d(v: u32, out: &mut [u32]) {
     }
 }
 
-#[test]
-fn a_2d_grid_whose_thread_ids_would_wrap_is_too_large() {
-    let dev = common::device().unwrap();
+#[backends]
+fn a_2d_grid_whose_thread_ids_would_wrap_is_too_large(dev: Device) {
     let mut out = dev.zeros::<u32>(4).unwrap();
     // 2^33 invocations: `global_thread_id()` (32-bit on the GPU) would reach thread 5 twice.
     for grid in [
@@ -56,9 +55,8 @@ fn a_2d_grid_whose_thread_ids_would_wrap_is_too_large() {
     );
 }
 
-#[test]
-fn a_length_whose_bytes_overflow_is_too_large() {
-    let dev = common::device().unwrap();
+#[backends]
+fn a_length_whose_bytes_overflow_is_too_large(dev: Device) {
     let err = dev.zeros::<[f32; 4]>(1 << 60).unwrap_err();
     assert!(
         matches!(
@@ -78,9 +76,8 @@ fn a_length_whose_bytes_overflow_is_too_large() {
     assert!(matches!(err, Error::BufferTooLarge { .. }), "{err:?}");
 }
 
-#[test]
-fn zero_sized_elements_are_refused() {
-    let dev = common::device().unwrap();
+#[backends]
+fn zero_sized_elements_are_refused(dev: Device) {
     let err = dev.zeros::<[f32; 0]>(4).unwrap_err();
     assert!(
         err.to_string()
@@ -93,9 +90,8 @@ fn zero_sized_elements_are_refused() {
     ));
 }
 
-#[test]
-fn grids_past_the_address_space_are_too_large() {
-    let dev = common::device().unwrap();
+#[backends]
+fn grids_past_the_address_space_are_too_large(dev: Device) {
     let mut out = dev.zeros::<u32>(4).unwrap();
     for grid in [
         Grid::cover(usize::MAX),
@@ -166,9 +162,8 @@ static LYING: KernelSource = KernelSource::new(
     concat!(file!(), ":", line!()),
 );
 
-#[test]
-fn a_hand_written_uniform_field_past_the_block_is_an_error() {
-    let dev = common::device().unwrap();
+#[backends]
+fn a_hand_written_uniform_field_past_the_block_is_an_error(dev: Device) {
     let mut out = dev.zeros::<u32>(4).unwrap();
     let err = raw::launch(&dev, &LYING, Grid::cover(4), &[Arg::write(&mut out)]).unwrap_err();
     if dev.is_cpu() {
@@ -184,11 +179,8 @@ fn a_hand_written_uniform_field_past_the_block_is_an_error() {
     }
 }
 
-#[test]
-fn a_wgpu_view_at_the_end_of_its_buffer_is_refused() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn a_wgpu_view_at_the_end_of_its_buffer_is_refused(dev: Device) {
     let mine = dev
         .wgpu_device()
         .create_buffer(&sarek::wgpu::BufferDescriptor {
@@ -252,10 +244,9 @@ mod flags {
 /// A word other than 0 or 1 in a `bool` field (written by code other than Sarek's, here
 /// through a buffer of the same layout) is kept by a whole-struct copy and read as `true`, on
 /// the GPU and the CPU backend alike.
-#[test]
-fn bool_words_other_than_0_and_1_are_copied_as_they_are() {
+#[backends]
+fn bool_words_other_than_0_and_1_are_copied_as_they_are(dev: Device) {
     use flags::{bump_flagged, copy_flagged, Word};
-    let dev = common::device().unwrap();
     let words = [
         Word { on: 2, v: 10 },
         Word { on: 0, v: 20 },

@@ -1,7 +1,7 @@
 //! `Grid`: counts of workgroups take what counts of threads take (`usize`), and the old
 //! `[u32; 3]` form still compiles; a count the device cannot run is an error, not truncated.
 
-use crate::common;
+use crate::common::backends;
 
 use sarek::prelude::*;
 use sarek::Error;
@@ -14,9 +14,8 @@ fn group_ids(out: &mut [u32]) {
     }
 }
 
-#[test]
-fn groups_take_usize_like_cover_and_arrays_as_before() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn groups_take_usize_like_cover_and_arrays_as_before(dev: Device) {
     let n: usize = 3;
     let mut out = dev.zeros::<u32>(64 * 3).unwrap();
     group_ids.launch(&dev, Grid::groups(n), &mut out).unwrap();
@@ -36,9 +35,8 @@ fn groups_take_usize_like_cover_and_arrays_as_before() {
     assert_eq!(small.read().unwrap()[127], 1);
 }
 
-#[test]
-fn a_usize_count_over_the_limit_is_refused_not_truncated() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_usize_count_over_the_limit_is_refused_not_truncated(dev: Device) {
     let mut out = dev.zeros::<u32>(4).unwrap();
     // 2^32 + 1 workgroups along y would wrap to 1 if truncated to `u32`.
     let huge = (1usize << 32) + 1;

@@ -1,6 +1,7 @@
 //! End-to-end tests: kernels compiled by the macro, launched through wgpu, checked on the host.
 
 use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::gpu::{with_invocation, Invocation};
 use sarek::prelude::*;
@@ -14,9 +15,8 @@ fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
-#[test]
-fn saxpy_matches_the_host() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn saxpy_matches_the_host(dev: Device) {
     let n = 10_000;
     let xs: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
     let ys: Vec<f32> = (0..n).map(|i| (i % 13) as f32).collect();
@@ -29,9 +29,8 @@ fn saxpy_matches_the_host() {
     }
 }
 
-#[test]
-fn the_plain_rust_body_agrees_with_the_gpu() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn the_plain_rust_body_agrees_with_the_gpu(dev: Device) {
     let n = 700;
     let xs: Vec<f32> = common::random_u32(7, n)
         .iter()
@@ -70,9 +69,8 @@ fn fill_index(out: &mut [u32]) {
     }
 }
 
-#[test]
-fn a_length_that_is_not_a_multiple_of_the_workgroup() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_length_that_is_not_a_multiple_of_the_workgroup(dev: Device) {
     // 1000 = 15 full workgroups of 64 and 40 more; the buffer has a sentinel tail.
     let mut out = dev.upload(&vec![u32::MAX; 1000]).unwrap();
     fill_index
@@ -82,9 +80,8 @@ fn a_length_that_is_not_a_multiple_of_the_workgroup() {
     assert_eq!(got, (0..1000).collect::<Vec<u32>>());
 }
 
-#[test]
-fn more_than_65535_workgroups() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn more_than_65535_workgroups(dev: Device) {
     let groups = dev.limits().max_compute_workgroups_per_dimension as usize + 1000;
     let n = groups * 64 + 5;
     let mut out = dev.zeros::<u32>(n).unwrap();
@@ -121,11 +118,10 @@ fn ids_2d(width: usize, out: &mut [u32]) {
     }
 }
 
-#[test]
+#[backends]
 // The loop indexes several arrays in step, which reads plainer than zipped iterators.
 #[allow(clippy::needless_range_loop)]
-fn two_dimensional_kernel_reads_its_real_workgroup_size() {
-    let Some(dev) = common::device() else { return };
+fn two_dimensional_kernel_reads_its_real_workgroup_size(dev: Device) {
     let (w, h) = (37, 21);
     let mut out = dev.zeros::<u32>(w * h).unwrap();
     grid_2d
@@ -138,9 +134,8 @@ fn two_dimensional_kernel_reads_its_real_workgroup_size() {
     assert!(grid_2d::WGSL.contains("@workgroup_size(16, 16, 1)"));
 }
 
-#[test]
-fn two_dimensional_ids_are_consistent() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn two_dimensional_ids_are_consistent(dev: Device) {
     let (w, h) = (40, 9);
     let mut out = dev.zeros::<u32>(w * h).unwrap();
     ids_2d
@@ -155,9 +150,8 @@ fn two_dimensional_ids_are_consistent() {
     }
 }
 
-#[test]
-fn a_zero_length_launch_is_a_no_op() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_zero_length_launch_is_a_no_op(dev: Device) {
     let mut empty = dev.zeros::<u32>(0).unwrap();
     assert!(empty.is_empty());
     fill_index.launch(&dev, Grid::cover(0), &mut empty).unwrap();
@@ -186,9 +180,8 @@ fn wgsl_names(out: &mut [f32]) {
     }
 }
 
-#[test]
-fn locals_named_like_wgsl_keywords_and_builtins() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn locals_named_like_wgsl_keywords_and_builtins(dev: Device) {
     let mut out = dev.zeros::<f32>(3).unwrap();
     wgsl_names.launch(&dev, Grid::cover(3), &mut out).unwrap();
     // max = 2, select = 10, f32 = 12, type = 24, + 1 + 0.5 + 0.25 + 1
@@ -211,15 +204,14 @@ fn shadowing(n: i32, out: &mut [i32]) {
     }
 }
 
-#[test]
-fn same_block_shadowing_and_parameter_shadowing() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn same_block_shadowing_and_parameter_shadowing(dev: Device) {
     let mut out = dev.zeros::<i32>(2).unwrap();
     shadowing.launch(&dev, Grid::cover(2), 5, &mut out).unwrap();
     assert_eq!(out.read().unwrap(), vec![11 + 30; 2]);
 }
 
-#[test]
+#[gpu_only]
 fn device_from_wgpu_runs_kernels_on_a_user_device() {
     let Some(_) = common::gpu_device() else {
         return;
@@ -244,9 +236,8 @@ fn device_from_wgpu_runs_kernels_on_a_user_device() {
         .contains(wgpu::BufferUsages::STORAGE));
 }
 
-#[test]
-fn runtime_errors_are_values_not_panics() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn runtime_errors_are_values_not_panics(dev: Device) {
     // A buffer over the binding limit.
     let too_many = dev.limits().max_storage_buffer_binding_size as usize / 4 + 1;
     match dev.zeros::<f32>(too_many) {
@@ -282,9 +273,8 @@ fn runtime_errors_are_values_not_panics() {
     }
 }
 
-#[test]
-fn the_same_buffer_twice_with_one_write_is_refused() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn the_same_buffer_twice_with_one_write_is_refused(dev: Device) {
     // The typed API makes this a borrow error; the untyped one checks it at run time.
     let buf = dev.zeros::<f32>(4).unwrap();
     let args = [
@@ -298,7 +288,7 @@ fn the_same_buffer_twice_with_one_write_is_refused() {
     }
 }
 
-#[test]
+#[gpu_only]
 fn a_lost_device_is_an_error_and_a_new_device_works() {
     let Some(_) = common::gpu_device() else {
         return;

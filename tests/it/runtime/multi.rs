@@ -4,6 +4,7 @@
 //! adapter (the robustness the README promises holds on the default device).
 
 use crate::common;
+use crate::common::gpu_only;
 
 use sarek::prelude::*;
 use sarek::{AdapterSelector, Error, Split};
@@ -49,7 +50,7 @@ fn two_devices() -> Option<[Device; 2]> {
     Some([common::device()?, Device::cpu()])
 }
 
-#[test]
+#[gpu_only]
 fn adapters_are_ranked_and_each_gpu_is_listed_once() {
     let adapters = Device::adapters();
     let rank = |t: sarek::wgpu::DeviceType| match t {
@@ -78,7 +79,7 @@ fn adapters_are_ranked_and_each_gpu_is_listed_once() {
     }
 }
 
-#[test]
+#[gpu_only]
 fn with_adapter_opens_by_index_and_by_name() {
     let adapters = Device::adapters();
     if adapters.is_empty() {
@@ -383,7 +384,7 @@ fn only_software_adapters() -> bool {
             .all(|a| a.device_type == sarek::wgpu::DeviceType::Cpu)
 }
 
-#[test]
+#[gpu_only]
 fn the_default_device_drops_far_out_of_bounds_writes_and_runs_long_loops() {
     if std::env::var_os(CHILD).is_none() {
         let stderr = in_child(
@@ -416,7 +417,7 @@ fn the_default_device_drops_far_out_of_bounds_writes_and_runs_long_loops() {
     eprintln!("default device ok");
 }
 
-#[test]
+#[gpu_only]
 fn a_software_adapter_is_used_when_asked_for_with_one_warning() {
     if std::env::var_os(CHILD).is_none() {
         if Device::adapters()
@@ -466,7 +467,7 @@ fn a_software_adapter_is_used_when_asked_for_with_one_warning() {
     eprintln!("opened software twice");
 }
 
-#[test]
+#[gpu_only]
 fn sarek_device_gpu_picks_a_software_adapter_where_it_is_the_only_one() {
     if std::env::var_os(CHILD).is_none() {
         if !only_software_adapters() {

@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 
 use crate::common;
+use crate::common::{cpu_only, gpu_only};
 
 use sarek::prelude::*;
 
@@ -63,7 +64,7 @@ fn probe(dev: &Device) -> Vec<u32> {
     out.read().unwrap()
 }
 
-#[test]
+#[gpu_only]
 fn a_first_launch_writes_the_cache_and_a_second_device_reuses_it() {
     let dir = fresh_dir("reuse");
     let Some((first, file)) = cached_device(&dir) else {
@@ -104,7 +105,7 @@ fn a_first_launch_writes_the_cache_and_a_second_device_reuses_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
+#[gpu_only]
 fn a_corrupt_or_foreign_cache_file_is_ignored_and_replaced() {
     let dir = fresh_dir("corrupt");
     let Some((_, file)) = cached_device(&dir) else {
@@ -133,7 +134,7 @@ fn a_corrupt_or_foreign_cache_file_is_ignored_and_replaced() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
+#[gpu_only]
 fn with_the_cache_off_nothing_is_written() {
     let dir = fresh_dir("off");
     let Some((dev, _)) = cached_device(&dir) else {
@@ -150,7 +151,7 @@ fn with_the_cache_off_nothing_is_written() {
     );
 }
 
-#[test]
+#[cpu_only]
 fn the_cpu_backend_keeps_no_pipeline_cache() {
     let cpu = Device::cpu();
     assert_eq!(cpu.set_pipeline_cache_dir(Some(&fresh_dir("cpu"))), None);
@@ -171,7 +172,7 @@ fn module_files(dir: &std::path::Path) -> Vec<PathBuf> {
     files
 }
 
-#[test]
+#[gpu_only]
 fn a_second_device_launches_from_the_saved_module() {
     let dir = fresh_dir("modules");
     let Some((first, _)) = cached_device(&dir) else {
@@ -197,7 +198,7 @@ fn a_second_device_launches_from_the_saved_module() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
+#[gpu_only]
 fn a_corrupt_or_foreign_module_file_is_ignored_and_replaced() {
     let dir = fresh_dir("bad-modules");
     let Some((dev, _)) = cached_device(&dir) else {

@@ -8,7 +8,7 @@
 use sarek::prelude::*;
 use sarek::scan::Scan;
 
-use crate::common;
+use crate::common::backends;
 use crate::runtime::tiered::{blocked_sum, expected, input, run, N};
 
 #[sarek::kernel]
@@ -47,9 +47,8 @@ fn scale(dev: &Device, k: u32, n: usize) -> Vec<u32> {
     out.read().unwrap()
 }
 
-#[test]
-fn prepared_pipelines_are_found_by_the_launches() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn prepared_pipelines_are_found_by_the_launches(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(false);
     // A kernel named twice is made once.
@@ -76,9 +75,8 @@ fn prepared_pipelines_are_found_by_the_launches() {
     assert_eq!(dev.pipelines_made(), made);
 }
 
-#[test]
-fn a_prepared_quick_form_serves_the_first_launch() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_prepared_quick_form_serves_the_first_launch(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(true);
     dev.prepare(&[blocked_sum::SOURCE, prep_fill::SOURCE])
@@ -98,9 +96,8 @@ fn a_prepared_quick_form_serves_the_first_launch() {
     assert_eq!(dev.pipelines_made(), made);
 }
 
-#[test]
-fn concurrent_prepares_and_launches_make_a_kernel_once() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn concurrent_prepares_and_launches_make_a_kernel_once(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(false);
     let before = dev.pipelines_made();
@@ -133,9 +130,8 @@ fn concurrent_prepares_and_launches_make_a_kernel_once() {
     }
 }
 
-#[test]
-fn the_scan_prepares_its_passes() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn the_scan_prepares_its_passes(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     let xs: Vec<f32> = (0..4 * 3000).map(|i| (i % 5) as f32 - 2.0).collect();
     let want: Vec<f32> = xs
@@ -165,17 +161,17 @@ fn the_scan_prepares_its_passes() {
     assert_eq!(dev.pipelines_made(), made);
 }
 
-#[test]
-fn dropping_a_device_right_after_prepare_does_not_deadlock() {
+#[backends]
+fn dropping_a_device_right_after_prepare_does_not_deadlock(new_device: fn() -> Option<Device>) {
     for _ in 0..3 {
-        let Some(dev) = common::device() else { return };
+        let Some(dev) = new_device() else { return };
         dev.set_pipeline_cache_dir(None);
         dev.set_tiered(true);
         dev.prepare(&[blocked_sum::SOURCE, prep_scale::SOURCE, prep_fill::SOURCE])
             .unwrap();
         drop(dev);
     }
-    let Some(dev) = common::device() else { return };
+    let Some(dev) = new_device() else { return };
     dev.set_pipeline_cache_dir(None);
     dev.prepare(&[blocked_sum::SOURCE]).unwrap();
     assert_eq!(run(&dev), expected(&input()));

@@ -8,6 +8,7 @@
 //! backend under `SAREK_DEVICE=cpu`.
 
 use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
 use sarek::wgpu;
@@ -38,9 +39,8 @@ fn add_k(k: u32, v: &mut [u32]) {
 
 const N: usize = 1000;
 
-#[test]
-fn each_launch_of_a_burst_keeps_its_own_arguments() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn each_launch_of_a_burst_keeps_its_own_arguments(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     // 3,000 distinct uniform blocks: more than an open encoder holds, through the ring.
     for k in 0..3000u32 {
@@ -49,9 +49,8 @@ fn each_launch_of_a_burst_keeps_its_own_arguments() {
     assert_eq!(v.read_range(N - 1..N).unwrap(), [(0..3000u32).sum::<u32>()]);
 }
 
-#[test]
-fn a_read_after_a_burst_of_launches_sees_every_one() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_read_after_a_burst_of_launches_sees_every_one(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     for _ in 0..300 {
         bump.launch(&dev, Grid::cover(N), &mut v).unwrap();
@@ -69,9 +68,8 @@ fn a_read_after_a_burst_of_launches_sees_every_one() {
     assert_eq!(pollster::block_on(y.read_async()).unwrap(), vec![614; N]);
 }
 
-#[test]
-fn writes_and_copies_land_between_the_launches_around_them() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn writes_and_copies_land_between_the_launches_around_them(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     for _ in 0..5 {
         bump.launch(&dev, Grid::cover(N), &mut v).unwrap();
@@ -99,9 +97,8 @@ fn writes_and_copies_land_between_the_launches_around_them() {
     assert_eq!(v.read_range(0..1).unwrap(), [106]);
 }
 
-#[test]
-fn waiting_on_a_launch_still_in_the_encoder_waits_for_it() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn waiting_on_a_launch_still_in_the_encoder_waits_for_it(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     let launches: Vec<_> = (0..20)
         .map(|_| bump.launch(&dev, Grid::cover(N), &mut v).unwrap())
@@ -121,12 +118,11 @@ fn waiting_on_a_launch_still_in_the_encoder_waits_for_it() {
     assert_eq!(v.read_range(0..1).unwrap(), [21]);
 }
 
-#[test]
-fn dependent_launches_in_the_shared_pass_see_each_others_writes() {
+#[backends]
+fn dependent_launches_in_the_shared_pass_see_each_others_writes(dev: Device) {
     // Untimed launches share one open compute pass: each must read what the one before it
     // wrote and write only after the one before it read, and a timed launch in the middle
     // (a pass of its own) keeps its place.
-    let Some(dev) = common::device() else { return };
     let mut x = dev.zeros::<u32>(N).unwrap();
     let mut y = dev.zeros::<u32>(N).unwrap();
     for round in 1..=40u32 {
@@ -147,9 +143,8 @@ fn dependent_launches_in_the_shared_pass_see_each_others_writes() {
     assert_eq!(y.read_range(0..2).unwrap(), [3 * 1040 + 40, 3 * 1040 + 40]);
 }
 
-#[test]
-fn gpu_times_of_a_burst_are_each_their_own() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn gpu_times_of_a_burst_are_each_their_own(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     let profiling = dev.set_profiling(true);
     let launches: Vec<_> = (0..10)
@@ -163,9 +158,8 @@ fn gpu_times_of_a_burst_are_each_their_own() {
     assert_eq!(v.read_range(0..1).unwrap(), [10]);
 }
 
-#[test]
-fn a_batch_runs_after_the_launches_before_it_and_before_those_after() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_batch_runs_after_the_launches_before_it_and_before_those_after(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     let mut y = dev.zeros::<u32>(N).unwrap();
     for _ in 0..3 {
@@ -182,9 +176,8 @@ fn a_batch_runs_after_the_launches_before_it_and_before_those_after() {
     assert_eq!(v.read_range(0..2).unwrap(), [4, 4]);
 }
 
-#[test]
-fn launches_from_several_threads_all_run() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn launches_from_several_threads_all_run(dev: Device) {
     let shared = dev.clone();
     let results: Vec<Vec<u32>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..4)
@@ -230,11 +223,8 @@ fn read_behind_sareks_back(
     data
 }
 
-#[test]
-fn launches_left_alone_reach_the_gpu_on_their_own() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn launches_left_alone_reach_the_gpu_on_their_own(dev: Device) {
     let (device, queue) = (dev.wgpu_device().clone(), dev.wgpu_queue().clone());
     let mut v = dev.zeros::<u32>(N).unwrap();
     let buffer = v.wgpu_buffer().clone();
@@ -248,11 +238,8 @@ fn launches_left_alone_reach_the_gpu_on_their_own() {
     assert_eq!(got, [50; 4]);
 }
 
-#[test]
-fn the_callers_own_submissions_come_after_earlier_launches() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn the_callers_own_submissions_come_after_earlier_launches(dev: Device) {
     let mut v = dev.zeros::<u32>(N).unwrap();
     for _ in 0..30 {
         bump.launch(&dev, Grid::cover(N), &mut v).unwrap();
@@ -275,7 +262,7 @@ fn the_callers_own_submissions_come_after_earlier_launches() {
     assert_eq!(got, [41; 4]);
 }
 
-#[test]
+#[gpu_only]
 fn a_device_from_wgpu_submits_each_launch_at_once() {
     let Some(gpu) = common::gpu_device() else {
         return;
@@ -291,7 +278,7 @@ fn a_device_from_wgpu_submits_each_launch_at_once() {
     assert_eq!(got, [40; 4]);
 }
 
-#[test]
+#[gpu_only]
 fn dropping_the_device_submits_what_it_holds() {
     let Some(gpu) = common::gpu_device() else {
         return;

@@ -5,6 +5,7 @@
 //! and on the CPU backend (which has nothing to compile, so no tiers).
 
 use crate::common;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
 
@@ -95,9 +96,8 @@ fn only_kernels_that_unroll_embed_a_quick_form() {
     assert_eq!(plain_square::SOURCE.quick(), "");
 }
 
-#[test]
-fn the_quick_form_and_the_switch_give_the_same_results() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn the_quick_form_and_the_switch_give_the_same_results(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(true);
     let want = expected(&input());
@@ -117,20 +117,16 @@ fn the_quick_form_and_the_switch_give_the_same_results() {
     assert_eq!(third, want);
 }
 
-#[test]
-fn tiering_off_compiles_the_optimized_pipeline_first() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn tiering_off_compiles_the_optimized_pipeline_first(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(false);
     assert_eq!(run(&dev), expected(&input()));
     assert_eq!(dev.pending_compiles(), 0);
 }
 
-#[test]
-fn a_cached_pipeline_skips_the_quick_form() {
-    let Some(dev) = common::gpu_device() else {
-        return;
-    };
+#[gpu_only]
+fn a_cached_pipeline_skips_the_quick_form(dev: Device) {
     let dir = std::env::temp_dir().join(format!("sarek-tiered-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     if dev.set_pipeline_cache_dir(Some(&dir)).is_none() {
@@ -157,10 +153,10 @@ fn a_cached_pipeline_skips_the_quick_form() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn dropping_a_device_while_it_compiles_does_not_deadlock() {
+#[backends]
+fn dropping_a_device_while_it_compiles_does_not_deadlock(new_device: fn() -> Option<Device>) {
     for _ in 0..3 {
-        let Some(dev) = common::device() else { return };
+        let Some(dev) = new_device() else { return };
         dev.set_pipeline_cache_dir(None);
         dev.set_tiered(true);
         let x = dev.upload(&input()).unwrap();
@@ -174,7 +170,7 @@ fn dropping_a_device_while_it_compiles_does_not_deadlock() {
         drop(dev);
     }
     // A new device still works.
-    let Some(dev) = common::device() else { return };
+    let Some(dev) = new_device() else { return };
     dev.set_pipeline_cache_dir(None);
     assert_eq!(run(&dev), expected(&input()));
 }
@@ -220,9 +216,8 @@ fn in_four_slices() -> &'static sarek::__private::KernelSource {
     }))
 }
 
-#[test]
-fn a_quick_form_in_slices_runs_each_workgroup_once_per_slice() {
-    let Some(dev) = common::device() else { return };
+#[backends]
+fn a_quick_form_in_slices_runs_each_workgroup_once_per_slice(dev: Device) {
     dev.set_pipeline_cache_dir(None);
     dev.set_tiered(true);
     let source = in_four_slices();

@@ -6,9 +6,31 @@ pub mod polyfills;
 
 use sarek::Device;
 
-/// The test device: `SAREK_DEVICE=cpu` runs the tests on the CPU backend; otherwise the GPU,
-/// and without one the CPU backend (said on stderr), unless `SAREK_REQUIRE_GPU=1` (set by CI),
-/// where a missing adapter fails the test.
+/// `#[backends] fn name(dev: Device)` runs a test on the GPU, the CPU backend and the checked
+/// CPU backend (`name::gpu`, `name::cpu`, `name::cpu_checked`); `#[gpu_only]` and
+/// `#[cpu_only]` mark a test of one backend.
+#[allow(unused_imports)]
+pub use sarek_test_macros::{backends, cpu_only, gpu_only};
+
+/// The CPU backend of a test (`name::cpu` of `#[backends]`, `#[cpu_only]`), configured by the
+/// environment as `Device::cpu()` is.
+pub fn cpu_device() -> Device {
+    Device::cpu()
+}
+
+/// The CPU backend with its debugging checks on (`name::cpu_checked` of `#[backends]`): every
+/// index and integer division checked, a fault stops the launch. Tests of what faults give
+/// unchecked turn them off on the device they are given.
+pub fn cpu_checked_device() -> Device {
+    let dev = Device::cpu();
+    dev.set_checks(true);
+    dev
+}
+
+/// The device of a test binary that runs once (`tests/dump.rs`): `SAREK_DEVICE=cpu` runs it on
+/// the CPU backend; otherwise the GPU, and without one the CPU backend (said on stderr), unless
+/// `SAREK_REQUIRE_GPU=1` (set by CI), where a missing adapter fails the test. Tests of
+/// `tests/it` take their device from `#[backends]` instead.
 pub fn device() -> Option<Device> {
     if std::env::var("SAREK_DEVICE").as_deref() == Ok("cpu") {
         return Some(Device::cpu());
@@ -25,9 +47,9 @@ pub fn device() -> Option<Device> {
     }
 }
 
-/// The device of a test of wgpu itself (interop with the user's wgpu objects, profiling,
-/// device loss), which the CPU backend cannot stand in for: skipped with a message without a
-/// GPU or under `SAREK_DEVICE=cpu`, and a failure without a GPU when `SAREK_REQUIRE_GPU=1`.
+/// The GPU of a test (`name::gpu` of `#[backends]`, `#[gpu_only]`): skipped with a message
+/// without a GPU or under `SAREK_DEVICE=cpu`, and a failure without a GPU when
+/// `SAREK_REQUIRE_GPU=1`.
 pub fn gpu_device() -> Option<Device> {
     if std::env::var("SAREK_DEVICE").as_deref() == Ok("cpu") {
         eprintln!("skipping a wgpu test: SAREK_DEVICE=cpu");

@@ -1,4 +1,4 @@
-//! The polyfilled `f32` methods and their documented accuracy, shared by tests/it/semantics.rs
+//! The polyfilled `f32` methods and their documented accuracy, shared by tests/it/language/semantics.rs
 //! (the GPU against Rust on chosen and random arguments) and tests/it/differential.rs (every
 //! backend, with proptest).
 

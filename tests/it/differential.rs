@@ -28,9 +28,10 @@ use common::polyfills::{self, float_methods};
 // The harness.
 
 /// The backends every kernel runs on, by name: the GPU when there is one ([`common::device`];
-/// a failure without one under `SAREK_REQUIRE_GPU=1`), then always the CPU backend. Under
-/// `SAREK_DEVICE=cpu`, or without a GPU, that is the CPU backend alone, run once. Created once:
-/// creating a device is slow.
+/// a failure without one under `SAREK_REQUIRE_GPU=1`), then always the CPU backend, unchecked
+/// and checked (every index and integer division checked, as `#[backends]`'s `cpu_checked`).
+/// Under `SAREK_DEVICE=cpu`, or without a GPU, the GPU is left out. Created once: creating a
+/// device is slow.
 pub(crate) fn backends() -> &'static [(String, Device)] {
     static BACKENDS: OnceLock<Vec<(String, Device)>> = OnceLock::new();
     BACKENDS.get_or_init(|| {
@@ -39,6 +40,10 @@ pub(crate) fn backends() -> &'static [(String, Device)] {
             all.push((format!("the GPU ({})", dev.name()), dev));
         }
         all.push(("the CPU backend".to_string(), Device::cpu()));
+        all.push((
+            "the checked CPU backend".to_string(),
+            common::cpu_checked_device(),
+        ));
         all
     })
 }
@@ -59,23 +64,19 @@ fn on_each<T>(
         .collect()
 }
 
-/// [`backends`] with a CPU backend of its own that stays unchecked under `SAREK_CHECKS=1`, for
-/// the tests of what faults give (division by zero, reads out of bounds): checked, those stop
-/// with `KernelFault`, which other tests cover.
+/// [`backends`] with one CPU backend, of its own, that stays unchecked even under
+/// `SAREK_CHECKS=1`, for the tests of what faults give (division by zero, reads out of
+/// bounds): checked, those stop with `KernelFault`, which other tests cover.
 pub(crate) fn unchecked_backends() -> &'static [(String, Device)] {
     static BACKENDS: OnceLock<Vec<(String, Device)>> = OnceLock::new();
     BACKENDS.get_or_init(|| {
+        let cpu = Device::cpu();
+        cpu.set_checks(false);
         backends()
             .iter()
-            .map(|(name, dev)| {
-                if dev.is_cpu() {
-                    let cpu = Device::cpu();
-                    cpu.set_checks(false);
-                    (name.clone(), cpu)
-                } else {
-                    (name.clone(), dev.clone())
-                }
-            })
+            .filter(|(_, dev)| !dev.is_cpu())
+            .cloned()
+            .chain([("the CPU backend".to_string(), cpu)])
             .collect()
     })
 }

@@ -4,53 +4,22 @@
 //! Tests that set up logging, dumping or device recovery for the whole process stay in test
 //! binaries of their own (`tests/logging.rs`, `tests/dump.rs`, `tests/recovery.rs`), and so
 //! does the trybuild suite (`tests/compile_fail.rs`).
+//!
+//! The tests are grouped by topic, one folder each. A test meant for every backend is written
+//! once as `#[backends] fn name(dev: Device)` and runs as `name::gpu`, `name::cpu` and
+//! `name::cpu_checked` (the CPU backend with its checks on); a test of one backend says so with
+//! `#[gpu_only]` or `#[cpu_only]` (`tests/common/mod.rs`). The differential tests
+//! (`differential.rs`) compare the backends with each other inside one test.
 
 #[path = "../common/mod.rs"]
 mod common;
 
-mod algo_histogram;
-mod algo_select;
-mod algo_sort;
-mod bytes;
-mod cfg_variants;
-mod coarsen;
-mod config;
-mod consts;
-mod coop_helpers;
-mod coop_matrix;
-mod cooperating_helpers;
+mod algo;
+mod compiler;
 mod cooperation;
 mod cpu;
-mod cpu_jit;
-mod cpu_jit_helpers;
 mod data;
-mod device_limits;
 mod differential;
-mod extremes;
-mod float_atomics;
-mod generics;
-mod golden;
-mod gpu;
-mod grid;
-mod half;
-mod half_vectors;
-mod helper_collectives;
-mod in_bounds;
-mod inference;
-mod methods;
-mod multi;
-mod pipeline_cache;
-mod prepare;
+mod extensions;
+mod language;
 mod runtime;
-mod safety;
-mod same_bits;
-mod scan;
-mod semantics;
-mod std_methods;
-mod subgroups;
-mod submission;
-mod tiered;
-mod uniform_load;
-mod unroll;
-mod vectorise;
-mod vectors;

@@ -1,4 +1,4 @@
-//! Cooperating helpers (`crate::cooperating_helpers`) on every backend, on random inputs:
+//! Cooperating helpers (`crate::cooperation::helpers`) on every backend, on random inputs:
 //! helpers that take workgroup arrays, declare their own and wait at barriers are compared
 //! between the backends and with a host computation (they have no plain-Rust body to run one
 //! invocation at a time); the helpers that only use the invocation's ids are also compared
@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use sarek::prelude::*;
 
 use super::{agree, config, exact, on_backends, on_host, up, zeros, BODY};
-use crate::cooperating_helpers::coop::*;
+use crate::cooperation::helpers::coop::*;
 
 #[sarek::module]
 mod ids_only {

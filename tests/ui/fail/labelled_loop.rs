@@ -1,4 +1,4 @@
-// Labelled loops work (see tests/it/inference.rs); labelled blocks and `break` with a value
+// Labelled loops work (see tests/it/language/inference.rs); labelled blocks and `break` with a value
 // have no WGSL form.
 #[sarek::kernel]
 fn k(out: &mut [i32]) {

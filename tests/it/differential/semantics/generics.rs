@@ -5,7 +5,7 @@ use super::*;
 proptest! {
     #![proptest_config(config(24))]
 
-    /// Generic kernels (tests/it/generics.rs) on every backend and as their plain-Rust body:
+    /// Generic kernels (tests/it/language/generics.rs) on every backend and as their plain-Rust body:
     /// the `i32` instance of `scale<T: Scalar>`, inferred from the arguments, and
     /// `combine::<Max>`, dispatched statically through a module trait.
     #[test]
@@ -14,7 +14,7 @@ proptest! {
         x in vec(-1000i32..1000, 1..200),
         y in vec(normal_f32s(), 1..200),
     ) {
-        use crate::generics::{ops, scale};
+        use crate::language::generics::{ops, scale};
         let n = x.len();
         let outputs = on_backends(|dev| {
             let xb = dev.upload(&x).unwrap();

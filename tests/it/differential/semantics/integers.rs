@@ -119,7 +119,7 @@ fn shift_operators(a: &[i32], u: &[u32], s: &[u32], t: &[i32], out: &mut [i32], 
     }
 }
 
-/// The integer methods, exactly (as in tests/it/semantics.rs, with the body's panics avoided).
+/// The integer methods, exactly (as in tests/it/language/semantics.rs, with the body's panics avoided).
 #[sarek::kernel(workgroup_size = [64])]
 fn int_methods(x: &[i32], y: &[i32], out: &mut [i32], uout: &mut [u32]) {
     let i = global_thread_id();

@@ -17,7 +17,7 @@ pub(crate) fn nth(names: &[&'static str], k: usize) -> (usize, &'static str) {
     (k / names.len(), names[k % names.len()])
 }
 
-/// Arguments of the polyfills: tests/it/semantics.rs's domain (normal values of magnitude
+/// Arguments of the polyfills: tests/it/language/semantics.rs's domain (normal values of magnitude
 /// 1e-30 to 1e30, kept away from subnormal results that a device may flush), edge values
 /// (NaN, infinities and zeros included: the polyfills give Rust's result there too), and
 /// the domains of `acosh` and `atanh`. No subnormal arguments: the device's own `log2` and

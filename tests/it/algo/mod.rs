@@ -1,0 +1,6 @@
+//! `sarek::algo`: every algorithm against a host reference, on every backend (the property
+//! tests run each case on each backend, `crate::differential::backends`).
+
+mod histogram;
+mod select;
+mod sort;

@@ -1,0 +1,12 @@
+//! What needs more than WebGPU's core: `f16`, subgroups, cooperative matrices, float atomics,
+//! device limits, and the `unsafe` opt-in to experimental features.
+
+mod coop_matrix;
+mod coop_matrix_helpers;
+mod device_limits;
+mod f16;
+mod f16_vectors;
+mod float_atomics;
+mod safety;
+mod subgroup_helpers;
+pub(crate) mod subgroups;

@@ -1,0 +1,13 @@
+//! The runtime: launches, submission and batches, pipeline caches, configuration, grids,
+//! preparation, tiered compilation, several devices, and every call at its extremes.
+
+mod applications;
+mod config;
+mod extremes;
+mod grid;
+mod launch;
+mod multi;
+mod pipeline_cache;
+mod prepare;
+mod submission;
+pub(crate) mod tiered;

@@ -11,12 +11,14 @@ mod coop;
 mod display;
 mod extensions;
 mod math;
+mod remap;
 mod types;
 mod walk;
 pub use coop::*;
 pub use display::{type_name, vector_name};
 pub use extensions::*;
 pub use math::MathFun;
+pub use remap::Remap;
 pub use types::*;
 pub use walk::visit;
 

@@ -23,6 +23,7 @@ mod cpu_jit_helpers;
 mod data;
 mod device_limits;
 mod differential;
+mod erf;
 mod extremes;
 mod float_atomics;
 mod generics;

@@ -136,3 +136,26 @@ fn erf_on_the_jit_is_the_interpreters_bits() {
         );
     }
 }
+
+/// Every scalar math intrinsic a kernel calls by a name of its own is in the guide's list of
+/// methods, so the table and the docs cannot drift apart (vector and packing functions have
+/// lists of their own).
+#[test]
+fn the_guide_lists_every_named_intrinsic() {
+    use sarek_codegen::ir::{MathFun, Rule};
+    let guide = include_str!("../../src/guide/kernels.md");
+    for f in MathFun::ALL {
+        let row = f.intrinsic();
+        if matches!(row.rule, Rule::Lowered | Rule::Vector | Rule::Packing) {
+            continue;
+        }
+        // The first name is the method's own (`wrapping_pow` is in `wrapping_add/../pow`).
+        if let Some(name) = row.names.first() {
+            assert!(
+                guide.contains(&format!("`{name}")) || guide.contains(&format!("{name}`")),
+                "src/guide/kernels.md does not name `{name}` ({f:?}: {})",
+                row.doc
+            );
+        }
+    }
+}

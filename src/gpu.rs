@@ -18,7 +18,9 @@ mod bounds;
 pub use bounds::{Const, Float, Integer, Scalar};
 /// `f16` in kernel bodies (the glob import of `sarek::gpu` brings it into a kernel's `body`).
 pub use half::f16;
+mod erf;
 mod half_math;
+pub use erf::Erf;
 pub use half_math::HalfMath;
 
 /// The ids of one invocation, for running a kernel body on the host.

@@ -3,6 +3,7 @@
 
 mod cfg_variants;
 mod consts;
+mod erf;
 pub(crate) mod generics;
 mod inference;
 mod methods;

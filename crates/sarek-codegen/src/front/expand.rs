@@ -196,7 +196,7 @@ pub fn expand_kernel_in(
             }
 
             #[doc = #body_doc]
-            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, clippy::all)]
+            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, unstable_name_collisions, clippy::all)]
             #vis fn body(#inputs) {
                 #prelude
                 #block

@@ -349,7 +349,7 @@ pub fn expand(
             }
 
             #[doc = #body_doc]
-            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, clippy::all)]
+            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, unstable_name_collisions, clippy::all)]
             #vis fn body<#(#body_generics),*>(#inputs) {
                 #prelude
                 #block

@@ -18,7 +18,6 @@
 
 use std::collections::HashSet;
 
-use super::remap::Remap;
 use crate::arena::Handle;
 use crate::ir::*;
 

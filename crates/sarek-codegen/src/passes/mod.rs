@@ -25,7 +25,6 @@ pub mod coarsen;
 pub mod const_eval;
 pub mod coop_arrays;
 pub mod forward;
-mod remap;
 pub mod slice_coop;
 pub mod unroll_loads;
 pub mod vectorise;

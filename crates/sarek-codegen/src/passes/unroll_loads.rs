@@ -37,7 +37,6 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::remap::Remap;
 use crate::arena::Handle;
 use crate::ir::*;
 

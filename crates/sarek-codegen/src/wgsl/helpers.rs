@@ -87,6 +87,8 @@ pub enum Helper {
     /// `f16 % f16`: [`Helper::Fmod`] in `f32`, exact, rounded once. One call, so that a chain
     /// of remainders nests one level per operator in WGSL (naga's parser limits nesting).
     FmodF16,
+    /// `f32::erf` (WGSL has no error function).
+    Erf,
 }
 
 impl Helper {
@@ -114,6 +116,7 @@ impl Helper {
             Helper::PowI32 => polyfills::POW_I32,
             Helper::PowU32 => polyfills::POW_U32,
             Helper::Tanh => polyfills::TANH,
+            Helper::Erf => polyfills::ERF,
             Helper::Asinh => polyfills::ASINH,
             Helper::Acosh => polyfills::ACOSH,
             Helper::Atanh => polyfills::ATANH,
@@ -174,6 +177,7 @@ impl Helper {
             Helper::PowI32 => "sarek_pow_i32",
             Helper::PowU32 => "sarek_pow_u32",
             Helper::Tanh => "sarek_tanh",
+            Helper::Erf => "sarek_erf",
             Helper::Asinh => "sarek_asinh",
             Helper::Acosh => "sarek_acosh",
             Helper::Atanh => "sarek_atanh",

@@ -358,3 +358,47 @@ fn sarek_div_refined(n: f32, d: f32) -> f32 {
     return q;
 }
 ";
+
+/// `erf`: `x·P(x²)` below 1 and `1 − exp(−x²)·Q(1/x − 0.625)` up to 4 (Chebyshev fits of
+/// `erf(x)/x` and `erfc(x)·exp(x²)`, 3.4e-11 and 5.7e-11 from them), `±1` beyond, where `erf`
+/// rounds to 1. The CPU backend computes the same formula (`interp::f32_math::erf`, within
+/// 3 ULP); on a GPU add the device's `exp` and division errors (absolute, at most 1e-7 near 1).
+pub const ERF: &str = "\
+fn sarek_erf(x: f32) -> f32 {
+    let a = abs(x);
+    if a < 1.0f {
+        let t = a * a;
+        var p = -9.667044650996104e-06f;
+        p = p * t + 0.00011265958892181516f;
+        p = p * t - 0.0008484080317430198f;
+        p = p * t + 0.005221031606197357f;
+        p = p * t - 0.026865430176258087f;
+        p = p * t + 0.11283782124519348f;
+        p = p * t - 0.37612637877464294f;
+        p = p * t + 1.128379225730896f;
+        return x * p;
+    }
+    if a < 4.0f {
+        let v = 1.0f / a - 0.625f;
+        var q = 0.02848629839718342f;
+        q = q * v - 0.03338649496436119f;
+        q = q * v + 0.015010736882686615f;
+        q = q * v + 0.004630759824067354f;
+        q = q * v - 0.025376008823513985f;
+        q = q * v + 0.04322072118520737f;
+        q = q * v - 0.04703782871365547f;
+        q = q * v + 0.023330552503466606f;
+        q = q * v + 0.04376931115984917f;
+        q = q * v - 0.1723947674036026f;
+        q = q * v + 0.3822837471961975f;
+        q = q * v + 0.3059529960155487f;
+        let r = 1.0f - exp(-(a * a)) * q;
+        return select(r, -r, x < 0.0f);
+    }
+    // NaN, tested on the bits: a GPU compiler may fold `a != a` to false.
+    if bitcast<u32>(a) > 0x7f800000u {
+        return x;
+    }
+    return select(1.0f, -1.0f, x < 0.0f);
+}
+";

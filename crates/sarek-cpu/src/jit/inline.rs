@@ -14,8 +14,8 @@
 
 use crate::arena::Handle;
 use crate::ir::{
-    AtomicTarget, Case, Expr, Expression, Function, Kernel, Literal, Local, Place, Scalar,
-    Statement, Stmt, Type,
+    Case, Expr, Expression, Function, Kernel, Literal, Local, Place, Remap, Scalar, Statement,
+    Stmt, Type,
 };
 
 use super::region::any_barrier;
@@ -155,67 +155,17 @@ impl Inliner<'_, '_> {
             .iter()
             .map(|(_, l)| self.entry.locals.append(l.clone()))
             .collect();
-        let mut exprs = Vec::with_capacity(f.exprs.len());
+        let mut exprs: Vec<Handle<Expression>> = Vec::with_capacity(f.exprs.len());
         for (_, e) in f.exprs.iter() {
-            let m = |h: &Handle<Expression>| exprs_at(&exprs, *h);
+            // Arguments become the locals bound above; every other expression is the
+            // helper's, renumbered into the entry's arenas.
             let kind = match &e.kind {
                 Expr::Argument(n) => Expr::Local(
                     *arg_locals
                         .get(*n as usize)
                         .ok_or_else(|| Unsupported("a missing helper argument".into()))?,
                 ),
-                Expr::Local(l) => Expr::Local(locals[l.index()]),
-                Expr::Index { slice, index } => Expr::Index {
-                    slice: *slice,
-                    index: m(index),
-                },
-                Expr::Unary { op, expr } => Expr::Unary {
-                    op: *op,
-                    expr: m(expr),
-                },
-                Expr::Binary { op, left, right } => Expr::Binary {
-                    op: *op,
-                    left: m(left),
-                    right: m(right),
-                },
-                Expr::Select {
-                    cond,
-                    accept,
-                    reject,
-                } => Expr::Select {
-                    cond: m(cond),
-                    accept: m(accept),
-                    reject: m(reject),
-                },
-                Expr::Cast { expr, to } => Expr::Cast {
-                    expr: m(expr),
-                    to: *to,
-                },
-                Expr::SharedIndex { var, indices } => Expr::SharedIndex {
-                    var: *var,
-                    indices: indices.iter().map(m).collect(),
-                },
-                Expr::Math { fun, args } => Expr::Math {
-                    fun: *fun,
-                    args: args.iter().map(m).collect(),
-                },
-                Expr::Field { base, field } => Expr::Field {
-                    base: m(base),
-                    field: *field,
-                },
-                Expr::Access { base, index } => Expr::Access {
-                    base: m(base),
-                    index: m(index),
-                },
-                Expr::Compose { ty, components } => Expr::Compose {
-                    ty: *ty,
-                    components: components.iter().map(m).collect(),
-                },
-                k @ (Expr::Literal(_)
-                | Expr::Param(_)
-                | Expr::Len(_)
-                | Expr::Builtin(_)
-                | Expr::Zero(_)) => k.clone(),
+                kind => renumber(&exprs, &locals).expr_kind(kind),
             };
             let h = self.entry.exprs.append(Expression {
                 kind,
@@ -224,11 +174,7 @@ impl Inliner<'_, '_> {
             });
             exprs.push(h);
         }
-        let map = Map {
-            exprs: &exprs,
-            locals: &locals,
-        };
-        let mut body = map.block(&f.body)?;
+        let mut body = renumber(&exprs, &locals).block(&f.body);
         // A last `return` is the result's assignment; any other needs the one-trip loop.
         let last = match body.last().map(|s| &s.kind) {
             Some(Stmt::Return(v)) => Some(*v),
@@ -300,10 +246,6 @@ impl Inliner<'_, '_> {
     }
 }
 
-fn exprs_at(exprs: &[Handle<Expression>], h: Handle<Expression>) -> Handle<Expression> {
-    exprs[h.index()]
-}
-
 fn assign(local: Handle<Local>, value: Handle<Expression>, span: crate::ir::Span) -> Statement {
     Statement {
         kind: Stmt::Assign {
@@ -325,164 +267,18 @@ fn returns(body: &[Statement]) -> bool {
     found
 }
 
-/// A helper's handles renumbered into the entry's arenas.
-struct Map<'m> {
+/// The renumbering of a helper's expressions and locals into the entry's arenas (`exprs[i]`
+/// and `locals[i]` are the entry's handles of the helper's `i`th).
+fn renumber<'m>(
     exprs: &'m [Handle<Expression>],
     locals: &'m [Handle<Local>],
-}
-
-impl Map<'_> {
-    fn e(&self, h: Handle<Expression>) -> Handle<Expression> {
-        self.exprs[h.index()]
-    }
-
-    fn l(&self, h: Handle<Local>) -> Handle<Local> {
-        self.locals[h.index()]
-    }
-
-    fn block(&self, b: &[Statement]) -> Result<Vec<Statement>, Unsupported> {
-        b.iter().map(|s| self.statement(s)).collect()
-    }
-
-    fn es(&self, v: &[Handle<Expression>]) -> Vec<Handle<Expression>> {
-        v.iter().map(|h| self.e(*h)).collect()
-    }
-
-    fn place(&self, p: &Place) -> Place {
-        match p {
-            Place::Local(l) => Place::Local(self.l(*l)),
-            Place::Index { slice, index } => Place::Index {
-                slice: *slice,
-                index: self.e(*index),
-            },
-            Place::Shared { var, indices } => Place::Shared {
-                var: *var,
-                indices: self.es(indices),
-            },
-            Place::Field { base, field } => Place::Field {
-                base: Box::new(self.place(base)),
-                field: *field,
-            },
-            Place::Element { base, index } => Place::Element {
-                base: Box::new(self.place(base)),
-                index: self.e(*index),
-            },
-        }
-    }
-
-    fn target(&self, t: &AtomicTarget) -> AtomicTarget {
-        match t {
-            AtomicTarget::Buffer { slice, index } => AtomicTarget::Buffer {
-                slice: *slice,
-                index: self.e(*index),
-            },
-            AtomicTarget::Shared { var, indices } => AtomicTarget::Shared {
-                var: *var,
-                indices: self.es(indices),
-            },
-        }
-    }
-
-    fn statement(&self, s: &Statement) -> Result<Statement, Unsupported> {
-        let kind = match &s.kind {
-            Stmt::Let { local, init } => Stmt::Let {
-                local: self.l(*local),
-                init: init.map(|i| self.e(i)),
-            },
-            Stmt::Assign { place, op, value } => Stmt::Assign {
-                place: self.place(place),
-                op: *op,
-                value: self.e(*value),
-            },
-            Stmt::If {
-                cond,
-                accept,
-                reject,
-            } => Stmt::If {
-                cond: self.e(*cond),
-                accept: self.block(accept)?,
-                reject: self.block(reject)?,
-            },
-            Stmt::Loop {
-                body,
-                continuing,
-                break_if,
-            } => Stmt::Loop {
-                body: self.block(body)?,
-                continuing: self.block(continuing)?,
-                break_if: break_if.map(|c| self.e(c)),
-            },
-            Stmt::Break => Stmt::Break,
-            Stmt::Continue => Stmt::Continue,
-            Stmt::Return(v) => Stmt::Return(v.map(|v| self.e(v))),
-            Stmt::Switch {
-                selector,
-                cases,
-                default,
-            } => Stmt::Switch {
-                selector: self.e(*selector),
-                cases: cases
-                    .iter()
-                    .map(|c| {
-                        Ok(Case {
-                            values: c.values.clone(),
-                            body: self.block(&c.body)?,
-                        })
-                    })
-                    .collect::<Result<_, Unsupported>>()?,
-                default: self.block(default)?,
-            },
-            Stmt::Call {
-                function,
-                args,
-                result,
-            } => Stmt::Call {
-                function: *function,
-                args: self.es(args),
-                result: result.map(|r| self.l(r)),
-            },
-            Stmt::Barrier(b) => Stmt::Barrier(*b),
-            Stmt::Subgroup { op, args, result } => Stmt::Subgroup {
-                op: *op,
-                args: self.es(args),
-                result: self.l(*result),
-            },
-            Stmt::UniformLoad {
-                var,
-                indices,
-                result,
-            } => Stmt::UniformLoad {
-                var: *var,
-                indices: self.es(indices),
-                result: self.l(*result),
-            },
-            Stmt::Atomic {
-                fun,
-                target,
-                value,
-                result,
-            } => Stmt::Atomic {
-                fun: *fun,
-                target: self.target(target),
-                value: value.map(|v| self.e(v)),
-                result: result.map(|r| self.l(r)),
-            },
-            Stmt::CompareExchange {
-                target,
-                compare,
-                value,
-                old,
-                exchanged,
-            } => Stmt::CompareExchange {
-                target: self.target(target),
-                compare: self.e(*compare),
-                value: self.e(*value),
-                old: self.l(*old),
-                exchanged: self.l(*exchanged),
-            },
-            Stmt::Coop(op) => Stmt::Coop(op.map_exprs(|h| self.e(h))),
-        };
-        Ok(Statement { kind, span: s.span })
+) -> Remap<
+    impl Fn(Handle<Expression>) -> Handle<Expression> + 'm,
+    impl Fn(Handle<Local>) -> Handle<Local> + 'm,
+> {
+    Remap {
+        expr: move |h: Handle<Expression>| exprs[h.index()],
+        local: move |l: Handle<Local>| locals[l.index()],
     }
 }
 

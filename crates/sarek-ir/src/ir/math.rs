@@ -1,5 +1,6 @@
 //! Math functions: the methods of `f32`, the integer types and vectors that the IR keeps as
-//! one operation, each with Rust's meaning (the back ends supply it where WGSL differs).
+//! one operation, each with Rust's meaning (the back ends supply it where WGSL differs). Their
+//! names, types, WGSL spellings and docs are the table of [`super::intrinsics`].
 
 /// Math functions with Rust's meaning (method names of `f32` and the integer types).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -172,37 +173,14 @@ pub enum MathFun {
     Pack2x16Float,
     /// `unpack2x16_float(u32) -> Vec2`
     Unpack2x16Float,
+    /// `erf`, the error function (polyfilled: Rust's `f32::erf` is not stable, kernels call
+    /// it through `sarek::gpu::Erf`)
+    Erf,
 }
 
 impl MathFun {
-    /// Number of arguments, counting the receiver.
+    /// Number of arguments, counting the receiver ([`super::Intrinsic::arity`]).
     pub fn arity(self) -> usize {
-        match self {
-            MathFun::Min
-            | MathFun::Max
-            | MathFun::Powf
-            | MathFun::Dot
-            | MathFun::Cross
-            | MathFun::Distance
-            | MathFun::Hypot
-            | MathFun::Copysign
-            | MathFun::RemEuclid
-            | MathFun::Atan2
-            | MathFun::Pow
-            | MathFun::Powi
-            | MathFun::DivCeil
-            | MathFun::DivEuclid
-            | MathFun::AbsDiff
-            | MathFun::SaturatingAdd
-            | MathFun::SaturatingSub
-            | MathFun::SaturatingMul
-            | MathFun::AddOverflows
-            | MathFun::SubOverflows
-            | MathFun::MulOverflows
-            | MathFun::RotateLeft
-            | MathFun::RotateRight => 2,
-            MathFun::MulAdd | MathFun::Clamp => 3,
-            _ => 1,
-        }
+        self.intrinsic().arity
     }
 }

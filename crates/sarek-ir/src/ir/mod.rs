@@ -10,13 +10,17 @@ use crate::arena::{Arena, Handle};
 mod coop;
 mod display;
 mod extensions;
+mod intrinsics;
 mod math;
+mod remap;
 mod types;
 mod walk;
 pub use coop::*;
 pub use display::{type_name, vector_name};
 pub use extensions::*;
+pub use intrinsics::{Arg, Intrinsic, On, Out, Rule, Wgsl};
 pub use math::MathFun;
+pub use remap::Remap;
 pub use types::*;
 pub use walk::visit;
 

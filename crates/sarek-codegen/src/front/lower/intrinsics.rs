@@ -14,45 +14,15 @@ use crate::ir::*;
 use super::{items, std_methods, Item, Lowerer, Value, R};
 
 impl Lowerer<'_> {
+    /// The math function `name` lowers to here, from the table of intrinsics: the rows
+    /// typed by [`Rule::Float`], [`Rule::Number`], [`Rule::Count`] and [`Rule::IntPow`] (the
+    /// [`Rule::Method`] rows are [`std_methods`]').
     pub(super) fn math_fun(name: &str) -> Option<MathFun> {
-        Some(match name {
-            "abs" => MathFun::Abs,
-            "min" => MathFun::Min,
-            "max" => MathFun::Max,
-            "sqrt" => MathFun::Sqrt,
-            "sin" => MathFun::Sin,
-            "cos" => MathFun::Cos,
-            "tan" => MathFun::Tan,
-            "exp" => MathFun::Exp,
-            "ln" => MathFun::Ln,
-            "powf" => MathFun::Powf,
-            "floor" => MathFun::Floor,
-            "ceil" => MathFun::Ceil,
-            "trunc" => MathFun::Trunc,
-            "round" => MathFun::Round,
-            "mul_add" => MathFun::MulAdd,
-            "log10" => MathFun::Log10,
-            "log2" => MathFun::Log2,
-            "cbrt" => MathFun::Cbrt,
-            "hypot" => MathFun::Hypot,
-            "exp_m1" => MathFun::ExpM1,
-            "ln_1p" => MathFun::Ln1p,
-            "copysign" => MathFun::Copysign,
-            "recip" => MathFun::Recip,
-            "to_degrees" => MathFun::ToDegrees,
-            "to_radians" => MathFun::ToRadians,
-            "rem_euclid" => MathFun::RemEuclid,
-            "clamp" => MathFun::Clamp,
-            "atan2" => MathFun::Atan2,
-            "tanh" => MathFun::Tanh,
-            "asinh" => MathFun::Asinh,
-            "acosh" => MathFun::Acosh,
-            "atanh" => MathFun::Atanh,
-            "count_ones" => MathFun::CountOnes,
-            "leading_zeros" => MathFun::LeadingZeros,
-            "trailing_zeros" => MathFun::TrailingZeros,
-            "pow" | "wrapping_pow" => MathFun::Pow,
-            _ => return None,
+        MathFun::scalar_method(name).filter(|f| {
+            matches!(
+                f.intrinsic().rule,
+                Rule::Float | Rule::Number { .. } | Rule::Count | Rule::IntPow
+            )
         })
     }
 
@@ -226,12 +196,13 @@ impl Lowerer<'_> {
                 span,
             ));
         }
-        match fun {
-            MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros => {
+        let rule = fun.intrinsic().rule;
+        match rule {
+            Rule::Count => {
                 self.require_int(args[0], span)?;
                 return Ok(self.expr(Expr::Math { fun, args }, Ty::Known(Scalar::U32), span));
             }
-            MathFun::Pow => {
+            Rule::IntPow => {
                 self.require_int(args[0], span)?;
                 self.require(args[1], Scalar::U32, operands[1].span())?;
                 let ty = self.ty(args[0]);
@@ -244,12 +215,10 @@ impl Lowerer<'_> {
             let at = self.ty(a);
             ty = self.unify(ty, at, span)?;
         }
-        match fun {
-            MathFun::Abs | MathFun::Min | MathFun::Max | MathFun::Clamp | MathFun::RemEuclid => {
+        match rule {
+            Rule::Number { unsigned } => {
                 let t = self.infer.shallow(ty);
-                if t == Ty::Known(Scalar::Bool)
-                    || (fun == MathFun::Abs && t == Ty::Known(Scalar::U32))
-                {
+                if t == Ty::Known(Scalar::Bool) || (!unsigned && t == Ty::Known(Scalar::U32)) {
                     let found = self.describe(t);
                     return Err(
                         self.error(name_span, format!("`{name}` is not defined for `{found}`"))

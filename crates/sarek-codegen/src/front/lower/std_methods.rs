@@ -12,33 +12,6 @@ use crate::ir::*;
 
 use super::{Lowerer, R};
 
-/// Which receivers a method is defined on.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum On {
-    Float,
-    Int,
-    Signed,
-    Unsigned,
-}
-
-/// The type of an argument after the receiver.
-#[derive(Clone, Copy)]
-enum Arg {
-    /// The receiver's type.
-    Same,
-    U32,
-    I32,
-}
-
-/// The result type.
-#[derive(Clone, Copy)]
-enum Out {
-    Same,
-    U32,
-    Bool,
-    F32,
-}
-
 /// What a method lowers to.
 #[derive(Clone, Copy)]
 enum Shape {
@@ -57,53 +30,23 @@ struct Method {
     shape: Shape,
 }
 
+/// The method `name` of this file: a [`Rule::Method`] row of the table of intrinsics, or one
+/// of the tuple-returning forms built from two of them.
 fn method(name: &str) -> Option<Method> {
-    use MathFun::*;
     let m = |on, args, shape| Some(Method { on, args, shape });
-    let float = |f| m(On::Float, &[], Shape::Plain(f, Out::Same));
-    let test = |f| m(On::Float, &[], Shape::Plain(f, Out::Bool));
-    let int = |f, out| m(On::Int, &[], Shape::Plain(f, out));
-    let binary = |f, out| m(On::Int, &[Arg::Same], Shape::Plain(f, out));
     let overflowing = |op, f| m(On::Int, &[Arg::Same], Shape::Overflowing(op, f));
     match name {
-        "asin" => float(Asin),
-        "acos" => float(Acos),
-        "atan" => float(Atan),
-        "sinh" => float(Sinh),
-        "cosh" => float(Cosh),
-        "exp2" => float(Exp2),
-        "fract" => float(Fract),
-        "powi" => m(On::Float, &[Arg::I32], Shape::Plain(Powi, Out::Same)),
         "sin_cos" => m(On::Float, &[], Shape::SinCos),
-        "is_nan" => test(IsNan),
-        "is_infinite" => test(IsInfinite),
-        "is_finite" => test(IsFinite),
-        "is_sign_negative" => test(IsSignNegative),
-        "to_bits" => m(On::Float, &[], Shape::Plain(ToBits, Out::U32)),
-        // Only as `f32::from_bits(bits)`: the operand is the `u32`.
-        "from_bits" => m(On::Unsigned, &[], Shape::Plain(FromBits, Out::F32)),
-        "div_ceil" => m(On::Unsigned, &[Arg::Same], Shape::Plain(DivCeil, Out::Same)),
-        "div_euclid" => binary(DivEuclid, Out::Same),
-        "abs_diff" => binary(AbsDiff, Out::U32),
-        "saturating_add" => binary(SaturatingAdd, Out::Same),
-        "saturating_sub" => binary(SaturatingSub, Out::Same),
-        "saturating_mul" => binary(SaturatingMul, Out::Same),
-        "overflowing_add" => overflowing(BinaryOp::Add, AddOverflows),
-        "overflowing_sub" => overflowing(BinaryOp::Sub, SubOverflows),
-        "overflowing_mul" => overflowing(BinaryOp::Mul, MulOverflows),
-        "rotate_left" => m(On::Int, &[Arg::U32], Shape::Plain(RotateLeft, Out::Same)),
-        "rotate_right" => m(On::Int, &[Arg::U32], Shape::Plain(RotateRight, Out::Same)),
-        "reverse_bits" => int(ReverseBits, Out::Same),
-        "swap_bytes" => int(SwapBytes, Out::Same),
-        "count_zeros" => int(CountZeros, Out::U32),
-        "leading_ones" => int(LeadingOnes, Out::U32),
-        "trailing_ones" => int(TrailingOnes, Out::U32),
-        "is_power_of_two" => m(On::Unsigned, &[], Shape::Plain(IsPowerOfTwo, Out::Bool)),
-        "next_power_of_two" => m(On::Unsigned, &[], Shape::Plain(NextPowerOfTwo, Out::Same)),
-        "ilog2" => int(Ilog2, Out::U32),
-        "unsigned_abs" => m(On::Signed, &[], Shape::Plain(UnsignedAbs, Out::U32)),
-        "isqrt" => int(Isqrt, Out::Same),
-        _ => None,
+        "overflowing_add" => overflowing(BinaryOp::Add, MathFun::AddOverflows),
+        "overflowing_sub" => overflowing(BinaryOp::Sub, MathFun::SubOverflows),
+        "overflowing_mul" => overflowing(BinaryOp::Mul, MathFun::MulOverflows),
+        _ => {
+            let fun = MathFun::scalar_method(name)?;
+            match fun.intrinsic().rule {
+                Rule::Method { on, args, out } => m(on, args, Shape::Plain(fun, out)),
+                _ => None,
+            }
+        }
     }
 }
 
@@ -112,70 +55,11 @@ pub(super) fn handles(name: &str) -> bool {
     name == "signum" || method(name).is_some()
 }
 
-/// Every method name a kernel accepts on a scalar, for the suggestions.
-const KNOWN: &[&str] = &[
+/// The scalar method names that are not a row of the table of intrinsics (forms built from
+/// binary operators or two rows), for the suggestions.
+const FORMS: &[&str] = &[
     "len",
-    "abs",
-    "min",
-    "max",
-    "clamp",
-    "sqrt",
-    "cbrt",
-    "hypot",
-    "sin",
-    "cos",
-    "tan",
-    "asin",
-    "acos",
-    "atan",
-    "atan2",
     "sin_cos",
-    "sinh",
-    "cosh",
-    "tanh",
-    "asinh",
-    "acosh",
-    "atanh",
-    "exp",
-    "exp2",
-    "exp_m1",
-    "ln",
-    "ln_1p",
-    "log2",
-    "log10",
-    "powf",
-    "powi",
-    "floor",
-    "ceil",
-    "trunc",
-    "round",
-    "fract",
-    "mul_add",
-    "recip",
-    "signum",
-    "copysign",
-    "rem_euclid",
-    "div_euclid",
-    "to_degrees",
-    "to_radians",
-    "is_nan",
-    "is_infinite",
-    "is_finite",
-    "is_sign_negative",
-    "to_bits",
-    "from_bits",
-    "pow",
-    "count_ones",
-    "count_zeros",
-    "leading_zeros",
-    "trailing_zeros",
-    "leading_ones",
-    "trailing_ones",
-    "div_ceil",
-    "abs_diff",
-    "saturating_add",
-    "saturating_sub",
-    "saturating_mul",
     "overflowing_add",
     "overflowing_sub",
     "overflowing_mul",
@@ -188,17 +72,16 @@ const KNOWN: &[&str] = &[
     "wrapping_abs",
     "wrapping_shl",
     "wrapping_shr",
-    "wrapping_pow",
-    "rotate_left",
-    "rotate_right",
-    "reverse_bits",
-    "swap_bytes",
-    "is_power_of_two",
-    "next_power_of_two",
-    "ilog2",
-    "unsigned_abs",
-    "isqrt",
 ];
+
+/// Every method name a kernel accepts on a scalar, for the suggestions.
+fn known() -> impl Iterator<Item = &'static str> {
+    let rows = MathFun::ALL
+        .iter()
+        .filter(|f| !matches!(f.intrinsic().rule, Rule::Vector | Rule::Packing))
+        .flat_map(|f| f.intrinsic().names.iter().copied());
+    FORMS.iter().copied().chain(rows)
+}
 
 /// Levenshtein distance, on bytes (method names are ASCII).
 fn distance(a: &str, b: &str) -> usize {
@@ -224,9 +107,8 @@ pub(super) fn closest(name: &str) -> Vec<&'static str> {
     let word = |s: &str| s.split('_').next().unwrap_or("").to_owned();
     let first = word(name);
     let limit = (name.len() / 3).max(2);
-    let mut found: Vec<(usize, &'static str)> = KNOWN
-        .iter()
-        .map(|&k| (distance(name, k), k))
+    let mut found: Vec<(usize, &'static str)> = known()
+        .map(|k| (distance(name, k), k))
         .filter(|&(d, k)| d <= limit || (first.len() >= 3 && word(k) == first))
         .collect();
     found.sort();

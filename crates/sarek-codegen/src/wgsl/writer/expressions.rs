@@ -259,35 +259,10 @@ impl Writer<'_> {
         if let Some(text) = self.polyfill(*fun, arg_ty, &args) {
             return text;
         }
-        let name = match fun {
-            MathFun::Abs => "abs",
-            MathFun::Min => "min",
-            MathFun::Max => "max",
-            MathFun::Sqrt => "sqrt",
-            MathFun::Sin => "sin",
-            MathFun::Cos => "cos",
-            MathFun::Tan => "tan",
-            MathFun::Exp => "exp",
-            MathFun::Ln => "log",
-            MathFun::Powf => "pow",
-            MathFun::Floor => "floor",
-            MathFun::Ceil => "ceil",
-            MathFun::Trunc => "trunc",
-            MathFun::MulAdd => "fma",
-            MathFun::Dot => "dot",
-            MathFun::Cross => "cross",
-            MathFun::Length => "length",
-            MathFun::Normalize => "normalize",
-            MathFun::Distance => "distance",
-            MathFun::LengthSquared => {
-                return format!("dot({0}, {0})", args[0]);
-            }
-            MathFun::Round => {
-                self.helpers.insert(Helper::Round);
-                Helper::Round.name()
-            }
-            // Handled by `polyfill` above.
-            _ => "",
+        let name = match fun.intrinsic().wgsl {
+            Wgsl::Builtin(name) => name,
+            // `polyfill` spells every other function (its `match` has no wildcard arm).
+            Wgsl::Helper => "",
         };
         format!("{name}({})", args.join(", "))
     }
@@ -344,6 +319,9 @@ impl Writer<'_> {
             (MathFun::ToRadians, _) => {
                 format!("({} * {:?}f)", args[0], std::f32::consts::PI / 180.0)
             }
+            (MathFun::Erf, _) => call(self.use_helper(Helper::Erf)),
+            (MathFun::Round, _) => call(self.use_helper(Helper::Round)),
+            (MathFun::LengthSquared, _) => format!("dot({0}, {0})", args[0]),
             (MathFun::CountOnes | MathFun::LeadingZeros | MathFun::TrailingZeros, _) => {
                 let name = match fun {
                     MathFun::CountOnes => "countOneBits",
@@ -356,7 +334,72 @@ impl Writer<'_> {
                     _ => call(name),
                 }
             }
-            _ => return None,
+            // WGSL's builtin of the table's name ([`Wgsl::Builtin`]), or, for `min` and `max`
+            // of anything but `f32` scalars and the second-wave methods of `std_method`
+            // above, what `std_method` printed.
+            (
+                MathFun::Abs
+                | MathFun::Min
+                | MathFun::Max
+                | MathFun::Sqrt
+                | MathFun::Sin
+                | MathFun::Cos
+                | MathFun::Tan
+                | MathFun::Exp
+                | MathFun::Ln
+                | MathFun::Powf
+                | MathFun::Floor
+                | MathFun::Ceil
+                | MathFun::Trunc
+                | MathFun::MulAdd
+                | MathFun::Dot
+                | MathFun::Cross
+                | MathFun::Length
+                | MathFun::Normalize
+                | MathFun::Distance
+                | MathFun::Asin
+                | MathFun::Acos
+                | MathFun::Atan
+                | MathFun::Sinh
+                | MathFun::Cosh
+                | MathFun::Exp2
+                | MathFun::Powi
+                | MathFun::Fract
+                | MathFun::IsNan
+                | MathFun::IsInfinite
+                | MathFun::IsFinite
+                | MathFun::IsSignNegative
+                | MathFun::ToBits
+                | MathFun::FromBits
+                | MathFun::DivCeil
+                | MathFun::DivEuclid
+                | MathFun::AbsDiff
+                | MathFun::SaturatingAdd
+                | MathFun::SaturatingSub
+                | MathFun::SaturatingMul
+                | MathFun::AddOverflows
+                | MathFun::SubOverflows
+                | MathFun::MulOverflows
+                | MathFun::RotateLeft
+                | MathFun::RotateRight
+                | MathFun::ReverseBits
+                | MathFun::SwapBytes
+                | MathFun::CountZeros
+                | MathFun::LeadingOnes
+                | MathFun::TrailingOnes
+                | MathFun::IsPowerOfTwo
+                | MathFun::NextPowerOfTwo
+                | MathFun::Ilog2
+                | MathFun::UnsignedAbs
+                | MathFun::Isqrt
+                | MathFun::Pack4xU8
+                | MathFun::Pack4xI8
+                | MathFun::Unpack4xU8
+                | MathFun::Unpack4xI8
+                | MathFun::Pack2x16Float
+                | MathFun::Unpack2x16Float,
+                _,
+            ) => return None,
         })
     }
 

@@ -1,11 +1,12 @@
 //! Copies of statements and expressions with their handles renumbered: what a pass needs to
-//! move a body into another function (the copies of a coarsened entry).
+//! move a body into another function (the copies of a coarsened entry, an unrolled loop's
+//! trips) and what the CPU engine's JIT needs to inline a helper into the entry.
 
+use super::*;
 use crate::arena::Handle;
-use crate::ir::*;
 
 /// How handles change: each expression and local handle goes through its function.
-pub(super) struct Remap<E, L> {
+pub struct Remap<E, L> {
     /// The new handle of an expression.
     pub expr: E,
     /// The new handle of a local.
@@ -83,7 +84,8 @@ where
         block.iter().map(|s| self.statement(s)).collect()
     }
 
-    fn statement(&self, s: &Statement) -> Statement {
+    /// `s` with every handle renumbered.
+    pub fn statement(&self, s: &Statement) -> Statement {
         let e = &self.expr;
         let l = &self.local;
         let kind = match &s.kind {

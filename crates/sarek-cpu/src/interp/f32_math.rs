@@ -36,6 +36,8 @@ binary!(min, max, powf, hypot, copysign, rem_euclid, atan2);
 
 /// `erf(x)/x` as a polynomial in `x²` on `[0, 1]` (a Chebyshev fit, 3.4e-11 from it), highest
 /// power first.
+// The digits the WGSL polyfill spells, which parse to the same `f32`s.
+#[allow(clippy::excessive_precision)]
 pub(crate) const ERF_SMALL: [f32; 8] = [
     -9.667_044_650_996_104e-6,
     0.000_112_659_588_921_815_16,
@@ -49,6 +51,8 @@ pub(crate) const ERF_SMALL: [f32; 8] = [
 
 /// `erfc(x)·exp(x²)` as a polynomial in `1/x − 0.625` for `x` in `[1, 4]` (a Chebyshev fit,
 /// 5.7e-11 from it), highest power first.
+// The digits the WGSL polyfill spells, which parse to the same `f32`s.
+#[allow(clippy::excessive_precision)]
 pub(crate) const ERF_LARGE: [f32; 12] = [
     0.028_486_298_397_183_42,
     -0.033_386_494_964_361_19,

@@ -6,4 +6,5 @@
 //! required, and the CPU backend runs the same kernels with the same results.
 
 pub mod histogram;
+pub mod rows;
 pub mod select;

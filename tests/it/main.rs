@@ -9,6 +9,7 @@
 mod common;
 
 mod algo_histogram;
+mod algo_rows;
 mod algo_select;
 mod bytes;
 mod cfg_variants;

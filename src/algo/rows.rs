@@ -64,6 +64,27 @@ pub mod kernels {
         (mx, s * (m - mx).exp() + s2 * (m2 - mx).exp())
     }
 
+    /// Column `j` of the row at `base`, or `-f32::MAX` past its `n` columns (the load made
+    /// from a clamped index all the same, so that the four loads of a step are in flight
+    /// together rather than each behind its test).
+    pub fn lane(x: &[f32], base: usize, n: usize, j: usize) -> f32 {
+        let e = x[base + if j < n { j } else { n - 1 }];
+        if j < n {
+            e
+        } else {
+            -f32::MAX
+        }
+    }
+
+    /// `exp(v - mx)` for a column of the row, zero for a lane past its end.
+    pub fn weight(v: f32, mx: f32, valid: bool) -> f32 {
+        if valid {
+            (v - mx).exp()
+        } else {
+            0.0
+        }
+    }
+
     /// Each thread's running maximum and sum of `exp(x - max)` over its columns of the row
     /// at `base` (columns `t`, `t + 256`, ...), four loads in flight at a time.
     pub fn online_max_sum(x: &[f32], base: usize, n: usize, t: usize) -> (f32, f32) {
@@ -71,20 +92,15 @@ pub mod kernels {
         let mut s = 0.0f32;
         let mut c = t;
         while c < n {
-            let mut v = [0.0f32; 4];
-            for k in 0..4 {
-                let j = c + k * 256;
-                let e = x[base + if j < n { j } else { n - 1 }];
-                v[k] = if j < n { e } else { -f32::MAX };
-            }
-            let m4 = v[0].max(v[1]).max(v[2].max(v[3]));
-            let mx = m.max(m4);
-            let mut add = 0.0f32;
-            for k in 0..4 {
-                if c + k * 256 < n {
-                    add += (v[k] - mx).exp();
-                }
-            }
+            let v0 = lane(x, base, n, c);
+            let v1 = lane(x, base, n, c + 256);
+            let v2 = lane(x, base, n, c + 512);
+            let v3 = lane(x, base, n, c + 768);
+            let mx = m.max(v0.max(v1).max(v2.max(v3)));
+            let add = weight(v0, mx, c < n)
+                + weight(v1, mx, c + 256 < n)
+                + weight(v2, mx, c + 512 < n)
+                + weight(v3, mx, c + 768 < n);
             s = s * (m - mx).exp() + add;
             m = mx;
             c += 1024;
@@ -415,7 +431,7 @@ pub mod kernels {
 fn rows_of(len: usize, cols: usize) -> usize {
     assert!(cols > 0, "a row operation needs at least one column");
     assert!(
-        len % cols == 0,
+        len.is_multiple_of(cols),
         "{len} elements are not whole rows of {cols} columns"
     );
     assert!(

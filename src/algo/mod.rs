@@ -7,15 +7,20 @@
 //!   values, ascending or descending ([`sort::sort`], [`sort::sort_pairs`], [`sort::Sorter`]);
 //! - [`select`]: compaction by a predicate or flags, stable partition, unique and run-length
 //!   encoding;
-//! - [`histogram`]: even bins over a range of `f32`s, and integer keys.
+//! - [`histogram`]: even bins over a range of `f32`s, and integer keys;
+//! - [`rows`]: softmax, log-softmax, layernorm (forward and backward) and cross-entropy over
+//!   the rows of a matrix;
+//! - [`topk`]: the k largest or smallest elements with their indices.
 //!
 //! Every algorithm is portable: no workgroup waits for another (WebGPU promises no forward
 //! progress between workgroups), no extension is required, and the CPU backend runs the same
 //! kernels with the same results.
 
 pub mod histogram;
+pub mod rows;
 pub mod scan;
 pub mod select;
 pub mod sort;
+pub mod topk;
 
 pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};

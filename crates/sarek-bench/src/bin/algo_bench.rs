@@ -7,16 +7,22 @@
 //!   its result), and the wall time of the plain call `select_if` (which also allocates the
 //!   result);
 //! - `histogram`: 2^26 `f32`s into 100 even bins over [-1, 1), as `torch.histc`: the GPU time
-//!   of `enqueue_histogram_even` and the wall time of `histogram_even` and its wait.
+//!   of `enqueue_histogram_even` and the wall time of `histogram_even` and its wait;
+//! - `rows`: softmax over 8192×50257 `f32` (a GPT-2 vocabulary, as `torch.softmax(x, -1)`) and
+//!   layer norm over 8192×768 (`F.layer_norm`), the GPU time of `enqueue_softmax` and
+//!   `enqueue_layer_norm` and their bandwidth in GB/s counting each element read once and
+//!   written once (as a copy of the same bytes; compare with the suite's `copy_vec4` row).
 //!
 //! Each figure is the median of 20 runs after about a second of untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
 //!
-//! `cargo run --release -p sarek-bench --bin algo_bench -- [--quick]` (`--quick`: 2^20).
+//! `cargo run --release -p sarek-bench --bin algo_bench -- [--quick]` (`--quick`: 2^20 and
+//! 64 rows).
 
 use std::time::{Duration, Instant};
 
 use sarek::algo::histogram::{enqueue_histogram_even, histogram_even};
+use sarek::algo::rows::{enqueue_layer_norm, enqueue_softmax, layer_norm, softmax};
 use sarek::algo::select::{select_if, Pred, Select};
 use sarek::{Device, Launch};
 
@@ -154,8 +160,110 @@ fn main() -> Result<()> {
         us(wall),
         if hist_ok { "" } else { "  WRONG RESULT" }
     );
-    if !(select_ok && hist_ok) {
+    let rows_ok = bench_rows(&dev, quick, profiling)?;
+    if !(select_ok && hist_ok && rows_ok) {
         std::process::exit(1);
     }
     Ok(())
+}
+
+/// `n` values in [-4, 4) from `seed`.
+fn row_values(seed: u32, n: usize) -> Vec<f32> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            ((s >> 8) as f32 / (1u32 << 23) as f32 - 1.0) * 4.0
+        })
+        .collect()
+}
+
+/// The row operations: softmax over 8192×50257 and layer norm over 8192×768, the first rows
+/// checked against the host first; whether they were right.
+fn bench_rows(dev: &Device, quick: bool, profiling: bool) -> Result<bool> {
+    let rows = if quick { 64 } else { 8192 };
+    let checked = 4;
+
+    let cols = 50257;
+    let xs = row_values(777, rows * cols);
+    let x = dev.upload(&xs)?;
+    let got = softmax(dev, &x, cols)?.read()?;
+    let mut softmax_ok = true;
+    for r in 0..checked {
+        let row = &xs[r * cols..(r + 1) * cols];
+        let m = row.iter().fold(f64::MIN, |m, &v| m.max(v as f64));
+        let s: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
+        softmax_ok &= (0..cols).all(|c| {
+            let want = (row[c] as f64 - m).exp() / s;
+            (got[r * cols + c] as f64 - want).abs() <= 1e-5 / s
+        });
+    }
+    let mut y = dev.zeros::<f32>(rows * cols)?;
+    dev.set_profiling(true);
+    let gpu = median(|| {
+        let start = Instant::now();
+        let mut batch = dev.batch();
+        enqueue_softmax(&mut batch, &x, cols, &mut y).expect("enqueue");
+        gpu_time(batch.submit().expect("submit"), start)
+    });
+    dev.set_profiling(false);
+    let bytes = (2 * rows * cols * 4) as f64;
+    println!(
+        "softmax {rows}×{cols} f32: {:.1} µs ({}), {:.1} GB/s (read + write){}",
+        us(gpu),
+        clock(profiling),
+        bytes / gpu.as_secs_f64() / 1e9,
+        if softmax_ok { "" } else { "  WRONG RESULT" }
+    );
+    drop((x, y));
+
+    let cols = 768;
+    let xs = row_values(99, rows * cols);
+    let gamma_h = row_values(5, cols);
+    let beta_h = row_values(6, cols);
+    let x = dev.upload(&xs)?;
+    let (gamma, beta) = (dev.upload(&gamma_h)?, dev.upload(&beta_h)?);
+    let eps = 1e-5f32;
+    let got = layer_norm(dev, &x, &gamma, &beta, eps)?.y.read()?;
+    let mut norm_ok = true;
+    for r in 0..checked {
+        let row: Vec<f64> = xs[r * cols..(r + 1) * cols]
+            .iter()
+            .map(|&v| v as f64)
+            .collect();
+        let mu = row.iter().sum::<f64>() / cols as f64;
+        let var = row.iter().map(|v| (v - mu) * (v - mu)).sum::<f64>() / cols as f64;
+        let rs = 1.0 / (var + eps as f64).sqrt();
+        norm_ok &= (0..cols).all(|c| {
+            let want = (row[c] - mu) * rs * gamma_h[c] as f64 + beta_h[c] as f64;
+            (got[r * cols + c] as f64 - want).abs() <= 2e-4 * (1.0 + want.abs())
+        });
+    }
+    let (mut y, mut mean, mut rstd) = (
+        dev.zeros::<f32>(rows * cols)?,
+        dev.zeros::<f32>(rows)?,
+        dev.zeros::<f32>(rows)?,
+    );
+    dev.set_profiling(true);
+    let gpu = median(|| {
+        let start = Instant::now();
+        let mut batch = dev.batch();
+        enqueue_layer_norm(
+            &mut batch, &x, &gamma, &beta, eps, &mut y, &mut mean, &mut rstd,
+        )
+        .expect("enqueue");
+        gpu_time(batch.submit().expect("submit"), start)
+    });
+    dev.set_profiling(false);
+    let bytes = (2 * rows * cols * 4) as f64;
+    println!(
+        "layer_norm {rows}×{cols} f32: {:.1} µs ({}), {:.1} GB/s (read + write){}",
+        us(gpu),
+        clock(profiling),
+        bytes / gpu.as_secs_f64() / 1e9,
+        if norm_ok { "" } else { "  WRONG RESULT" }
+    );
+    Ok(softmax_ok && norm_ok)
 }

@@ -7,3 +7,4 @@
 
 pub mod histogram;
 pub mod select;
+pub mod topk;

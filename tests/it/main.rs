@@ -10,6 +10,7 @@ mod common;
 
 mod algo_histogram;
 mod algo_select;
+mod algo_topk;
 mod bytes;
 mod cfg_variants;
 mod coarsen;

@@ -7,7 +7,10 @@
 //!   its result), and the wall time of the plain call `select_if` (which also allocates the
 //!   result);
 //! - `histogram`: 2^26 `f32`s into 100 even bins over [-1, 1), as `torch.histc`: the GPU time
-//!   of `enqueue_histogram_even` and the wall time of `histogram_even` and its wait.
+//!   of `enqueue_histogram_even` and the wall time of `histogram_even` and its wait;
+//! - `topk`: the 100 largest of 2^26 `f32`s with their indices, as `torch.topk(x, 100)`: the
+//!   GPU time of `TopK::enqueue_largest` (timestamps) and the wall time of the plain call `topk`
+//!   and reading its result.
 //!
 //! Each figure is the median of 20 runs after 3 untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
@@ -18,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use sarek::algo::histogram::{enqueue_histogram_even, histogram_even};
 use sarek::algo::select::{select_if, Pred, Select};
+use sarek::algo::topk::{topk, TopK};
 use sarek::{Device, Launch};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -150,7 +154,44 @@ fn main() -> Result<()> {
         us(wall),
         if hist_ok { "" } else { "  WRONG RESULT" }
     );
-    if !(select_ok && hist_ok) {
+
+    // The top-k, checked against the host's first k of a stable sort by value, descending.
+    let k = 100;
+    let mut order: Vec<usize> = (0..n).collect();
+    let by = |a: &usize, b: &usize| xs[*b].total_cmp(&xs[*a]).then(a.cmp(b));
+    order.select_nth_unstable_by(k - 1, by);
+    order.truncate(k);
+    order.sort_by(by);
+    let want: Vec<u32> = order.iter().map(|&i| i as u32).collect();
+    let (values, indices) = topk(&dev, &x, k)?;
+    let topk_ok = indices.read()? == want
+        && values.read()? == order.iter().map(|&i| xs[i]).collect::<Vec<_>>();
+    let mut top = TopK::new(&dev, n, k)?;
+    let (mut values, mut indices) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
+    dev.set_profiling(true);
+    let gpu = median(|| {
+        let start = Instant::now();
+        let mut batch = dev.batch();
+        top.enqueue_largest(&mut batch, &x, &mut values, &mut indices)
+            .expect("enqueue");
+        gpu_time(batch.submit().expect("submit"), start)
+    });
+    dev.set_profiling(false);
+    let wall = median(|| {
+        let start = Instant::now();
+        let (v, i) = topk(&dev, &x, k).expect("topk");
+        v.read().expect("read");
+        i.read().expect("read");
+        start.elapsed()
+    });
+    println!(
+        "topk k = {k} of {size} f32: {:.1} µs ({}), topk + read {:.1} µs (wall){}",
+        us(gpu),
+        clock(profiling),
+        us(wall),
+        if topk_ok { "" } else { "  WRONG RESULT" }
+    );
+    if !(select_ok && hist_ok && topk_ok) {
         std::process::exit(1);
     }
     Ok(())

@@ -2,5 +2,7 @@
 //! tests run each case on each backend, `crate::differential::backends`).
 
 mod histogram;
+mod rows;
 mod select;
 mod sort;
+mod topk;

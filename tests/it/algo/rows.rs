@@ -10,22 +10,14 @@
 //! `dgamma`/`dbeta` and the losses within `1e-4` relative to the sum of the magnitudes of
 //! their terms; the mean loss within `1e-4 · (1 + |mean|)`.
 
-use std::sync::OnceLock;
-
 use proptest::prelude::*;
 use sarek::algo::rows::{
     cross_entropy, layer_norm, layer_norm_backward, log_softmax, softmax, MAX_GROUPS,
 };
 use sarek::Device;
 
-use crate::common;
+use crate::common::{self, backends};
 use crate::differential::config;
-
-/// The test device, made once.
-fn dev() -> &'static Device {
-    static DEV: OnceLock<Device> = OnceLock::new();
-    DEV.get_or_init(|| common::device().expect("a device"))
-}
 
 /// `n` values in `[-scale, scale)` from `seed`, offset by `shift`.
 fn values(seed: u32, n: usize, scale: f32, shift: f32) -> Vec<f32> {
@@ -44,150 +36,152 @@ fn close(got: f32, want: f64, tol: f64, what: &str) {
 
 /// Softmax, log-softmax and cross-entropy of `xs` (`cols` columns) against the host.
 fn check_softmax(xs: &[f32], cols: usize, targets: &[u32]) {
-    let dev = dev();
-    let rows = xs.len() / cols;
-    let x = dev.upload(xs).unwrap();
-    let sm = softmax(dev, &x, cols).unwrap().read().unwrap();
-    let lsm = log_softmax(dev, &x, cols).unwrap().read().unwrap();
-    let t = dev.upload(targets).unwrap();
-    let ce = cross_entropy(dev, &x, cols, &t).unwrap();
-    let loss = ce.loss.read().unwrap();
-    assert_eq!(
-        (sm.len(), lsm.len(), loss.len()),
-        (xs.len(), xs.len(), rows)
-    );
-    let mut total = 0.0f64;
-    for r in 0..rows {
-        let row = &xs[r * cols..(r + 1) * cols];
-        let m = row.iter().fold(f64::MIN, |m, &v| m.max(v as f64));
-        let s: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
-        let lse = m + s.ln();
-        let what = format!("row {r} of {rows}×{cols}");
-        for c in 0..cols {
-            let v = row[c] as f64;
-            close(
-                sm[r * cols + c],
-                (v - m).exp() / s,
-                1e-5 / s,
-                &format!("softmax {what}, col {c}"),
-            );
-            let want = v - lse;
-            close(
-                lsm[r * cols + c],
-                want,
-                2e-4 * (1.0 + want.abs()),
-                &format!("log_softmax {what}, col {c}"),
-            );
-        }
-        let want = lse - row[targets[r] as usize] as f64;
-        let scale: f64 =
-            1.0 + lse.abs() + row.iter().map(|&v| (v as f64).abs()).fold(0.0, f64::max);
-        close(loss[r], want, 1e-5 * scale, &format!("loss {what}"));
-        total += want;
-    }
-    if rows == 0 {
-        assert!(
-            ce.mean.is_nan(),
-            "the mean over no rows is NaN, got {}",
-            ce.mean
+    for (_, dev) in crate::differential::backends() {
+        let rows = xs.len() / cols;
+        let x = dev.upload(xs).unwrap();
+        let sm = softmax(dev, &x, cols).unwrap().read().unwrap();
+        let lsm = log_softmax(dev, &x, cols).unwrap().read().unwrap();
+        let t = dev.upload(targets).unwrap();
+        let ce = cross_entropy(dev, &x, cols, &t).unwrap();
+        let loss = ce.loss.read().unwrap();
+        assert_eq!(
+            (sm.len(), lsm.len(), loss.len()),
+            (xs.len(), xs.len(), rows)
         );
-    } else {
-        let want = total / rows as f64;
-        close(ce.mean, want, 1e-4 * (1.0 + want.abs()), "mean loss");
+        let mut total = 0.0f64;
+        for r in 0..rows {
+            let row = &xs[r * cols..(r + 1) * cols];
+            let m = row.iter().fold(f64::MIN, |m, &v| m.max(v as f64));
+            let s: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
+            let lse = m + s.ln();
+            let what = format!("row {r} of {rows}×{cols}");
+            for c in 0..cols {
+                let v = row[c] as f64;
+                close(
+                    sm[r * cols + c],
+                    (v - m).exp() / s,
+                    1e-5 / s,
+                    &format!("softmax {what}, col {c}"),
+                );
+                let want = v - lse;
+                close(
+                    lsm[r * cols + c],
+                    want,
+                    2e-4 * (1.0 + want.abs()),
+                    &format!("log_softmax {what}, col {c}"),
+                );
+            }
+            let want = lse - row[targets[r] as usize] as f64;
+            let scale: f64 =
+                1.0 + lse.abs() + row.iter().map(|&v| (v as f64).abs()).fold(0.0, f64::max);
+            close(loss[r], want, 1e-5 * scale, &format!("loss {what}"));
+            total += want;
+        }
+        if rows == 0 {
+            assert!(
+                ce.mean.is_nan(),
+                "the mean over no rows is NaN, got {}",
+                ce.mean
+            );
+        } else {
+            let want = total / rows as f64;
+            close(ce.mean, want, 1e-4 * (1.0 + want.abs()), "mean loss");
+        }
     }
 }
 
 /// Layer norm forward and backward of `xs` (`cols` columns) against the host.
 fn check_layer_norm(xs: &[f32], cols: usize, seed: u32) {
-    let dev = dev();
-    let rows = xs.len() / cols;
-    let gamma_h = values(seed ^ 1, cols, 1.0, 1.0);
-    let beta_h = values(seed ^ 2, cols, 1.0, 0.0);
-    let dy_h = values(seed ^ 3, xs.len(), 1.0, 0.0);
-    let eps = 1e-5f32;
-    let x = dev.upload(xs).unwrap();
-    let gamma = dev.upload(&gamma_h).unwrap();
-    let beta = dev.upload(&beta_h).unwrap();
-    let fwd = layer_norm(dev, &x, &gamma, &beta, eps).unwrap();
-    let (y, mean, rstd) = (
-        fwd.y.read().unwrap(),
-        fwd.mean.read().unwrap(),
-        fwd.rstd.read().unwrap(),
-    );
-    assert_eq!((y.len(), mean.len(), rstd.len()), (xs.len(), rows, rows));
-    let dy = dev.upload(&dy_h).unwrap();
-    let g = layer_norm_backward(dev, &dy, &x, &fwd.mean, &fwd.rstd, &gamma).unwrap();
-    let (dx, dgamma, dbeta) = (
-        g.dx.read().unwrap(),
-        g.dgamma.read().unwrap(),
-        g.dbeta.read().unwrap(),
-    );
-    assert_eq!(
-        (dx.len(), dgamma.len(), dbeta.len()),
-        (xs.len(), cols, cols)
-    );
-    let n = cols as f64;
-    let mut dgamma_want = vec![0.0f64; cols];
-    let mut dgamma_mag = vec![0.0f64; cols];
-    let mut dbeta_want = vec![0.0f64; cols];
-    let mut dbeta_mag = vec![0.0f64; cols];
-    for r in 0..rows {
-        let row: Vec<f64> = xs[r * cols..(r + 1) * cols]
-            .iter()
-            .map(|&v| v as f64)
-            .collect();
-        let mu = row.iter().sum::<f64>() / n;
-        let var = row.iter().map(|v| (v - mu) * (v - mu)).sum::<f64>() / n;
-        let rs = 1.0 / (var + eps as f64).sqrt();
-        let what = format!("row {r} of {rows}×{cols}");
-        close(
-            mean[r],
-            mu,
-            1e-5 * (1.0 + mu.abs()),
-            &format!("mean {what}"),
+    for (_, dev) in crate::differential::backends() {
+        let rows = xs.len() / cols;
+        let gamma_h = values(seed ^ 1, cols, 1.0, 1.0);
+        let beta_h = values(seed ^ 2, cols, 1.0, 0.0);
+        let dy_h = values(seed ^ 3, xs.len(), 1.0, 0.0);
+        let eps = 1e-5f32;
+        let x = dev.upload(xs).unwrap();
+        let gamma = dev.upload(&gamma_h).unwrap();
+        let beta = dev.upload(&beta_h).unwrap();
+        let fwd = layer_norm(dev, &x, &gamma, &beta, eps).unwrap();
+        let (y, mean, rstd) = (
+            fwd.y.read().unwrap(),
+            fwd.mean.read().unwrap(),
+            fwd.rstd.read().unwrap(),
         );
-        close(rstd[r], rs, 2e-4 * rs, &format!("rstd {what}"));
-        let xhat: Vec<f64> = row.iter().map(|v| (v - mu) * rs).collect();
-        let gr: Vec<f64> = (0..cols)
-            .map(|c| dy_h[r * cols + c] as f64 * gamma_h[c] as f64)
-            .collect();
-        let ga = gr.iter().sum::<f64>() / n;
-        let gb = gr.iter().zip(&xhat).map(|(g, h)| g * h).sum::<f64>() / n;
-        for c in 0..cols {
-            let want = xhat[c] * gamma_h[c] as f64 + beta_h[c] as f64;
+        assert_eq!((y.len(), mean.len(), rstd.len()), (xs.len(), rows, rows));
+        let dy = dev.upload(&dy_h).unwrap();
+        let g = layer_norm_backward(dev, &dy, &x, &fwd.mean, &fwd.rstd, &gamma).unwrap();
+        let (dx, dgamma, dbeta) = (
+            g.dx.read().unwrap(),
+            g.dgamma.read().unwrap(),
+            g.dbeta.read().unwrap(),
+        );
+        assert_eq!(
+            (dx.len(), dgamma.len(), dbeta.len()),
+            (xs.len(), cols, cols)
+        );
+        let n = cols as f64;
+        let mut dgamma_want = vec![0.0f64; cols];
+        let mut dgamma_mag = vec![0.0f64; cols];
+        let mut dbeta_want = vec![0.0f64; cols];
+        let mut dbeta_mag = vec![0.0f64; cols];
+        for r in 0..rows {
+            let row: Vec<f64> = xs[r * cols..(r + 1) * cols]
+                .iter()
+                .map(|&v| v as f64)
+                .collect();
+            let mu = row.iter().sum::<f64>() / n;
+            let var = row.iter().map(|v| (v - mu) * (v - mu)).sum::<f64>() / n;
+            let rs = 1.0 / (var + eps as f64).sqrt();
+            let what = format!("row {r} of {rows}×{cols}");
             close(
-                y[r * cols + c],
-                want,
-                2e-4 * (1.0 + want.abs()),
-                &format!("y {what}, col {c}"),
+                mean[r],
+                mu,
+                1e-5 * (1.0 + mu.abs()),
+                &format!("mean {what}"),
             );
-            let want = rs * (gr[c] - ga - xhat[c] * gb);
-            close(
-                dx[r * cols + c],
-                want,
-                2e-4 * (1.0 + rs) * (1.0 + want.abs()),
-                &format!("dx {what}, col {c}"),
-            );
-            let d = dy_h[r * cols + c] as f64;
-            dgamma_want[c] += d * xhat[c];
-            dgamma_mag[c] += (d * xhat[c]).abs();
-            dbeta_want[c] += d;
-            dbeta_mag[c] += d.abs();
+            close(rstd[r], rs, 2e-4 * rs, &format!("rstd {what}"));
+            let xhat: Vec<f64> = row.iter().map(|v| (v - mu) * rs).collect();
+            let gr: Vec<f64> = (0..cols)
+                .map(|c| dy_h[r * cols + c] as f64 * gamma_h[c] as f64)
+                .collect();
+            let ga = gr.iter().sum::<f64>() / n;
+            let gb = gr.iter().zip(&xhat).map(|(g, h)| g * h).sum::<f64>() / n;
+            for c in 0..cols {
+                let want = xhat[c] * gamma_h[c] as f64 + beta_h[c] as f64;
+                close(
+                    y[r * cols + c],
+                    want,
+                    2e-4 * (1.0 + want.abs()),
+                    &format!("y {what}, col {c}"),
+                );
+                let want = rs * (gr[c] - ga - xhat[c] * gb);
+                close(
+                    dx[r * cols + c],
+                    want,
+                    2e-4 * (1.0 + rs) * (1.0 + want.abs()),
+                    &format!("dx {what}, col {c}"),
+                );
+                let d = dy_h[r * cols + c] as f64;
+                dgamma_want[c] += d * xhat[c];
+                dgamma_mag[c] += (d * xhat[c]).abs();
+                dbeta_want[c] += d;
+                dbeta_mag[c] += d.abs();
+            }
         }
-    }
-    for c in 0..cols {
-        close(
-            dgamma[c],
-            dgamma_want[c],
-            1e-4 * (1.0 + dgamma_mag[c]),
-            &format!("dgamma col {c}"),
-        );
-        close(
-            dbeta[c],
-            dbeta_want[c],
-            1e-5 * (1.0 + dbeta_mag[c]),
-            &format!("dbeta col {c}"),
-        );
+        for c in 0..cols {
+            close(
+                dgamma[c],
+                dgamma_want[c],
+                1e-4 * (1.0 + dgamma_mag[c]),
+                &format!("dgamma col {c}"),
+            );
+            close(
+                dbeta[c],
+                dbeta_want[c],
+                1e-5 * (1.0 + dbeta_mag[c]),
+                &format!("dbeta col {c}"),
+            );
+        }
     }
 }
 
@@ -253,9 +247,8 @@ fn more_rows_than_workgroups() {
 
 /// A constant row: softmax is uniform, layer norm gives `beta` (the variance is zero, `eps`
 /// keeps `rstd` finite), and a target out of range gives a NaN loss.
-#[test]
-fn constant_rows_and_a_bad_target() {
-    let dev = dev();
+#[backends]
+fn constant_rows_and_a_bad_target(dev: &Device) {
     let x = dev.upload(&[7.0f32; 6]).unwrap();
     assert_eq!(softmax(dev, &x, 3).unwrap().read().unwrap(), [1.0 / 3.0; 6]);
     let gamma = dev.upload(&[2.0f32; 3]).unwrap();
@@ -271,10 +264,9 @@ fn constant_rows_and_a_bad_target() {
 }
 
 /// Rows that are not whole are refused, naming the shape.
-#[test]
+#[backends]
 #[should_panic(expected = "7 elements are not whole rows of 3 columns")]
-fn partial_rows_are_refused() {
-    let dev = dev();
+fn partial_rows_are_refused(dev: &Device) {
     let x = dev.upload(&[0.0f32; 7]).unwrap();
     let _ = softmax(dev, &x, 3);
 }

@@ -11,7 +11,10 @@
 //! - `rows`: softmax over 8192×50257 `f32` (a GPT-2 vocabulary, as `torch.softmax(x, -1)`) and
 //!   layer norm over 8192×768 (`F.layer_norm`), the GPU time of `enqueue_softmax` and
 //!   `enqueue_layer_norm` and their bandwidth in GB/s counting each element read once and
-//!   written once (as a copy of the same bytes; compare with the suite's `copy_vec4` row).
+//!   written once (as a copy of the same bytes; compare with the suite's `copy_vec4` row);
+//! - `topk`: the 100 largest of 2^26 `f32`s with their indices, as `torch.topk(x, 100)`: the
+//!   GPU time of `TopK::enqueue_largest` (timestamps) and the wall time of the plain call `topk`
+//!   and reading its result.
 //!
 //! Each figure is the median of 20 runs after about a second of untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
@@ -24,6 +27,7 @@ use std::time::{Duration, Instant};
 use sarek::algo::histogram::{enqueue_histogram_even, histogram_even};
 use sarek::algo::rows::{enqueue_layer_norm, enqueue_softmax, layer_norm, softmax};
 use sarek::algo::select::{select_if, Pred, Select};
+use sarek::algo::topk::{topk, TopK};
 use sarek::{Device, Launch};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -160,8 +164,45 @@ fn main() -> Result<()> {
         us(wall),
         if hist_ok { "" } else { "  WRONG RESULT" }
     );
+
+    // The top-k, checked against the host's first k of a stable sort by value, descending.
+    let k = 100;
+    let mut order: Vec<usize> = (0..n).collect();
+    let by = |a: &usize, b: &usize| xs[*b].total_cmp(&xs[*a]).then(a.cmp(b));
+    order.select_nth_unstable_by(k - 1, by);
+    order.truncate(k);
+    order.sort_by(by);
+    let want: Vec<u32> = order.iter().map(|&i| i as u32).collect();
+    let (values, indices) = topk(&dev, &x, k)?;
+    let topk_ok = indices.read()? == want
+        && values.read()? == order.iter().map(|&i| xs[i]).collect::<Vec<_>>();
+    let mut top = TopK::new(&dev, n, k)?;
+    let (mut values, mut indices) = (dev.zeros::<f32>(k)?, dev.zeros::<u32>(k)?);
+    dev.set_profiling(true);
+    let gpu = median(|| {
+        let start = Instant::now();
+        let mut batch = dev.batch();
+        top.enqueue_largest(&mut batch, &x, &mut values, &mut indices)
+            .expect("enqueue");
+        gpu_time(batch.submit().expect("submit"), start)
+    });
+    dev.set_profiling(false);
+    let wall = median(|| {
+        let start = Instant::now();
+        let (v, i) = topk(&dev, &x, k).expect("topk");
+        v.read().expect("read");
+        i.read().expect("read");
+        start.elapsed()
+    });
+    println!(
+        "topk k = {k} of {size} f32: {:.1} µs ({}), topk + read {:.1} µs (wall){}",
+        us(gpu),
+        clock(profiling),
+        us(wall),
+        if topk_ok { "" } else { "  WRONG RESULT" }
+    );
     let rows_ok = bench_rows(&dev, quick, profiling)?;
-    if !(select_ok && hist_ok && rows_ok) {
+    if !(select_ok && hist_ok && topk_ok && rows_ok) {
         std::process::exit(1);
     }
     Ok(())

@@ -269,6 +269,8 @@ fn returns(body: &[Statement]) -> bool {
 
 /// The renumbering of a helper's expressions and locals into the entry's arenas (`exprs[i]`
 /// and `locals[i]` are the entry's handles of the helper's `i`th).
+// The closures' types cannot be named on stable Rust (no `impl Trait` in type aliases).
+#[allow(clippy::type_complexity)]
 fn renumber<'m>(
     exprs: &'m [Handle<Expression>],
     locals: &'m [Handle<Local>],

@@ -3,7 +3,7 @@
 //! its passes into a [`Batch`](crate::Batch) without waiting:
 //!
 //! - [`scan`]: an inclusive scan (prefix sum) of `f32`s;
-//! - [`sort`]: a stable LSD radix sort of `u32`, `i32`, `f32` and `f16` keys, alone or with
+//! - [`sort`](mod@sort): a stable LSD radix sort of `u32`, `i32`, `f32` and `f16` keys, alone or with
 //!   values, ascending or descending ([`sort::sort`], [`sort::sort_pairs`], [`sort::Sorter`]);
 //! - [`select`]: compaction by a predicate or flags, stable partition, unique and run-length
 //!   encoding;

@@ -695,7 +695,7 @@ pub struct LayerNormGrads {
     pub dbeta: Buffer<f32>,
 }
 
-/// Scratch for the parameter gradients of [`enqueue_layer_norm_backward`]: the partial sums
+/// Scratch for the parameter gradients of [`layer_norm_backward`] and its `enqueue`: the partial sums
 /// of `dgamma` and `dbeta` over blocks of rows, for one shape.
 pub struct LayerNormBackward {
     rows: usize,

@@ -80,13 +80,32 @@ impl<T: Element> Buffer<T> {
         self.check_range(start..start.saturating_add(data.len()))?;
         let elem = std::mem::size_of::<T::Gpu>();
         let gpu = T::slice_to_gpu(data);
-        let bytes: &[u8] = bytemuck::cast_slice(&gpu);
-        self.device.backend_impl().write(
-            &self.device,
-            &self.raw,
-            Some((start * elem) as u64),
-            bytes,
-        )
+        self.write_bytes_at((start * elem) as u64, bytemuck::cast_slice(&gpu))
+    }
+
+    /// Writes `bytes` from byte `at`, as whole words: of a word it covers only in part (2-byte
+    /// elements at an odd position), the other bytes are read first and written back as they
+    /// were.
+    fn write_bytes_at(&mut self, at: u64, bytes: &[u8]) -> Result<()> {
+        let len = bytes.len() as u64;
+        let (first, span) = words_around(at, len);
+        let backend = self.device.backend_impl();
+        if first == at && span == len {
+            return backend.write(&self.device, &self.raw, Some(at), bytes);
+        }
+        let mut block = vec![0u8; span as usize];
+        let head = (at - first) as usize;
+        if head > 0 {
+            let word = backend.read(&self.device, &self.raw, Some((first, 4)))?;
+            block[..4].copy_from_slice(&word);
+        }
+        if !(at + len).is_multiple_of(4) {
+            let last = first + span - 4;
+            let word = backend.read(&self.device, &self.raw, Some((last, 4)))?;
+            block[span as usize - 4..].copy_from_slice(&word);
+        }
+        block[head..head + bytes.len()].copy_from_slice(bytes);
+        backend.write(&self.device, &self.raw, Some(first), &block)
     }
 
     /// `range`'s end, if the range lies inside the buffer.
@@ -109,19 +128,33 @@ impl<T: Element> Buffer<T> {
         if len == 0 {
             return Ok(Vec::new());
         }
-        self.device.backend_impl().read(
-            &self.device,
-            &self.raw,
-            Some(((range.start * elem) as u64, len as u64)),
-        )
+        let start = (range.start * elem) as u64;
+        let (first, span) = words_around(start, len as u64);
+        let words =
+            self.device
+                .backend_impl()
+                .read(&self.device, &self.raw, Some((first, span)))?;
+        let skip = (start - first) as usize;
+        Ok(words[skip..skip + len].to_vec())
     }
+}
+
+/// The whole 4-byte words that hold bytes `start..start + len`, as `(first byte, length)`:
+/// backends move whole words (wgpu's `COPY_BUFFER_ALIGNMENT`, the CPU backend's storage), and
+/// a range of 2-byte elements may start or end inside one. Buffers are allocated in whole
+/// words, so the widened range stays inside the allocation.
+fn words_around(start: u64, len: u64) -> (u64, u64) {
+    let first = start / 4 * 4;
+    (first, (start + len).div_ceil(4) * 4 - first)
 }
 
 impl Device {
     /// Copies elements `src_range` of `src` into `dst`, starting at element `dst_offset`,
     /// without going through the host: a copy on the GPU, ordered after every launch submitted
     /// before and before every launch submitted after (as a launch is), or a copy of the words
-    /// on the CPU backend. The rest of `dst` keeps its contents. Both buffers must live on
+    /// on the CPU backend (a range of 2-byte elements that starts or ends inside a 4-byte word
+    /// goes through the host instead, since devices copy whole words). The rest of `dst` keeps
+    /// its contents. Both buffers must live on
     /// this device ([`Error::ForeignBuffer`]; [`Buffer::copy_to`] moves a buffer to another),
     /// and both ranges must lie inside their buffers ([`Error::RangeOutOfBounds`]).
     ///
@@ -160,11 +193,17 @@ impl Device {
             return Ok(());
         }
         let elem = std::mem::size_of::<T::Gpu>();
+        let (from, to, bytes) = (src_range.start * elem, dst_offset * elem, count * elem);
+        if !(from.is_multiple_of(4) && to.is_multiple_of(4) && bytes.is_multiple_of(4)) {
+            // 2-byte elements that start or end inside a word: devices copy whole words.
+            let data = src.bytes_in(src_range)?;
+            return dst.write_bytes_at(to as u64, &data);
+        }
         self.backend_impl().copy(
             self,
-            (&src.raw, (src_range.start * elem) as u64),
-            (&dst.raw, (dst_offset * elem) as u64),
-            (count * elem) as u64,
+            (&src.raw, from as u64),
+            (&dst.raw, to as u64),
+            bytes as u64,
         )
     }
 }

@@ -4,10 +4,10 @@
 //! adapter (the robustness the README promises holds on the default device).
 
 use crate::common;
-use crate::common::gpu_only;
+use crate::common::{backends, gpu_only};
 
 use sarek::prelude::*;
-use sarek::{AdapterSelector, Error, Split};
+use sarek::{f16, AdapterSelector, Error, Split};
 
 #[sarek::kernel]
 fn fill_global(offset: usize, out: &mut [u32]) {
@@ -205,6 +205,36 @@ fn ranges_read_and_write_part_of_a_buffer() {
         v.write_at(1, &[Vec3::ONE]).unwrap();
         assert_eq!(v.read_range(1..3).unwrap(), [Vec3::ONE, Vec3::Z]);
     }
+}
+
+/// Ranges of 2-byte elements that start or end inside a 4-byte word: devices move whole words,
+/// so the neighbours in those words must come back as they were.
+#[backends]
+fn half_ranges_at_odd_positions_keep_their_neighbours(dev: &Device) {
+    let h = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
+    let mut model = h(&[1.0, 2.0, 3.0, 4.0, 5.0]);
+    let mut buf = dev.upload(&model).unwrap();
+    assert_eq!(buf.read_range(1..2).unwrap(), h(&[2.0]));
+    assert_eq!(buf.read_range(1..4).unwrap(), h(&[2.0, 3.0, 4.0]));
+    assert_eq!(buf.read_range(4..5).unwrap(), h(&[5.0]));
+    for (at, data) in [
+        (1, h(&[9.0])),
+        (2, h(&[7.0, 8.0])),
+        (3, h(&[6.0, 0.5])),
+        (4, h(&[-1.0])),
+    ] {
+        buf.write_at(at, &data).unwrap();
+        model[at..at + data.len()].copy_from_slice(&data);
+        assert_eq!(buf.read().unwrap(), model, "after writing at {at}");
+    }
+    let mut dst = dev.upload(&h(&[0.0; 5])).unwrap();
+    let mut want = h(&[0.0; 5]);
+    for (from, to) in [(1..2, 0), (0..3, 1), (3..5, 3), (1..5, 0)] {
+        dev.copy(&buf, from.clone(), &mut dst, to).unwrap();
+        want[to..to + from.len()].copy_from_slice(&model[from.clone()]);
+        assert_eq!(dst.read().unwrap(), want, "after copying {from:?} to {to}");
+    }
+    assert_eq!(buf.copy_to(dev).unwrap().read().unwrap(), model);
 }
 
 #[test]

@@ -382,6 +382,12 @@ impl Backend for WgpuBackend {
 
     fn duplicate(&self, device: &Device, src: &RawBuffer, bytes: u64) -> Result<Option<Storage>> {
         // One GPU: copy on the device, ordered after earlier launches.
+        // Whole words are copied; a view whose last word lies past its wgpu buffer's end goes
+        // through the host instead.
+        let words = bytes.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+        if src.offset + words > src.gpu().size() {
+            return Ok(None);
+        }
         device.flush();
         let alloc = bytes.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
         let target = device.create_storage_buffer(alloc, None)?;
@@ -391,7 +397,7 @@ impl Backend for WgpuBackend {
                 label: Some("sarek copy"),
             });
         if bytes > 0 {
-            encoder.copy_buffer_to_buffer(src.gpu(), src.offset, &target, 0, bytes);
+            encoder.copy_buffer_to_buffer(src.gpu(), src.offset, &target, 0, words);
         }
         self.queue.submit([encoder.finish()]);
         Ok(Some(Storage::Wgpu(target)))

@@ -1,9 +1,7 @@
 #!/usr/bin/env python3
-# Kept beside the suite because `--row` writes the twin of the suite's f16 row,
-# `src/wgsl/matmul_f16_q4p2.wgsl` (byte for byte); its other modes wrote the variants the row
-# was chosen from (their WGSL and harness are no longer kept).
-"""WGSL variants of the f16 product measured before the suite's row was chosen: the shapes
-left untried by earlier rounds.
+"""The generator of `src/wgsl/matmul_f16_q4p2.wgsl`, the hand-written twin of the suite's f16
+product (`--row`, byte for byte), and of the family of WGSL variants that row's plan belongs
+to (for comparing shapes on a new device).
 
 One plan, parameterised: a BMxBN block of WGMxWGN subgroups, steps of BK along k, the tiles
 copied by every thread as vec4<f16> words into workgroup arrays of vec4<f16> (rows padded by
@@ -12,7 +10,7 @@ sets. `nbuf` 1: one buffer, two barriers a step (the row's plan); `nbuf` 2: two 
 barrier a step, the next step's words stored while this step's products run.
 
 Forms of the loop with D register sets (naga refuses a barrier or a matrix operation under an
-`if` whose condition reads the loop's `var k`, which is why an earlier `d8p3` never ran):
+`if` whose condition reads the loop's `var k`):
   'tail': the loop unrolled by U = D (lcm(2, D) with two buffers) over the first
           (m / (BK·U))·BK·U of k, the remaining 0..U-1 steps peeled after it with the register
           sets and buffers chosen statically, each under an `if` on `m` alone (uniform);
@@ -22,9 +20,9 @@ Forms of the loop with D register sets (naga refuses a barrier or a matrix opera
 `cf`: the rows of a's tile that each half-warp stores are r and r + 4 instead of r and r + 1
 (rows of 80 bytes: 320 bytes apart, so the 64-bit stores of 16 threads meet no bank twice).
 
-Usage: matmul_f16_prefetch_tail.py OUT_DIR (the first round of variants), --round2 OUT_DIR (the second), or
---row OUT.wgsl (the twin of the suite's row, whose Sarek kernel benches/coop_q4.rs follows the
-same plan with loops). The variants were run by an experiment harness that is no longer kept."""
+Usage: matmul_f16_prefetch_tail.py OUT_DIR (one set of variants), --round2 OUT_DIR (the set
+around the row's shape), or --row OUT.wgsl (the twin of the suite's row, whose Sarek kernel
+benches/coop_q4.rs follows the same plan with loops)."""
 import math
 import sys
 

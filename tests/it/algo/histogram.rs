@@ -63,7 +63,7 @@ fn bin_counts() -> impl Strategy<Value = usize> {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(10))]
 
     #[test]
     fn even_bins_match_the_host(

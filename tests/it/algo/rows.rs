@@ -198,7 +198,7 @@ fn widths() -> impl Strategy<Value = usize> {
 }
 
 proptest! {
-    #![proptest_config(config(16))]
+    #![proptest_config(config(8))]
 
     #[test]
     fn softmax_and_cross_entropy_match_the_host(

@@ -229,7 +229,7 @@ fn flags(n: usize) -> impl Strategy<Value = Vec<u32>> {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(10))]
 
     #[test]
     fn f32_selection_matches_the_host(

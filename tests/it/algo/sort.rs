@@ -125,7 +125,7 @@ fn lengths() -> impl Strategy<Value = usize> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 10, ..ProptestConfig::default() })]
 
     /// `u32` keys, from a small range (many equal keys, which stability orders) or any value.
     #[test]

@@ -165,7 +165,7 @@ fn f32s() -> impl Strategy<Value = f32> {
 }
 
 proptest! {
-    #![proptest_config(config(24))]
+    #![proptest_config(config(10))]
 
     #[test]
     fn f32_topk_matches_the_host(

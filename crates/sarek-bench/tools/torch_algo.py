@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """PyTorch (CUDA) on the operations of `sarek::algo`, at the benchmark suite's sizes, for the
-side-by-side table in BENCHMARKS.md. Run it in the same device session as
-`sarek-bench --only <algo rows>` so that both see the same GPU and clocks.
+side-by-side table in BENCHMARKS.md. Run it on the same host, right after `algo_bench` and
+`sarek-bench --only sort`, so that both see the same GPU and clocks.
 
 Each operation runs for about a second before it is timed (GPU clocks fall between waited
 launches), then the median of 20 runs timed with CUDA events is printed as one JSON line.

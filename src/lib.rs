@@ -139,8 +139,11 @@ pub mod algo;
 pub mod coop;
 pub mod gpu;
 pub mod guide;
+mod instance;
 
-pub use sarek_macros::{kernel, module};
+pub use instance::Instance;
+
+pub use sarek_macros::{instances, kernel, module};
 
 /// IEEE binary16, the host type of a kernel's `f16` (from the `half` crate, with its
 /// `bytemuck` feature): buffer elements, scalar parameters and struct fields of type `f16` are
@@ -166,6 +169,7 @@ pub use sarek_rt::{F16Vec2, F16Vec4};
 #[doc(hidden)]
 pub mod __private {
     pub use bytemuck;
+    pub use sarek_macros::__import as import;
     pub use sarek_rt::raw::*;
 }
 

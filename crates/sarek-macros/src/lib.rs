@@ -33,3 +33,26 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn module(attr: TokenStream, item: TokenStream) -> TokenStream {
     sarek_codegen::front::expand_module(attr.into(), item.into()).into()
 }
+
+/// Continues the expansion of a `#[sarek::module]` that imports items of other modules: the
+/// hidden macro of each imported module calls it with that module's tokens. Generated code
+/// only.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __import(input: TokenStream) -> TokenStream {
+    sarek_codegen::front::expand_import(input.into()).into()
+}
+
+/// Asks for instances of generic kernels: `sarek::instances!(reduce<ArgMax, 256>)`. Only a
+/// `#[sarek::module]` reads it (it needs the module's types and trait impls); anywhere else it
+/// is an error.
+#[proc_macro]
+pub fn instances(input: TokenStream) -> TokenStream {
+    let span = proc_macro2::TokenStream::from(input)
+        .into_iter()
+        .next()
+        .map_or_else(proc_macro2::Span::call_site, |t| t.span());
+    syn::Error::new(span, "`sarek::instances!` goes inside a `#[sarek::module]`, which compiles each requested instance with the module's types and trait impls")
+        .to_compile_error()
+        .into()
+}

@@ -6,6 +6,7 @@ mod consts;
 mod erf;
 pub(crate) mod generics;
 mod inference;
+mod libraries;
 mod methods;
 mod semantics;
 mod std_methods;

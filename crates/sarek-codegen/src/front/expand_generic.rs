@@ -26,6 +26,38 @@ fn mentions(tokens: TokenStream, names: &[String]) -> bool {
     })
 }
 
+/// The `&'static KernelSource` of one compiled instance of kernel `name`, as a constant
+/// expression.
+pub(super) fn source_tokens(
+    name: &syn::Ident,
+    lowered: &super::LoweredKernel,
+    tiered: &crate::Tiered,
+) -> TokenStream {
+    let c = &tiered.optimized;
+    let wgsl = &c.wgsl;
+    let abi = abi_tokens(&c.abi);
+    let ir = lowered.kernel.to_json();
+    let spans = span_tokens(lowered);
+    let entry_points = entry_point_tokens(&c.entry_points);
+    let (quick, quick_in_bounds, quick_slices) = super::expand::quick_tokens(tiered);
+    let in_bounds = &c.in_bounds;
+    let location = location_tokens(name);
+    quote! {
+        {
+            #[allow(clippy::all)]
+            // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
+            static SOURCE: ::sarek::__private::KernelSource = unsafe {
+                ::sarek::__private::KernelSource::new(#wgsl, #abi, #location)
+                    .with_entry_points(&[#(#entry_points),*])
+                    .with_quick(#quick, #quick_slices)
+                    .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
+                    .with_ir(#ir, &[#(#spans),*])
+            };
+            &SOURCE
+        }
+    }
+}
+
 /// Expands generic kernel `item` (whose attribute errors are in `errors`).
 pub fn expand(
     attr: &KernelAttr,
@@ -83,16 +115,31 @@ pub fn expand(
     // others are the same in every instance, so the first instance's are taken.
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
-    let first = &compiled[0].0;
-    for (k, input) in item.sig.inputs.iter().enumerate() {
+    let type_params: Vec<String> = generic
+        .params
+        .iter()
+        .filter(|p| matches!(p, Param::Type(..)))
+        .map(|p| p.ident().to_string())
+        .collect();
+    // The trait-bounded parameters that are data (buffer elements or values): `Element`.
+    let mut element_params: Vec<String> = Vec::new();
+    for input in &item.sig.inputs {
         let syn::FnArg::Typed(t) = input else {
             continue;
         };
-        let Some((ident, param)) = first.host_params.get(k) else {
+        let syn::Pat::Ident(pat) = &*t.pat else {
             continue;
         };
-        let ident = &super::unshadow::launch_param(ident, name);
+        let ident = &super::unshadow::launch_param(&pat.ident, name);
         let span = ident.span();
+        let type_param = |ty: &syn::Type| match ty {
+            syn::Type::Path(p) if p.qself.is_none() => p
+                .path
+                .get_ident()
+                .filter(|i| type_params.contains(&i.to_string()))
+                .cloned(),
+            _ => None,
+        };
         let (ty, arg) = match &*t.ty {
             syn::Type::Path(p)
                 if p.qself.is_none()
@@ -106,16 +153,26 @@ pub fn expand(
                     quote_spanned!(span=> ::sarek::gpu::Scalar::__sarek_arg(#ident)),
                 )
             }
+            // A parameter of a trait's type (`T: Monoid` for a struct element) by value.
+            ty if type_param(ty).is_some() => {
+                element_params.extend(type_param(ty).map(|i| i.to_string()));
+                (
+                    quote_spanned!(span=> #ty),
+                    quote_spanned!(span=> ::sarek::__private::Arg::bytes(::sarek::__private::bytemuck::bytes_of(&::sarek::Element::to_gpu(#ident)))),
+                )
+            }
             syn::Type::Reference(r) if matches!(&*r.elem, syn::Type::Slice(s) if mentions(s.elem.to_token_stream(), &param_names)) =>
             {
                 let syn::Type::Slice(s) = &*r.elem else {
                     unreachable!()
                 };
                 let elem = &s.elem;
-                let is_param = matches!(&**elem, syn::Type::Path(p) if p.path.get_ident().is_some_and(|i| scalar_params.contains(&i.to_string())));
-                if !is_param {
+                let Some(param) = type_param(elem) else {
                     errors.error(elem.span(), "in a kernel's parameters, a type parameter appears as `T`, `&[T]` or `&mut [T]`");
                     continue;
+                };
+                if !scalar_params.contains(&param.to_string()) {
+                    element_params.push(param.to_string());
                 }
                 if r.mutability.is_some() {
                     (
@@ -133,7 +190,15 @@ pub fn expand(
                 errors.error(other.span(), "in a kernel's parameters, a type parameter appears as `T`, `&[T]` or `&mut [T]`");
                 continue;
             }
-            _ => param_tokens(ident, param),
+            // The same in every instance: read from the signature, which every instance's
+            // lowering has checked (or will, where one is requested).
+            other => match super::types::param(other) {
+                Ok(param) => param_tokens(ident, &param),
+                Err(e) => {
+                    errors.add(e);
+                    continue;
+                }
+            },
         };
         launch_params.push(quote!(#ident: #ty));
         launch_args.push(arg);
@@ -143,7 +208,6 @@ pub fn expand(
     }
 
     let vis = &item.vis;
-    let instance_trait = format_ident!("__sarek_instance_{}", name);
     // The method generics in declaration order, so that a turbofish reads like the kernel's.
     let method_generics: Vec<TokenStream> = generic
         .params
@@ -152,6 +216,9 @@ pub fn expand(
             Param::Type(i, b) if b.is_scalar() => {
                 let b = b.tokens();
                 quote!(#i: #b)
+            }
+            Param::Type(i, _) if element_params.contains(&i.to_string()) => {
+                quote!(#i: ::sarek::Element)
             }
             Param::Type(i, _) => quote!(#i),
             Param::Const(i, ty, _) => quote!(const #i: #ty),
@@ -170,14 +237,12 @@ pub fn expand(
             }
         })
         .collect();
-    let trait_params: Vec<&syn::Ident> = generic.params.iter().map(Param::ident).collect();
-    let selected = quote!(<#name as #instance_trait<#(#trait_args),*>>::SOURCE);
-    let bound = quote!(#name: #instance_trait<#(#trait_args),*>);
+    let selected = quote!(<#name as ::sarek::Instance<#(#trait_args),*>>::SOURCE);
+    let bound = quote!(#name: ::sarek::Instance<#(#trait_args),*>);
 
     let mut impls = Vec::new();
     let mut labels = Vec::new();
     for (inst, (lowered, tiered)) in generic.instances.iter().zip(&compiled) {
-        let c = &tiered.optimized;
         let args: Vec<TokenStream> = generic
             .params
             .iter()
@@ -197,58 +262,17 @@ pub fn expand(
                 }
             })
             .collect();
-        let wgsl = &c.wgsl;
-        let abi = abi_tokens(&c.abi);
-        let ir = lowered.kernel.to_json();
-        let spans = span_tokens(lowered);
-        let entry_points = entry_point_tokens(&c.entry_points);
-        let (quick, quick_in_bounds, quick_slices) = super::expand::quick_tokens(tiered);
-        let in_bounds = &c.in_bounds;
-        let location = location_tokens(name);
+        let source = source_tokens(name, lowered, tiered);
         impls.push(quote! {
             #(#passed_attrs)*
-            impl #instance_trait<#(#args),*> for #name {
-                const SOURCE: &'static ::sarek::__private::KernelSource = {
-                    #[allow(clippy::all)]
-                    // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
-                    static SOURCE: ::sarek::__private::KernelSource = unsafe {
-                        ::sarek::__private::KernelSource::new(#wgsl, #abi, #location)
-                            .with_entry_points(&[#(#entry_points),*])
-                            .with_quick(#quick, #quick_slices)
-                            .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
-                            .with_ir(#ir, &[#(#spans),*])
-                    };
-                    &SOURCE
-                };
+            // SAFETY: the source is the one Sarek's front end made and checked for this instance.
+            unsafe impl ::sarek::Instance<#(#args),*> for #name {
+                const SOURCE: &'static ::sarek::__private::KernelSource = #source;
             }
         });
         labels.push(inst.label.clone());
     }
 
-    let wanted: Vec<String> = generic
-        .params
-        .iter()
-        .map(|p| format!("{0} = {{{0}}}", p.ident()))
-        .collect();
-    let message = format!("`{name}` has no instance for {}", wanted.join(", "));
-    let consts: Vec<String> = generic
-        .params
-        .iter()
-        .filter_map(|p| match p {
-            Param::Const(i, ..) => Some(i.to_string()),
-            _ => None,
-        })
-        .collect();
-    let how = if consts.is_empty() {
-        "a type parameter takes the types its bound allows".to_owned()
-    } else {
-        format!(
-            "list the value in `#[sarek::kernel(instances({} = [..]))]`",
-            consts.join(" = [..], ")
-        )
-    };
-    let note = format!("`{name}` is built for: {}; {how}", labels.join("; "));
-    let label = "no instance of the kernel for these arguments".to_owned();
     let instance_list = labels.iter().map(|l| l.as_str());
     let bounds_doc = generic
         .params
@@ -304,20 +328,13 @@ pub fn expand(
         #[derive(Clone, Copy, Debug, Default)]
         #vis struct #name;
 
-        #[doc(hidden)]
-        #[allow(non_camel_case_types, non_snake_case)]
-        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-        #vis trait #instance_trait<#(#trait_params),*> {
-            /// The instance's WGSL, ABI and IR.
-            const SOURCE: &'static ::sarek::__private::KernelSource;
-        }
-
         #(#impls)*
 
         #(#passed_attrs)*
-        #[allow(private_bounds)]
         impl #name {
-            /// Every instance Sarek built for this kernel, as `PARAM = value` lists.
+            /// The instances built with the kernel (from its bounds and `instances(..)`), as
+            /// `PARAM = value` lists; `sarek::instances!` requests add others where they are
+            /// made.
             pub const INSTANCES: &'static [&'static str] = &[#(#instance_list),*];
 
             /// The WGSL module of one instance (validated by naga at compile time).

@@ -29,6 +29,9 @@ use super::trait_impls::{impl_trait, module_view, self_name, traits, Traits};
 /// at build time, so a product that explodes would make builds crawl.
 pub const MAX_INSTANCES: usize = 64;
 
+/// The most generic parameters a kernel may have: the places of `sarek::Instance`.
+pub const MAX_PARAMS: usize = 8;
+
 /// What a type parameter ranges over.
 #[derive(Clone, Debug)]
 pub enum Bound {
@@ -338,6 +341,9 @@ fn params(
         .map(|(n, v)| (n.to_string(), v))
         .collect();
     let mut out = Vec::new();
+    if let Some(p) = generics.params.iter().nth(MAX_PARAMS) {
+        errors.error(p.span(), format!("a kernel has at most {MAX_PARAMS} generic parameters (the places of `sarek::Instance`); group some into a trait of the module"));
+    }
     for p in &generics.params {
         match p {
             syn::GenericParam::Lifetime(l) => errors.error(
@@ -532,6 +538,11 @@ pub fn instances(
                 }
                 Param::Type(..) => Vec::new(),
             };
+            // A trait with no implementor here is an extension point: its instances are the
+            // ones requested with `sarek::instances!` where the implementors are.
+            if options.is_empty() && matches!(p, Param::Type(_, Bound::Trait(..))) {
+                continue;
+            }
             if options.is_empty() {
                 errors.error(
                     p.ident().span(),
@@ -562,6 +573,126 @@ pub fn instances(
         .map(|chosen| instance(attr, item, module, &module_traits, &params, chosen))
         .collect();
     Ok(Generic { params, instances })
+}
+
+/// The instance of a generic kernel that a `sarek::instances!` request names: `args` are
+/// the request's generic arguments in the kernel's order (a type of the bound, an implementor
+/// of the bound's trait in `module`, or an integer literal for a const parameter). Also
+/// returns whether the kernel's own bounds and `instances(..)` list already build it in its
+/// own module, whose items are `home`.
+pub fn requested_instance(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    home: &[syn::Item],
+    args: &[syn::GenericArgument],
+    at: Span,
+) -> Result<(Instance, bool), Diagnostics> {
+    let mut errors = Diagnostics::new();
+    let module_traits = traits(module);
+    let params = params(item, attr, &module_traits, &mut errors);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let name = &item.sig.ident;
+    if args.len() != params.len() {
+        let names: Vec<String> = params.iter().map(|p| p.ident().to_string()).collect();
+        errors.error(
+            at,
+            format!(
+                "`{name}` has {} generic parameter(s), <{}>; this request gives {}",
+                params.len(),
+                names.join(", "),
+                args.len()
+            ),
+        );
+        return Err(errors);
+    }
+    let mut chosen: Vec<Choice> = Vec::new();
+    for (p, a) in params.iter().zip(args) {
+        let choice = match (p, a) {
+            (Param::Const(i, _, _), syn::GenericArgument::Const(e)) => match const_value(e) {
+                Some(v) => Choice::Value(v, e.span()),
+                None => {
+                    errors.error(
+                        e.span(),
+                        format!("write the value of `{i}` as an integer literal"),
+                    );
+                    return Err(errors);
+                }
+            },
+            // `256` parses as a type only when it is a path; a literal is a const argument.
+            (Param::Const(i, _, _), other) => {
+                errors.error(
+                    other.span(),
+                    format!("`{i}` is a const parameter: give an integer literal"),
+                );
+                return Err(errors);
+            }
+            (Param::Type(i, bound), syn::GenericArgument::Type(t)) if bound.is_scalar() => {
+                let text = type_text(t);
+                if !listable_types(bound).contains(&text.as_str()) {
+                    errors.error(
+                        t.span(),
+                        format!(
+                            "`{text}` is not one of the types of `{i}`'s bound ({})",
+                            listable_types(bound).join(", ")
+                        ),
+                    );
+                    return Err(errors);
+                }
+                Choice::Type(text)
+            }
+            (Param::Type(i, Bound::Trait(trait_name, targs)), syn::GenericArgument::Type(t)) => {
+                let text = type_text(t);
+                let subst = choice_subst(&params, &chosen);
+                let want: Vec<String> = targs
+                    .iter()
+                    .map(|a| {
+                        let t = rewrite(a.to_token_stream(), &subst);
+                        syn::parse2::<syn::Type>(t)
+                            .map(|t| type_text(&t))
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                let found = module_traits.impls.iter().enumerate().find_map(|(k, imp)| {
+                    let (tn, _) = impl_trait(imp)?;
+                    if tn != trait_name.to_string() || self_name(imp)? != text {
+                        return None;
+                    }
+                    Some((k, match_impl(imp, &want)?))
+                });
+                match found {
+                    Some((k, set)) => Choice::Impl(text, k, set),
+                    None => {
+                        errors.error(t.span(), format!("`{text}` does not implement `{}` where this module sees it: `{i}` takes the implementors of its bound; write `impl {} for {text}` in this `#[sarek::module]` or import the module that has it", Bound::Trait(trait_name.clone(), targs.clone()).tokens(), Bound::Trait(trait_name.clone(), targs.clone()).tokens()));
+                        return Err(errors);
+                    }
+                }
+            }
+            (p, other) => {
+                errors.error(
+                    other.span(),
+                    format!("`{}` is a type parameter: give a type", p.ident()),
+                );
+                return Err(errors);
+            }
+        };
+        chosen.push(choice);
+    }
+    // Whether the kernel's own product has it: same arguments.
+    let label_of = |c: &Choice| match c {
+        Choice::Type(t) | Choice::Impl(t, _, _) => t.clone(),
+        Choice::Value(v, _) => v.to_string(),
+    };
+    let wanted: Vec<String> = chosen.iter().map(label_of).collect();
+    let built = instances(attr, item, home)
+        .map(|g| g.instances.iter().any(|i| i.args == wanted))
+        .unwrap_or(false);
+    Ok((
+        instance(attr, item, module, &module_traits, &params, &chosen),
+        built,
+    ))
 }
 
 /// The substitution of the parameters chosen so far.

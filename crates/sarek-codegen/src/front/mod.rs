@@ -12,6 +12,7 @@ mod expand_generic;
 pub mod generics;
 mod host;
 mod infer;
+pub mod library;
 mod lower;
 mod module;
 mod trait_impls;
@@ -21,6 +22,7 @@ mod unshadow;
 pub use attr::KernelAttr;
 pub use diagnostic::{Diagnostic, Diagnostics, ErrorKind};
 pub use expand::expand_kernel;
+pub use library::expand_import;
 pub use module::expand_module;
 pub use types::{HostElem, HostParam, HostScalar};
 

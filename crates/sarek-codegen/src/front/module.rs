@@ -131,31 +131,21 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
         errors.add(e);
         return errors.into_compile_errors();
     }
-    let is_kernel = |f: &syn::ItemFn| f.attrs.iter().any(is_kernel_attr);
-    let (predicates, cfg_errors) = super::cfg::predicates(&items, is_kernel);
-    if !cfg_errors.is_empty() {
-        errors.append(cfg_errors);
-        return errors.into_compile_errors();
-    }
-    let body = if predicates.is_empty() {
-        expand_items(items, errors)
-    } else {
-        // One expansion per combination of the predicates, each under its `#[cfg]`: rustc
-        // keeps the one whose items it compiles (see `cfg.rs`).
-        let mut body = errors.into_compile_errors();
-        for mask in 0..1u32 << predicates.len() {
-            let variant = super::cfg::select(&items, &predicates, mask, is_kernel);
-            let condition = super::cfg::condition(&predicates, mask);
-            body.extend(super::cfg::gate(
-                expand_items(variant, Diagnostics::new()),
-                &condition,
-            ));
-        }
-        body
-    };
     let attrs = &module.attrs;
     let vis = &module.vis;
     let name = &module.ident;
+    // Items of other modules that the kernels use are fetched first (`library.rs`); the
+    // last fetch expands the module with them.
+    let paths = super::library::paths_to_import(&items, &mut errors);
+    if !errors.is_empty() {
+        return errors.into_compile_errors();
+    }
+    let body = if paths.is_empty() {
+        expand_body(vis, name, items, Vec::new())
+    } else {
+        let header = quote!(#vis mod #name);
+        super::library::fetch(&header, &paths, &quote!(#(#items)*), &TokenStream::new())
+    };
     quote! {
         #(#attrs)*
         #vis mod #name {
@@ -164,18 +154,81 @@ pub fn expand_module(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
 }
 
+/// The body of module `name` (its items, host code, kernels and export), with the items of
+/// the modules it imports.
+pub fn expand_body(
+    vis: &syn::Visibility,
+    name: &syn::Ident,
+    items: Vec<syn::Item>,
+    imported: Vec<super::library::Block>,
+) -> TokenStream {
+    let mut errors = Diagnostics::new();
+    let is_kernel = |f: &syn::ItemFn| f.attrs.iter().any(is_kernel_attr);
+    let (predicates, cfg_errors) = super::cfg::predicates(&items, is_kernel);
+    if !cfg_errors.is_empty() {
+        errors.append(cfg_errors);
+        return errors.into_compile_errors();
+    }
+    let module = Module {
+        vis,
+        name,
+        imported: &imported,
+    };
+    if predicates.is_empty() {
+        expand_items(items, errors, &module)
+    } else {
+        // One expansion per combination of the predicates, each under its `#[cfg]`: rustc
+        // keeps the one whose items it compiles (see `cfg.rs`).
+        let mut body = errors.into_compile_errors();
+        for mask in 0..1u32 << predicates.len() {
+            let variant = super::cfg::select(&items, &predicates, mask, is_kernel);
+            let condition = super::cfg::condition(&predicates, mask);
+            body.extend(super::cfg::gate(
+                expand_items(variant, Diagnostics::new(), &module),
+                &condition,
+            ));
+        }
+        body
+    }
+}
+
+/// The module being expanded, as its items' expansion needs it.
+struct Module<'a> {
+    vis: &'a syn::Visibility,
+    name: &'a syn::Ident,
+    imported: &'a [super::library::Block],
+}
+
 /// Expands a module's items (one `cfg` variant of them): the items as rustc gets them, the
-/// host code generated for its structs and enums, each kernel, and the errors.
-fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
-    // What kernels see: everything but the kernels.
-    let visible: Vec<syn::Item> = items
+/// host code generated for its structs and enums, each kernel, the instances it requests,
+/// its export, and the errors.
+fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics, m: &Module) -> TokenStream {
+    let is_kernel_item =
+        |i: &syn::Item| matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr));
+    // What kernels see: everything but the kernels and requests, then what the module imports.
+    let own: Vec<syn::Item> = items
         .iter()
-        .filter(|i| !matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr)))
+        .filter(|i| !is_kernel_item(i))
+        .filter(|i| !matches!(i, syn::Item::Macro(mac) if super::library::is_instances(mac)))
         .cloned()
         .collect();
-    // Unit structs that implement a trait of the module are markers a generic kernel is
+    let imported_all = super::library::visible_imports(&items, m.imported, &mut errors);
+    let mut visible = own.clone();
+    visible.extend(imported_all.iter().filter(|i| !is_kernel_item(i)).cloned());
+    // What importers of this module see: its items and its generic kernels (to instantiate).
+    let export = {
+        let mut exported = own.clone();
+        exported.extend(
+            items
+                .iter()
+                .filter(|i| matches!(i, syn::Item::Fn(f) if f.attrs.iter().any(is_kernel_attr) && !f.sig.generics.params.is_empty()))
+                .cloned(),
+        );
+        super::library::export(m.vis, m.name, exported, m.imported)
+    };
+    // Unit structs that implement a trait the module sees are markers a generic kernel is
     // instantiated with (`combine::<Add>`), never GPU values: they get no GPU type.
-    let markers = marker_structs(&items);
+    let markers = marker_structs(&visible);
     let is_marker =
         |i: &syn::Item| matches!(i, syn::Item::Struct(s) if markers.contains(&s.ident.to_string()));
     let typed: Vec<syn::Item> = visible.iter().filter(|i| !is_marker(i)).cloned().collect();
@@ -193,6 +246,56 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
         .collect();
     let types_ok = type_errors.is_empty();
     errors.append(type_errors);
+
+    // The generic kernels `sarek::instances!` may name, and the types that are this crate's.
+    let here = super::library::this_crate();
+    let mut instantiable = Vec::new();
+    let kernel_sources = items.iter().map(|i| (i, here.clone(), &visible)).chain(
+        m.imported
+            .iter()
+            .flat_map(|b| b.items.iter().map(|i| (i, b.krate.clone(), &b.items))),
+    );
+    for (i, krate, home) in kernel_sources {
+        let syn::Item::Fn(f) = i else { continue };
+        if f.sig.generics.params.is_empty()
+            || instantiable
+                .iter()
+                .any(|k: &super::library::Instantiable| k.item.sig.ident == f.sig.ident)
+        {
+            continue;
+        }
+        let Some(at) = f.attrs.iter().position(is_kernel_attr) else {
+            continue;
+        };
+        let mut item = f.clone();
+        let a = item.attrs.remove(at);
+        if let Ok(attr) = attr::parse(attr_tokens(&a)) {
+            instantiable.push(super::library::Instantiable {
+                item,
+                attr,
+                krate,
+                home: home.clone(),
+            });
+        }
+    }
+    let mut local_types: std::collections::HashSet<String> = items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Struct(s) => Some(s.ident.to_string()),
+            syn::Item::Enum(e) => Some(e.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    for b in m.imported.iter().filter(|b| b.krate == here) {
+        for i in &b.items {
+            if let syn::Item::Struct(s) = i {
+                local_types.insert(s.ident.to_string());
+            }
+            if let syn::Item::Enum(e) = i {
+                local_types.insert(e.ident.to_string());
+            }
+        }
+    }
 
     // A helper binding a kernel's name (`for k in ..`) binds it, as in the source.
     let kernels = super::unshadow::kernel_names(&items, |f| f.attrs.iter().any(is_kernel_attr));
@@ -268,6 +371,17 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
                 }
                 out_items.push(quote!(#imp));
             }
+            syn::Item::Macro(mac) if super::library::is_instances(&mac) => {
+                if types_ok {
+                    generated.push(super::library::instance_impls(
+                        &mac,
+                        &instantiable,
+                        &visible,
+                        &local_types,
+                        &mut errors,
+                    ));
+                }
+            }
             other => {
                 visible_iter.next();
                 out_items.push(quote!(#other));
@@ -278,6 +392,7 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics) -> TokenStream {
     quote! {
         #(#out_items)*
         #(#generated)*
+        #export
         #errors
     }
 }

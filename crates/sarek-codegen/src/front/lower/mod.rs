@@ -395,6 +395,16 @@ impl<'m> Lowerer<'m> {
     }
 }
 
+/// Whether `name` is a type Sarek knows without any declaration (a scalar, a vector,
+/// an atomic), which a module may also import from elsewhere under that name for its host code.
+pub(crate) fn is_sarek_type_name(name: &str) -> bool {
+    vectors::vector_type(name).is_some()
+        || matches!(
+            name,
+            "f32" | "f16" | "i32" | "u32" | "bool" | "usize" | "AtomicU32" | "AtomicI32"
+        )
+}
+
 /// Resolves every struct and enum of a module: the type table, the type of each item (in
 /// order; `None` for other items) and the errors found.
 pub fn module_types(module: &[syn::Item]) -> (Vec<TypeDef>, Vec<Option<Type>>, Diagnostics) {

@@ -112,7 +112,7 @@ use lib::{Max, Min, Op, Sum};
 fn reduce_all<T, O, const B: usize>(dev: &Device, x: &[T]) -> sarek::Result<T>
 where
     T: Scalar,
-    lib::reduce: lib::__sarek_instance_reduce<T, O, sarek::gpu::Const<B>>,
+    lib::reduce: sarek::Instance<T, O, sarek::gpu::Const<B>>,
 {
     let mut data = dev.upload(x)?;
     let mut n = x.len();

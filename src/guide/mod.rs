@@ -11,6 +11,9 @@ pub mod data {}
 #[doc = include_str!("generics.md")]
 pub mod generics {}
 
+#[doc = include_str!("kernel_libraries.md")]
+pub mod kernel_libraries {}
+
 #[doc = include_str!("cooperation.md")]
 pub mod cooperation {}
 

@@ -89,7 +89,7 @@ pub mod app {
         }
     }
 
-    sarek::instances!(fold<ArgMax>, add<1000>);
+    sarek::instances!(fold<ArgMax>, add<1000>, pub add_seven = add<7>);
 
     #[sarek::kernel]
     pub fn dots(ps: &[Pair], out: &mut [f32]) {
@@ -186,4 +186,15 @@ fn a_const_value_is_built_where_it_is_asked_for(dev: sarek::Device) {
     assert_eq!(xs.read().unwrap(), [1002, 1003]);
     // The kernel's own list names only what its attribute built.
     assert_eq!(linalg::add::INSTANCES, ["B = 1"]);
+}
+
+#[backends]
+fn a_named_instance_is_a_kernel_of_its_own(dev: sarek::Device) {
+    let mut xs = dev.upload(&[1u32, 2]).unwrap();
+    app::add_seven
+        .launch(&dev, Grid::cover(2), &mut xs)
+        .unwrap()
+        .wait()
+        .unwrap();
+    assert_eq!(xs.read().unwrap(), [8, 9]);
 }

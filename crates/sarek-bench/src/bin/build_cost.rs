@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use proc_macro2::TokenStream;
 
 fn module(requests: usize) -> TokenStream {
-    let list: Vec<String> = (0..requests).map(|k| format!("reduce<{}>", k + 2)).collect();
+    let list: Vec<String> = (0..requests)
+        .map(|k| format!("reduce<{}>", k + 2))
+        .collect();
     let request = if list.is_empty() {
         String::new()
     } else {
@@ -59,7 +61,10 @@ fn expand(requests: usize) -> Duration {
             let out = sarek_codegen::front::expand_module(TokenStream::new(), tokens.clone());
             let took = start.elapsed();
             let text = out.to_string();
-            assert!(!text.contains("compile_error"), "the module does not expand: {text}");
+            assert!(
+                !text.contains("compile_error"),
+                "the module does not expand: {text}"
+            );
             assert_eq!(text.matches("unsafe impl").count(), requests + 1);
             took
         })
@@ -72,7 +77,11 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(16);
-    let profile = if cfg!(debug_assertions) { "debug" } else { "release" };
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
     let base = expand(0);
     let more = expand(n);
     let per = (more.saturating_sub(base)).as_secs_f64() * 1e3 / n as f64;

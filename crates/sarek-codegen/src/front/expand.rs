@@ -87,6 +87,45 @@ pub fn expand_kernel_in(
 
     let vis = &item.vis;
     let name = &item.sig.ident;
+    // `for k in ..` in the body of a kernel `k` binds a counter, as in the source.
+    let (mut inputs, mut block) = (item.sig.inputs.clone(), (*item.block).clone());
+    super::unshadow::unshadow(&[name.to_string()].into(), &mut inputs, &mut block);
+    // A kernel of a module sees the module's imports, like any Rust function there.
+    let prelude = if module.is_empty() {
+        quote!(
+            #[allow(unused_imports)]
+            use ::sarek::gpu::*;
+        )
+    } else {
+        TokenStream::new()
+    };
+    let body_doc = format!(
+        "The body of `{name}` as plain Rust, for one invocation: the intrinsics of `sarek::gpu` read the \
+         invocation set by [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation)."
+    );
+    let body_fn = quote! {
+            #[doc = #body_doc]
+            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, unstable_name_collisions, clippy::all)]
+            #vis fn body(#inputs) {
+                #prelude
+                #block
+            }
+    };
+    emit_kernel(vis, name, &docs, &passed_attrs, &lowered, &tiered, body_fn)
+}
+
+/// The items of a monomorphic kernel `name`: its unit struct, its WGSL, ABI and source, its
+/// `launch`, `enqueue` and `record`, and `body_fn` (its `body`, or nothing for an instance
+/// named by a request, whose body is another module's).
+pub(super) fn emit_kernel(
+    vis: &syn::Visibility,
+    name: &syn::Ident,
+    docs: &[syn::Attribute],
+    passed_attrs: &[syn::Attribute],
+    lowered: &super::LoweredKernel,
+    tiered: &crate::Tiered,
+    body_fn: TokenStream,
+) -> TokenStream {
     let compiled = &tiered.optimized;
     let wgsl = &compiled.wgsl;
     let abi = abi_tokens(&compiled.abi);
@@ -110,18 +149,6 @@ pub fn expand_kernel_in(
         launch_params.push(quote!(#ident: #ty));
         launch_args.push(arg);
     }
-    // `for k in ..` in the body of a kernel `k` binds a counter, as in the source.
-    let (mut inputs, mut block) = (item.sig.inputs.clone(), (*item.block).clone());
-    super::unshadow::unshadow(&[name.to_string()].into(), &mut inputs, &mut block);
-    // A kernel of a module sees the module's imports, like any Rust function there.
-    let prelude = if module.is_empty() {
-        quote!(
-            #[allow(unused_imports)]
-            use ::sarek::gpu::*;
-        )
-    } else {
-        TokenStream::new()
-    };
     let launch_doc = format!(
         "Launches `{name}` on `device` over `grid` (a [`Grid`](::sarek::Grid) of threads or workgroups); the \
          arguments follow the kernel's parameters. Returns once the work is submitted, with a \
@@ -134,10 +161,6 @@ pub fn expand_kernel_in(
     let record_doc = format!(
         "Records a launch of `{name}` into `encoder` instead of submitting it: it runs when the \
          caller submits the encoder, in order with the caller's own passes."
-    );
-    let body_doc = format!(
-        "The body of `{name}` as plain Rust, for one invocation: the intrinsics of `sarek::gpu` read the \
-         invocation set by [`sarek::gpu::with_invocation`](::sarek::gpu::with_invocation)."
     );
     // Only `cfg` goes on the item below: a lint attribute (`expect`) would not hold there.
     let cfgs = passed_attrs.iter().filter(|a| a.path().is_ident("cfg"));
@@ -195,12 +218,7 @@ pub fn expand_kernel_in(
                 ::sarek::__private::record(#device, Self::SOURCE, #encoder, #grid, &[#(#launch_args),*])
             }
 
-            #[doc = #body_doc]
-            #[allow(unused_mut, unused_variables, unused_imports, unused_parens, unstable_name_collisions, clippy::all)]
-            #vis fn body(#inputs) {
-                #prelude
-                #block
-            }
+            #body_fn
         }
     }
 }

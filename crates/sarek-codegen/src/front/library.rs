@@ -16,6 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+extern crate proc_macro;
+
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
@@ -430,10 +432,17 @@ pub fn export(
     let text = quote!(#(#own)*).to_string();
     let krate = this_crate();
     let origin = format!("{krate}::{name}#{:016x}", fnv(&text));
+    // Where the module is written keeps two identical modules of one crate apart.
+    let place = if proc_macro::is_available() {
+        let s = name.span().unwrap();
+        format!("{}:{}:{}", s.file(), s.line(), s.column())
+    } else {
+        String::new()
+    };
     let mac = format_ident!(
         "__sarek_module_{}_{:016x}",
         name,
-        fnv(&format!("{krate}{text}"))
+        fnv(&format!("{krate}{place}{text}"))
     );
     let mut blocks = vec![Block {
         origin,
@@ -526,22 +535,34 @@ pub fn visible_imports(
     out
 }
 
-/// A request `kernel<args>` of `sarek::instances!`.
+/// A request `kernel<args>` of `sarek::instances!`, or `vis name = kernel<args>` for an
+/// instance that is a kernel of its own.
 pub struct Request {
+    /// `vis name =`, when the instance gets a kernel type of its own.
+    pub alias: Option<(syn::Visibility, Ident)>,
     /// The kernel's path as written.
     pub path: syn::Path,
     /// Its generic arguments.
     pub args: Vec<syn::GenericArgument>,
 }
 
-/// Reads `sarek::instances!(k<A, 64>, other<f32>)`.
-pub fn parse_requests(tokens: TokenStream) -> syn::Result<Vec<Request>> {
-    let list = syn::parse::Parser::parse2(
-        syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-        tokens,
-    )?;
-    let mut out = Vec::new();
-    for mut path in list {
+impl syn::parse::Parse for Request {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let vis: syn::Visibility = input.parse()?;
+        let alias = if input.peek(syn::Ident) && input.peek2(syn::Token![=]) {
+            let name: Ident = input.parse()?;
+            input.parse::<syn::Token![=]>()?;
+            Some((vis, name))
+        } else {
+            if !matches!(vis, syn::Visibility::Inherited) {
+                return Err(syn::Error::new(
+                    vis.span(),
+                    "a visibility goes with a name for the instance: `pub name = kernel<f32, 256>`",
+                ));
+            }
+            None
+        };
+        let mut path: syn::Path = input.parse()?;
         let last = path.segments.last_mut().expect("a segment");
         let args = match std::mem::replace(&mut last.arguments, syn::PathArguments::None) {
             syn::PathArguments::AngleBracketed(a) => a.args.into_iter().collect(),
@@ -561,9 +582,30 @@ pub fn parse_requests(tokens: TokenStream) -> syn::Result<Vec<Request>> {
                 ))
             }
         };
-        out.push(Request { path, args });
+        Ok(Request { alias, path, args })
     }
-    Ok(out)
+}
+
+/// Reads `sarek::instances!(k<A, 64>, pub k128 = k<f32, 128>)`.
+pub fn parse_requests(tokens: TokenStream) -> syn::Result<Vec<Request>> {
+    Ok(syn::parse::Parser::parse2(
+        syn::punctuated::Punctuated::<Request, syn::Token![,]>::parse_terminated,
+        tokens,
+    )?
+    .into_iter()
+    .collect())
+}
+
+/// Tokens as a person writes them (`k<f32, 64>`), for messages.
+fn pretty(tokens: &TokenStream) -> String {
+    tokens
+        .to_string()
+        .replace(" < ", "<")
+        .replace("< ", "<")
+        .replace(" <", "<")
+        .replace(" >", ">")
+        .replace(" ,", ",")
+        .replace(" :: ", "::")
 }
 
 /// Whether `m` is a `sarek::instances!` item.
@@ -618,8 +660,8 @@ pub fn instance_impls(
         let path = &r.path;
         let args = &r.args;
         let at = quote!(#path<#(#args),*>);
-        let text = at.to_string();
-        if !seen.insert(text.replace(' ', "")) {
+        let text = pretty(&at);
+        if !seen.insert(text.clone()) {
             errors.error(
                 at.span(),
                 format!("`{text}` is requested twice in this module"),
@@ -640,7 +682,7 @@ pub fn instance_impls(
                 continue;
             }
         };
-        if built {
+        if built && r.alias.is_none() {
             errors.error(last.span(), format!("`{text}` is built with the kernel already (its bounds and `instances(..)` give it): remove this request"));
             continue;
         }
@@ -654,8 +696,19 @@ pub fn instance_impls(
             }
             _ => false,
         });
-        if k.krate != here && !names_local {
-            errors.error(last.span(), format!("`{text}` names no type of this crate, so Rust's orphan rule lets only `{}`, the kernel's crate, implement `sarek::Instance` for it: ask for it there, or instantiate the kernel with a type of this crate", k.krate));
+        if k.krate != here && !names_local && r.alias.is_none() {
+            let suggested = std::iter::once(k.item.sig.ident.to_string())
+                .chain(args.iter().map(|a| {
+                    a.to_token_stream()
+                        .to_string()
+                        .chars()
+                        .filter(char::is_ascii_alphanumeric)
+                        .collect::<String>()
+                        .to_lowercase()
+                }))
+                .collect::<Vec<_>>()
+                .join("_");
+            errors.error(last.span(), format!("`{text}` names no type of this crate, so Rust's orphan rule lets only `{}`, the kernel's crate, implement `sarek::Instance` for it: give the instance a kernel of its own, `sarek::instances!(pub {suggested} = {text})`, or ask `{}` for it", k.krate, k.krate));
             continue;
         }
         let name = &k.item.sig.ident;
@@ -668,6 +721,21 @@ pub fn instance_impls(
             errors.error(last.span(), format!("the instance {label} of `{name}` requested here does not compile (see the error above)"));
             continue;
         };
+        if let Some((vis, alias)) = &r.alias {
+            let doc = format!(
+                " The instance `{text}` of `{name}` as a kernel of its own (`sarek::instances!`)."
+            );
+            out.extend(super::expand::emit_kernel(
+                vis,
+                alias,
+                &[syn::parse_quote!(#[doc = #doc])],
+                &[],
+                &lowered,
+                &tiered,
+                TokenStream::new(),
+            ));
+            continue;
+        }
         let arg_tokens = args.iter().map(|a| match a {
             syn::GenericArgument::Const(e) => quote!(::sarek::gpu::Const<{ #e }>),
             syn::GenericArgument::Type(syn::Type::Path(p)) if p.path.is_ident("f16") => {
@@ -684,4 +752,103 @@ pub fn instance_impls(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(tokens: TokenStream) -> Vec<syn::Item> {
+        parse_items(tokens).expect("items")
+    }
+
+    #[test]
+    fn only_the_paths_of_names_kernels_use_are_imported() {
+        let items = items(quote! {
+            use crate::linalg::{dot, Tile, unused};
+            use super::other::helper;
+            use std::sync::atomic::AtomicU32;
+            use sarek::prelude::*;
+            use crate::user::Vec4;
+            use crate::shadowed::local;
+            pub fn local(x: f32) -> f32 { x }
+            #[sarek::kernel]
+            pub fn k(t: &[Tile], v: &[Vec4], out: &mut [f32]) {
+                out[0] = dot(t[0], t[1]) + helper(1.0) + local(2.0);
+            }
+        });
+        let mut errors = Diagnostics::new();
+        let paths: Vec<String> = paths_to_import(&items, &mut errors)
+            .iter()
+            .map(|p| p.to_string().replace(' ', ""))
+            .collect();
+        assert!(errors.is_empty());
+        assert_eq!(paths, ["crate::linalg", "super::other"]);
+    }
+
+    #[test]
+    fn a_renamed_import_a_kernel_uses_is_refused() {
+        let items = items(quote! {
+            use crate::linalg::dot as d;
+            use crate::linalg::cross as unused;
+            #[sarek::kernel]
+            pub fn k(out: &mut [f32]) {
+                out[0] = d(1.0);
+            }
+        });
+        let mut errors = Diagnostics::new();
+        paths_to_import(&items, &mut errors);
+        assert_eq!(errors.len(), 1);
+    }
+
+    #[test]
+    fn requests_read_plain_and_named_instances() {
+        let r = parse_requests(quote!(fold<ArgMax>, lib::add<7>, pub add_seven = add<7>,))
+            .expect("requests");
+        assert_eq!(r.len(), 3);
+        assert!(r[0].alias.is_none() && r[0].args.len() == 1);
+        assert_eq!(
+            r[1].path.to_token_stream().to_string().replace(' ', ""),
+            "lib::add"
+        );
+        let (vis, name) = r[2].alias.as_ref().expect("a name");
+        assert!(matches!(vis, syn::Visibility::Public(_)));
+        assert_eq!(name, "add_seven");
+        assert!(parse_requests(quote!(fold)).is_err());
+        assert!(parse_requests(quote!(pub fold<u32>)).is_err());
+    }
+
+    #[test]
+    fn an_import_call_round_trips_its_state() {
+        let blocks = blocks_tokens(&[Block {
+            origin: "lib::m#1".into(),
+            krate: "lib".into(),
+            items: items(quote!(
+                pub fn helper(x: f32) -> f32 {
+                    x
+                }
+            )),
+        }]);
+        let call = parse_import(quote! {
+            (pub mod app) (crate::m) ({super::n}) (pub fn f() {}) () ("0.1.0" "lib") (#blocks)
+        })
+        .expect("a call");
+        assert_eq!(call.pending.len(), 1);
+        assert_eq!(
+            (call.version.as_str(), call.krate.as_str()),
+            ("0.1.0", "lib")
+        );
+        assert_eq!(call.blocks.len(), 1);
+        assert_eq!(call.blocks[0].items.len(), 1);
+        assert!(parse_import(quote!((a)(b))).is_err());
+    }
+
+    #[test]
+    fn another_version_is_refused_at_the_import() {
+        let out = expand_import(quote! {
+            (mod app) (crate::m) () (pub fn f() {}) () ("0.0.1" "lib") ()
+        })
+        .to_string();
+        assert!(out.contains("compiled by Sarek 0.0.1"), "{out}");
+    }
 }

@@ -9,7 +9,7 @@ use sarek::{Device, Grid};
 
 #[sarek::module]
 mod sensors {
-    use reductions::blocks::{clamp_to, reduce, Monoid};
+    use reductions::blocks::{clamp_to, reduce, Monoid, Total};
     use sarek::prelude::*;
 
     /// The largest value seen and its index (the first such index on ties).
@@ -34,8 +34,10 @@ mod sensors {
         }
     }
 
-    // Compiled, checked and validated here, where `ArgMax` and its impl are.
-    sarek::instances!(reduce<ArgMax>);
+    // Compiled, checked and validated here, where `ArgMax` and its impl are; and the
+    // library's own `Total` instance again as a kernel of this crate (Rust's orphan rule lets
+    // only the library implement `sarek::Instance` with its types alone).
+    sarek::instances!(reduce<ArgMax>, pub sum_totals = reduce<Total>);
 
     /// Tags each reading, clamped into the sensor's range, with its index.
     #[sarek::kernel]
@@ -92,7 +94,17 @@ fn main() -> sarek::Result<()> {
     let expected: f32 = (0..n).map(|i| (i % 7) as f32).sum();
     println!("total: {} (host: {expected})", total.sum);
 
-    if best.value != top || best.index != first || total.sum != expected {
+    // One level of the same reduction through this crate's own kernel for it.
+    let t = dev.upload(&totals)?;
+    let groups = n.div_ceil(reductions::blocks::BLOCK);
+    let mut partials = dev.upload(&vec![Total { sum: 0.0 }; groups])?;
+    sensors::sum_totals
+        .launch(&dev, Grid::cover(n), &t, &mut partials)?
+        .wait()?;
+    let level: f32 = partials.read()?.iter().map(|p| p.sum).sum();
+    println!("sum of the first level's partials: {level}");
+
+    if best.value != top || best.index != first || total.sum != expected || level != expected {
         eprintln!("mismatch");
         std::process::exit(1);
     }

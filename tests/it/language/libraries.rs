@@ -16,6 +16,29 @@ pub mod linalg {
 
     pub const SCALE: f32 = 2.0;
 
+    impl Pair {
+        pub fn sum(self) -> f32 {
+            self.a + self.b
+        }
+    }
+
+    /// How `apply` treats a value.
+    pub enum Mode {
+        Plain,
+        Times(f32),
+    }
+
+    pub fn apply(m: Mode, x: f32) -> f32 {
+        match m {
+            Mode::Plain => x,
+            Mode::Times(k) => k * x,
+        }
+    }
+
+    pub fn twice<T: Scalar>(x: T) -> T {
+        x + x
+    }
+
     pub fn dot(p: Pair, q: Pair) -> f32 {
         p.a * q.a + p.b * q.b
     }
@@ -64,7 +87,7 @@ pub mod linalg {
 
 #[sarek::module]
 pub mod app {
-    use super::linalg::{add, dot, fold, Monoid, Pair, SCALE};
+    use super::linalg::{add, apply, dot, fold, twice, Mode, Monoid, Pair, SCALE};
     use sarek::prelude::*;
 
     /// The largest value and where it is.
@@ -96,6 +119,19 @@ pub mod app {
         let i = global_thread_id();
         if i < out.len() {
             out[i] = SCALE * dot(ps[i], ps[i]);
+        }
+    }
+
+    #[sarek::kernel]
+    pub fn mixed(ps: &[Pair], out: &mut [f32]) {
+        let i = global_thread_id();
+        if i < out.len() {
+            let m = if i == 0 {
+                Mode::Plain
+            } else {
+                Mode::Times(3.0)
+            };
+            out[i] = apply(m, ps[i].sum()) + twice(1.0f32);
         }
     }
 }

@@ -29,7 +29,11 @@ use super::diagnostic::Diagnostics;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The first path segments whose items are never a Sarek module's.
-const NOT_SAREK: &[&str] = &["std", "core", "alloc", "sarek"];
+const NOT_SAREK: &[&str] = &["std", "core", "alloc"];
+
+/// The modules of the `sarek` crate that are `#[sarek::module]`s, which kernels may import
+/// from; its other paths (`sarek::prelude`, `sarek::gpu`) are the language itself.
+const SAREK_LIBRARIES: &[&str] = &["algo"];
 
 /// One block of exported items: where they come from and the items.
 #[derive(Clone)]
@@ -111,7 +115,8 @@ pub fn item_name(item: &syn::Item) -> Option<&Ident> {
 
 /// The module paths whose items this module's kernels need: a `use`d name that the module's
 /// other items mention, that the module does not declare and that is not a Sarek type
-/// (`Vec4`), from a path outside `std`, `core`, `alloc` and `sarek`. Each path once, in
+/// (`Vec4`), from a path outside `std`, `core`, `alloc` and the language modules of `sarek`
+/// (`sarek::prelude`, `sarek::gpu`: all but [`SAREK_LIBRARIES`]). Each path once, in
 /// source order.
 pub fn paths_to_import(items: &[syn::Item], errors: &mut Diagnostics) -> Vec<TokenStream> {
     let mut mentioned = HashSet::new();
@@ -141,17 +146,25 @@ pub fn paths_to_import(items: &[syn::Item], errors: &mut Diagnostics) -> Vec<Tok
             );
         }
     }
-    let root = |path: &TokenStream| {
-        path.clone()
+    let is_library = |path: &TokenStream| {
+        let segments: Vec<String> = path
+            .clone()
             .into_iter()
-            .find_map(|t| match t {
+            .filter_map(|t| match t {
                 TokenTree::Ident(i) => Some(i.to_string()),
                 _ => None,
             })
-            .unwrap_or_default()
+            .collect();
+        match segments.first().map(String::as_str) {
+            Some(root) if NOT_SAREK.contains(&root) => false,
+            Some("sarek") => segments
+                .get(1)
+                .is_some_and(|s| SAREK_LIBRARIES.contains(&s.as_str())),
+            _ => true,
+        }
     };
     let wanted = |path: &TokenStream, n: &str| {
-        !NOT_SAREK.contains(&root(path).as_str())
+        is_library(path)
             && mentioned.contains(n)
             && !declared.contains(n)
             && !super::lower::is_sarek_type_name(n)
@@ -769,6 +782,7 @@ mod tests {
             use super::other::helper;
             use std::sync::atomic::AtomicU32;
             use sarek::prelude::*;
+            use sarek::coop::C;
             use crate::user::Vec4;
             use crate::shadowed::local;
             pub fn local(x: f32) -> f32 { x }

@@ -4,17 +4,16 @@ pub struct Outside {
 
 #[sarek::module]
 mod m {
-    use super::Outside;
     use sarek::prelude::*;
 
     #[sarek::kernel]
-    pub fn by_param(p: Outside, out: &mut [f32]) {
+    pub fn by_param(p: super::Outside, out: &mut [f32]) {
         out[0] = p.x;
     }
 
     #[sarek::kernel]
     pub fn in_body(out: &mut [f32]) {
-        let p = Outside { x: 1.0 };
+        let p = super::Outside { x: 1.0 };
         out[0] = p.x;
     }
 }

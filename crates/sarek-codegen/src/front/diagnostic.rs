@@ -82,11 +82,11 @@ impl fmt::Display for ErrorKind {
             ErrorKind::Expected { what, found } => write!(f, "expected {what}, found `{found}`"),
             ErrorKind::UnknownType(name) => write!(
                 f,
-                "cannot find type `{name}` here: a kernel sees only the structs and enums declared in its `#[sarek::module]` or in its own body, because the macro must read their fields at compile time; move `{name}` into the module"
+                "cannot find type `{name}` here: a kernel sees only the structs and enums of its `#[sarek::module]`, of the `#[sarek::module]`s it imports with `use`, and of its own body, because the macro must read their fields at compile time; move `{name}` into a `#[sarek::module]`"
             ),
             ErrorKind::UnknownStruct(name) => write!(
                 f,
-                "cannot find struct `{name}` here: a kernel sees only the structs declared in its `#[sarek::module]` or its own body; move `{name}` into the module"
+                "cannot find struct `{name}` here: a kernel sees only the structs of its `#[sarek::module]`, of the `#[sarek::module]`s it imports with `use`, and of its own body; move `{name}` into a `#[sarek::module]`"
             ),
             ErrorKind::UnknownName(name) => write!(
                 f,
@@ -95,7 +95,7 @@ impl fmt::Display for ErrorKind {
             ErrorKind::OutOfRange(ty) => write!(f, "literal out of range for `{ty}`"),
             ErrorKind::UnknownConst(name) => write!(
                 f,
-                "cannot find constant `{name}` here: the macro evaluates constants at compile time and sees only the `const`s of the kernel's body and of its `#[sarek::module]`, not the rest of the file; move `{name}` into the kernel's body, or put the kernel and `{name}` in a `#[sarek::module] mod`"
+                "cannot find constant `{name}` here: the macro evaluates constants at compile time and sees only the `const`s of the kernel's body, of its `#[sarek::module]` and of the modules it imports, not the rest of the file; move `{name}` into the kernel's body, or put the kernel and `{name}` in a `#[sarek::module] mod`"
             ),
             ErrorKind::NotConstant(what) => write!(
                 f,

@@ -502,6 +502,12 @@ fn fnv(text: &str) -> u64 {
     h
 }
 
+/// The module's name in an origin (`krate::name#hash`).
+fn module_name(origin: &str) -> &str {
+    let path = origin.split('#').next().unwrap_or_default();
+    path.rsplit("::").next().unwrap_or(path)
+}
+
 /// Joins the module's own items and its imports into what its kernels see, refusing a name
 /// declared twice (Sarek gives a module and what it imports one namespace).
 pub fn visible_imports(
@@ -525,16 +531,13 @@ pub fn visible_imports(
                             .iter()
                             .find_map(|i| item_name(i).filter(|m| *m == n))
                             .map_or(Span::call_site(), Ident::span);
-                        let module = b.origin.split('#').next().unwrap_or_default();
-                        errors.error(local, format!("`{n}` is also an item of `{module}`, which this module imports: a module's kernels see its items and every item of the modules it imports under their own names; rename one of them"));
+                        let module = module_name(&b.origin);
+                        errors.error(local, format!("`{n}` is also an item of the module `{module}`, which this module imports: a module's kernels see its items and every item of the modules it imports under their own names; rename one of them"));
                         continue;
                     }
                     Some(o) if *o != b.origin => {
-                        let (a, c) = (
-                            o.split('#').next().unwrap_or_default(),
-                            b.origin.split('#').next().unwrap_or_default(),
-                        );
-                        errors.error(Span::call_site(), format!("`{n}` is an item of both `{a}` and `{c}`, which this module imports: a module's kernels see every item of the modules it imports under their own names; rename one of them"));
+                        let (a, c) = (module_name(o), module_name(&b.origin));
+                        errors.error(Span::call_site(), format!("`{n}` is an item of both the modules `{a}` and `{c}`, which this module imports: a module's kernels see every item of the modules it imports under their own names; rename one of them"));
                         continue;
                     }
                     _ => {
@@ -555,8 +558,8 @@ pub struct Request {
     pub alias: Option<(syn::Visibility, Ident)>,
     /// The kernel's path as written.
     pub path: syn::Path,
-    /// Its generic arguments.
-    pub args: Vec<syn::GenericArgument>,
+    /// Its generic arguments (`None`: none written, which is refused where it is read).
+    pub args: Option<Vec<syn::GenericArgument>>,
 }
 
 impl syn::parse::Parse for Request {
@@ -578,16 +581,8 @@ impl syn::parse::Parse for Request {
         let mut path: syn::Path = input.parse()?;
         let last = path.segments.last_mut().expect("a segment");
         let args = match std::mem::replace(&mut last.arguments, syn::PathArguments::None) {
-            syn::PathArguments::AngleBracketed(a) => a.args.into_iter().collect(),
-            syn::PathArguments::None => {
-                return Err(syn::Error::new(
-                    last.ident.span(),
-                    format!(
-                        "name the instance's generic arguments: `{}<f32, 256>`",
-                        last.ident
-                    ),
-                ))
-            }
+            syn::PathArguments::AngleBracketed(a) => Some(a.args.into_iter().collect()),
+            syn::PathArguments::None => None,
             other => {
                 return Err(syn::Error::new(
                     other.span(),
@@ -671,7 +666,13 @@ pub fn instance_impls(
             continue;
         };
         let path = &r.path;
-        let args = &r.args;
+        let Some(args) = &r.args else {
+            errors.error(
+                last.span(),
+                format!("name the instance's generic arguments: `{last}<f32, 256>`"),
+            );
+            continue;
+        };
         let at = quote!(#path<#(#args),*>);
         let text = pretty(&at);
         if !seen.insert(text.clone()) {
@@ -820,7 +821,7 @@ mod tests {
         let r = parse_requests(quote!(fold<ArgMax>, lib::add<7>, pub add_seven = add<7>,))
             .expect("requests");
         assert_eq!(r.len(), 3);
-        assert!(r[0].alias.is_none() && r[0].args.len() == 1);
+        assert!(r[0].alias.is_none() && r[0].args.as_ref().is_some_and(|a| a.len() == 1));
         assert_eq!(
             r[1].path.to_token_stream().to_string().replace(' ', ""),
             "lib::add"
@@ -828,7 +829,7 @@ mod tests {
         let (vis, name) = r[2].alias.as_ref().expect("a name");
         assert!(matches!(vis, syn::Visibility::Public(_)));
         assert_eq!(name, "add_seven");
-        assert!(parse_requests(quote!(fold)).is_err());
+        assert!(parse_requests(quote!(fold)).is_ok_and(|r| r[0].args.is_none()));
         assert!(parse_requests(quote!(pub fold<u32>)).is_err());
     }
 

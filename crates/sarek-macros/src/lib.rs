@@ -25,8 +25,11 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// - Every struct and enum also gets `Clone` and `Copy`.
 /// - A helper `fn` becomes a WGSL function per kernel that calls it, specialised to the
 ///   buffers it is given; self tail calls become loops; other recursion is refused.
-/// - Items outside the module are invisible to kernels: using one is a compile error that says
-///   to move it in.
+/// - The kernels also see the items of the `#[sarek::module]`s the module imports with `use`,
+///   in its crate or in a crate it depends on; other items are invisible to kernels: using one
+///   is a compile error that says to move it into a module.
+/// - `sarek::instances!(kernel<..>)` in the module builds instances of generic kernels (its
+///   own or imported ones) with the module's types and trait impls.
 ///
 /// See the `sarek` crate's documentation for an example.
 #[proc_macro_attribute]

@@ -358,7 +358,7 @@ impl Lowerer<'_> {
         }
         Err(self.error(
             c.func.span(),
-            format!("cannot call `{0}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...), math methods, and the `fn`s of its `#[sarek::module]` or its own body, whose code the macro reads; move `{0}` into the module", segments.join("::")),
+            format!("cannot call `{0}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...), math methods, and the `fn`s of its `#[sarek::module]`, of the `#[sarek::module]`s it imports with `use`, and of its own body, whose code the macro reads; move `{0}` into a `#[sarek::module]`", segments.join("::")),
         ))
     }
 }

@@ -976,17 +976,16 @@ impl Matmul {
             ("C", m.checked_mul(n)),
         ];
         let packed = self.strides.is_none();
+        // Every index must fit a `u32` (checked before the lengths, whose error would
+        // otherwise hide this one).
         let mut batch_strides = [0u32; 3];
-        for (i, ((name, size), buf_len)) in sizes
-            .into_iter()
-            .zip([a.len(), b.len(), c.len()])
-            .enumerate()
-        {
+        let mut needs = [0usize; 3];
+        for (i, (name, size)) in sizes.into_iter().enumerate() {
             let too_large = || bad(format!("{name} has more than 2^32 - 1 elements"));
             let size = size.ok_or_else(too_large)?;
             let stride = self.strides.map_or(size, |s| s[i]);
             // Elements the buffer must reach: up to the last element of the last matrix.
-            let need = if size == 0 || count == 0 {
+            needs[i] = if size == 0 || count == 0 {
                 0
             } else {
                 (count - 1)
@@ -994,15 +993,20 @@ impl Matmul {
                     .and_then(|s| s.checked_add(size))
                     .ok_or_else(too_large)?
             };
-            if need > u32::MAX as usize || stride > u32::MAX as usize {
+            if needs[i] > u32::MAX as usize || stride > u32::MAX as usize {
                 return Err(too_large());
             }
+            batch_strides[i] = stride as u32;
+        }
+        for (i, buf_len) in [a.len(), b.len(), c.len()].into_iter().enumerate() {
+            let need = needs[i];
             let fits = if packed {
                 buf_len == need
             } else {
                 buf_len >= need
             };
             if !fits {
+                let name = sizes[i].0;
                 let (rows, cols) = [(m, k), (k, n), (m, n)][i];
                 let holds = if packed { "exactly" } else { "at least" };
                 return Err(bad(format!(
@@ -1010,7 +1014,6 @@ impl Matmul {
                      elements, and its buffer holds {buf_len}"
                 )));
             }
-            batch_strides[i] = stride as u32;
         }
         if let Some(bias) = bias {
             if bias.len() != n {

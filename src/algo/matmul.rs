@@ -122,14 +122,22 @@ pub mod kernels {
                 let e = tid + 256 * j;
                 // Consecutive threads take consecutive elements of memory: along `k` where
                 // `A` is row-major, along its rows where it is column-major.
-                let (ii, kk) = if a_cs == 1 { (e / 16, e % 16) } else { (e % 64, e / 64) };
+                let (ii, kk) = if a_cs == 1 {
+                    (e / 16, e % 16)
+                } else {
+                    (e % 64, e / 64)
+                };
                 let (r, p) = (row0 + ii, k0 + kk);
                 sa[kk][ii] = if r < m && p < k {
                     a[a0 + r * a_rs + p * a_cs]
                 } else {
                     0.0
                 };
-                let (kk, jj) = if b_cs == 1 { (e / 64, e % 64) } else { (e % 16, e / 16) };
+                let (kk, jj) = if b_cs == 1 {
+                    (e / 64, e % 64)
+                } else {
+                    (e % 16, e / 16)
+                };
                 let (p, col) = (k0 + kk, col0 + jj);
                 sb[kk][jj] = if p < k && col < n {
                     b[b0 + p * b_rs + col * b_cs]
@@ -222,14 +230,22 @@ pub mod kernels {
         while k0 < k {
             for j in 0..4 {
                 let e = tid + 256 * j;
-                let (ii, kk) = if a_cs == 1 { (e / 16, e % 16) } else { (e % 64, e / 64) };
+                let (ii, kk) = if a_cs == 1 {
+                    (e / 16, e % 16)
+                } else {
+                    (e % 64, e / 64)
+                };
                 let (r, p) = (row0 + ii, k0 + kk);
                 sa[kk][ii] = if r < m && p < k {
                     a[a0 + r * a_rs + p * a_cs].to_f32()
                 } else {
                     0.0
                 };
-                let (kk, jj) = if b_cs == 1 { (e / 64, e % 64) } else { (e % 16, e / 16) };
+                let (kk, jj) = if b_cs == 1 {
+                    (e / 64, e % 64)
+                } else {
+                    (e % 16, e / 16)
+                };
                 let (p, col) = (k0 + kk, col0 + jj);
                 sb[kk][jj] = if p < k && col < n {
                     b[b0 + p * b_rs + col * b_cs].to_f32()
@@ -335,14 +351,22 @@ pub mod kernels {
             for j in 0..32 {
                 let e = t + 128 * j;
                 // Consecutive threads read consecutive elements of each operand's memory.
-                let (ii, kk) = if a_cs == 1 { (e / 32, e % 32) } else { (e % 128, e / 128) };
+                let (ii, kk) = if a_cs == 1 {
+                    (e / 32, e % 32)
+                } else {
+                    (e % 128, e / 128)
+                };
                 let (r, p) = (row0 + ii, k0 + kk);
                 sa[ii * 40 + kk] = if r < m && p < k {
                     a[a0 + r * a_rs + p * a_cs]
                 } else {
                     f16::ZERO
                 };
-                let (kk, jj) = if b_cs == 1 { (e / 128, e % 128) } else { (e % 32, e / 32) };
+                let (kk, jj) = if b_cs == 1 {
+                    (e / 128, e % 128)
+                } else {
+                    (e % 32, e / 32)
+                };
                 let (p, col) = (k0 + kk, col0 + jj);
                 sb[kk * 136 + jj] = if p < k && col < n {
                     b[b0 + p * b_rs + col * b_cs]

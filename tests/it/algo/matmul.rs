@@ -285,7 +285,10 @@ fn named_shapes_in_every_layout(dev: &Device) {
 #[backends]
 fn cooperative_blocks_with_partial_edges(dev: &Device) {
     if !half_engines(dev).contains(&Engine::Cooperative) {
-        eprintln!("{}: no cooperative matrices, the tiled kernel is tested", dev.name());
+        eprintln!(
+            "{}: no cooperative matrices, the tiled kernel is tested",
+            dev.name()
+        );
         return;
     }
     let layouts = [Layout::ColumnMajor, Layout::RowMajor, Layout::RowMajor];
@@ -373,9 +376,15 @@ fn mismatched_buffers_are_errors(dev: &Device) {
     // A 2×3 by 3×2 product fits; 2×2 by 2×2 does not (A and B hold 6, not 4).
     Matmul::new(2, 2, 3).run(&a, &b, &mut c).unwrap();
     bad(Matmul::new(2, 2, 2).run(&a, &b, &mut c), "exactly 4");
-    bad(Matmul::new(2, 2, 3).batch(2).run(&a, &b, &mut c), "exactly 12");
+    bad(
+        Matmul::new(2, 2, 3).batch(2).run(&a, &b, &mut c),
+        "exactly 12",
+    );
     let b4 = dev.upload(&[1.0f32; 4]).unwrap();
-    bad(Matmul::new(3, 2, 2).run(&a, &b4, &mut c), "C of 1 product(s) of 3×2");
+    bad(
+        Matmul::new(3, 2, 2).run(&a, &b4, &mut c),
+        "C of 1 product(s) of 3×2",
+    );
     let bias = dev.upload(&[1.0f32; 3]).unwrap();
     bad(
         Matmul::new(2, 2, 3).run_with_bias(&a, &b, &bias, &mut c),

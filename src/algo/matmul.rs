@@ -61,7 +61,7 @@ pub const TILE: usize = 64;
 pub const COOP_TILE: usize = 128;
 
 /// The kernels of the matrix products, public as an example of a library written in Sarek;
-/// [`Matmul`] and [`matmul`](super::matmul::matmul) are how they are meant to be used.
+/// [`Matmul`] and [`matmul()`] are how they are meant to be used.
 ///
 /// Every kernel takes the same arguments: the operands `a`, `b`, the bias row (read only where
 /// `has_bias` is 1), `c`, the shape `m`, `n`, `k`, the strides of `A` (`a_rs` between rows,
@@ -532,13 +532,11 @@ mod sealed {
 /// # Ok(()) }
 /// ```
 pub trait MatmulElement: crate::Element + sealed::Sealed {
-    /// Adds the kernel of `engine` (never [`Engine::Auto`]) to `batch`; the library's
-    /// internals (arguments already checked by [`Matmul`]).
+    /// Adds the kernel of `s.engine` (never [`Engine::Auto`]) over `s.grid` to `batch`; the
+    /// library's internals (arguments already checked by [`Matmul`]).
     #[doc(hidden)]
     fn enqueue_kernel(
-        engine: Engine,
         batch: &mut Batch,
-        grid: Grid,
         a: &Buffer<Self>,
         b: &Buffer<Self>,
         bias: &Buffer<Self>,
@@ -547,10 +545,13 @@ pub trait MatmulElement: crate::Element + sealed::Sealed {
     ) -> Result<()>;
 }
 
-/// The scalar arguments every kernel of [`kernels`] takes, in order.
+/// The kernel and grid of a product, and the scalar arguments every kernel of [`kernels`]
+/// takes, in order.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Scalars {
+    engine: Engine,
+    grid: Grid,
     dims: [u32; 3],
     strides: [u32; 6],
     batch: [u32; 3],
@@ -559,13 +560,13 @@ pub struct Scalars {
     has_bias: u32,
 }
 
-/// Expands to `kernel.enqueue(batch, grid, a, b, bias, c, <every scalar of s>)`.
+/// Expands to `kernel.enqueue(batch, s.grid, a, b, bias, c, <every scalar of s>)`.
 macro_rules! enqueue_with {
-    ($kernel:path, $batch:expr, $grid:expr, $a:expr, $b:expr, $bias:expr, $c:expr, $s:expr) => {{
+    ($kernel:path, $batch:expr, $a:expr, $b:expr, $bias:expr, $c:expr, $s:expr) => {{
         let s = $s;
         $kernel.enqueue(
             $batch,
-            $grid,
+            s.grid,
             $a,
             $b,
             $bias,
@@ -591,35 +592,31 @@ macro_rules! enqueue_with {
 
 impl MatmulElement for f32 {
     fn enqueue_kernel(
-        engine: Engine,
         batch: &mut Batch,
-        grid: Grid,
         a: &Buffer<f32>,
         b: &Buffer<f32>,
         bias: &Buffer<f32>,
         c: &mut Buffer<f32>,
         s: &Scalars,
     ) -> Result<()> {
-        debug_assert_eq!(engine, Engine::Tiled);
-        enqueue_with!(kernels::gemm_tiled_f32, batch, grid, a, b, bias, c, s)
+        debug_assert_eq!(s.engine, Engine::Tiled);
+        enqueue_with!(kernels::gemm_tiled_f32, batch, a, b, bias, c, s)
     }
 }
 
 impl MatmulElement for half::f16 {
     fn enqueue_kernel(
-        engine: Engine,
         batch: &mut Batch,
-        grid: Grid,
         a: &Buffer<half::f16>,
         b: &Buffer<half::f16>,
         bias: &Buffer<half::f16>,
         c: &mut Buffer<half::f16>,
         s: &Scalars,
     ) -> Result<()> {
-        if engine == Engine::Cooperative {
-            enqueue_with!(kernels::gemm_coop_f16, batch, grid, a, b, bias, c, s)
+        if s.engine == Engine::Cooperative {
+            enqueue_with!(kernels::gemm_coop_f16, batch, a, b, bias, c, s)
         } else {
-            enqueue_with!(kernels::gemm_tiled_f16, batch, grid, a, b, bias, c, s)
+            enqueue_with!(kernels::gemm_tiled_f16, batch, a, b, bias, c, s)
         }
     }
 }
@@ -1053,14 +1050,6 @@ impl Matmul {
         let (a_rs, a_cs) = self.layouts[0].strides(m, k);
         let (b_rs, b_cs) = self.layouts[1].strides(k, n);
         let (c_rs, c_cs) = self.layouts[2].strides(m, n);
-        let s = Scalars {
-            dims: [m as u32, n as u32, k as u32],
-            strides: [a_rs, a_cs, b_rs, b_cs, c_rs, c_cs].map(|v| v as u32),
-            batch: batch_strides,
-            alpha: self.alpha,
-            beta: self.beta,
-            has_bias: bias.is_some() as u32,
-        };
         let tile = if engine == Engine::Cooperative {
             COOP_TILE
         } else {
@@ -1068,8 +1057,18 @@ impl Matmul {
         };
         let count = u32::try_from(count).map_err(|_| bad("more than 2^32 - 1 products".into()))?;
         let grid = Grid::groups([n.div_ceil(tile) as u32, m.div_ceil(tile) as u32, count]);
+        let s = Scalars {
+            engine,
+            grid,
+            dims: [m as u32, n as u32, k as u32],
+            strides: [a_rs, a_cs, b_rs, b_cs, c_rs, c_cs].map(|v| v as u32),
+            batch: batch_strides,
+            alpha: self.alpha,
+            beta: self.beta,
+            has_bias: bias.is_some() as u32,
+        };
         // Without a bias the kernel's bias parameter is bound to `A` and never read.
-        T::enqueue_kernel(engine, batch, grid, a, b, bias.unwrap_or(a), c, &s)
+        T::enqueue_kernel(batch, a, b, bias.unwrap_or(a), c, &s)
     }
 }
 

@@ -43,7 +43,10 @@
 //!   `C` per workgroup of four subgroups, each 64×64 of it as 4×4 accumulators in `f32`, slices
 //!   of 32 along `k` staged in workgroup memory with zeros past the edges, and the accumulators
 //!   written through workgroup memory so that `alpha`, `beta`, the bias and the edges apply
-//!   element by element.
+//!   element by element. Where `A` and `B` are row-major with `k`, `n` and their batch strides
+//!   multiples of 4, it reads them as words of four halves ([`kernels::gemm_coop_f16x4`],
+//!   the suite's `f16` product with guards at the edges), each slice's words loaded during the
+//!   previous slice's products.
 //!
 //! [`Engine`] picks one explicitly (the CPU backend emulates cooperative matrices, so
 //! [`Engine::Cooperative`] runs there too).
@@ -417,6 +420,143 @@ pub mod kernels {
             }
         }
     }
+
+    /// [`gemm_coop_f16`] for row-major `A` and `B` whose rows and matrices start on whole
+    /// 8-byte words (`k`, `n` and the batch strides of `A` and `B` multiples of 4), read as
+    /// words of four halves (`F16Vec4`): thread `t` copies word `t % 8` of eight rows of the
+    /// slice of `A` (rows ordered so that the 16 threads of a half-warp store to distinct
+    /// banks) and word `t % 32` of eight rows of the slice of `B`, and loads the next slice's
+    /// words into registers before the products of this one, as the suite's `f16` product
+    /// does. Strides and offsets are in halves, as for the other kernels; a word lies wholly
+    /// inside or outside the matrix, so the guards are per word.
+    #[sarek::kernel(workgroup_size = [128], limits = "device")]
+    pub fn gemm_coop_f16x4(
+        a: &[F16Vec4],
+        b: &[F16Vec4],
+        bias: &[f16],
+        c: &mut [f16],
+        m: u32,
+        n: u32,
+        k: u32,
+        a_rs: u32,
+        _a_cs: u32,
+        b_rs: u32,
+        _b_cs: u32,
+        c_rs: u32,
+        c_cs: u32,
+        a_bs: u32,
+        b_bs: u32,
+        c_bs: u32,
+        alpha: f32,
+        beta: f32,
+        has_bias: u32,
+    ) {
+        // 128 rows of 8 words padded to 10, 32 rows of 32 words padded to 34, and a 16×16
+        // accumulator per subgroup.
+        let sa = shared::<[F16Vec4; 1280]>();
+        let sb = shared::<[F16Vec4; 1088]>();
+        let st = shared::<[f32; 1024]>();
+        let (m, n, k) = (m as usize, n as usize, k as usize);
+        let t = thread_idx_x();
+        let sg = t / 32;
+        let lane = t % 32;
+        let ar = (sg / 2) * 64;
+        let bc = (sg % 2) * 16;
+        let row0 = block_idx_y() * 128;
+        let col0 = block_idx_x() * 128;
+        let z = block_idx_z();
+        // `A` and `B` in words: unit strides between columns, rows of `a_rs / 4` words.
+        let aw = (z * a_bs as usize) / 4;
+        let bw = (z * b_bs as usize) / 4;
+        let c0 = z * c_bs as usize;
+        let (qa, qb) = (a_rs as usize / 4, b_rs as usize / 4);
+        let ta = ((t / 8) % 2) * 4 + (t / 16) % 4 + (t / 64) * 8;
+        let pa = ta * 10 + t % 8;
+        let pb = (t / 32) * 34 + t % 32;
+        let (wa, wb) = (t % 8, t % 32);
+        let col_ok = col0 + 4 * wb < n;
+        let mut ra = [F16Vec4::ZERO; 8];
+        let mut rb = [F16Vec4::ZERO; 8];
+        for j in 0..8 {
+            let r = row0 + ta + 16 * j;
+            ra[j] = if r < m && 4 * wa < k {
+                a[aw + r * qa + wa]
+            } else {
+                F16Vec4::ZERO
+            };
+            let p = t / 32 + 4 * j;
+            rb[j] = if p < k && col_ok {
+                b[bw + p * qb + col0 / 4 + wb]
+            } else {
+                F16Vec4::ZERO
+            };
+        }
+        let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 16];
+        let mut k0 = 0;
+        while k0 < k {
+            for j in 0..8 {
+                sa[pa + 160 * j] = ra[j];
+                sb[pb + 136 * j] = rb[j];
+            }
+            block_barrier();
+            // The next slice's words, in flight during this slice's products.
+            let kn = k0 + 32;
+            for j in 0..8 {
+                let r = row0 + ta + 16 * j;
+                ra[j] = if r < m && kn + 4 * wa < k {
+                    a[aw + r * qa + kn / 4 + wa]
+                } else {
+                    F16Vec4::ZERO
+                };
+                let p = kn + t / 32 + 4 * j;
+                rb[j] = if p < k && col_ok {
+                    b[bw + p * qb + col0 / 4 + wb]
+                } else {
+                    F16Vec4::ZERO
+                };
+            }
+            for h in 0..2 {
+                let mut am = [CoopMatrix::<f16, 16, A>::zeros(); 4];
+                let mut bm = [CoopMatrix::<f16, 16, B>::zeros(); 4];
+                for i in 0..4 {
+                    am[i] = CoopMatrix::load_rows(sa, (ar + 16 * i) * 10 + 4 * h, 10);
+                }
+                for j in 0..4 {
+                    bm[j] = CoopMatrix::load_rows(sb, 544 * h + bc + 4 * j, 34);
+                }
+                for i in 0..4 {
+                    for j in 0..4 {
+                        acc[4 * i + j] = am[i].multiply_add(bm[j], acc[4 * i + j]);
+                    }
+                }
+            }
+            block_barrier();
+            k0 += 32;
+        }
+        for i in 0..4 {
+            for j in 0..4 {
+                acc[4 * i + j].store_rows(st, sg * 256, 16);
+                block_barrier();
+                for q in 0..8 {
+                    let e = lane + 32 * q;
+                    let r = row0 + ar + 16 * i + e / 16;
+                    let col = col0 + 4 * bc + 16 * j + e % 16;
+                    if r < m && col < n {
+                        let at = c0 + r * c_rs as usize + col * c_cs as usize;
+                        let mut v = alpha * st[sg * 256 + e];
+                        if beta != 0.0 {
+                            v += beta * c[at].to_f32();
+                        }
+                        if has_bias != 0 {
+                            v += bias[col].to_f32();
+                        }
+                        c[at] = f16::from_f32(v);
+                    }
+                }
+                block_barrier();
+            }
+        }
+    }
 }
 
 /// How a matrix lies in its buffer.
@@ -614,11 +754,47 @@ impl MatmulElement for half::f16 {
         s: &Scalars,
     ) -> Result<()> {
         if s.engine == Engine::Cooperative {
-            enqueue_with!(kernels::gemm_coop_f16, batch, a, b, bias, c, s)
+            match word_views(a, b, s) {
+                Some((a4, b4)) => {
+                    enqueue_with!(kernels::gemm_coop_f16x4, batch, &a4, &b4, bias, c, s)
+                }
+                None => enqueue_with!(kernels::gemm_coop_f16, batch, a, b, bias, c, s),
+            }
         } else {
             enqueue_with!(kernels::gemm_tiled_f16, batch, a, b, bias, c, s)
         }
     }
+}
+
+/// `a` and `b` as words of four halves, for [`kernels::gemm_coop_f16x4`], where both are
+/// row-major with rows and matrices starting on whole words (and `n` a multiple of 4, so
+/// that a word of `B` lies wholly inside or outside a row) on a GPU; `None` elsewhere, and
+/// on the CPU backend, which has no view of a buffer as another element type.
+fn word_views(
+    a: &Buffer<half::f16>,
+    b: &Buffer<half::f16>,
+    s: &Scalars,
+) -> Option<(Buffer<crate::F16Vec4>, Buffer<crate::F16Vec4>)> {
+    let [_, n, k] = s.dims;
+    let [a_rs, a_cs, b_rs, b_cs, ..] = s.strides;
+    let words = a_cs == 1
+        && b_cs == 1
+        && [n, k, a_rs, b_rs, s.batch[0], s.batch[1]]
+            .iter()
+            .all(|v| v % 4 == 0);
+    if !words || a.device().is_cpu() {
+        return None;
+    }
+    let view = |x: &Buffer<half::f16>| {
+        Buffer::<crate::F16Vec4>::from_wgpu(
+            x.device(),
+            x.wgpu_buffer().clone(),
+            x.offset(),
+            x.len() / 4,
+        )
+        .ok()
+    };
+    Some((view(a)?, view(b)?))
 }
 
 /// A matrix product `C = alpha · op(A) · op(B) + beta · C (+ bias)` of an `m`×`k` matrix `A`

@@ -11,7 +11,7 @@
 //! (operands are exact halves, sums in `f32`, the result rounded once to a half).
 
 use proptest::prelude::*;
-use sarek::algo::matmul::{cooperative, matmul, Engine, Layout, Matmul};
+use sarek::algo::matmul::{cooperative, kernels, matmul, Engine, Layout, Matmul};
 use sarek::{f16, Device, Error};
 
 use crate::common::{self, backends};
@@ -294,6 +294,61 @@ fn cooperative_blocks_with_partial_edges(dev: &Device) {
     let layouts = [Layout::ColumnMajor, Layout::RowMajor, Layout::RowMajor];
     let case = Case::new(5, (130, 129, 70), 1, layouts, 1.0, 0.0, true, true);
     case.run_f16(dev, Engine::Cooperative, "f16 cooperative 130×129×70");
+}
+
+/// The cooperative kernel on words of four halves (what `Engine::Cooperative` runs on a GPU
+/// for row-major operands with `k` and `n` multiples of 4), launched directly with buffers of
+/// `F16Vec4`: edges in every dimension, a batch, `alpha`, `beta` and the bias.
+#[backends]
+fn cooperative_words_with_partial_edges(dev: &Device) {
+    if !half_engines(dev).contains(&Engine::Cooperative) {
+        eprintln!(
+            "{}: no cooperative matrices, the tiled kernel is tested",
+            dev.name()
+        );
+        return;
+    }
+    let (m, n, k, count) = (130, 132, 68, 2);
+    let layouts = [Layout::RowMajor; 3];
+    let case = Case::new(9, (m, n, k), count, layouts, -1.25, 0.5, true, true);
+    let words = |v: &[f32]| {
+        let h: Vec<f16> = v.iter().map(|&x| f16::from_f32(x)).collect();
+        bytemuck::cast_slice::<f16, sarek::F16Vec4>(&h).to_vec()
+    };
+    let a = dev.upload(&words(&case.a)).unwrap();
+    let b = dev.upload(&words(&case.b)).unwrap();
+    let h = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
+    let bias = dev.upload(&h(case.bias.as_ref().unwrap())).unwrap();
+    let mut c = dev.upload(&h(&case.c)).unwrap();
+    let grid = sarek::Grid::groups([n.div_ceil(128) as u32, m.div_ceil(128) as u32, count as u32]);
+    let (m, n, k) = (m as u32, n as u32, k as u32);
+    kernels::gemm_coop_f16x4
+        .launch(
+            dev,
+            grid,
+            &a,
+            &b,
+            &bias,
+            &mut c,
+            m,
+            n,
+            k,
+            k,
+            1,
+            n,
+            1,
+            n,
+            1,
+            m * k,
+            k * n,
+            m * n,
+            -1.25,
+            0.5,
+            1,
+        )
+        .unwrap();
+    let got: Vec<f32> = c.read().unwrap().iter().map(|x| x.to_f32()).collect();
+    case.check(&got, true, "f16 words 130×132×68×2");
 }
 
 /// `k = 0`: `C = beta · C + bias`, with `A` and `B` empty.

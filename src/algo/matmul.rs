@@ -36,7 +36,11 @@
 //! - a portable tiled kernel ([`kernels::gemm_tiled_f32`], [`kernels::gemm_tiled_f16`]): a
 //!   64×64 block of `C` per workgroup of 16×16 threads, each thread 4×4 of it, slices of 16
 //!   along `k` staged in workgroup memory, sums in `f32`. It needs no extension beyond
-//!   `SHADER_F16` for halves, and is what the CPU backend and lavapipe run;
+//!   `SHADER_F16` for halves, and is what the CPU backend runs. On a GPU, `f32` products with
+//!   row-major `B` and `C` whose rows start on whole `Vec4`s (`n` a multiple of 4) run the
+//!   suite's register-blocked product instead ([`kernels::gemm_rb_f32`]: 128×128 blocks, each
+//!   thread 8×8 of them, two staging buffers), where the device has its 16,640 bytes of
+//!   workgroup memory;
 //! - on a GPU with cooperative matrices of 16×16×16 with `f16` A and B and an `f32` C
 //!   (NVIDIA's tensor cores: see [extensions](crate::guide::extensions)) and subgroups of 32,
 //!   `f16` products run on the matrix units ([`kernels::gemm_coop_f16`]): a 128×128 block of
@@ -557,6 +561,148 @@ pub mod kernels {
             }
         }
     }
+
+    /// `C = alpha · A · B + beta · C + bias` for `f32` with register blocking, the suite's
+    /// `matmul_rb` with guards at the edges: a 128×128 block of `C` per workgroup of 16×16
+    /// threads, each thread an 8×8 part in sixteen `Vec4`s (rows `4ty..4ty+3` and `64+4ty..`,
+    /// columns `4tx..4tx+3` and `64+4tx..`), slices of 8 along `k` staged in two buffers of
+    /// workgroup memory (the next slice's loads in flight during this slice's products, one
+    /// barrier a slice). `A` is read element by element in any layout; `B`, `C` and the bias
+    /// are row-major rows of `Vec4` (`n`, the row strides and the batch strides of `B` and `C`
+    /// multiples of 4; strides and offsets in floats, as for the other kernels).
+    // 16,640 bytes of workgroup memory (rows padded by one `Vec4` against bank conflicts),
+    // over WebGPU's guaranteed 16,384.
+    #[sarek::kernel(workgroup_size = [16, 16], limits = "device")]
+    pub fn gemm_rb_f32(
+        a: &[f32],
+        b: &[Vec4],
+        bias: &[Vec4],
+        c: &mut [Vec4],
+        m: u32,
+        n: u32,
+        k: u32,
+        a_rs: u32,
+        a_cs: u32,
+        b_rs: u32,
+        _b_cs: u32,
+        c_rs: u32,
+        _c_cs: u32,
+        a_bs: u32,
+        b_bs: u32,
+        c_bs: u32,
+        alpha: f32,
+        beta: f32,
+        has_bias: u32,
+    ) {
+        let at = shared::<[[Vec4; 33]; 16]>();
+        let bt = shared::<[[Vec4; 32]; 16]>();
+        let (m, n, k) = (m as usize, n as usize, k as usize);
+        let tx = thread_idx_x();
+        let ty = thread_idx_y();
+        let tid = ty * 16 + tx;
+        let row0 = block_idx_y() * 128;
+        let col0 = block_idx_x() * 128;
+        let z = block_idx_z();
+        let a0 = z * a_bs as usize;
+        let bw = (z * b_bs as usize) / 4;
+        let cw = (z * c_bs as usize) / 4;
+        let (a_rs, a_cs) = (a_rs as usize, a_cs as usize);
+        let (qb, qc) = (b_rs as usize / 4, c_rs as usize / 4);
+        let mut acc = [Vec4::ZERO; 16];
+        // What this thread stages: rows `r..r+3` of `A` at column `ak` of the slice (one
+        // `Vec4` of the transposed slice), and one `Vec4` of `B` (row `br`, columns
+        // `4bc..4bc+3`).
+        let r = row0 + (tid / 8) * 4;
+        let ar = tid / 8;
+        let ak = tid % 8;
+        let br = tid / 32;
+        let bc = tid % 32;
+        let col_ok = col0 + bc * 4 < n;
+        let mut x = [0.0f32; 4];
+        for i in 0..4 {
+            x[i] = if r + i < m && ak < k {
+                a[a0 + (r + i) * a_rs + ak * a_cs]
+            } else {
+                0.0
+            };
+        }
+        let vb = if br < k && col_ok {
+            b[bw + br * qb + col0 / 4 + bc]
+        } else {
+            Vec4::ZERO
+        };
+        at[ak][ar] = Vec4::new(x[0], x[1], x[2], x[3]);
+        bt[br][bc] = vb;
+        block_barrier();
+        let mut k0 = 0;
+        while k0 < k {
+            // Two slices per trip, one from each buffer, so that every index stays a constant.
+            for buf in 0..2 {
+                // The next slice's loads, in flight during this slice's products.
+                let kn = k0 + (buf + 1) * 8 + ak;
+                for i in 0..4 {
+                    x[i] = if r + i < m && kn < k {
+                        a[a0 + (r + i) * a_rs + kn * a_cs]
+                    } else {
+                        0.0
+                    };
+                }
+                let gk = k0 + (buf + 1) * 8 + br;
+                let vb = if gk < k && col_ok {
+                    b[bw + gk * qb + col0 / 4 + bc]
+                } else {
+                    Vec4::ZERO
+                };
+                for kk in 0..8 {
+                    let b0 = bt[buf * 8 + kk][tx];
+                    let b1 = bt[buf * 8 + kk][16 + tx];
+                    let x0 = at[buf * 8 + kk][ty];
+                    let x1 = at[buf * 8 + kk][16 + ty];
+                    acc[0] += b0 * x0.x;
+                    acc[1] += b1 * x0.x;
+                    acc[8] += b0 * x1.x;
+                    acc[9] += b1 * x1.x;
+                    acc[2] += b0 * x0.y;
+                    acc[3] += b1 * x0.y;
+                    acc[10] += b0 * x1.y;
+                    acc[11] += b1 * x1.y;
+                    acc[4] += b0 * x0.z;
+                    acc[5] += b1 * x0.z;
+                    acc[12] += b0 * x1.z;
+                    acc[13] += b1 * x1.z;
+                    acc[6] += b0 * x0.w;
+                    acc[7] += b1 * x0.w;
+                    acc[14] += b0 * x1.w;
+                    acc[15] += b1 * x1.w;
+                }
+                // Into the other buffer: every thread has finished reading it (the barrier
+                // before this slice's products).
+                at[(1 - buf) * 8 + ak][ar] = Vec4::new(x[0], x[1], x[2], x[3]);
+                bt[(1 - buf) * 8 + br][bc] = vb;
+                block_barrier();
+            }
+            k0 += 16;
+        }
+        for i in 0..4 {
+            for half in 0..2 {
+                let r = row0 + half * 64 + ty * 4 + i;
+                for side in 0..2 {
+                    let col = col0 + tx * 4 + 64 * side;
+                    if r < m && col < n {
+                        let at = cw + r * qc + col / 4;
+                        let mut v = acc[half * 8 + i * 2 + side] * alpha;
+                        if beta != 0.0 {
+                            v += c[at] * beta;
+                        }
+                        if has_bias != 0 {
+                            v += bias[col / 4];
+                        }
+                        c[at] = v;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// How a matrix lies in its buffer.
@@ -615,7 +761,8 @@ pub enum Engine {
     /// tiled kernel elsewhere and for `f32`.
     #[default]
     Auto,
-    /// The portable tiled kernel, on every device.
+    /// The portable tiled kernels, on every device (for `f32` on a GPU, the register-blocked
+    /// one where the operands allow it).
     Tiled,
     /// Cooperative matrices (`f16` only): [`Error::MissingFeature`] on a device without
     /// 16×16×16 matrices of `f16` A and B and an `f32` C. The CPU backend emulates them.
@@ -740,7 +887,12 @@ impl MatmulElement for f32 {
         s: &Scalars,
     ) -> Result<()> {
         debug_assert_eq!(s.engine, Engine::Tiled);
-        enqueue_with!(kernels::gemm_tiled_f32, batch, a, b, bias, c, s)
+        match rb_views(b, bias, c, s) {
+            Some((b4, bias4, mut c4)) => {
+                enqueue_with!(kernels::gemm_rb_f32, batch, a, &b4, &bias4, &mut c4, s)
+            }
+            None => enqueue_with!(kernels::gemm_tiled_f32, batch, a, b, bias, c, s),
+        }
     }
 }
 
@@ -766,10 +918,19 @@ impl MatmulElement for half::f16 {
     }
 }
 
+/// A view of the first `len` elements of `x`'s memory as elements of `E`, on a GPU; `None` on
+/// the CPU backend, which has no view of a buffer as another element type, or where wgpu
+/// refuses the range.
+fn view<E: crate::Element, T: crate::Element>(x: &Buffer<T>, len: usize) -> Option<Buffer<E>> {
+    if x.device().is_cpu() {
+        return None;
+    }
+    Buffer::<E>::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), len).ok()
+}
+
 /// `a` and `b` as words of four halves, for [`kernels::gemm_coop_f16x4`], where both are
 /// row-major with rows and matrices starting on whole words (and `n` a multiple of 4, so
-/// that a word of `B` lies wholly inside or outside a row) on a GPU; `None` elsewhere, and
-/// on the CPU backend, which has no view of a buffer as another element type.
+/// that a word of `B` lies wholly inside or outside a row) on a GPU; `None` elsewhere.
 fn word_views(
     a: &Buffer<half::f16>,
     b: &Buffer<half::f16>,
@@ -782,19 +943,44 @@ fn word_views(
         && [n, k, a_rs, b_rs, s.batch[0], s.batch[1]]
             .iter()
             .all(|v| v % 4 == 0);
-    if !words || a.device().is_cpu() {
+    if !words {
         return None;
     }
-    let view = |x: &Buffer<half::f16>| {
-        Buffer::<crate::F16Vec4>::from_wgpu(
-            x.device(),
-            x.wgpu_buffer().clone(),
-            x.offset(),
-            x.len() / 4,
-        )
-        .ok()
+    Some((view(a, a.len() / 4)?, view(b, b.len() / 4)?))
+}
+
+/// `b`, the bias (or `b` again without one) and `c` as rows of `Vec4`, for
+/// [`kernels::gemm_rb_f32`], where `B` and `C` are row-major with rows and matrices starting
+/// on whole `Vec4`s, on a GPU with the kernel's 16,640 bytes of workgroup memory; `None`
+/// elsewhere.
+fn rb_views(
+    b: &Buffer<f32>,
+    bias: &Buffer<f32>,
+    c: &Buffer<f32>,
+    s: &Scalars,
+) -> Option<(
+    Buffer<crate::Vec4>,
+    Buffer<crate::Vec4>,
+    Buffer<crate::Vec4>,
+)> {
+    let n = s.dims[1];
+    let [_, _, b_rs, b_cs, c_rs, c_cs] = s.strides;
+    let vectors = b_cs == 1
+        && c_cs == 1
+        && [n, b_rs, c_rs, s.batch[1], s.batch[2]]
+            .iter()
+            .all(|v| v % 4 == 0);
+    let memory = c.device().limits().max_compute_workgroup_storage_size;
+    if !vectors || memory < kernels::gemm_rb_f32::ABI.workgroup_memory {
+        return None;
+    }
+    let b4 = view(b, b.len() / 4)?;
+    let bias4 = if s.has_bias != 0 {
+        view(bias, bias.len() / 4)?
+    } else {
+        view(b, b.len() / 4)?
     };
-    Some((view(a)?, view(b)?))
+    Some((b4, bias4, view(c, c.len() / 4)?))
 }
 
 /// A matrix product `C = alpha · op(A) · op(B) + beta · C (+ bias)` of an `m`×`k` matrix `A`

@@ -212,11 +212,18 @@ fn layouts() -> impl Strategy<Value = [Layout; 3]> {
     ]
 }
 
-/// Shapes from one element to just past the tiled kernel's 64×64 block, `k` past its slice.
+/// Shapes from one element to past the tiled kernels' 64×64 and 128×128 blocks, `k` past
+/// their slices.
 fn shapes() -> impl Strategy<Value = (usize, usize, usize)> {
     prop_oneof![
         (1usize..5, 1usize..5, 1usize..5),
         (1usize..70, 1usize..70, 1usize..40),
+        // `n` a multiple of 4: the word and `Vec4` kernels, on a GPU.
+        (
+            1usize..140,
+            (1usize..36).prop_map(|q| 4 * q),
+            (1usize..12).prop_map(|q| 4 * q)
+        ),
     ]
 }
 
@@ -349,6 +356,56 @@ fn cooperative_words_with_partial_edges(dev: &Device) {
         .unwrap();
     let got: Vec<f32> = c.read().unwrap().iter().map(|x| x.to_f32()).collect();
     case.check(&got, true, "f16 words 130×132×68×2");
+}
+
+/// The register-blocked `f32` kernel (what the tiled engine runs on a GPU for row-major `B` and
+/// `C` with `n` a multiple of 4), launched directly with rows of `Vec4`: 128×128 blocks with
+/// partial edges, `k` not a multiple of its slices, `A` column-major, a batch, `alpha`, `beta`
+/// and the bias.
+#[backends]
+fn register_blocks_with_partial_edges(dev: &Device) {
+    let need = kernels::gemm_rb_f32::ABI.workgroup_memory;
+    if dev.limits().max_compute_workgroup_storage_size < need {
+        eprintln!("{}: less than {need} bytes of workgroup memory", dev.name());
+        return;
+    }
+    let (m, n, k, count) = (130, 136, 21, 2);
+    let layouts = [Layout::ColumnMajor, Layout::RowMajor, Layout::RowMajor];
+    let case = Case::new(21, (m, n, k), count, layouts, 0.75, -0.5, true, false);
+    let vecs = |v: &[f32]| bytemuck::cast_slice::<f32, sarek::Vec4>(v).to_vec();
+    let a = dev.upload(&case.a).unwrap();
+    let b = dev.upload(&vecs(&case.b)).unwrap();
+    let bias = dev.upload(&vecs(case.bias.as_ref().unwrap())).unwrap();
+    let mut c = dev.upload(&vecs(&case.c)).unwrap();
+    let grid = sarek::Grid::groups([n.div_ceil(128) as u32, m.div_ceil(128) as u32, count as u32]);
+    let (m, n, k) = (m as u32, n as u32, k as u32);
+    kernels::gemm_rb_f32
+        .launch(
+            dev,
+            grid,
+            &a,
+            &b,
+            &bias,
+            &mut c,
+            m,
+            n,
+            k,
+            1,
+            m,
+            n,
+            1,
+            n,
+            1,
+            m * k,
+            k * n,
+            m * n,
+            0.75,
+            -0.5,
+            1,
+        )
+        .unwrap();
+    let got: Vec<f32> = bytemuck::cast_slice(&c.read().unwrap()).to_vec();
+    case.check(&got, false, "f32 register blocks 130×136×21×2");
 }
 
 /// `k = 0`: `C = beta · C + bias`, with `A` and `B` empty.

@@ -29,7 +29,7 @@
 //!
 //! # The kernels
 //!
-//! Two kernels compute every product, each a block of `C` per workgroup with edge guards, so
+//! Every kernel computes a block of `C` per workgroup with edge guards, so
 //! any `m`, `n` and `k` runs (not only multiples of the block), and with strides for each
 //! operand's rows and columns, so each layout is read where it lies (no transposed copy):
 //!
@@ -55,14 +55,17 @@
 //! [`Engine`] picks one explicitly (the CPU backend emulates cooperative matrices, so
 //! [`Engine::Cooperative`] runs there too).
 //!
-//! Both sum the `k` products of an element in `f32` (for `f16` operands too, as cuBLAS's
+//! All sum the `k` products of an element in `f32` (for `f16` operands too, as cuBLAS's
 //! `CUBLAS_COMPUTE_32F` does) in an order of their own, so a result can differ from a
 //! sequential host loop's in its last bits; `f16` results are rounded once, at the end.
 
 use crate::{Batch, Buffer, Device, Error, Grid, Result};
 
-/// The rows and columns of `C` one workgroup of the tiled kernel computes.
+/// The rows and columns of `C` one workgroup of the portable tiled kernel computes.
 pub const TILE: usize = 64;
+
+/// The rows and columns of `C` one workgroup of the register-blocked `f32` kernel computes.
+pub const RB_TILE: usize = 128;
 
 /// The rows and columns of `C` one workgroup of the cooperative kernel computes.
 pub const COOP_TILE: usize = 128;
@@ -819,7 +822,7 @@ mod sealed {
 /// # Ok(()) }
 /// ```
 pub trait MatmulElement: crate::Element + sealed::Sealed {
-    /// Adds the kernel of `s.engine` (never [`Engine::Auto`]) over `s.grid` to `batch`; the
+    /// Adds the kernel of `s.engine` (never [`Engine::Auto`]) to `batch`; the
     /// library's internals (arguments already checked by [`Matmul`]).
     #[doc(hidden)]
     fn enqueue_kernel(
@@ -832,13 +835,13 @@ pub trait MatmulElement: crate::Element + sealed::Sealed {
     ) -> Result<()>;
 }
 
-/// The kernel and grid of a product, and the scalar arguments every kernel of [`kernels`]
-/// takes, in order.
+/// The engine and batch count of a product, and the scalar arguments every kernel of
+/// [`kernels`] takes, in order.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Scalars {
     engine: Engine,
-    grid: Grid,
+    count: u32,
     dims: [u32; 3],
     strides: [u32; 6],
     batch: [u32; 3],
@@ -847,13 +850,16 @@ pub struct Scalars {
     has_bias: u32,
 }
 
-/// Expands to `kernel.enqueue(batch, s.grid, a, b, bias, c, <every scalar of s>)`.
+/// Expands to `kernel.enqueue(batch, grid, a, b, bias, c, <every scalar of s>)`, the grid a
+/// workgroup for each `tile`×`tile` block of each product's `C`.
 macro_rules! enqueue_with {
-    ($kernel:path, $batch:expr, $a:expr, $b:expr, $bias:expr, $c:expr, $s:expr) => {{
+    ($kernel:path, $tile:expr, $batch:expr, $a:expr, $b:expr, $bias:expr, $c:expr, $s:expr) => {{
         let s = $s;
+        let [m, n, _] = s.dims;
+        let tile: u32 = $tile as u32;
         $kernel.enqueue(
             $batch,
-            s.grid,
+            Grid::groups([n.div_ceil(tile), m.div_ceil(tile), s.count]),
             $a,
             $b,
             $bias,
@@ -889,9 +895,18 @@ impl MatmulElement for f32 {
         debug_assert_eq!(s.engine, Engine::Tiled);
         match rb_views(b, bias, c, s) {
             Some((b4, bias4, mut c4)) => {
-                enqueue_with!(kernels::gemm_rb_f32, batch, a, &b4, &bias4, &mut c4, s)
+                enqueue_with!(
+                    kernels::gemm_rb_f32,
+                    RB_TILE,
+                    batch,
+                    a,
+                    &b4,
+                    &bias4,
+                    &mut c4,
+                    s
+                )
             }
-            None => enqueue_with!(kernels::gemm_tiled_f32, batch, a, b, bias, c, s),
+            None => enqueue_with!(kernels::gemm_tiled_f32, TILE, batch, a, b, bias, c, s),
         }
     }
 }
@@ -908,12 +923,21 @@ impl MatmulElement for half::f16 {
         if s.engine == Engine::Cooperative {
             match word_views(a, b, s) {
                 Some((a4, b4)) => {
-                    enqueue_with!(kernels::gemm_coop_f16x4, batch, &a4, &b4, bias, c, s)
+                    enqueue_with!(
+                        kernels::gemm_coop_f16x4,
+                        COOP_TILE,
+                        batch,
+                        &a4,
+                        &b4,
+                        bias,
+                        c,
+                        s
+                    )
                 }
-                None => enqueue_with!(kernels::gemm_coop_f16, batch, a, b, bias, c, s),
+                None => enqueue_with!(kernels::gemm_coop_f16, COOP_TILE, batch, a, b, bias, c, s),
             }
         } else {
-            enqueue_with!(kernels::gemm_tiled_f16, batch, a, b, bias, c, s)
+            enqueue_with!(kernels::gemm_tiled_f16, TILE, batch, a, b, bias, c, s)
         }
     }
 }
@@ -1412,16 +1436,10 @@ impl Matmul {
         let (a_rs, a_cs) = self.layouts[0].strides(m, k);
         let (b_rs, b_cs) = self.layouts[1].strides(k, n);
         let (c_rs, c_cs) = self.layouts[2].strides(m, n);
-        let tile = if engine == Engine::Cooperative {
-            COOP_TILE
-        } else {
-            TILE
-        };
         let count = u32::try_from(count).map_err(|_| bad("more than 2^32 - 1 products".into()))?;
-        let grid = Grid::groups([n.div_ceil(tile) as u32, m.div_ceil(tile) as u32, count]);
         let s = Scalars {
             engine,
-            grid,
+            count,
             dims: [m as u32, n as u32, k as u32],
             strides: [a_rs, a_cs, b_rs, b_cs, c_rs, c_cs].map(|v| v as u32),
             batch: batch_strides,

@@ -768,7 +768,8 @@ pub enum Engine {
     /// one where the operands allow it).
     Tiled,
     /// Cooperative matrices (`f16` only): [`Error::MissingFeature`] on a device without
-    /// 16×16×16 matrices of `f16` A and B and an `f32` C. The CPU backend emulates them.
+    /// 16×16×16 matrices of `f16` A and B and an `f32` C, and [`Error::BadArguments`] on a GPU
+    /// whose subgroups are not 32 wide. The CPU backend emulates them.
     Cooperative,
 }
 
@@ -794,6 +795,15 @@ pub fn cooperative(dev: &Device) -> bool {
     };
     if !dev.cooperative_matrix_shapes().contains(&shape) {
         return false;
+    }
+    subgroups_of_32(dev)
+}
+
+/// Whether every subgroup of `dev` is 32 invocations wide, as the cooperative kernels' split of
+/// a workgroup into four subgroups assumes (the CPU backend's emulation needs no such width).
+fn subgroups_of_32(dev: &Device) -> bool {
+    if dev.is_cpu() {
+        return true;
     }
     let info = dev.wgpu_device().adapter_info();
     info.subgroup_min_size == 32 && info.subgroup_max_size == 32
@@ -1231,7 +1241,7 @@ impl Matmul {
     /// buffer's length does not fit the shape: with [`Matmul::batch`]'s packed matrices each
     /// buffer must hold exactly `count` matrices, with [`Matmul::batch_strides`] at least up
     /// to its last one; when an index would pass 2^32 - 1; and for [`Engine::Cooperative`]
-    /// with `f32`.
+    /// with `f32` or on a GPU whose subgroups are not 32 wide.
     ///
     /// ```
     /// use sarek::algo::matmul::Matmul;
@@ -1374,6 +1384,13 @@ impl Matmul {
             return Err(bad(
                 "cooperative matrices run `f16` products only; use `Engine::Tiled` or \
                  `Engine::Auto` for `f32`"
+                    .into(),
+            ));
+        }
+        if engine == Engine::Cooperative && !subgroups_of_32(c.device()) {
+            return Err(bad(
+                "the cooperative kernels assume subgroups of 32 invocations, and this device's \
+                 differ; use `Engine::Tiled` or `Engine::Auto`"
                     .into(),
             ));
         }

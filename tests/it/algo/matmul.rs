@@ -526,3 +526,27 @@ fn the_plain_call_multiplies_row_major_matrices(dev: &Device) {
     let c = sarek::algo::matmul(dev, &a, &b, 2, 2, 3).unwrap();
     assert_eq!(c.read().unwrap(), [58.0, 64.0, 139.0, 154.0]);
 }
+
+/// On a GPU that `cooperative` turns down (lavapipe: no cooperative matrices, subgroups of
+/// 8), asking for them is an error, not a wrong result.
+#[crate::common::gpu_only]
+fn cooperative_matrices_where_there_are_none_are_an_error(dev: &Device) {
+    if cooperative(dev) || !has_f16(dev) {
+        return;
+    }
+    let h = f16::from_f32;
+    let a = dev.upload(&[h(1.0); 4]).unwrap();
+    let mut c = dev.upload(&[h(5.0); 4]).unwrap();
+    let err = Matmul::new(2, 2, 2)
+        .engine(Engine::Cooperative)
+        .run(&a, &a, &mut c)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::BadArguments { .. } | Error::MissingFeature { .. }
+        ),
+        "{err}"
+    );
+    assert_eq!(c.read().unwrap(), [h(5.0); 4]);
+}

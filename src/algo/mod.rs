@@ -8,19 +8,25 @@
 //! - [`select`]: compaction by a predicate or flags, stable partition, unique and run-length
 //!   encoding;
 //! - [`histogram`]: even bins over a range of `f32`s, and integer keys;
+//! - [`matmul`](mod@matmul): matrix products `C = alpha · A · B + beta · C (+ bias)` of `f32`
+//!   and `f16`, any shape, row- or column-major, batched, on cooperative matrices where the
+//!   device has them ([`matmul::matmul`], [`matmul::Matmul`]);
 //! - [`rows`]: softmax, log-softmax, layernorm (forward and backward) and cross-entropy over
 //!   the rows of a matrix;
 //! - [`topk`]: the k largest or smallest elements with their indices.
 //!
-//! Every algorithm is portable: no workgroup waits for another (WebGPU promises no forward
+//! Every algorithm is portable (the matrix product uses cooperative matrices only where the
+//! device offers them): no workgroup waits for another (WebGPU promises no forward
 //! progress between workgroups), no extension is required, and the CPU backend runs the same
 //! kernels with the same results.
 
 pub mod histogram;
+pub mod matmul;
 pub mod rows;
 pub mod scan;
 pub mod select;
 pub mod sort;
 pub mod topk;
 
+pub use matmul::matmul;
 pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};

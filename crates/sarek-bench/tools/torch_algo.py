@@ -6,7 +6,11 @@ side-by-side table in BENCHMARKS.md. Run it on the same host, right after `algo_
 Each operation runs for about a second before it is timed (GPU clocks fall between waited
 launches), then the median of 20 runs timed with CUDA events is printed as one JSON line.
 
-Usage: torch_algo.py [--n LOG2]  (default 26)"""
+Matrix products (`torch.matmul` of row-major matrices, as `algo_bench matmul` times
+`sarek::algo::matmul`) print TFLOP/s: f16 at 4096³, 4095×4097×4093 and GPT-2's 8192×3072×768
+and 8192×768×3072, f32 at 4096³ (PyTorch's default float32 precision, no TF32).
+
+Usage: torch_algo.py [--n LOG2] [--matmul]  (default 26; --matmul: only the products)"""
 import json
 import sys
 
@@ -40,6 +44,9 @@ def main():
         log2 = int(sys.argv[sys.argv.index("--n") + 1])
     n = 1 << log2
     dev = "cuda"
+    matmuls(dev)
+    if "--matmul" in sys.argv:
+        return
     g = torch.Generator(device=dev).manual_seed(1)
     keys = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device=dev, generator=g)
     values = torch.arange(n, dtype=torch.int32, device=dev)
@@ -60,6 +67,24 @@ def main():
         row = {"op": name, "n": n, "us": round(us, 1)}
         if bytes_moved:
             row["GB/s"] = round(bytes_moved / us / 1e3, 1)
+        print(json.dumps(row), flush=True)
+
+
+def matmuls(dev):
+    shapes = [
+        (torch.float16, 4096, 4096, 4096),
+        (torch.float16, 4095, 4097, 4093),
+        (torch.float16, 8192, 3072, 768),
+        (torch.float16, 8192, 768, 3072),
+        (torch.float32, 4096, 4096, 4096),
+    ]
+    for dtype, m, n, k in shapes:
+        a = torch.randn(m, k, device=dev, dtype=dtype)
+        b = torch.randn(k, n, device=dev, dtype=dtype)
+        us = median_us(lambda: torch.matmul(a, b))
+        name = "matmul_f16" if dtype == torch.float16 else "matmul_f32"
+        row = {"op": name, "shape": f"{m}x{n}x{k}", "us": round(us, 1)}
+        row["TFLOP/s"] = round(2 * m * n * k / us / 1e6, 1)
         print(json.dumps(row), flush=True)
 
 

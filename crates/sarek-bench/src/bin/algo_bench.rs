@@ -15,16 +15,22 @@
 //! - `topk`: the 100 largest of 2^26 `f32`s with their indices, as `torch.topk(x, 100)`: the
 //!   GPU time of `TopK::enqueue_largest` (timestamps) and the wall time of the plain call `topk`
 //!   and reading its result.
+//! - `matmul`: the library's matrix products (`sarek::algo::matmul::Matmul::enqueue`, GPU time),
+//!   in TFLOP/s: `f16` at 4096³, 4095×4097×4093 and GPT-2's 8192×3072×768 and 8192×768×3072
+//!   (as `torch.matmul` of row-major halves), on cooperative matrices where the device has them
+//!   (it is opened with wgpu's experimental features for this), and `f32` at 4096³; sampled
+//!   elements checked against an `f64` host product first. `algo_bench matmul` runs only these.
 //!
 //! Each figure is the median of 20 runs after about a second of untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
 //!
 //! `cargo run --release -p sarek-bench --bin algo_bench -- [--quick]` (`--quick`: 2^20 and
-//! 64 rows).
+//! 64 rows; 256³ products).
 
 use std::time::{Duration, Instant};
 
 use sarek::algo::histogram::{enqueue_histogram_even, histogram_even};
+use sarek::algo::matmul::{cooperative, Matmul, MatmulElement};
 use sarek::algo::rows::{enqueue_layer_norm, enqueue_softmax, layer_norm, softmax};
 use sarek::algo::select::{select_if, Pred, Select};
 use sarek::algo::topk::{topk, TopK};
@@ -73,6 +79,13 @@ fn main() -> Result<()> {
     let quick = std::env::args().any(|a| a == "--quick");
     let n: usize = if quick { 1 << 20 } else { 1 << 26 };
     let size = if quick { "2^20" } else { "2^26" };
+    if std::env::args().any(|a| a == "matmul") {
+        return if bench_matmul(quick)? {
+            Ok(())
+        } else {
+            std::process::exit(1)
+        };
+    }
     let dev = Device::new()?;
     println!("adapter: {} ({:?})", dev.name(), dev.backend());
     // Values in [-1, 1), about half above zero.
@@ -202,7 +215,9 @@ fn main() -> Result<()> {
         if topk_ok { "" } else { "  WRONG RESULT" }
     );
     let rows_ok = bench_rows(&dev, quick, profiling)?;
-    if !(select_ok && hist_ok && topk_ok && rows_ok) {
+    drop(dev);
+    let matmul_ok = bench_matmul(quick)?;
+    if !(select_ok && hist_ok && topk_ok && rows_ok && matmul_ok) {
         std::process::exit(1);
     }
     Ok(())
@@ -307,4 +322,120 @@ fn bench_rows(dev: &Device, quick: bool, profiling: bool) -> Result<bool> {
         if norm_ok { "" } else { "  WRONG RESULT" }
     );
     Ok(softmax_ok && norm_ok)
+}
+
+/// Multiples of 1/4 from -1.5 to 1.5 (exact in `f16`; every partial sum of a product of them
+/// is exact in `f32` at these sizes), from `seed`.
+fn quarter_values(seed: usize, n: usize) -> Vec<f32> {
+    (0..n)
+        .map(|i| ((i * 7 + seed * 3) % 13) as f32 * 0.25 - 1.5)
+        .collect()
+}
+
+/// One product `m`×`n`×`k` of row-major `T`s: the GPU time of `Matmul::enqueue` (median) and
+/// whether sampled elements equal the host's (exactly for `f32`; within half an ulp of the
+/// half for `f16`).
+fn time_product<T: MatmulElement>(
+    dev: &Device,
+    (m, n, k): (usize, usize, usize),
+    from: impl Fn(f32) -> T,
+    to: impl Fn(T) -> f32,
+) -> Result<(Duration, bool)> {
+    let (av, bv) = (quarter_values(1, m * k), quarter_values(2, k * n));
+    let a = dev.upload(&av.iter().map(|&v| from(v)).collect::<Vec<_>>())?;
+    let b = dev.upload(&bv.iter().map(|&v| from(v)).collect::<Vec<_>>())?;
+    let mut c = dev.zeros::<T>(m * n)?;
+    let product = Matmul::new(m, n, k);
+    product.run(&a, &b, &mut c)?.wait()?;
+    let got = c.read()?;
+    let samples = [
+        (0, 0),
+        (1, n - 1),
+        (m / 2, n / 3),
+        (m - 1, 0),
+        (m - 1, n - 1),
+    ];
+    let ok = samples.iter().all(|&(r, col)| {
+        let want: f64 = (0..k)
+            .map(|p| av[r * k + p] as f64 * bv[p * n + col] as f64)
+            .sum();
+        let g = to(got[r * n + col]) as f64;
+        (g - want).abs()
+            <= want.abs()
+                * if std::mem::size_of::<T>() == 2 {
+                    1.0 / 2048.0
+                } else {
+                    0.0
+                }
+    });
+    let time = median(|| {
+        let start = Instant::now();
+        let mut batch = dev.batch();
+        product
+            .enqueue(&mut batch, &a, &b, &mut c)
+            .expect("enqueue");
+        gpu_time(batch.submit().expect("submit"), start)
+    });
+    Ok((time, ok))
+}
+
+/// The matrix products, on a device opened with wgpu's experimental features (cooperative
+/// matrices) where the adapter has them; whether every one was right.
+fn bench_matmul(quick: bool) -> Result<bool> {
+    // SAFETY: the products below use wgpu's experimental cooperative matrices only through
+    // Sarek's kernels, which the launch checks against the shapes the device offers.
+    let dev = Device::gpu_with(unsafe { sarek::GpuOptions::new().experimental_features() })
+        .or_else(|_| Device::new())?;
+    let profiling = dev.set_profiling(true);
+    println!(
+        "matmul on {} ({:?}): f16 on {}",
+        dev.name(),
+        dev.backend(),
+        if cooperative(&dev) {
+            "cooperative matrices"
+        } else {
+            "the tiled kernel"
+        }
+    );
+    let half: &[(usize, usize, usize)] = if quick {
+        &[(256, 256, 256), (255, 257, 253)]
+    } else {
+        &[
+            (4096, 4096, 4096),
+            (4095, 4097, 4093),
+            (8192, 3072, 768),
+            (8192, 768, 3072),
+        ]
+    };
+    let single: &[(usize, usize, usize)] = if quick {
+        &[(256, 256, 256)]
+    } else {
+        &[(4096, 4096, 4096)]
+    };
+    let mut all_ok = true;
+    let has_f16 = dev.features().contains(sarek::wgpu::Features::SHADER_F16);
+    let rows = half
+        .iter()
+        .filter(|_| has_f16)
+        .map(|&s| (s, true))
+        .chain(single.iter().map(|&s| (s, false)));
+    for ((m, n, k), is_half) in rows {
+        let (time, ok) = if is_half {
+            time_product(&dev, (m, n, k), sarek::f16::from_f32, |h: sarek::f16| {
+                h.to_f32()
+            })?
+        } else {
+            time_product(&dev, (m, n, k), |v| v, |v: f32| v)?
+        };
+        all_ok &= ok;
+        println!(
+            "matmul {} {m}×{n}×{k}: {:.1} µs ({}), {:.1} TFLOP/s{}",
+            if is_half { "f16" } else { "f32" },
+            us(time),
+            clock(profiling),
+            2.0 * (m * n * k) as f64 / time.as_secs_f64() / 1e12,
+            if ok { "" } else { "  WRONG RESULT" }
+        );
+    }
+    Ok(all_ok)
 }

@@ -129,7 +129,8 @@ pub enum Error {
         /// The value.
         value: u64,
     },
-    /// Arguments that do not match the kernel's ABI (only possible through the untyped API).
+    /// Arguments that do not match the kernel's ABI (through the untyped API), or that a
+    /// `sarek::algo` call cannot take (buffer lengths that do not fit its sizes).
     #[error("kernel `{kernel}`: {message}")]
     BadArguments {
         /// The kernel.

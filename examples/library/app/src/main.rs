@@ -1,7 +1,7 @@
 //! An application of the `reductions` kernel library: it adds its own element type and monoid
 //! (`ArgMax`, the largest value and where it is) to the library's generic reduction, asks for
-//! that instance, and calls the library's `clamp_to` helper from a kernel of its own. Every
-//! result is checked against the host; a mismatch exits non-zero.
+//! that instance, and calls the library's helpers (`clamp_to`, the generic `larger`) from a
+//! kernel of its own. Every result is checked against the host; a mismatch exits non-zero.
 //!
 //! Run it with `cargo run -p reductions-app` (`SAREK_DEVICE=cpu` runs it on the CPU backend).
 
@@ -9,7 +9,7 @@ use sarek::{Device, Grid};
 
 #[sarek::module]
 mod sensors {
-    use reductions::blocks::{clamp_to, reduce, Monoid, Total};
+    use reductions::blocks::{clamp_to, larger, reduce, Monoid, Total};
     use sarek::prelude::*;
 
     /// The largest value seen and its index (the first such index on ties).
@@ -46,7 +46,7 @@ mod sensors {
         if i < readings.len() {
             out[i] = ArgMax {
                 value: clamp_to(readings[i], 0.0, 100.0),
-                index: i as u32,
+                index: larger(i as u32, 0u32),
             };
         }
     }

@@ -1,7 +1,8 @@
 //! A small Sarek kernel library: [`blocks::reduce`], a reduction generic over any
 //! [`blocks::Monoid`] (this crate's [`blocks::Total`] or a dependent crate's own element type),
-//! [`blocks::clamp_to`], a helper other crates' kernels call, and [`reduce_all`], host code
-//! that reduces a whole buffer with whichever instance its caller's type has.
+//! [`blocks::clamp_to`] and [`blocks::larger`], helpers other crates' kernels call, and
+//! [`reduce_all`], host code that reduces a whole buffer with whichever instance its caller's
+//! type has.
 //!
 //! A crate that depends on this one imports the module's items with `use` in its own
 //! `#[sarek::module]`, implements `Monoid` for its types and asks for the instances it needs
@@ -50,6 +51,15 @@ pub mod blocks {
             hi
         } else {
             x
+        }
+    }
+
+    /// The larger of two values of any scalar type: a generic helper for other crates' kernels.
+    pub fn larger<T: Scalar>(a: T, b: T) -> T {
+        if a > b {
+            a
+        } else {
+            b
         }
     }
 

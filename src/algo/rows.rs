@@ -55,6 +55,7 @@ pub const REGISTER_COLS: usize = 1024;
 #[sarek::module]
 pub mod kernels {
     use sarek::prelude::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
 
     /// The running maximum and sum `(m, s)` of a row after the values `(m2, s2)` of another
     /// part of it are merged in: both sums rescaled to the larger maximum. Both maxima are
@@ -308,6 +309,76 @@ pub mod kernels {
                 rstd[row] = r;
             }
             row += grid_dim_x();
+        }
+    }
+
+    /// [`layer_norm_rows`] with a subgroup per row (`SUBGROUP`): each subgroup takes a slot
+    /// from a workgroup counter (WebGPU does not promise which invocations share a subgroup),
+    /// handles the rows of that slot, and sums with `subgroup_add`, so a row costs no barrier.
+    /// Every loop runs a count that is the same for the whole workgroup (loads past a row's end
+    /// are clamped and masked), as subgroup operations need.
+    #[sarek::kernel(workgroup_size = [256])]
+    pub fn layer_norm_rows_sg(
+        x: &[f32],
+        gamma: &[f32],
+        beta: &[f32],
+        rows: u32,
+        cols: u32,
+        eps: f32,
+        y: &mut [f32],
+        mean: &mut [f32],
+        rstd: &mut [f32],
+    ) {
+        let counter = shared::<[AtomicU32; 1]>();
+        let sg = subgroup_size() as usize;
+        let lane = subgroup_invocation_id() as usize;
+        let claimed = if subgroup_elect() {
+            counter[0].fetch_add(1, Ordering::Relaxed)
+        } else {
+            0
+        };
+        let slot = subgroup_broadcast_first(claimed) as usize;
+        let per_group = 256 / sg;
+        let n = cols as usize;
+        let inv_n = 1.0 / (cols as f32);
+        let steps = (n + sg - 1) / sg;
+        let stride = grid_dim_x() * per_group;
+        let rounds = (rows as usize + stride - 1) / stride;
+        let mut round = 0;
+        while round < rounds {
+            let row = round * stride + block_idx_x() * per_group + slot;
+            let valid = row < rows as usize;
+            let base = if valid { row * n } else { 0 };
+            let mut s = 0.0f32;
+            let mut k = 0;
+            while k < steps {
+                let j = k * sg + lane;
+                let e = x[base + if j < n { j } else { n - 1 }];
+                s += if j < n { e } else { 0.0 };
+                k += 1;
+            }
+            let mu = subgroup_add(s) * inv_n;
+            let mut q = 0.0f32;
+            k = 0;
+            while k < steps {
+                let j = k * sg + lane;
+                let d = x[base + if j < n { j } else { n - 1 }] - mu;
+                q += if j < n { d * d } else { 0.0 };
+                k += 1;
+            }
+            let r = 1.0 / (subgroup_add(q) * inv_n + eps).sqrt();
+            if valid {
+                let mut c = lane;
+                while c < n {
+                    y[base + c] = (x[base + c] - mu) * r * gamma[c] + beta[c];
+                    c += sg;
+                }
+                if lane == 0 {
+                    mean[row] = mu;
+                    rstd[row] = r;
+                }
+            }
+            round += 1;
         }
     }
 
@@ -623,6 +694,27 @@ pub fn enqueue_layer_norm(
     check_len("rstd", rstd, rows);
     if rows == 0 {
         return Ok(());
+    }
+    // A subgroup per row where there are subgroups: no barrier per row.
+    if batch
+        .device()
+        .features()
+        .contains(crate::wgpu::Features::SUBGROUP)
+    {
+        let per_group = 8; // rows a workgroup takes at once with subgroups of 32
+        return kernels::layer_norm_rows_sg.enqueue(
+            batch,
+            row_groups(rows.div_ceil(per_group)),
+            x,
+            gamma,
+            beta,
+            rows as u32,
+            cols as u32,
+            eps,
+            y,
+            mean,
+            rstd,
+        );
     }
     kernels::layer_norm_rows.enqueue(
         batch,

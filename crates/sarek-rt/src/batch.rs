@@ -113,6 +113,12 @@ impl Batch {
         self.work.add(&self.device, source, valid, args)
     }
 
+    /// The device the batch's launches run on (what a library call that records into a batch
+    /// asks about, `batch.device().features()`).
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+
     /// Submits every launch added, in order, in one compute pass.
     ///
     /// ```

@@ -416,8 +416,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn synchronize(&self) -> Result<()> {
-        self.check_lost()?;
-        self.backend_impl().synchronize()
+        self.traced("synchronize", "sync", crate::trace::Args::new, || {
+            self.check_lost()?;
+            self.backend_impl().synchronize()
+        })
     }
 
     /// Submits the launches this device holds in its open command encoder. A launch issued

@@ -115,6 +115,7 @@ impl Batch {
             return self.work.add(&self.device, source, valid, args);
         };
         let span = trace.span();
+        let position = self.work.len() as u64;
         let mut entry = None;
         let result =
             self.device
@@ -127,7 +128,7 @@ impl Batch {
                     }
                 });
         let traced = crate::launch::launch_args(&source.abi, grid, entry)
-            .u64("position", self.work.len() as u64)
+            .u64("position", position)
             .outcome(&result);
         span.end(&source.abi.kernel, "enqueue", traced);
         result

@@ -462,11 +462,6 @@ impl Span<'_> {
     pub(crate) fn end(self, name: &str, cat: &str, args: Args) {
         self.trace.complete(name, cat, self.start, &args);
     }
-
-    /// When it started.
-    pub(crate) fn start(&self) -> Instant {
-        self.start
-    }
 }
 
 impl Device {

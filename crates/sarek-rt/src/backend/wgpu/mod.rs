@@ -52,7 +52,6 @@ use poller::Poller;
 use sarek_ir::abi::{CoopScalar, CoopShape};
 pub(crate) use submit::Submitter;
 pub(crate) use tiered::Tiers;
-pub(crate) use timer::Timer;
 use transfer::StagingPool;
 
 /// A buffer of the wgpu backend.

@@ -225,6 +225,9 @@ pub(crate) struct GpuSpan {
     pub(crate) args: Args,
     /// When the host issued the work.
     pub(crate) issued: Instant,
+    /// Whether the work has been submitted to the device (its timestamps can be read: a
+    /// launch still in an open command encoder is left for a later read).
+    pub(crate) submitted: Box<dyn Fn() -> bool + Send>,
     /// The work's start and end in nanoseconds of the GPU's clock, once it has been
     /// submitted (`None` if they cannot be read: a lost device).
     pub(crate) read: Box<dyn FnOnce() -> Option<[f64; 2]> + Send>,
@@ -382,15 +385,18 @@ impl Trace {
         state.gpu.len() >= GPU_BACKLOG
     }
 
-    /// Reads the timestamps of the GPU spans waiting (their work must have been submitted:
-    /// this waits for it to finish) and records them on the GPU track. The GPU's clock is
-    /// placed on the host's by the largest offset that puts no span before its issue on the
-    /// host, so durations and gaps between spans are the GPU's own.
+    /// Reads the timestamps of the GPU spans waiting whose work was submitted (this waits for
+    /// it to finish) and records them on the GPU track; the others wait for a later call. The
+    /// GPU's clock is placed on the host's by the largest offset that puts no span before its
+    /// issue on the host, so durations and gaps between spans are the GPU's own.
     pub(crate) fn resolve_gpu(&self) {
         let spans = std::mem::take(&mut crate::sync::lock(&self.state).gpu);
         if spans.is_empty() {
             return;
         }
+        // Launches another thread left in the open encoder since the caller submitted it.
+        let (spans, later): (Vec<GpuSpan>, Vec<GpuSpan>) =
+            spans.into_iter().partition(|span| (span.submitted)());
         let read: Vec<(GpuSpan, f64, [f64; 2])> = spans
             .into_iter()
             .filter_map(|mut span| {
@@ -401,6 +407,10 @@ impl Trace {
             })
             .collect();
         let mut state = crate::sync::lock(&self.state);
+        state.gpu.extend(later);
+        if read.is_empty() {
+            return;
+        }
         let earliest = read
             .iter()
             .map(|(_, issued, [start, _])| issued - start)

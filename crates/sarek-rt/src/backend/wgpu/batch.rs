@@ -169,7 +169,8 @@ impl BatchWork for GpuBatch {
         if let (true, Some(t)) = (traced, &timer) {
             let launches = self.commands.len() as u64;
             let args = Args::new().u64("launches", launches);
-            device.trace_gpu("batch", args, t.clone());
+            let ticket = super::submit::Ticket::submitted(submission.clone());
+            device.trace_gpu("batch", args, t.clone(), ticket);
         }
         let pending = Submitted::after_submit(device, submission, timer.filter(|_| profiling));
         Ok(Launch::pending_named(device, "batch", Box::new(pending)))

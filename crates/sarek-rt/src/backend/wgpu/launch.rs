@@ -116,7 +116,7 @@ impl Device {
             let args = Args::new()
                 .str("kernel", &source.abi.kernel)
                 .u64s("dispatch", &dispatch.map(u64::from));
-            self.trace_gpu(&source.abi.kernel, args, t.clone());
+            self.trace_gpu(&source.abi.kernel, args, t.clone(), ticket.clone());
         }
         // Only a launch timed for the user reports a GPU time.
         let timer = timer.filter(|_| profiling);

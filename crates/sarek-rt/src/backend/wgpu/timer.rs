@@ -112,10 +112,16 @@ impl Device {
         (timer, traced)
     }
 
-    /// Hands `timer`'s pass, submitted or in the open encoder, to the trace's GPU track as
-    /// `name` with `args`; where many wait, submits them and reads their timestamps (which
-    /// waits for them).
-    pub(crate) fn trace_gpu(&self, name: &str, args: Args, timer: Arc<Timer>) {
+    /// Hands `timer`'s pass, submitted with `ticket` or still in the open encoder, to the
+    /// trace's GPU track as `name` with `args`; where many wait, submits them and reads their
+    /// timestamps (which waits for them).
+    pub(crate) fn trace_gpu(
+        &self,
+        name: &str,
+        args: Args,
+        timer: Arc<Timer>,
+        ticket: Arc<super::submit::Ticket>,
+    ) {
         let inner = self.inner();
         let Some(trace) = inner.trace.as_deref() else {
             return;
@@ -127,6 +133,7 @@ impl Device {
             args,
             // The pass is encoded: the GPU starts it after this.
             issued: Instant::now(),
+            submitted: Box::new(move || ticket.index().is_some()),
             read: Box::new(move || {
                 let [start, end] = timer.ticks(&device).ok()?;
                 Some([start as f64 * period, end as f64 * period])

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::common::{backends, cpu_only};
+use crate::common::{backends, cpu_only, gpu_only};
 
 use sarek::prelude::*;
 use sarek::{Config, GpuOptions};
@@ -355,4 +355,66 @@ fn a_trace_file_that_cannot_be_created_leaves_the_device_untraced() {
     assert_eq!(v.read().unwrap(), [1; 4]);
     dev.flush_trace().unwrap();
     assert!(!path.exists());
+}
+
+#[gpu_only]
+fn a_tiered_kernel_traces_its_quick_and_optimized_pipelines(dev: Device) {
+    drop(dev);
+    let path = trace_path("tiered");
+    // No cache directory: nothing compiled before, so the first launch runs the quick form.
+    let config = Config::from_env()
+        .pipeline_cache_dir(None)
+        .tiered(true)
+        .trace(Some(&path));
+    let traced = Device::gpu_with(GpuOptions::new().config(config)).unwrap();
+    let expected = super::tiered::expected(&super::tiered::input());
+    assert_eq!(super::tiered::run(&traced), expected);
+    // The second launch switches to the optimized pipeline, waiting for its compile.
+    assert_eq!(super::tiered::run(&traced), expected);
+    traced.flush_trace().unwrap();
+    let events = events(&path);
+    let made = named(&events, "pipeline", "blocked_sum");
+    let tier = |t: &str| made.iter().filter(|e| e["args"]["tier"] == t).count();
+    assert_eq!((tier("quick"), tier("optimized")), (1, 1), "{made:?}");
+    // The optimized pipeline was compiled on a thread of its own, named in the trace.
+    let optimized = made
+        .iter()
+        .find(|e| e["args"]["tier"] == "optimized")
+        .unwrap();
+    let thread = events
+        .iter()
+        .find(|e| e["ph"] == "M" && e["name"] == "thread_name" && e["tid"] == optimized["tid"])
+        .unwrap_or_else(|| panic!("no name for {optimized}"));
+    assert!(
+        thread["args"]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("sarek compile"),
+        "{thread}"
+    );
+    std::fs::remove_file(&path).ok();
+}
+
+#[backends]
+fn a_long_run_reaches_the_file_before_any_flush_and_keeps_every_launch(dev: Device) {
+    let path = trace_path("long");
+    let traced = traced_like(&dev, &path);
+    let mut v = traced.zeros::<u32>(64).unwrap();
+    // More launches than the GPU spans held back (1,024) and than 64 KiB of events.
+    let launches = 1500;
+    for _ in 0..launches {
+        trace_bump.launch(&traced, Grid::cover(64), &mut v).unwrap();
+    }
+    assert_eq!(v.read().unwrap(), vec![launches as u32; 64]);
+    let early = named(&events(&path), "launch", "trace_bump").len();
+    assert!(
+        early > 0 && early < launches,
+        "{early} launches written early"
+    );
+    traced.flush_trace().unwrap();
+    let events = events(&path);
+    assert_eq!(named(&events, "launch", "trace_bump").len(), launches);
+    let gpu = named(&events, "gpu", "trace_bump").len();
+    assert_eq!(gpu, if traced.can_profile() { launches } else { 0 });
+    std::fs::remove_file(&path).ok();
 }

@@ -7,8 +7,9 @@
 //! launches (`cat` `launch`, named by the kernel), batches (`batch`: the submission with its
 //! number of launches; `enqueue`: each launch added), transfers (`transfer`: uploads, zeroed buffers,
 //! reads, writes and copies, with their bytes), pipeline creations (`pipeline`: the kernel,
-//! its entry point, its tier, and whether its module came from the cache directory) and waits
-//! (`sync`). Each device is a process of the trace (`pid`, named after the device), each host
+//! its entry point, its tier, and whether its module came from the cache directory),
+//! `Device::prepare` (`prepare`), launches recorded into a caller's encoder (`record`) and
+//! waits (`sync`). Each device is a process of the trace (`pid`, named after the device), each host
 //! thread a thread of it (`tid`). Where the device has timestamp queries, each launch and
 //! batch also has a span on the device's `GPU` thread (`tid` 0, `cat` `gpu`) measured by the
 //! GPU itself.

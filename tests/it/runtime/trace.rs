@@ -128,10 +128,16 @@ fn a_trace_records_launches_batches_transfers_and_pipelines(dev: Device) {
         pollster::block_on(z.read_async()).unwrap(),
         [0, 10, 7, 8, 10, 10, 0, 0]
     );
+    traced
+        .prepare(&[trace_scale::SOURCE, trace_bump::SOURCE])
+        .unwrap();
     traced.synchronize().unwrap();
     traced.flush_trace().unwrap();
 
     let events = events(&path);
+    let prepared = named(&events, "prepare", "prepare");
+    assert_eq!(prepared.len(), 1, "{events:?}");
+    assert_eq!(prepared[0]["args"]["kernels"], "trace_scale, trace_bump");
     let pid = events
         .iter()
         .find(|e| e["ph"] == "M" && e["name"] == "process_name")
@@ -416,5 +422,28 @@ fn a_long_run_reaches_the_file_before_any_flush_and_keeps_every_launch(dev: Devi
     assert_eq!(named(&events, "launch", "trace_bump").len(), launches);
     let gpu = named(&events, "gpu", "trace_bump").len();
     assert_eq!(gpu, if traced.can_profile() { launches } else { 0 });
+    std::fs::remove_file(&path).ok();
+}
+
+#[gpu_only]
+fn a_launch_recorded_into_a_callers_encoder_is_traced(dev: Device) {
+    let path = trace_path("record");
+    let traced = traced_like(&dev, &path);
+    let mut v = traced.zeros::<u32>(N).unwrap();
+    let mut encoder = traced
+        .wgpu_device()
+        .create_command_encoder(&Default::default());
+    trace_bump
+        .record(&traced, &mut encoder, Grid::cover(N), &mut v)
+        .unwrap();
+    traced.wgpu_queue().submit([encoder.finish()]);
+    assert_eq!(v.read().unwrap(), vec![1; N]);
+    traced.flush_trace().unwrap();
+    let events = events(&path);
+    let recorded = named(&events, "record", "trace_bump");
+    assert_eq!(recorded.len(), 1, "{events:?}");
+    assert_eq!(recorded[0]["args"]["workgroups"][0], N.div_ceil(256));
+    // Its GPU time belongs to the caller's submission, which Sarek does not time.
+    assert!(named(&events, "gpu", "trace_bump").is_empty(), "{events:?}");
     std::fs::remove_file(&path).ok();
 }

@@ -134,7 +134,13 @@ impl Device {
     /// backend it reads each kernel's IR and compiles it as `SAREK_CPU_ENGINE` asks (what a
     /// first launch there does), one after the other.
     pub fn prepare(&self, kernels: &[&'static KernelSource]) -> Result<()> {
-        self.backend_impl().prepare(self, kernels)
+        let names = || {
+            let names: Vec<&str> = kernels.iter().map(|k| &*k.abi.kernel).collect();
+            Args::new().str("kernels", &names.join(", "))
+        };
+        self.traced("prepare", "prepare", names, || {
+            self.backend_impl().prepare(self, kernels)
+        })
     }
 }
 

@@ -138,11 +138,16 @@ impl Device {
         if self.is_cpu() {
             return Err(Error::NotOnCpu("recording into a wgpu command encoder"));
         }
-        if let Some(valid) = self.check_launch(&source.abi, grid, args)? {
-            let checked = self.gpu_checked(source, valid, args)?;
-            let bound = self.bind(&source.abi, checked, Submission::Later);
-            pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
-        }
-        Ok(())
+        let record = || {
+            if let Some(valid) = self.check_launch(&source.abi, grid, args)? {
+                let checked = self.gpu_checked(source, valid, args)?;
+                let bound = self.bind(&source.abi, checked, Submission::Later);
+                pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
+            }
+            Ok(())
+        };
+        // The caller submits the encoder: the trace has the recording, not the GPU's time.
+        let args = || crate::launch::launch_args(&source.abi, grid, None);
+        self.traced(&source.abi.kernel, "record", args, record)
     }
 }

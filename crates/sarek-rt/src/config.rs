@@ -321,7 +321,8 @@ impl Config {
     /// time on a `GPU` track, in the Chrome trace-event JSON format that Perfetto
     /// (<https://ui.perfetto.dev>) and `chrome://tracing` open. The file is created (emptied)
     /// when the first device of the process traces to it; devices that trace to the same path
-    /// share it, each a process of the trace. It is a complete JSON document at every moment;
+    /// share it, each a process of the trace (the file stays open, and later devices of the
+    /// process tracing to that path append to it). It is a complete JSON document at every moment;
     /// events reach it at [`Device::flush_trace`], every 64 KiB of them, and when the device
     /// is dropped. On a device with timestamp queries, tracing times every launch as
     /// [`Device::set_profiling`] does (each launch a compute pass of its own), so launches

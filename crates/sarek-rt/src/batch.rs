@@ -7,6 +7,7 @@ use crate::device::Device;
 use crate::error::Result;
 use crate::grid::Grid;
 use crate::launch::Launch;
+use crate::trace::Args;
 
 /// Launches collected on the host and submitted together: one uniform buffer for all of
 /// them (equal blocks stored once), one bind group per distinct set of buffers and uniform
@@ -107,10 +108,30 @@ impl Batch {
         grid: Grid,
         args: &[Arg<'_>],
     ) -> Result<()> {
-        let Some(valid) = self.device.check_launch(&source.abi, grid, args)? else {
-            return Ok(());
+        let Some(trace) = self.device.trace() else {
+            let Some(valid) = self.device.check_launch(&source.abi, grid, args)? else {
+                return Ok(());
+            };
+            return self.work.add(&self.device, source, valid, args);
         };
-        self.work.add(&self.device, source, valid, args)
+        let span = trace.span();
+        let position = self.work.len() as u64;
+        let mut entry = None;
+        let result =
+            self.device
+                .check_launch(&source.abi, grid, args)
+                .and_then(|valid| match valid {
+                    None => Ok(()),
+                    Some(valid) => {
+                        entry = Some((valid.entry, valid.dispatch));
+                        self.work.add(&self.device, source, valid, args)
+                    }
+                });
+        let traced = crate::launch::launch_args(&source.abi, grid, entry)
+            .u64("position", position)
+            .outcome(&result);
+        span.end(&source.abi.kernel, "enqueue", traced);
+        result
     }
 
     /// The device the batch's launches run on (what a library call that records into a batch
@@ -138,10 +159,18 @@ impl Batch {
     /// # Ok(()) }
     /// ```
     pub fn submit(self) -> Result<Launch> {
-        let device = &self.device;
-        device.check_lost()?;
-        // After the launches issued before.
-        device.flush();
-        self.work.submit(device)
+        let launches = self.len() as u64;
+        let Batch { device, work } = self;
+        device.traced(
+            "batch",
+            "batch",
+            || Args::new().u64("launches", launches),
+            || {
+                device.check_lost()?;
+                // After the launches issued before.
+                device.flush();
+                work.submit(&device)
+            },
+        )
     }
 }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) use crate::backend::Storage;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::trace::{Args, Trace};
 
 /// A type that can live in a kernel's buffer or be passed to a kernel by value.
 ///
@@ -214,9 +215,21 @@ impl<T: Element> Buffer<T> {
         device.check_buffer_size(bytes)?;
         let gpu = contents.map(T::slice_to_gpu);
         let contents = gpu.as_deref().map(bytemuck::cast_slice);
-        let storage = device
-            .backend_impl()
-            .create_buffer(device, bytes, elem, contents)?;
+        let name = if contents.is_some() {
+            "upload"
+        } else {
+            "zeros"
+        };
+        let storage = device.traced(
+            name,
+            "transfer",
+            || Args::new().u64("bytes", bytes),
+            || {
+                device
+                    .backend_impl()
+                    .create_buffer(device, bytes, elem, contents)
+            },
+        )?;
         Ok(Buffer::wrap_storage(device, storage, 0, len))
     }
 
@@ -433,10 +446,13 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
-        let bytes = self
-            .device
-            .backend_impl()
-            .read(&self.device, &self.raw, None)?;
+        let device = &self.device;
+        let bytes = device.traced(
+            "read",
+            "transfer",
+            || Args::new().u64("bytes", self.byte_len()),
+            || device.backend_impl().read(device, &self.raw, None),
+        )?;
         decode(&bytes)
     }
 
@@ -456,12 +472,21 @@ impl<T: Element> Buffer<T> {
         if self.is_empty() {
             return Ok(Vec::new());
         }
-        let pending = self
-            .device
-            .backend_impl()
-            .read_async(&self.device, &self.raw)?;
-        let bytes = pending.await?;
-        decode(&bytes)
+        // Traced from the call to the bytes' arrival, on the thread that finished it.
+        let span = self.device.trace().map(Trace::span);
+        let result = async {
+            let pending = self
+                .device
+                .backend_impl()
+                .read_async(&self.device, &self.raw)?;
+            pending.await
+        }
+        .await;
+        if let Some(span) = span {
+            let args = Args::new().u64("bytes", self.byte_len()).outcome(&result);
+            span.end("read_async", "transfer", args);
+        }
+        decode(&result?)
     }
 
     /// Replaces the contents with `data`, which must have the buffer's length. Ordered after
@@ -485,8 +510,21 @@ impl<T: Element> Buffer<T> {
             });
         }
         let gpu = T::slice_to_gpu(data);
-        self.device
-            .backend_impl()
-            .write(&self.device, &self.raw, None, bytemuck::cast_slice(&gpu))
+        let device = &self.device;
+        device.traced(
+            "write",
+            "transfer",
+            || Args::new().u64("bytes", self.byte_len()),
+            || {
+                device
+                    .backend_impl()
+                    .write(device, &self.raw, None, bytemuck::cast_slice(&gpu))
+            },
+        )
+    }
+
+    /// The bytes of the buffer's elements as the device stores them.
+    pub(crate) fn byte_len(&self) -> u64 {
+        self.raw.len as u64 * self.raw.elem_size
     }
 }

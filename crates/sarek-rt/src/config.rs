@@ -55,6 +55,7 @@ pub struct Config {
     pub(crate) subgroup_size: u32,
     pub(crate) cpu_threads: Option<usize>,
     pub(crate) dump_wgsl: Option<PathBuf>,
+    pub(crate) trace: Option<PathBuf>,
     pub(crate) tiered: bool,
     pub(crate) unclamped: bool,
     pub(crate) defer: bool,
@@ -213,6 +214,7 @@ impl Config {
             subgroup_size,
             cpu_threads,
             dump_wgsl: lookup("SAREK_DUMP_WGSL").map(PathBuf::from),
+            trace: nonempty("SAREK_TRACE").map(PathBuf::from),
             tiered: on_off(text("SAREK_TIERED").as_deref(), true),
             unclamped: on_off(text("SAREK_UNCLAMPED").as_deref(), true),
             defer: on_off(text("SAREK_DEFER").as_deref(), true),
@@ -313,6 +315,40 @@ impl Config {
         self
     }
 
+    /// A trace file the device writes what it does to, or `None` (`SAREK_TRACE=<file>`;
+    /// default `None`): launches, batches, transfers, pipeline creations and waits as spans on
+    /// the host's clock, and where the device has timestamp queries each launch's and batch's
+    /// time on a `GPU` track, in the Chrome trace-event JSON format that Perfetto
+    /// (<https://ui.perfetto.dev>) and `chrome://tracing` open. The file is created (emptied)
+    /// when the first device of the process traces to it; devices that trace to the same path
+    /// share it, each a process of the trace (the file stays open, and later devices of the
+    /// process tracing to that path append to it). It is a complete JSON document at every moment;
+    /// events reach it at [`Device::flush_trace`], every 64 KiB of them, and when the device
+    /// is dropped. On a device with timestamp queries, tracing times every launch as
+    /// [`Device::set_profiling`] does (each launch a compute pass of its own), so launches
+    /// cost more than untraced. A file that cannot be created is logged at `warn` level and
+    /// the device runs without a trace ([`Device::trace_path`] says which).
+    ///
+    /// ```
+    /// # use sarek_rt::fixture::add_one;
+    /// # fn main() -> sarek_rt::Result<()> {
+    /// let path = std::env::temp_dir().join(format!("sarek-config-{}.json", std::process::id()));
+    /// let dev = sarek_rt::Device::with_config(sarek_rt::Config::from_env().trace(Some(&path)))?;
+    /// let mut x = dev.upload(&[1u32, 2, 3])?;
+    /// add_one.launch(&dev, sarek_rt::Grid::cover(3), &mut x)?;
+    /// drop(x);
+    /// drop(dev); // writes the events still held
+    /// let json = std::fs::read_to_string(&path).unwrap();
+    /// assert!(json.starts_with(r#"{"displayTimeUnit":"ns","traceEvents":["#));
+    /// assert!(json.contains(r#""name":"add_one","cat":"launch""#));
+    /// # std::fs::remove_file(&path).ok();
+    /// # Ok(()) }
+    /// ```
+    pub fn trace(mut self, path: Option<&Path>) -> Config {
+        self.trace = path.map(Path::to_path_buf);
+        self
+    }
+
     /// Tiered compilation on a GPU: a kernel's first launch runs its quick form while the
     /// optimized pipeline compiles (`SAREK_TIERED=0` turns it off; default on).
     /// [`Device::set_tiered`] changes it on a live device.
@@ -387,6 +423,7 @@ mod tests {
         assert_eq!(c.subgroup_size, 32);
         assert_eq!(c.cpu_threads, None);
         assert_eq!(c.dump_wgsl, None);
+        assert_eq!(c.trace, None);
         assert!(c.tiered && c.unclamped && c.defer && c.coarsen && c.vec4);
     }
 
@@ -403,6 +440,7 @@ mod tests {
             ("SAREK_CPU_SUBGROUP_SIZE", "8"),
             ("SAREK_CPU_THREADS", "3"),
             ("SAREK_DUMP_WGSL", "/tmp/dump"),
+            ("SAREK_TRACE", "/tmp/trace.json"),
             ("SAREK_TIERED", "0"),
             ("SAREK_UNCLAMPED", "0"),
             ("SAREK_DEFER", "0"),
@@ -420,6 +458,7 @@ mod tests {
             .cpu_subgroup_size(8)
             .cpu_threads(3)
             .dump_wgsl(Some(Path::new("/tmp/dump")))
+            .trace(Some(Path::new("/tmp/trace.json")))
             .tiered(false)
             .unclamped(false)
             .defer(false)
@@ -434,6 +473,8 @@ mod tests {
         );
         assert_eq!(of(&[("SAREK_CPU_STEPS", "0")]).step_limit, None);
         assert_eq!(of(&[("SAREK_CACHE_MAX_MB", "0")]).cache_max_mb, 0);
+        // An empty path is no trace.
+        assert_eq!(of(&[("SAREK_TRACE", "")]).trace, None);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::ops::Range;
 use crate::buffer::{Buffer, Element};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::trace::Args;
 
 impl<T: Element> Buffer<T> {
     /// A copy of the buffer on `device`, which may be another device (or the same one).
@@ -31,6 +32,18 @@ impl<T: Element> Buffer<T> {
     /// # Ok(()) }
     /// ```
     pub fn copy_to(&self, device: &Device) -> Result<Buffer<T>> {
+        let args = || {
+            Args::new()
+                .u64("bytes", self.byte_len())
+                .u64("from_device", self.device.id())
+        };
+        device.traced("copy_to", "transfer", args, || {
+            self.copy_to_untraced(device)
+        })
+    }
+
+    /// [`Buffer::copy_to`], recorded by the caller.
+    fn copy_to_untraced(&self, device: &Device) -> Result<Buffer<T>> {
         device.check_lost()?;
         let elem = std::mem::size_of::<T::Gpu>() as u64;
         let bytes = elem * self.len() as u64;
@@ -59,7 +72,18 @@ impl<T: Element> Buffer<T> {
     /// # Ok(()) }
     /// ```
     pub fn read_range(&self, range: Range<usize>) -> Result<Vec<T>> {
-        let bytes = self.bytes_in(range)?;
+        let elem = std::mem::size_of::<T::Gpu>() as u64;
+        let count = range.end.saturating_sub(range.start) as u64;
+        let bytes = self.device.traced(
+            "read",
+            "transfer",
+            || {
+                Args::new()
+                    .u64("bytes", count * elem)
+                    .u64s("range", &[range.start as u64, range.end as u64])
+            },
+            || self.bytes_in(range.clone()),
+        )?;
         crate::buffer::decode(&bytes)
     }
 
@@ -80,7 +104,22 @@ impl<T: Element> Buffer<T> {
         self.check_range(start..start.saturating_add(data.len()))?;
         let elem = std::mem::size_of::<T::Gpu>();
         let gpu = T::slice_to_gpu(data);
-        self.write_bytes_at((start * elem) as u64, bytemuck::cast_slice(&gpu))
+        let bytes: &[u8] = bytemuck::cast_slice(&gpu);
+        if self.device.trace().is_none() {
+            return self.write_bytes_at((start * elem) as u64, bytes);
+        }
+        // `self` is borrowed mutably by the write: the span holds a clone of the device.
+        let device = self.device.clone();
+        device.traced(
+            "write",
+            "transfer",
+            || {
+                Args::new()
+                    .u64("bytes", bytes.len() as u64)
+                    .u64("at", start as u64)
+            },
+            || self.write_bytes_at((start * elem) as u64, bytes),
+        )
     }
 
     /// Writes `bytes` from byte `at`, as whole words: of a word it covers only in part (2-byte
@@ -171,6 +210,24 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn copy<T: Element>(
+        &self,
+        src: &Buffer<T>,
+        src_range: Range<usize>,
+        dst: &mut Buffer<T>,
+        dst_offset: usize,
+    ) -> Result<()> {
+        let elem = std::mem::size_of::<T::Gpu>() as u64;
+        let count = src_range.end.saturating_sub(src_range.start) as u64;
+        self.traced(
+            "copy",
+            "transfer",
+            || Args::new().u64("bytes", count * elem),
+            || self.copy_untraced(src, src_range.clone(), dst, dst_offset),
+        )
+    }
+
+    /// [`Device::copy`], recorded by the caller.
+    fn copy_untraced<T: Element>(
         &self,
         src: &Buffer<T>,
         src_range: Range<usize>,

@@ -171,6 +171,20 @@ impl Device {
         }
     }
 
+    /// Whether the CPU backend's debugging checks are on ([`Device::set_checks`]); always
+    /// `false` on a GPU.
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu_with(sarek_rt::Config::default().checks(true));
+    /// assert!(dev.checks());
+    /// dev.set_checks(false);
+    /// assert!(!dev.checks());
+    /// ```
+    pub fn checks(&self) -> bool {
+        self.as_cpu()
+            .is_some_and(|cpu| cpu.checks.load(Ordering::Relaxed))
+    }
+
     /// Runs kernels on a device the caller already owns (sharing it with their own passes).
     /// Sarek uses the device's own features and limits and does not touch its error handler:
     /// a kernel that needs a feature or limit the device was not created with fails to launch
@@ -416,8 +430,10 @@ impl Device {
     /// # Ok(()) }
     /// ```
     pub fn synchronize(&self) -> Result<()> {
-        self.check_lost()?;
-        self.backend_impl().synchronize()
+        self.traced("synchronize", "sync", crate::trace::Args::new, || {
+            self.check_lost()?;
+            self.backend_impl().synchronize()
+        })
     }
 
     /// Submits the launches this device holds in its open command encoder. A launch issued

@@ -221,6 +221,14 @@ pub enum Error {
         /// The kernel whose loop was cut.
         kernel: String,
     },
+    /// The trace file ([`crate::Config::trace`]) could not be written.
+    #[error("could not write the trace file {}: {message}", .path.display())]
+    Trace {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        message: String,
+    },
 }
 
 /// `Result<T, sarek::Error>`.

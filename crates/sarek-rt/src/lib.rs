@@ -43,6 +43,7 @@ mod logging;
 pub mod raw;
 mod split;
 mod sync;
+mod trace;
 pub mod vector;
 
 pub use backend::cpu::engine::CpuEngine;

@@ -1,5 +1,6 @@
 //! The runtime: launches, submission and batches, pipeline caches, configuration, grids,
-//! preparation, tiered compilation, several devices, and every call at its extremes.
+//! preparation, tiered compilation, several devices, the trace file, and every call at its
+//! extremes.
 
 mod applications;
 mod config;
@@ -11,3 +12,4 @@ mod pipeline_cache;
 mod prepare;
 mod submission;
 pub(crate) mod tiered;
+mod trace;

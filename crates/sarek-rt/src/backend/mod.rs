@@ -28,7 +28,10 @@
 //! 3. a variant of [`Backends`] (with its arm in `with_backend!`, next to it) and a
 //!    constructor on [`Device`] (as `Device::cpu_with` and `Device::gpu_with` are), plus
 //!    whatever its own public settings are, reached through an accessor like
-//!    [`Device::as_cpu`].
+//!    [`Device::as_cpu`];
+//! 4. a field `trace: Option<Arc<crate::trace::Trace>>`, opened from [`Config::trace`] when the
+//!    device is made: the shared layer records launches, batches and transfers into it
+//!    (`crate::trace`), and the backend adds its own events (pipelines, GPU spans).
 //!
 //! The shared checks need nothing: a launch reaches [`Backend::launch`] already checked
 //! against the limits and features the backend reports.
@@ -245,7 +248,7 @@ impl Device {
 mod tests {
     /// The rooms above the seam and the CPU backend's, which must not name wgpu (the public
     /// interop in `device.rs`, `buffer.rs`, `error.rs`, `raw.rs` and `lib.rs` may).
-    const WGPU_FREE: [(&str, &str); 9] = [
+    const WGPU_FREE: [(&str, &str); 10] = [
         ("backend/mod.rs", include_str!("mod.rs")),
         ("backend/cpu/mod.rs", include_str!("cpu/mod.rs")),
         ("backend/cpu/engine.rs", include_str!("cpu/engine.rs")),
@@ -255,6 +258,7 @@ mod tests {
         ("batch.rs", include_str!("../batch.rs")),
         ("copy.rs", include_str!("../copy.rs")),
         ("split.rs", include_str!("../split.rs")),
+        ("trace.rs", include_str!("../trace.rs")),
     ];
 
     #[test]

@@ -115,10 +115,19 @@ impl Launch {
     /// # Ok(()) }
     /// ```
     pub fn wait(&self) -> Result<()> {
-        if let Some(pending) = &self.pending {
+        let Some(pending) = &self.pending else {
+            return self.device.check_lost();
+        };
+        let wait = || {
             pending.wait()?;
-        }
-        self.device.check_lost()
+            self.device.check_lost()
+        };
+        self.device.traced(
+            "wait",
+            "sync",
+            || crate::trace::Args::new().str("kernel", self.kernel),
+            wait,
+        )
     }
 
     /// The launch's time on the GPU, from timestamp queries, waiting for it to finish.

@@ -18,6 +18,7 @@ use crate::buffer::RawBuffer;
 use crate::device::Device;
 use crate::error::Result;
 use crate::grid::Grid;
+use crate::trace::Args;
 
 /// A launch whose grid and arguments passed the checks every backend shares.
 pub(crate) struct Valid<'a> {
@@ -92,10 +93,26 @@ impl Device {
     ) -> Result<Launch> {
         // Checked and launched with the backend's own type: no virtual call on this path.
         with_backend!(&self.backend, backend => {
-            let Some(valid) = self.check_launch_on(&**backend, &source.abi, grid, args)? else {
-                return Ok(Launch::empty(self, source));
+            let Some(trace) = backend.trace.as_deref() else {
+                let Some(valid) = self.check_launch_on(&**backend, &source.abi, grid, args)? else {
+                    return Ok(Launch::empty(self, source));
+                };
+                return backend.launch(self, source, valid, args);
             };
-            backend.launch(self, source, valid, args)
+            let span = trace.span();
+            let mut entry = None;
+            let result = self
+                .check_launch_on(&**backend, &source.abi, grid, args)
+                .and_then(|valid| match valid {
+                    None => Ok(Launch::empty(self, source)),
+                    Some(valid) => {
+                        entry = Some((valid.entry, valid.dispatch));
+                        backend.launch(self, source, valid, args)
+                    }
+                });
+            let args = launch_args(&source.abi, grid, entry).outcome(&result);
+            span.end(&source.abi.kernel, "launch", args);
+            result
         })
     }
 
@@ -117,7 +134,36 @@ impl Device {
     /// backend it reads each kernel's IR and compiles it as `SAREK_CPU_ENGINE` asks (what a
     /// first launch there does), one after the other.
     pub fn prepare(&self, kernels: &[&'static KernelSource]) -> Result<()> {
-        self.backend_impl().prepare(self, kernels)
+        let names = || {
+            let names: Vec<&str> = kernels.iter().map(|k| &*k.abi.kernel).collect();
+            Args::new().str("kernels", &names.join(", "))
+        };
+        self.traced("prepare", "prepare", names, || {
+            self.backend_impl().prepare(self, kernels)
+        })
+    }
+}
+
+/// What a trace records of a launch of a kernel of `abi` over `grid`: the kernel, its grid in
+/// workgroups and in invocations, its workgroup size, and where it was checked, the entry
+/// point and dispatch it runs through (a coarsened or folded entry point's dispatch differs
+/// from the grid).
+pub(crate) fn launch_args(abi: &Abi, grid: Grid, entry: Option<(Entry, [u32; 3])>) -> Args {
+    let size = abi.workgroup_size;
+    let groups = grid.workgroups_u64(size);
+    let threads: Vec<u64> = (0..3)
+        .map(|i| groups[i].saturating_mul(u64::from(size[i])))
+        .collect();
+    let args = Args::new()
+        .str("kernel", &abi.kernel)
+        .u64s("workgroups", &groups)
+        .u64s("workgroup_size", &size.map(u64::from))
+        .u64s("grid", &threads);
+    match entry {
+        None => args,
+        Some((entry, dispatch)) => args
+            .str("entry", &format!("{entry:?}").to_lowercase())
+            .u64s("dispatch", &dispatch.map(u64::from)),
     }
 }
 

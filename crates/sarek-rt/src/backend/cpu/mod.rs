@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::device::{Device, Features, Limits};
 use crate::error::{Error, Result};
 use crate::launch::{Launch, Valid};
+use crate::trace::{Args, Trace};
 use sarek_ir::abi::{CoopScalar, CoopShape};
 
 /// A buffer of the CPU backend: 32-bit words in WGSL's layout, relaxed atomics because
@@ -43,6 +44,8 @@ pub(crate) struct CpuBackend {
     programs: Mutex<HashMap<usize, Arc<Prepared>>>,
     /// The settings the device was made with ([`crate::Config`]).
     pub(crate) config: crate::Config,
+    /// The device's trace ([`crate::Config::trace`]).
+    pub(crate) trace: Option<Arc<Trace>>,
 }
 
 impl CpuBackend {
@@ -63,6 +66,12 @@ impl CpuBackend {
             max_storage_buffers_per_shader_stage: 64,
             ..Limits::default()
         };
+        let trace = Trace::open(
+            config.trace.as_deref(),
+            id,
+            &format!("Sarek CPU backend ({threads} threads)"),
+            false,
+        );
         CpuBackend {
             id,
             threads,
@@ -73,6 +82,7 @@ impl CpuBackend {
             subgroup_size: AtomicU32::new(config.subgroup_size),
             programs: Mutex::new(HashMap::new()),
             config,
+            trace,
         }
     }
 
@@ -90,11 +100,25 @@ impl CpuBackend {
                 message: "its source has no IR (only `#[sarek::kernel]` embeds one); run it on a GPU device".into(),
             });
         }
+        let span = self.trace.as_deref().map(Trace::span);
         let program = Program::from_json(source.ir).map_err(|message| Error::CpuBackend {
             kernel: source.abi.kernel.to_string(),
             message,
         })?;
         let prepared = Arc::new(prepare(source, Arc::new(program), self.config.cpu_engine)?);
+        if let Some(span) = span {
+            // Where a GPU would create the pipeline: the IR read, and compiled by the JIT.
+            let engine = if prepared.jit.is_some() {
+                "jit"
+            } else {
+                "interpreter"
+            };
+            let args = Args::new()
+                .str("kernel", &source.abi.kernel)
+                .str("engine", engine)
+                .bool("cached", false);
+            span.end(&source.abi.kernel, "pipeline", args);
+        }
         // Where a GPU would create the pipeline.
         crate::launch::dump(source, self.config.dump_wgsl.as_deref());
         programs.insert(key, prepared.clone());

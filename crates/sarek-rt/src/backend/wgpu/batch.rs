@@ -6,12 +6,13 @@ use std::sync::Arc;
 use wgpu::util::DeviceExt;
 
 use super::pending::Submitted;
-use super::{bind_entries, pass, Dispatch, Pipeline, Timer};
+use super::{bind_entries, pass, Dispatch, Pipeline};
 use crate::arg::{Arg, KernelSource};
 use crate::backend::BatchWork;
 use crate::device::Device;
 use crate::error::Result;
 use crate::launch::{Launch, Valid};
+use crate::trace::Args;
 
 /// A buffer range a batched launch binds.
 struct Bound {
@@ -148,8 +149,9 @@ impl BatchWork for GpuBatch {
         let mut encoder = wgpu_device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("sarek batch"),
         });
-        // With profiling on, the whole batch (one pass) is timed.
-        let timer = device.profiling().then(|| Timer::new(wgpu_device));
+        // With profiling on, or a trace with a GPU track, the whole batch (one pass) is timed.
+        let profiling = device.profiling();
+        let (timer, traced) = device.timer(profiling);
         let dispatches = self
             .commands
             .iter()
@@ -159,12 +161,18 @@ impl BatchWork for GpuBatch {
                 bind_group: group,
                 workgroups: c.dispatch,
             });
-        pass(&mut encoder, "sarek batch", timer.as_ref(), dispatches);
+        pass(&mut encoder, "sarek batch", timer.as_deref(), dispatches);
         if let Some(t) = &timer {
             t.resolve(&mut encoder);
         }
         let submission = device.wgpu_queue().submit([encoder.finish()]);
-        let pending = Submitted::after_submit(device, submission, timer);
+        if let (true, Some(t)) = (traced, &timer) {
+            let launches = self.commands.len() as u64;
+            let args = Args::new().u64("launches", launches);
+            let ticket = super::submit::Ticket::submitted(submission.clone());
+            device.trace_gpu("batch", args, t.clone(), ticket);
+        }
+        let pending = Submitted::after_submit(device, submission, timer.filter(|_| profiling));
         Ok(Launch::pending_named(device, "batch", Box::new(pending)))
     }
 }

@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use super::bind::Submission;
 use super::pending::Submitted;
-use super::{pass, Pipeline, Timer};
+use super::{pass, Pipeline};
 use crate::arg::{Arg, KernelSource};
 use crate::buffer::RawBuffer;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::grid::Grid;
 use crate::launch::{args, Entry, Launch, Valid};
+use crate::trace::Args;
 
 /// A launch ready to bind: its dispatch, buffers, uniform block and pipeline.
 pub(crate) struct Checked<'a> {
@@ -71,12 +72,11 @@ impl Device {
     ) -> Result<Launch> {
         let started = std::time::Instant::now();
         let checked = self.gpu_checked(source, valid, args)?;
-        let device = &self.inner().device;
         let profiling = self
             .inner()
             .profiling
             .load(std::sync::atomic::Ordering::Relaxed);
-        let timer = profiling.then(|| Timer::new(device));
+        let (timer, traced) = self.timer(profiling);
         // Locked from the uniform block's write to the launch's encoding, so launches from
         // several threads keep one order in the encoder and in the uniform ring.
         let mut open = self.inner().submitter.lock();
@@ -88,7 +88,7 @@ impl Device {
         if let Some(t) = &timer {
             // A timed launch has a pass of its own, stamped at its start and end.
             let encoder = open.encoder();
-            pass(encoder, &source.abi.kernel, Some(t), [bound.dispatch()]);
+            pass(encoder, &source.abi.kernel, Some(&**t), [bound.dispatch()]);
             t.resolve(encoder);
         } else {
             // Untimed launches share the open pass (see `submit.rs`).
@@ -109,8 +109,17 @@ impl Device {
             bound.checked.dispatch,
             started.elapsed()
         );
+        let dispatch = bound.checked.dispatch;
         // The ring slot, if any, is released only now that the launch is encoded.
         drop(bound);
+        if let (true, Some(t)) = (traced, &timer) {
+            let args = Args::new()
+                .str("kernel", &source.abi.kernel)
+                .u64s("dispatch", &dispatch.map(u64::from));
+            self.trace_gpu(&source.abi.kernel, args, t.clone(), ticket.clone());
+        }
+        // Only a launch timed for the user reports a GPU time.
+        let timer = timer.filter(|_| profiling);
         Ok(Launch::pending(
             self,
             source,
@@ -129,11 +138,16 @@ impl Device {
         if self.is_cpu() {
             return Err(Error::NotOnCpu("recording into a wgpu command encoder"));
         }
-        if let Some(valid) = self.check_launch(&source.abi, grid, args)? {
-            let checked = self.gpu_checked(source, valid, args)?;
-            let bound = self.bind(&source.abi, checked, Submission::Later);
-            pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
-        }
-        Ok(())
+        let record = || {
+            if let Some(valid) = self.check_launch(&source.abi, grid, args)? {
+                let checked = self.gpu_checked(source, valid, args)?;
+                let bound = self.bind(&source.abi, checked, Submission::Later);
+                pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
+            }
+            Ok(())
+        };
+        // The caller submits the encoder: the trace has the recording, not the GPU's time.
+        let args = || crate::launch::launch_args(&source.abi, grid, None);
+        self.traced(&source.abi.kernel, "record", args, record)
     }
 }

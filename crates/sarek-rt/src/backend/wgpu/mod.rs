@@ -43,6 +43,7 @@ use crate::config::Config;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::launch::{Launch, Valid};
+use crate::trace::Trace;
 pub(crate) use bind::{bind_entries, UniformRing};
 pub(crate) use encode::{pass, Dispatch};
 pub(crate) use launch::Checked;
@@ -51,7 +52,6 @@ use poller::Poller;
 use sarek_ir::abi::{CoopScalar, CoopShape};
 pub(crate) use submit::Submitter;
 pub(crate) use tiered::Tiers;
-pub(crate) use timer::Timer;
 use transfer::StagingPool;
 
 /// A buffer of the wgpu backend.
@@ -98,6 +98,9 @@ pub(crate) struct WgpuBackend {
     pub(crate) unclamped: bool,
     /// The settings the device was made with.
     pub(crate) config: Config,
+    /// The device's trace ([`crate::Config::trace`]), with a GPU track where the device has
+    /// timestamp queries.
+    pub(crate) trace: Option<Arc<Trace>>,
 }
 
 impl Drop for WgpuBackend {
@@ -159,9 +162,16 @@ impl Device {
         // Only a device Sarek requested itself: wgpu's `request_device` enables robust buffer
         // access wherever offered, which a device the caller made from raw Vulkan may lack.
         let unclamped = info.is_some() && config.unclamped && unclamped::allowed(&device);
+        let id = crate::device::next_id();
+        let trace = Trace::open(
+            config.trace.as_deref(),
+            id,
+            info.as_ref().map_or("unknown adapter", |i| &i.name),
+            features.contains(wgpu::Features::TIMESTAMP_QUERY),
+        );
         Device {
             backend: Backends::Wgpu(Arc::new(WgpuBackend {
-                id: crate::device::next_id(),
+                id,
                 device,
                 queue,
                 info,
@@ -184,6 +194,7 @@ impl Device {
                 tiers: Mutex::new(Tiers::new()),
                 unclamped,
                 config,
+                trace,
             })),
         }
     }

@@ -20,12 +20,16 @@ pub(crate) struct Submitted {
     /// Completion flag for `is_done` and `.await`, registered with wgpu on first use so that a
     /// launch nobody checks costs nothing.
     done: OnceLock<Arc<Completion>>,
-    timer: Option<Timer>,
+    timer: Option<Arc<Timer>>,
 }
 
 impl Submitted {
     /// A launch issued with `ticket`, timed by `timer`.
-    pub(crate) fn new(device: &Device, ticket: Arc<Ticket>, timer: Option<Timer>) -> Submitted {
+    pub(crate) fn new(
+        device: &Device,
+        ticket: Arc<Ticket>,
+        timer: Option<Arc<Timer>>,
+    ) -> Submitted {
         Submitted {
             device: device.clone(),
             submission: ticket,
@@ -38,7 +42,7 @@ impl Submitted {
     pub(crate) fn after_submit(
         device: &Device,
         submission: wgpu::SubmissionIndex,
-        timer: Option<Timer>,
+        timer: Option<Arc<Timer>>,
     ) -> Submitted {
         Submitted::new(device, Ticket::submitted(submission), timer)
     }

@@ -189,6 +189,16 @@ impl Device {
             compiled - moduled,
             started.elapsed() - compiled,
         );
+        if let Some(trace) = self.trace() {
+            let args = pipeline_args(
+                &abi.kernel,
+                entry_point,
+                "single",
+                origin,
+                created.unclamped,
+            );
+            trace.complete(&abi.kernel, "pipeline", started, &args);
+        }
         crate::launch::dump(source, self.config().dump_wgsl.as_deref());
         self.inner().pipelines_made.fetch_add(1, Ordering::Relaxed);
         if created.unclamped {
@@ -291,6 +301,16 @@ impl Device {
                 message: e.to_string(),
             });
         }
+        if let Some(trace) = self.trace() {
+            let args = pipeline_args(
+                &abi.kernel,
+                &abi.entry_point,
+                "quick",
+                created.origin,
+                created.unclamped,
+            );
+            trace.complete(&abi.kernel, "pipeline", started, &args);
+        }
         log::info!(
             "sarek: created the quick pipeline of `{}` in {:?}{}; the optimized one compiles on a thread",
             abi.kernel,
@@ -313,6 +333,7 @@ impl Device {
             disk: self.disk_cache(),
             unclamped: self.inner().unclamped,
             loop_status: loop_cap.map(|c| c.group),
+            trace: self.inner().trace.clone(),
         };
         Ok(self.start_tier(key, layout, quick, optimized, prepared))
     }
@@ -352,6 +373,32 @@ pub(crate) fn only_entry_point(
         }
         _ => source.wgsl.into(),
     }
+}
+
+/// What a trace records of a pipeline's creation: the kernel, its entry point, its `tier`
+/// (`single` without tiered compilation, else `quick` or `optimized`), where its shader module
+/// came from (`cached`: decoded from the cache directory's module file, which also means the
+/// driver's pipeline cache held the pipeline when the cache was saved with it) and whether it
+/// was created without index clamps.
+pub(super) fn pipeline_args(
+    kernel: &str,
+    entry_point: &str,
+    tier: &str,
+    origin: super::module_cache::Origin,
+    unclamped: bool,
+) -> crate::trace::Args {
+    let module = match origin {
+        super::module_cache::Origin::Cached => "cached",
+        super::module_cache::Origin::Parsed => "parsed",
+        super::module_cache::Origin::Text => "text",
+    };
+    crate::trace::Args::new()
+        .str("kernel", kernel)
+        .str("entry_point", entry_point)
+        .str("tier", tier)
+        .str("module", module)
+        .bool("cached", origin == super::module_cache::Origin::Cached)
+        .bool("unclamped", unclamped)
 }
 
 /// What a pipeline's log line says of its index clamps: dropped, or kept although the macro

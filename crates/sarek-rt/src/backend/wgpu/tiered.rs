@@ -99,6 +99,8 @@ pub(super) struct Optimized {
     /// On a software adapter, the bind group of the status word its loops report being cut
     /// to (`loop_cap.rs`; `text` is already instrumented).
     pub(super) loop_status: Option<wgpu::BindGroup>,
+    /// The device's trace, which records the compile on this thread.
+    pub(super) trace: Option<Arc<crate::trace::Trace>>,
 }
 
 impl Optimized {
@@ -141,6 +143,16 @@ impl Optimized {
         }
         if let Some(parsed) = parsed {
             parsed.save();
+        }
+        if let Some(trace) = &self.trace {
+            let args = super::pipeline::pipeline_args(
+                &abi.kernel,
+                self.entry_point,
+                "optimized",
+                origin,
+                created.unclamped,
+            );
+            trace.complete(&abi.kernel, "pipeline", started, &args);
         }
         log::info!(
             "sarek: compiled the optimized pipeline of `{}` ({}) on a thread in {:?} (shader module {origin:?})",

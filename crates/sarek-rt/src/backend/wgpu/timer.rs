@@ -1,8 +1,11 @@
 //! Timestamp queries around a compute pass, for [`Launch::gpu_time`](crate::Launch::gpu_time).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
+use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::trace::{Args, GpuSpan};
 
 /// Timestamp queries around one compute pass (a launch, or a whole batch).
 pub(crate) struct Timer {
@@ -92,5 +95,53 @@ impl Timer {
     pub(crate) fn resolve(&self, encoder: &mut wgpu::CommandEncoder) {
         encoder.resolve_query_set(&self.queries, 0..2, &self.resolved, 0);
         encoder.copy_buffer_to_buffer(&self.resolved, 0, &self.readback, 0, 16);
+    }
+}
+
+impl Device {
+    /// The timer of a launch or batch about to be encoded: for [`Launch::gpu_time`] while
+    /// profiling, and for the trace's GPU track where the device has timestamp queries.
+    /// Returns the timer, and whether the trace wants it.
+    ///
+    /// [`Launch::gpu_time`]: crate::Launch::gpu_time
+    pub(crate) fn timer(&self, profiling: bool) -> (Option<Arc<Timer>>, bool) {
+        let inner = self.inner();
+        let traced =
+            inner.trace.is_some() && inner.features.contains(wgpu::Features::TIMESTAMP_QUERY);
+        let timer = (profiling || traced).then(|| Arc::new(Timer::new(&inner.device)));
+        (timer, traced)
+    }
+
+    /// Hands `timer`'s pass, submitted with `ticket` or still in the open encoder, to the
+    /// trace's GPU track as `name` with `args`; where many wait, submits them and reads their
+    /// timestamps (which waits for them).
+    pub(crate) fn trace_gpu(
+        &self,
+        name: &str,
+        args: Args,
+        timer: Arc<Timer>,
+        ticket: Arc<super::submit::Ticket>,
+    ) {
+        let inner = self.inner();
+        let Some(trace) = inner.trace.as_deref() else {
+            return;
+        };
+        let device = inner.device.clone();
+        let period = f64::from(inner.queue.get_timestamp_period());
+        let span = GpuSpan {
+            name: name.to_owned(),
+            args,
+            // The pass is encoded: the GPU starts it after this.
+            issued: Instant::now(),
+            submitted: Box::new(move || ticket.index().is_some()),
+            read: Box::new(move || {
+                let [start, end] = timer.ticks(&device).ok()?;
+                Some([start as f64 * period, end as f64 * period])
+            }),
+        };
+        if trace.push_gpu(span) {
+            self.flush();
+            trace.resolve_gpu();
+        }
     }
 }

@@ -2,6 +2,7 @@
 //! tests run each case on each backend, `crate::differential::backends`).
 
 mod histogram;
+mod reduce;
 mod rows;
 mod select;
 mod sort;

@@ -9,7 +9,7 @@ use sarek::algo::reduce::{
 };
 use sarek::{Device, Element, Instance};
 
-use crate::common::backends;
+use crate::common::{self, backends, cpu_only, gpu_only};
 use crate::differential::config;
 
 /// Element types and operators of a user of the library: the library's kernels imported,
@@ -303,17 +303,14 @@ proptest! {
     }
 }
 
-/// Past 2^20 elements, the partials take a level of their own (513 tiles).
-#[backends]
+/// Past 2^20 elements, the partials take a level of their own (513 tiles); past 2^22, two
+/// (2049 tiles, then 2).
 fn past_two_to_the_twenty(dev: &Device) {
     let n = (1 << 20) + 1;
-    let xs: Vec<u32> = (0..n as u32)
-        .map(|i| i.wrapping_mul(2_654_435_761) >> 7)
-        .collect();
+    let xs: Vec<u32> = common::random_u32(11, n);
     check(dev, &xs, Sum, |v| *v).unwrap();
-    check(dev, &xs, Max, |v| *v).unwrap();
     let fs: Vec<f32> = xs.iter().map(|&v| (v % 8) as f32).collect();
-    check(dev, &fs, Sum, |v| *v).unwrap();
+    check(dev, &fs, Max, |v| *v).unwrap();
     let tagged: Vec<ArgMax> = xs
         .iter()
         .enumerate()
@@ -325,6 +322,40 @@ fn past_two_to_the_twenty(dev: &Device) {
     check(dev, &tagged, Larger, |m| (m.value, m.index)).unwrap();
     let maps: Vec<Affine> = xs.iter().map(|&v| Affine { a: v | 1, b: v }).collect();
     check(dev, &maps, Then, |f| (f.a, f.b)).unwrap();
+    let n = (1 << 22) + 5;
+    let xs: Vec<i32> = common::random_u32(12, n)
+        .iter()
+        .map(|&v| v as i32)
+        .collect();
+    check(dev, &xs, Sum, |v| *v).unwrap();
+}
+
+/// Past 2^20 on the GPU and the plain CPU backend (the smaller tests run the checked CPU
+/// backend too).
+mod past_two_to_the_twenty {
+    use super::*;
+
+    #[gpu_only]
+    fn gpu(dev: &Device) {
+        super::past_two_to_the_twenty(dev);
+    }
+
+    #[cpu_only]
+    fn cpu(dev: &Device) {
+        super::past_two_to_the_twenty(dev);
+    }
+}
+
+/// A scratch made for one length refuses another, naming its own.
+#[backends]
+#[should_panic(expected = "the scan's scratch was made for 10 elements, the input holds 11")]
+fn a_scratch_serves_one_length(dev: &Device) {
+    let x = dev.zeros::<u32>(11).unwrap();
+    let mut out = dev.zeros::<u32>(11).unwrap();
+    let mut batch = dev.batch();
+    let _ = Scanner::<u32>::new(dev, 10)
+        .unwrap()
+        .enqueue_inclusive(&mut batch, &x, Sum, &mut out);
 }
 
 /// The empty input: the reduce is the identity, the scans are empty.

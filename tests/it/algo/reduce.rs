@@ -391,3 +391,48 @@ fn one_element(dev: &Device) {
         [i32::MAX]
     );
 }
+
+/// Tiles are numbered over a 2-D grid (as the library launches more than 65535 of them):
+/// three tiles on a grid of 2 × 2 workgroups, the fourth past the end writing nothing.
+#[backends]
+fn tiles_are_numbered_over_a_2d_grid(dev: &Device) {
+    use sarek::algo::reduce::kernels::{reduce_tiles, scan_tiles};
+    use sarek::Grid;
+    let n = 2 * TILE + 5;
+    let xs: Vec<u32> = (0..n as u32).collect();
+    let x = dev.upload(&xs).unwrap();
+    let mut out = dev.upload(&[7u32; 4]).unwrap();
+    let grid = Grid::groups([2, 2, 1]);
+    let mut partials = dev.zeros::<u32>(3).unwrap();
+    reduce_tiles
+        .launch::<u32, Sum>(dev, grid, &x, &mut partials)
+        .unwrap()
+        .wait()
+        .unwrap();
+    let want: Vec<u32> = xs.chunks(TILE).map(|c| c.iter().sum()).collect();
+    assert_eq!(partials.read().unwrap(), want);
+    reduce_tiles
+        .launch::<u32, Max>(dev, grid, &x, &mut out)
+        .unwrap()
+        .wait()
+        .unwrap();
+    // The fourth tile is empty: the identity.
+    assert_eq!(
+        out.read().unwrap(),
+        [TILE as u32 - 1, 2 * TILE as u32 - 1, n as u32 - 1, 0]
+    );
+    // Each tile scanned from a carry of its own.
+    let carry = dev.upload(&[100u32, 200, 300]).unwrap();
+    let mut scanned = dev.zeros::<u32>(n).unwrap();
+    scan_tiles
+        .launch::<u32, Max>(dev, grid, &x, &carry, 1, 1, &mut scanned)
+        .unwrap()
+        .wait()
+        .unwrap();
+    let got = scanned.read().unwrap();
+    assert_eq!(got[0], 100);
+    assert_eq!(got[TILE], 200);
+    assert_eq!(got[TILE + 300], TILE as u32 + 299);
+    assert_eq!(got[2 * TILE], 300);
+    assert_eq!(got[n - 1], n as u32 - 2);
+}

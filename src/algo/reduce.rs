@@ -96,7 +96,7 @@
 //! no extension is needed, and the CPU backend runs the same kernels. For sums of `f32`s held
 //! as `Vec4`s, [`crate::algo::scan::Scan`] is the faster scan.
 
-use crate::{Batch, Buffer, Device, Element, Grid, Instance, Result};
+use crate::{Batch, Buffer, Device, Element, Error, Grid, Instance, Result};
 
 pub use kernels::{Max, Min, Monoid, Operand, Sum};
 
@@ -309,6 +309,14 @@ pub mod kernels {
     }
 }
 
+/// The error of a call whose buffers do not fit its scratch.
+fn bad(kernel: &str, message: String) -> Error {
+    Error::BadArguments {
+        kernel: kernel.into(),
+        message,
+    }
+}
+
 /// The grid of `tiles` workgroups, over y as well past 65535.
 fn tiles_grid(tiles: usize) -> Grid {
     let tiles = tiles.max(1);
@@ -391,7 +399,7 @@ impl<T: Operand + Element> Reducer<T> {
 
     /// Adds the passes that write `x` combined by `op` into `out[0]` to `batch` (the
     /// identity for an empty `x`). `x` must hold the `len` elements this scratch was made
-    /// for, and `out` at least one.
+    /// for, and `out` at least one ([`Error::BadArguments`] otherwise).
     pub fn enqueue<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,
@@ -402,13 +410,22 @@ impl<T: Operand + Element> Reducer<T> {
     where
         kernels::reduce_tiles: Instance<T, O>,
     {
-        assert_eq!(
-            x.len(),
-            self.len,
-            "the reduction's scratch was made for {} elements",
-            self.len
-        );
-        assert!(!out.is_empty(), "the reduction's output holds no element");
+        if x.len() != self.len {
+            return Err(bad(
+                "reduce_tiles",
+                format!(
+                    "the reduction's scratch was made for {} elements, the input holds {}",
+                    self.len,
+                    x.len()
+                ),
+            ));
+        }
+        if out.is_empty() {
+            return Err(bad(
+                "reduce_tiles",
+                "the reduction's output holds no element".into(),
+            ));
+        }
         let mut input = x;
         let mut n = self.len;
         for level in self.partials.iter_mut() {
@@ -528,7 +545,7 @@ impl<T: Operand + Element> Scanner<T> {
 
     /// Adds the passes that write the inclusive scan of `x` by `op` into `out` to `batch`:
     /// `out[i]` = `x[0]`, …, `x[i]` combined. `x` and `out` must hold the `len` elements this
-    /// scratch was made for.
+    /// scratch was made for ([`Error::BadArguments`] otherwise).
     pub fn enqueue_inclusive<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,
@@ -545,7 +562,7 @@ impl<T: Operand + Element> Scanner<T> {
 
     /// Adds the passes that write the exclusive scan of `x` by `op` into `out` to `batch`:
     /// `out[i]` = `x[0]`, …, `x[i - 1]` combined, the identity at 0. `x` and `out` must hold
-    /// the `len` elements this scratch was made for.
+    /// the `len` elements this scratch was made for ([`Error::BadArguments`] otherwise).
     pub fn enqueue_exclusive<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,
@@ -572,11 +589,15 @@ impl<T: Operand + Element> Scanner<T> {
         kernels::scan_tiles: Instance<T, O>,
     {
         for (what, b) in [("input", x.len()), ("output", out.len())] {
-            assert_eq!(
-                b, self.len,
-                "the scan's scratch was made for {} elements, the {what} holds {b}",
-                self.len
-            );
+            if b != self.len {
+                return Err(bad(
+                    "scan_tiles",
+                    format!(
+                        "the scan's scratch was made for {} elements, the {what} holds {b}",
+                        self.len
+                    ),
+                ));
+            }
         }
         if self.len == 0 {
             return Ok(());

@@ -346,16 +346,36 @@ mod past_two_to_the_twenty {
     }
 }
 
-/// A scratch made for one length refuses another, naming its own.
+/// A scratch made for one length refuses another, naming its own; a reduction refuses an
+/// empty output.
 #[backends]
-#[should_panic(expected = "the scan's scratch was made for 10 elements, the input holds 11")]
 fn a_scratch_serves_one_length(dev: &Device) {
     let x = dev.zeros::<u32>(11).unwrap();
     let mut out = dev.zeros::<u32>(11).unwrap();
     let mut batch = dev.batch();
-    let _ = Scanner::<u32>::new(dev, 10)
+    let mut scanner = Scanner::<u32>::new(dev, 10).unwrap();
+    let err = scanner
+        .enqueue_inclusive(&mut batch, &x, Sum, &mut out)
+        .unwrap_err();
+    assert!(matches!(err, sarek::Error::BadArguments { .. }));
+    assert!(err
+        .to_string()
+        .contains("the scan's scratch was made for 10 elements, the input holds 11"));
+    let mut reducer = Reducer::<u32>::new(dev, 11).unwrap();
+    let mut empty = dev.zeros::<u32>(0).unwrap();
+    let err = reducer
+        .enqueue(&mut batch, &x, Max, &mut empty)
+        .unwrap_err();
+    assert!(err.to_string().contains("output holds no element"), "{err}");
+    let err = Reducer::<u32>::new(dev, 12)
         .unwrap()
-        .enqueue_inclusive(&mut batch, &x, Sum, &mut out);
+        .enqueue(&mut batch, &x, Max, &mut out)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("made for 12 elements, the input holds 11"),
+        "{err}"
+    );
 }
 
 /// The empty input: the reduce is the identity, the scans are empty.

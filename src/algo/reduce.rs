@@ -74,6 +74,9 @@
 //! # Ok(()) }
 //! ```
 //!
+//! A module may also implement the library's [`Sum`], [`Min`] or [`Max`] for its own type
+//! (`impl Monoid<Complex> for Sum`) and ask for `reduce_tiles<Complex, Sum>`.
+//!
 //! The operator must be associative (`combine(combine(a, b), c) == combine(a, combine(b,
 //! c))`) and `identity()` its identity; it need not be commutative: elements are combined in
 //! their order. Floats are combined in another order than a sequential loop's, so sums can

@@ -16,7 +16,7 @@ use crate::differential::config;
 /// its traits implemented for this module's structs, and the instances asked for here.
 #[sarek::module]
 pub mod user {
-    use sarek::algo::reduce::kernels::{reduce_tiles, scan_tiles, Monoid, Operand};
+    use sarek::algo::reduce::kernels::{reduce_tiles, scan_tiles, Monoid, Operand, Sum};
 
     /// The largest value seen and where it was.
     pub struct ArgMax {
@@ -68,7 +68,30 @@ pub mod user {
         }
     }
 
+    /// A complex number.
+    pub struct Complex {
+        pub re: f32,
+        pub im: f32,
+    }
+
+    impl Operand for Complex {}
+
+    /// The library's own operator, on this module's type.
+    impl Monoid<Complex> for Sum {
+        fn identity() -> Complex {
+            Complex { re: 0.0, im: 0.0 }
+        }
+        fn combine(a: Complex, b: Complex) -> Complex {
+            Complex {
+                re: a.re + b.re,
+                im: a.im + b.im,
+            }
+        }
+    }
+
     sarek::instances!(
+        reduce_tiles<Complex, Sum>,
+        scan_tiles<Complex, Sum>,
         reduce_tiles<ArgMax, Larger>,
         scan_tiles<ArgMax, Larger>,
         reduce_tiles<Affine, Then>,
@@ -76,7 +99,7 @@ pub mod user {
     );
 }
 
-use user::{Affine, ArgMax, Larger, Then};
+use user::{Affine, ArgMax, Complex, Larger, Then};
 
 /// A host twin of a device operator.
 trait Host<T> {
@@ -376,6 +399,27 @@ fn a_scratch_serves_one_length(dev: &Device) {
             .contains("made for 12 elements, the input holds 11"),
         "{err}"
     );
+}
+
+/// The library's `Sum` on a user's type: the user implements the library's trait for the
+/// library's operator.
+#[backends]
+fn the_librarys_operator_on_a_users_type(dev: &Device) {
+    let n = 3 * TILE + 7;
+    let xs: Vec<Complex> = (0..n)
+        .map(|i| Complex {
+            re: (i % 5) as f32,
+            im: -((i % 3) as f32),
+        })
+        .collect();
+    let x = dev.upload(&xs).unwrap();
+    let total = reduce(dev, &x, Sum).unwrap();
+    let re: f32 = xs.iter().map(|c| c.re).sum();
+    let im: f32 = xs.iter().map(|c| c.im).sum();
+    assert_eq!((total.re, total.im), (re, im));
+    let prefix = exclusive_scan(dev, &x, Sum).unwrap().read().unwrap();
+    let want: f32 = xs[..TILE + 1].iter().map(|c| c.re).sum();
+    assert_eq!(prefix[TILE + 1].re, want);
 }
 
 /// The empty input: the reduce is the identity, the scans are empty.

@@ -2,7 +2,9 @@
 //! CUB, Thrust or PyTorch, each a plain host call that runs and waits, plus a form that records
 //! its passes into a [`Batch`](crate::Batch) without waiting:
 //!
-//! - [`scan`]: an inclusive scan (prefix sum) of `f32`s;
+//! - [`reduce`](mod@reduce): reduce, inclusive and exclusive scan over any associative operator
+//!   (sum, min, max of `f32`, `i32`, `u32`, and your own element type and operator);
+//! - [`scan`]: an inclusive scan (prefix sum) of `f32`s held as `Vec4`s, the fastest for sums;
 //! - [`sort`](mod@sort): a stable LSD radix sort of `u32`, `i32`, `f32` and `f16` keys, alone or with
 //!   values, ascending or descending ([`sort::sort`], [`sort::sort_pairs`], [`sort::Sorter`]);
 //! - [`select`]: compaction by a predicate or flags, stable partition, unique and run-length
@@ -22,6 +24,7 @@
 
 pub mod histogram;
 pub mod matmul;
+pub mod reduce;
 pub mod rows;
 pub mod scan;
 pub mod select;

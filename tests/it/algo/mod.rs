@@ -3,6 +3,7 @@
 
 mod histogram;
 mod matmul;
+mod reduce;
 mod rows;
 mod select;
 mod sort;

@@ -46,6 +46,12 @@ use sarek_rt::raw::KernelSource;
 /// that depends on it), which compiles it where it is asked for. Only that generated code
 /// implements the trait, which is why it is `unsafe`: an implementation vouches that its
 /// source is the kernel's, as Sarek's front end made and checked it.
+///
+/// # Safety
+///
+/// `SOURCE` must be the kernel instance's source as `#[sarek::kernel]`, `#[sarek::module]` or
+/// `sarek::instances!` generate it: its IR is what the CPU backend's JIT compiles, which only
+/// Sarek's front end may vouch for. Implement the trait only through those macros.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no instance for the generic arguments <{A}, {B}, {C}, {D}> (`()` fills the places past the kernel's parameters)",
     label = "no instance of the kernel for these arguments",

@@ -132,9 +132,9 @@ pub(super) fn emit_kernel(
     // The CPU backend runs the IR itself; its faults name the source position of a span,
     // which `line!()`/`column!()` spanned at the token give without any unstable API.
     let ir = lowered.kernel.to_json();
-    let spans = span_tokens(&lowered);
+    let spans = span_tokens(lowered);
     let entry_points = entry_point_tokens(&compiled.entry_points);
-    let (quick, quick_in_bounds, quick_slices) = quick_tokens(&tiered);
+    let (quick, quick_in_bounds, quick_slices) = quick_tokens(tiered);
     let in_bounds = &compiled.in_bounds;
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");

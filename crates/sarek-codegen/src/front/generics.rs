@@ -657,7 +657,7 @@ pub fn requested_instance(
                     .collect();
                 let found = module_traits.impls.iter().enumerate().find_map(|(k, imp)| {
                     let (tn, _) = impl_trait(imp)?;
-                    if tn != trait_name.to_string() || self_name(imp)? != text {
+                    if *trait_name != tn || self_name(imp)? != text {
                         return None;
                     }
                     Some((k, match_impl(imp, &want)?))

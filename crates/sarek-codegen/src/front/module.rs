@@ -364,6 +364,8 @@ fn expand_items(items: Vec<syn::Item>, mut errors: Diagnostics, m: &Module) -> T
             }
             syn::Item::Impl(mut imp) => {
                 visible_iter.next();
+                // Methods used only by kernels (of this module or of modules that import it).
+                imp.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
                 for item in &mut imp.items {
                     if let syn::ImplItem::Fn(m) = item {
                         super::unshadow::unshadow(&kernels, &mut m.sig.inputs, &mut m.block);

@@ -116,7 +116,7 @@ pub fn item_name(item: &syn::Item) -> Option<&Ident> {
 /// The module paths whose items this module's kernels need: a `use`d name that the module's
 /// other items mention, that the module does not declare and that is not a Sarek type
 /// (`Vec4`), from a path outside `std`, `core`, `alloc` and the language modules of `sarek`
-/// (`sarek::prelude`, `sarek::gpu`: all but [`SAREK_LIBRARIES`]). Each path once, in
+/// (`sarek::prelude`, `sarek::gpu`: all but `sarek::algo`). Each path once, in
 /// source order.
 pub fn paths_to_import(items: &[syn::Item], errors: &mut Diagnostics) -> Vec<TokenStream> {
     let mut mentioned = HashSet::new();

@@ -358,6 +358,62 @@ fn cooperative_words_with_partial_edges(dev: &Device) {
     case.check(&got, true, "f16 words 130×132×68×2");
 }
 
+/// The whole-block `f16` kernel (what the cooperative engine runs for row-major words with `m`
+/// and `n` multiples of 128 and `k` of 64), launched directly: two 128×128 blocks along `m`,
+/// three slices of 64 along `k` (so both register sets and the clamped reloads of the last
+/// slices), a batch, `alpha`, `beta` and the bias.
+#[backends]
+fn cooperative_whole_blocks(dev: &Device) {
+    if !half_engines(dev).contains(&Engine::Cooperative) {
+        eprintln!(
+            "{}: no cooperative matrices, the tiled kernel is tested",
+            dev.name()
+        );
+        return;
+    }
+    let (m, n, k, count) = (256, 128, 192, 2);
+    let layouts = [Layout::RowMajor; 3];
+    let case = Case::new(11, (m, n, k), count, layouts, 0.75, -0.5, true, true);
+    let words = |v: &[f32]| {
+        let h: Vec<f16> = v.iter().map(|&x| f16::from_f32(x)).collect();
+        bytemuck::cast_slice::<f16, sarek::F16Vec4>(&h).to_vec()
+    };
+    let a = dev.upload(&words(&case.a)).unwrap();
+    let b = dev.upload(&words(&case.b)).unwrap();
+    let h = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
+    let bias = dev.upload(&h(case.bias.as_ref().unwrap())).unwrap();
+    let mut c = dev.upload(&h(&case.c)).unwrap();
+    let grid = sarek::Grid::groups([(n / 128) as u32, (m / 128) as u32, count as u32]);
+    let (m, n, k) = (m as u32, n as u32, k as u32);
+    kernels::gemm_coop_f16x4_blocks
+        .launch(
+            dev,
+            grid,
+            &a,
+            &b,
+            &bias,
+            &mut c,
+            m,
+            n,
+            k,
+            k,
+            1,
+            n,
+            1,
+            n,
+            1,
+            m * k,
+            k * n,
+            m * n,
+            0.75,
+            -0.5,
+            1,
+        )
+        .unwrap();
+    let got: Vec<f32> = c.read().unwrap().iter().map(|x| x.to_f32()).collect();
+    case.check(&got, true, "f16 whole blocks 256×128×192×2");
+}
+
 /// The register-blocked `f32` kernel (what the tiled engine runs on a GPU for row-major `B` and
 /// `C` with `n` a multiple of 4), launched directly with rows of `Vec4`: 128×128 blocks with
 /// partial edges, `k` not a multiple of its slices, `A` column-major, a batch, `alpha`, `beta`

@@ -177,22 +177,25 @@ fn physical_key(info: &wgpu::AdapterInfo) -> (String, u32, u32, String) {
 /// crashes on Windows (gfx-rs/wgpu#10234) when devices are created concurrently.
 static CREATING: Mutex<()> = Mutex::new(());
 
-/// The host's adapters, ranked (discrete, integrated, virtual, other, software; enumeration
-/// order within a rank), each physical adapter once: where several backends show it, only
-/// the preferred backend's entries are kept.
-pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
+/// The host's adapters of `backends` ([`Config::backends`]; `None`: the primary backends, or
+/// `WGPU_BACKEND`'s), ranked (discrete, integrated, virtual, other, software; enumeration order
+/// within a rank), each physical adapter once: where several backends show it, only the
+/// preferred backend's entries are kept.
+pub(crate) fn enumerate(backends: Option<wgpu::Backends>) -> Vec<wgpu::Adapter> {
     let _one_at_a_time = crate::sync::lock(&CREATING);
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
-    // integer division and `%` of negative numbers undefined (wgpu's GL backend on
-    // llvmpipe gave -1 % 2 == 1), so GL would break Sarek's semantics; without a primary
-    // backend, `Device::new` runs the CPU backend instead.
-    let backends = if std::env::var_os("WGPU_BACKEND").is_some() {
-        wgpu::Backends::all()
-    } else {
-        wgpu::Backends::PRIMARY
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    // Vulkan, Metal and DX12 unless `SAREK_BACKEND` or `WGPU_BACKEND` says otherwise: GL
+    // needs OpenGL ES 3.1 for compute and lacks subgroups, timestamps and pipeline caches, so
+    // it is used only when asked for.
+    let backends = match backends {
+        Some(backends) => {
+            descriptor.backends = backends;
+            backends
+        }
+        None if std::env::var_os("WGPU_BACKEND").is_some() => wgpu::Backends::all(),
+        None => wgpu::Backends::PRIMARY,
     };
+    let instance = wgpu::Instance::new(descriptor);
     let adapters = pollster::block_on(instance.enumerate_adapters(backends));
     let infos: Vec<wgpu::AdapterInfo> = adapters.iter().map(|a| a.get_info()).collect();
     let keep: Vec<bool> = infos
@@ -212,6 +215,33 @@ pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
         .collect();
     adapters.sort_by_key(|a| rank(&a.get_info()));
     adapters
+}
+
+/// Where [`Error::NoAdapter`] looked, when [`Config::backends`] chose the backends.
+fn among(backends: Option<wgpu::Backends>) -> String {
+    let Some(backends) = backends else {
+        return String::new();
+    };
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "vulkan"),
+        (wgpu::Backends::METAL, "metal"),
+        (wgpu::Backends::DX12, "dx12"),
+        (wgpu::Backends::GL, "gl"),
+        (wgpu::Backends::BROWSER_WEBGPU, "webgpu"),
+    ]
+    .into_iter()
+    .filter_map(|(b, name)| backends.contains(b).then_some(name))
+    .collect();
+    let gl = if backends.contains(wgpu::Backends::GL) {
+        " (GL needs OpenGL ES 3.1 for compute; on Linux without a GPU, Mesa's llvmpipe offers it: \
+         `apt-get install libegl1 libegl-mesa0 libgles2`)"
+    } else {
+        ""
+    };
+    format!(
+        " among the backends SAREK_BACKEND (or Config::backends) asks for: {}{gl}",
+        names.join(", ")
+    )
 }
 
 /// The adapter `selector` names among `adapters`.
@@ -331,20 +361,22 @@ impl Device {
         crate::logging::init();
         let config = options.config.unwrap_or_else(Config::from_env);
         let adapter = match (options.adapter, &config.adapter) {
-            (Some(selector), _) => select(enumerate(), &selector)?,
-            (None, Some(AdapterSelector::Name(wanted))) => {
-                select(enumerate(), &AdapterSelector::Name(wanted.clone())).map_err(|_| {
-                    Error::NoAdapter(format!(
-                        " whose name contains {:?} (SAREK_ADAPTER)",
-                        wanted.to_lowercase()
-                    ))
-                })?
-            }
-            (None, Some(selector)) => select(enumerate(), selector)?,
-            (None, None) => enumerate()
+            (Some(selector), _) => select(enumerate(config.backends), &selector)?,
+            (None, Some(AdapterSelector::Name(wanted))) => select(
+                enumerate(config.backends),
+                &AdapterSelector::Name(wanted.clone()),
+            )
+            .map_err(|_| {
+                Error::NoAdapter(format!(
+                    " whose name contains {:?} (SAREK_ADAPTER)",
+                    wanted.to_lowercase()
+                ))
+            })?,
+            (None, Some(selector)) => select(enumerate(config.backends), selector)?,
+            (None, None) => enumerate(config.backends)
                 .into_iter()
                 .next()
-                .ok_or_else(|| Error::NoAdapter(String::new()))?,
+                .ok_or_else(|| Error::NoAdapter(among(config.backends)))?,
         };
         open(adapter, options.experimental, config)
     }
@@ -361,7 +393,10 @@ impl Device {
     /// ```
     pub fn adapters() -> Vec<wgpu::AdapterInfo> {
         crate::logging::init();
-        enumerate().iter().map(|a| a.get_info()).collect()
+        enumerate(Config::from_env().backends)
+            .iter()
+            .map(|a| a.get_info())
+            .collect()
     }
 
     /// A device on the adapter `selector` names: an index into [`Device::adapters`] or a
@@ -422,7 +457,7 @@ impl Device {
         if config.device == DeviceChoice::Cpu {
             return Ok(vec![Device::cpu_with(config)]);
         }
-        let mut adapters = enumerate();
+        let mut adapters = enumerate(config.backends);
         match &config.adapter {
             Some(AdapterSelector::Name(wanted)) => {
                 let wanted = wanted.to_lowercase();
@@ -436,7 +471,7 @@ impl Device {
             Some(selector) => adapters = vec![select(adapters, selector)?],
             None if config.device == DeviceChoice::Gpu => {
                 if adapters.is_empty() {
-                    return Err(Error::NoAdapter(String::new()));
+                    return Err(Error::NoAdapter(among(config.backends)));
                 }
             }
             None => {
@@ -455,7 +490,7 @@ impl Device {
     /// The device [`Device::new`] opens when nothing forces the choice: the best hardware
     /// adapter, else the CPU backend (saying why, at `warn` level).
     pub(crate) fn preferred(config: &Config) -> Result<Device> {
-        let best = enumerate().into_iter().next();
+        let best = enumerate(config.backends).into_iter().next();
         match best {
             Some(adapter) if !is_software(&adapter.get_info()) => {
                 open(adapter, false, config.clone())

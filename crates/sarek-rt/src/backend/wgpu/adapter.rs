@@ -333,8 +333,8 @@ impl Device {
     /// first, then integrated, virtual, and software ones (such as Mesa's lavapipe, which
     /// this opens where it is the only adapter; [`Device::new`] prefers the CPU backend).
     /// `SAREK_ADAPTER=<substring>` picks the first adapter whose name contains the substring
-    /// (case-insensitive); `WGPU_BACKEND` chooses the backends as in wgpu, and is the only way
-    /// to get wgpu's GL backend, whose shaders do not keep Sarek's integer semantics. The
+    /// (case-insensitive); `SAREK_BACKEND` ([`Config::backends`]) chooses the backends, such
+    /// as `gl` for wgpu's OpenGL ES backend, and so does `WGPU_BACKEND` where it is unset. The
     /// choice is logged at `info` level.
     ///
     /// ```
@@ -384,7 +384,8 @@ impl Device {
     /// The host's adapters, in the order [`Device::with_adapter`] numbers them: discrete
     /// GPUs, integrated, virtual, other, then software adapters, each physical GPU once even
     /// where two backends show it (the Vulkan entry is kept over Metal, DX12 and GL).
-    /// `WGPU_BACKEND` chooses the backends; `SAREK_ADAPTER` does not filter this list.
+    /// `SAREK_BACKEND` (or `WGPU_BACKEND`) chooses the backends; `SAREK_ADAPTER` does not
+    /// filter this list.
     ///
     /// ```
     /// for (i, info) in sarek_rt::Device::adapters().iter().enumerate() {

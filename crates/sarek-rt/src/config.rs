@@ -277,8 +277,9 @@ impl Config {
     /// `None`, the primary backends Vulkan, Metal and DX12, or those of `WGPU_BACKEND` where it
     /// is set). `SAREK_BACKEND=gl` runs kernels on wgpu's OpenGL ES backend (compute needs
     /// OpenGL ES 3.1; Mesa's llvmpipe offers it headless through EGL), which lacks subgroups,
-    /// timestamps and the pipeline cache: kernels that need what it lacks fail to launch with
-    /// [`crate::Error::MissingFeature`].
+    /// `f16` and the pipeline cache (kernels that need them fail to launch with
+    /// [`crate::Error::MissingFeature`]) and checks no buffer index: the guide's runtime
+    /// chapter says what holds there.
     ///
     /// ```
     /// use sarek_rt::{Config, Device, GpuOptions};

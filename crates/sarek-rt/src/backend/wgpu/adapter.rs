@@ -184,9 +184,9 @@ static CREATING: Mutex<()> = Mutex::new(());
 pub(crate) fn enumerate(backends: Option<wgpu::Backends>) -> Vec<wgpu::Adapter> {
     let _one_at_a_time = crate::sync::lock(&CREATING);
     let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
-    // Vulkan, Metal and DX12 unless `SAREK_BACKEND` or `WGPU_BACKEND` says otherwise: GL
-    // needs OpenGL ES 3.1 for compute and lacks subgroups, timestamps and pipeline caches, so
-    // it is used only when asked for.
+    // Vulkan, Metal and DX12 unless `SAREK_BACKEND` or `WGPU_BACKEND` says otherwise: wgpu's
+    // GL backend checks no buffer index and lacks subgroups, `f16` and pipeline caches, so it
+    // is used only when asked for.
     let backends = match backends {
         Some(backends) => {
             descriptor.backends = backends;
@@ -277,6 +277,18 @@ fn warn_software(info: &wgpu::AdapterInfo) {
     }
 }
 
+/// Warns, once per process, that wgpu's GL backend leaves buffer indices unchecked.
+fn warn_gl() {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        log::warn!(
+            "sarek: wgpu's GL backend checks no buffer index (naga's GLSL is written without \
+             bounds checks), so an index past a buffer's end is not clamped there; use it to \
+             test portability, not to run untrusted input"
+        );
+    }
+}
+
 /// Opens a device on `adapter`, with its full limits and, where it has them, timestamps;
 /// with wgpu's experimental features only when `experimental` (an `unsafe` opt-in,
 /// [`GpuOptions::experimental_features`]).
@@ -291,6 +303,9 @@ fn open(adapter: wgpu::Adapter, experimental: bool, config: Config) -> Result<De
     );
     if is_software(&info) {
         warn_software(&info);
+    }
+    if info.backend == wgpu::Backend::Gl {
+        warn_gl();
     }
     // The adapter's own limits, not WebGPU's defaults: a kernel declared with
     // `limits = "device"` may use them.

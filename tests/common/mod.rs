@@ -67,6 +67,25 @@ pub fn gpu_device() -> Option<Device> {
     }
 }
 
+/// The result of the first launch of an `f16` kernel on `dev`: `None` on a GPU without
+/// `SHADER_F16` (wgpu's GL backend), where the launch must be refused with
+/// `Error::MissingFeature` naming it (checked here), and the test stops; else its value.
+pub fn unless_no_f16<T: std::fmt::Debug>(dev: &Device, launched: sarek::Result<T>) -> Option<T> {
+    if !dev.is_cpu() && !dev.features().contains(sarek::wgpu::Features::SHADER_F16) {
+        match launched {
+            Err(sarek::Error::MissingFeature {
+                feature: sarek::abi::Feature::ShaderF16,
+                ..
+            }) => return None,
+            other => panic!(
+                "{}: expected MissingFeature(ShaderF16), got {other:?}",
+                dev.name()
+            ),
+        }
+    }
+    Some(launched.unwrap())
+}
+
 /// A small deterministic pseudo-random sequence (xorshift), for test inputs.
 pub fn random_u32(seed: u32, n: usize) -> Vec<u32> {
     let mut s = seed.max(1);

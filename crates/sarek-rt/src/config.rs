@@ -47,6 +47,7 @@ pub enum DeviceChoice {
 pub struct Config {
     pub(crate) device: DeviceChoice,
     pub(crate) adapter: Option<AdapterSelector>,
+    pub(crate) backends: Option<wgpu::Backends>,
     pub(crate) pipeline_cache_dir: Option<PathBuf>,
     pub(crate) cache_max_mb: u64,
     pub(crate) checks: bool,
@@ -97,6 +98,23 @@ fn on_off(value: Option<&str>, default: bool) -> bool {
     }
 }
 
+/// The backends a `SAREK_BACKEND` value names, `None` if a name is unknown or none is given.
+fn parse_backends(value: &str) -> Option<wgpu::Backends> {
+    let mut backends = wgpu::Backends::empty();
+    for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        backends |= match name.to_ascii_lowercase().as_str() {
+            "vulkan" | "vk" => wgpu::Backends::VULKAN,
+            "metal" | "mtl" => wgpu::Backends::METAL,
+            "dx12" | "d3d12" => wgpu::Backends::DX12,
+            "gl" | "gles" | "opengl" => wgpu::Backends::GL,
+            "primary" => wgpu::Backends::PRIMARY,
+            "all" => wgpu::Backends::all(),
+            _ => return None,
+        };
+    }
+    (!backends.is_empty()).then_some(backends)
+}
+
 impl Config {
     /// The settings the `SAREK_*` environment variables ask for, over Sarek's defaults: the
     /// one place the runtime reads them. A value that does not parse is logged at `warn` level
@@ -138,6 +156,17 @@ impl Config {
             }
             _ => DeviceChoice::Best,
         };
+        let backends = text("SAREK_BACKEND")
+            .filter(|v| !v.trim().is_empty())
+            .and_then(|v| {
+                let parsed = parse_backends(&v);
+                if parsed.is_none() {
+                    log::warn!(
+                        "sarek: SAREK_BACKEND={v:?} is not a comma-separated list of vulkan, metal, dx12, gl, primary or all; ignored"
+                    );
+                }
+                parsed
+            });
         let pipeline_cache_dir = if !on_off(text("SAREK_CACHE").as_deref(), true) {
             None
         } else if let Some(dir) = nonempty("SAREK_CACHE_DIR") {
@@ -206,6 +235,7 @@ impl Config {
         Config {
             device,
             adapter: text("SAREK_ADAPTER").map(AdapterSelector::Name),
+            backends,
             pipeline_cache_dir,
             cache_max_mb,
             checks: on_off(text("SAREK_CHECKS").as_deref(), false),
@@ -240,6 +270,30 @@ impl Config {
     /// ```
     pub fn adapter(mut self, selector: impl Into<AdapterSelector>) -> Config {
         self.adapter = Some(selector.into());
+        self
+    }
+
+    /// The wgpu backends whose adapters [`Device::gpu`], [`Device::with_config`],
+    /// [`Device::all_with`] and [`Device::adapters`] consider (`SAREK_BACKEND`, a
+    /// comma-separated list of `vulkan`, `metal`, `dx12`, `gl`, `primary` or `all`; default:
+    /// `None`, the primary backends Vulkan, Metal and DX12, or those of `WGPU_BACKEND` where it
+    /// is set). `SAREK_BACKEND=gl` runs kernels on wgpu's OpenGL ES backend (compute needs
+    /// OpenGL ES 3.1; Mesa's llvmpipe offers it headless through EGL), which lacks subgroups,
+    /// `f16` and the pipeline cache (kernels that need them fail to launch with
+    /// [`crate::Error::MissingFeature`]) and checks no buffer index: the guide's runtime
+    /// chapter says what holds there.
+    ///
+    /// ```
+    /// use sarek_rt::{Config, Device, GpuOptions};
+    /// let config = Config::default().backends(wgpu::Backends::GL);
+    /// // An error, not a panic, where there is no OpenGL ES 3.1 adapter.
+    /// match Device::gpu_with(GpuOptions::new().config(config)) {
+    ///     Ok(dev) => assert_eq!(dev.backend(), Some(wgpu::Backend::Gl)),
+    ///     Err(e) => println!("no GL adapter: {e}"),
+    /// }
+    /// ```
+    pub fn backends(mut self, backends: wgpu::Backends) -> Config {
+        self.backends = Some(backends);
         self
     }
 
@@ -415,6 +469,7 @@ mod tests {
         let c = of(&[]);
         assert_eq!(c.device, DeviceChoice::Best);
         assert_eq!(c.adapter, None);
+        assert_eq!(c.backends, None);
         assert_eq!(c.pipeline_cache_dir, None); // neither HOME nor XDG_CACHE_HOME
         assert_eq!(c.cache_max_mb, 256);
         assert!(!c.checks);
@@ -432,6 +487,7 @@ mod tests {
         let c = of(&[
             ("SAREK_DEVICE", "gpu"),
             ("SAREK_ADAPTER", "llvmpipe"),
+            ("SAREK_BACKEND", "gl"),
             ("SAREK_CACHE_DIR", "/tmp/sarek-cache"),
             ("SAREK_CACHE_MAX_MB", "12"),
             ("SAREK_CHECKS", "1"),
@@ -450,6 +506,7 @@ mod tests {
         let expected = Config::default()
             .device(DeviceChoice::Gpu)
             .adapter("llvmpipe")
+            .backends(wgpu::Backends::GL)
             .pipeline_cache_dir(Some(Path::new("/tmp/sarek-cache")))
             .cache_max_mb(12)
             .checks(true)
@@ -475,6 +532,14 @@ mod tests {
         assert_eq!(of(&[("SAREK_CACHE_MAX_MB", "0")]).cache_max_mb, 0);
         // An empty path is no trace.
         assert_eq!(of(&[("SAREK_TRACE", "")]).trace, None);
+        assert_eq!(
+            of(&[("SAREK_BACKEND", "Vulkan, gles")]).backends,
+            Some(wgpu::Backends::VULKAN | wgpu::Backends::GL)
+        );
+        assert_eq!(
+            of(&[("SAREK_BACKEND", "primary")]).backends,
+            Some(wgpu::Backends::PRIMARY)
+        );
     }
 
     #[test]
@@ -499,6 +564,7 @@ mod tests {
     fn values_that_do_not_parse_leave_the_defaults() {
         let c = of(&[
             ("SAREK_DEVICE", "tpu"),
+            ("SAREK_BACKEND", "gl,opencl"),
             ("SAREK_CACHE_MAX_MB", "lots"),
             ("SAREK_CHECKS", "yes"),
             ("SAREK_CPU_ENGINE", "fast"),

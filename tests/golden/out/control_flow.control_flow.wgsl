@@ -12,6 +12,11 @@ struct sarek_Params {
 @group(0) @binding(1) var<storage, read_write> out: array<f32>;
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
+fn sarek_rem_i32(a: i32, b: i32) -> i32 {
+    let d = select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
+    return a - (a / d) * d;
+}
+
 @compute @workgroup_size(64, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,
@@ -31,7 +36,7 @@ fn sarek_main(
             break;
         }
         let sarek_l5_k: i32 = sarek_l4___i;
-        if ((sarek_l5_k % 2i) == 0i) {
+        if (sarek_rem_i32(sarek_l5_k, 2i) == 0i) {
             continue;
         }
         acc = (acc + f32(sarek_l5_k));
@@ -94,7 +99,7 @@ fn sarek_main_folded(
             break;
         }
         let sarek_l5_k: i32 = sarek_l4___i;
-        if ((sarek_l5_k % 2i) == 0i) {
+        if (sarek_rem_i32(sarek_l5_k, 2i) == 0i) {
             continue;
         }
         acc = (acc + f32(sarek_l5_k));

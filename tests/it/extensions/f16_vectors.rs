@@ -43,9 +43,12 @@ fn an_f16vec4_saxpy_runs_as_on_the_host(dev: Device) {
     let a = h(1.7);
     let x = dev.upload(&xs).unwrap();
     let mut y = dev.upload(&ys).unwrap();
-    saxpy_f16x4
-        .launch(&dev, Grid::cover(n), a, &x, &mut y)
-        .unwrap();
+    let Some(_) = crate::common::unless_no_f16(
+        &dev,
+        saxpy_f16x4.launch(&dev, Grid::cover(n), a, &x, &mut y),
+    ) else {
+        return;
+    };
     let want: Vec<F16Vec4> = xs.iter().zip(&ys).map(|(x, y)| *x * a + *y).collect();
     let got = y.read().unwrap();
     for i in 0..n {
@@ -110,9 +113,12 @@ fn f16vec_operations_round_like_the_host(dev: Device) {
     let x = dev.upload(&xs).unwrap();
     let mut out = dev.zeros::<F16Vec4>(n * 6).unwrap();
     let mut wide = dev.zeros::<Vec4>(n).unwrap();
-    half_vector_ops
-        .launch(&dev, Grid::cover(n), &x, s, &mut out, &mut wide)
-        .unwrap();
+    let Some(_) = crate::common::unless_no_f16(
+        &dev,
+        half_vector_ops.launch(&dev, Grid::cover(n), &x, s, &mut out, &mut wide),
+    ) else {
+        return;
+    };
     let out = out.read().unwrap();
     let wide = wide.read().unwrap();
     for (i, &v) in xs.iter().enumerate() {
@@ -210,9 +216,12 @@ fn f16vec_struct_fields_follow_wgsl_layout_in_buffers_the_uniform_block_and_loca
     };
     let buf = dev.upload(&items).unwrap();
     let mut out = dev.zeros::<Packet>(items.len()).unwrap();
-    shuffle
-        .launch(&dev, Grid::cover(items.len()), p, &buf, &mut out)
-        .unwrap();
+    let Some(_) = crate::common::unless_no_f16(
+        &dev,
+        shuffle.launch(&dev, Grid::cover(items.len()), p, &buf, &mut out),
+    ) else {
+        return;
+    };
     let got = out.read().unwrap();
     for (i, (m, g)) in items.iter().zip(&got).enumerate() {
         let lanes = [m.c, p.c, F16Vec4::new(m.b.x, m.b.y, p.b.x, p.b.y)];

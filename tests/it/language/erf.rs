@@ -98,9 +98,12 @@ fn erf_is_rusts_within_the_documented_bound(dev: &Device) {
     let h: Vec<f16> = x.iter().map(|&v| f16::from_f32(v)).collect();
     let hb = dev.upload(&h).unwrap();
     let mut hout = dev.zeros::<f16>(h.len()).unwrap();
-    erf_f16
-        .launch(dev, Grid::cover(h.len()), &hb, &mut hout)
-        .unwrap();
+    let Some(_) = crate::common::unless_no_f16(
+        dev,
+        erf_f16.launch(dev, Grid::cover(h.len()), &hb, &mut hout),
+    ) else {
+        return;
+    };
     for (&v, &g) in h.iter().zip(&hout.read().unwrap()) {
         let want = Erf::erf(v);
         if want.is_nan() {

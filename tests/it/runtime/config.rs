@@ -121,3 +121,68 @@ fn a_gpu_device_takes_its_settings_from_the_config() {
     drop(on);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[sarek::kernel(workgroup_size = [64])]
+fn subgroup_count(out: &mut [u32]) {
+    let t = global_thread_id();
+    let n = subgroup_add(1u32);
+    if t < out.len() {
+        out[t] = n;
+    }
+}
+
+/// `Config::backends` (`SAREK_BACKEND`) chooses the wgpu backend: a backend the host lacks is
+/// `Error::NoAdapter` naming it; wgpu's GL backend, where OpenGL ES 3.1 is there (required
+/// under `SAREK_BACKEND=gl`, as in CI), runs kernels and refuses one with subgroups, which GL
+/// lacks, with `MissingFeature`.
+#[gpu_only]
+fn the_config_chooses_the_wgpu_backend() {
+    if common::gpu_device().is_none() {
+        return;
+    }
+    let with = |backends| {
+        Device::gpu_with(GpuOptions::new().config(Config::from_env().backends(backends)))
+    };
+    // No Linux host has Metal.
+    #[cfg(target_os = "linux")]
+    match with(sarek::wgpu::Backends::METAL) {
+        Err(e @ Error::NoAdapter(_)) => {
+            let text = e.to_string();
+            assert!(
+                text.contains("SAREK_BACKEND") && text.contains("metal"),
+                "{text}"
+            );
+        }
+        other => panic!("expected NoAdapter, got {:?}", other.map(|d| d.name())),
+    }
+    let dev = match with(sarek::wgpu::Backends::GL) {
+        Ok(dev) => dev,
+        Err(e @ Error::NoAdapter(_)) if std::env::var("SAREK_BACKEND").as_deref() != Ok("gl") => {
+            assert!(e.to_string().contains("OpenGL ES 3.1"), "{e}");
+            eprintln!("no GL adapter on this host: {e}");
+            return;
+        }
+        Err(e) => panic!("SAREK_BACKEND=gl but no GL device: {e}"),
+    };
+    assert_eq!(dev.backend(), Some(sarek::wgpu::Backend::Gl));
+    let idx = dev.upload(&[2u32, 0, 1]).unwrap();
+    let src = dev.upload(&[10.0f32, 20.0, 30.0]).unwrap();
+    let mut out = dev.zeros::<f32>(3).unwrap();
+    gather_config
+        .launch(&dev, Grid::cover(3), &idx, &src, &mut out)
+        .unwrap();
+    assert_eq!(out.read().unwrap(), [30.0, 10.0, 20.0]);
+    let mut counts = dev.zeros::<u32>(64).unwrap();
+    let launched = subgroup_count.launch(&dev, Grid::cover(64), &mut counts);
+    if dev.features().contains(sarek::wgpu::Features::SUBGROUP) {
+        launched.unwrap();
+    } else {
+        match launched {
+            Err(Error::MissingFeature {
+                feature: sarek::abi::Feature::Subgroup,
+                ..
+            }) => {}
+            other => panic!("expected MissingFeature(Subgroup), got {other:?}"),
+        }
+    }
+}

@@ -281,9 +281,12 @@ fn sarek_div_i32(a: i32, b: i32) -> i32 {
 }
 ";
 
+// The remainder as `a - (a / d) * d`, not `%`: GLSL leaves `%` of negative operands undefined
+// (Mesa's llvmpipe gave -7 % 2 == 1), while its `/` truncates as WGSL's does.
 const REM_I32: &str = "\
 fn sarek_rem_i32(a: i32, b: i32) -> i32 {
-    return a % select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
+    let d = select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
+    return a - (a / d) * d;
 }
 ";
 

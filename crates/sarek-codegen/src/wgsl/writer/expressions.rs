@@ -501,10 +501,12 @@ impl Writer<'_> {
             _ => format!("({r} == {t}())"),
         };
         let one = if element == Scalar::I32 { "1i" } else { "1u" };
-        format!(
-            "({l} {} select({r}, {t}({one}), {unsafe_divisor}))",
-            binary_token(op)
-        )
+        let divisor = format!("select({r}, {t}({one}), {unsafe_divisor})");
+        if matches!((op, element), (BinaryOp::Rem, Scalar::I32)) {
+            // As `sarek_rem_i32`: GLSL leaves `%` of negative operands undefined.
+            return format!("({l} - ({l} / {divisor}) * {divisor})");
+        }
+        format!("({l} {} {divisor})", binary_token(op))
     }
 
     /// `left op right`, where `left` is already printed and has type `ty`.
@@ -523,7 +525,13 @@ impl Writer<'_> {
                 self.exprs[right].kind,
                 Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
             ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0));
-        if matches!(op, BinaryOp::Div | BinaryOp::Rem) && ty.is_integer() && !safe_divisor {
+        // A signed `%` always takes the helper, whose remainder is defined for negative
+        // operands on GL too (GLSL leaves `%` of negatives undefined).
+        let signed_rem = matches!((op, ty), (BinaryOp::Rem, Scalar::I32));
+        if matches!(op, BinaryOp::Div | BinaryOp::Rem)
+            && ty.is_integer()
+            && (!safe_divisor || signed_rem)
+        {
             // WGSL's defined results on every wgpu backend (a function call is also never a
             // constant expression, which naga would refuse for a zero divisor).
             let helper = match (op, ty) {

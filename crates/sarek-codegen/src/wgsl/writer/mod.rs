@@ -544,6 +544,20 @@ impl<'a> Writer<'a> {
                     };
                     // WGSL's uniform rules: a struct member starts and ends on 16 bytes.
                     let slot = crate::layout::round_up(size, 16);
+                    if let ParamType::Value(Type::Vector(
+                        n,
+                        Scalar::F32 | Scalar::I32 | Scalar::U32,
+                    )) = self.kernel.params[param as usize].ty
+                    {
+                        // A vector of 4-byte elements ends its slot with `u32` padding members
+                        // rather than `@size`, which naga's GLSL output ignores (the next field
+                        // would move up into the slot on wgpu's GL backend).
+                        let _ = writeln!(out, "{INDENT}@align(16) {}: {ty},", field.name);
+                        for k in 0..(slot - 4 * u32::from(n)) / 4 {
+                            let _ = writeln!(out, "{INDENT}sarek_pad_{}_{k}: u32,", field.name);
+                        }
+                        continue;
+                    }
                     (format!("@align(16) @size({slot}) "), ty)
                 }
             };

@@ -177,22 +177,25 @@ fn physical_key(info: &wgpu::AdapterInfo) -> (String, u32, u32, String) {
 /// crashes on Windows (gfx-rs/wgpu#10234) when devices are created concurrently.
 static CREATING: Mutex<()> = Mutex::new(());
 
-/// The host's adapters, ranked (discrete, integrated, virtual, other, software; enumeration
-/// order within a rank), each physical adapter once: where several backends show it, only
-/// the preferred backend's entries are kept.
-pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
+/// The host's adapters of `backends` ([`Config::backends`]; `None`: the primary backends, or
+/// `WGPU_BACKEND`'s), ranked (discrete, integrated, virtual, other, software; enumeration order
+/// within a rank), each physical adapter once: where several backends show it, only the
+/// preferred backend's entries are kept.
+pub(crate) fn enumerate(backends: Option<wgpu::Backends>) -> Vec<wgpu::Adapter> {
     let _one_at_a_time = crate::sync::lock(&CREATING);
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    // Vulkan, Metal and DX12 unless `WGPU_BACKEND` says otherwise: naga's GLSL output leaves
-    // integer division and `%` of negative numbers undefined (wgpu's GL backend on
-    // llvmpipe gave -1 % 2 == 1), so GL would break Sarek's semantics; without a primary
-    // backend, `Device::new` runs the CPU backend instead.
-    let backends = if std::env::var_os("WGPU_BACKEND").is_some() {
-        wgpu::Backends::all()
-    } else {
-        wgpu::Backends::PRIMARY
+    let mut descriptor = wgpu::InstanceDescriptor::new_without_display_handle_from_env();
+    // Vulkan, Metal and DX12 unless `SAREK_BACKEND` or `WGPU_BACKEND` says otherwise: wgpu's
+    // GL backend checks no buffer index and lacks subgroups, `f16` and pipeline caches, so it
+    // is used only when asked for.
+    let backends = match backends {
+        Some(backends) => {
+            descriptor.backends = backends;
+            backends
+        }
+        None if std::env::var_os("WGPU_BACKEND").is_some() => wgpu::Backends::all(),
+        None => wgpu::Backends::PRIMARY,
     };
+    let instance = wgpu::Instance::new(descriptor);
     let adapters = pollster::block_on(instance.enumerate_adapters(backends));
     let infos: Vec<wgpu::AdapterInfo> = adapters.iter().map(|a| a.get_info()).collect();
     let keep: Vec<bool> = infos
@@ -212,6 +215,33 @@ pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
         .collect();
     adapters.sort_by_key(|a| rank(&a.get_info()));
     adapters
+}
+
+/// Where [`Error::NoAdapter`] looked, when [`Config::backends`] chose the backends.
+fn among(backends: Option<wgpu::Backends>) -> String {
+    let Some(backends) = backends else {
+        return String::new();
+    };
+    let names: Vec<&str> = [
+        (wgpu::Backends::VULKAN, "vulkan"),
+        (wgpu::Backends::METAL, "metal"),
+        (wgpu::Backends::DX12, "dx12"),
+        (wgpu::Backends::GL, "gl"),
+        (wgpu::Backends::BROWSER_WEBGPU, "webgpu"),
+    ]
+    .into_iter()
+    .filter_map(|(b, name)| backends.contains(b).then_some(name))
+    .collect();
+    let gl = if backends.contains(wgpu::Backends::GL) {
+        " (GL needs OpenGL ES 3.1 for compute; on Linux without a GPU, Mesa's llvmpipe offers it: \
+         `apt-get install libegl1 libegl-mesa0 libgles2`)"
+    } else {
+        ""
+    };
+    format!(
+        " among the backends SAREK_BACKEND (or Config::backends) asks for: {}{gl}",
+        names.join(", ")
+    )
 }
 
 /// The adapter `selector` names among `adapters`.
@@ -247,6 +277,18 @@ fn warn_software(info: &wgpu::AdapterInfo) {
     }
 }
 
+/// Warns, once per process, that wgpu's GL backend leaves buffer indices unchecked.
+fn warn_gl() {
+    static WARNED: AtomicBool = AtomicBool::new(false);
+    if !WARNED.swap(true, Ordering::Relaxed) {
+        log::warn!(
+            "sarek: wgpu's GL backend checks no buffer index (naga's GLSL is written without \
+             bounds checks), so an index past a buffer's end is not clamped there; use it to \
+             test portability, not to run untrusted input"
+        );
+    }
+}
+
 /// Opens a device on `adapter`, with its full limits and, where it has them, timestamps;
 /// with wgpu's experimental features only when `experimental` (an `unsafe` opt-in,
 /// [`GpuOptions::experimental_features`]).
@@ -261,6 +303,9 @@ fn open(adapter: wgpu::Adapter, experimental: bool, config: Config) -> Result<De
     );
     if is_software(&info) {
         warn_software(&info);
+    }
+    if info.backend == wgpu::Backend::Gl {
+        warn_gl();
     }
     // The adapter's own limits, not WebGPU's defaults: a kernel declared with
     // `limits = "device"` may use them.
@@ -303,8 +348,8 @@ impl Device {
     /// first, then integrated, virtual, and software ones (such as Mesa's lavapipe, which
     /// this opens where it is the only adapter; [`Device::new`] prefers the CPU backend).
     /// `SAREK_ADAPTER=<substring>` picks the first adapter whose name contains the substring
-    /// (case-insensitive); `WGPU_BACKEND` chooses the backends as in wgpu, and is the only way
-    /// to get wgpu's GL backend, whose shaders do not keep Sarek's integer semantics. The
+    /// (case-insensitive); `SAREK_BACKEND` ([`Config::backends`]) chooses the backends, such
+    /// as `gl` for wgpu's OpenGL ES backend, and so does `WGPU_BACKEND` where it is unset. The
     /// choice is logged at `info` level.
     ///
     /// ```
@@ -331,20 +376,22 @@ impl Device {
         crate::logging::init();
         let config = options.config.unwrap_or_else(Config::from_env);
         let adapter = match (options.adapter, &config.adapter) {
-            (Some(selector), _) => select(enumerate(), &selector)?,
-            (None, Some(AdapterSelector::Name(wanted))) => {
-                select(enumerate(), &AdapterSelector::Name(wanted.clone())).map_err(|_| {
-                    Error::NoAdapter(format!(
-                        " whose name contains {:?} (SAREK_ADAPTER)",
-                        wanted.to_lowercase()
-                    ))
-                })?
-            }
-            (None, Some(selector)) => select(enumerate(), selector)?,
-            (None, None) => enumerate()
+            (Some(selector), _) => select(enumerate(config.backends), &selector)?,
+            (None, Some(AdapterSelector::Name(wanted))) => select(
+                enumerate(config.backends),
+                &AdapterSelector::Name(wanted.clone()),
+            )
+            .map_err(|_| {
+                Error::NoAdapter(format!(
+                    " whose name contains {:?} (SAREK_ADAPTER)",
+                    wanted.to_lowercase()
+                ))
+            })?,
+            (None, Some(selector)) => select(enumerate(config.backends), selector)?,
+            (None, None) => enumerate(config.backends)
                 .into_iter()
                 .next()
-                .ok_or_else(|| Error::NoAdapter(String::new()))?,
+                .ok_or_else(|| Error::NoAdapter(among(config.backends)))?,
         };
         open(adapter, options.experimental, config)
     }
@@ -352,7 +399,8 @@ impl Device {
     /// The host's adapters, in the order [`Device::with_adapter`] numbers them: discrete
     /// GPUs, integrated, virtual, other, then software adapters, each physical GPU once even
     /// where two backends show it (the Vulkan entry is kept over Metal, DX12 and GL).
-    /// `WGPU_BACKEND` chooses the backends; `SAREK_ADAPTER` does not filter this list.
+    /// `SAREK_BACKEND` (or `WGPU_BACKEND`) chooses the backends; `SAREK_ADAPTER` does not
+    /// filter this list.
     ///
     /// ```
     /// for (i, info) in sarek_rt::Device::adapters().iter().enumerate() {
@@ -361,7 +409,10 @@ impl Device {
     /// ```
     pub fn adapters() -> Vec<wgpu::AdapterInfo> {
         crate::logging::init();
-        enumerate().iter().map(|a| a.get_info()).collect()
+        enumerate(Config::from_env().backends)
+            .iter()
+            .map(|a| a.get_info())
+            .collect()
     }
 
     /// A device on the adapter `selector` names: an index into [`Device::adapters`] or a
@@ -422,7 +473,7 @@ impl Device {
         if config.device == DeviceChoice::Cpu {
             return Ok(vec![Device::cpu_with(config)]);
         }
-        let mut adapters = enumerate();
+        let mut adapters = enumerate(config.backends);
         match &config.adapter {
             Some(AdapterSelector::Name(wanted)) => {
                 let wanted = wanted.to_lowercase();
@@ -436,7 +487,7 @@ impl Device {
             Some(selector) => adapters = vec![select(adapters, selector)?],
             None if config.device == DeviceChoice::Gpu => {
                 if adapters.is_empty() {
-                    return Err(Error::NoAdapter(String::new()));
+                    return Err(Error::NoAdapter(among(config.backends)));
                 }
             }
             None => {
@@ -455,7 +506,7 @@ impl Device {
     /// The device [`Device::new`] opens when nothing forces the choice: the best hardware
     /// adapter, else the CPU backend (saying why, at `warn` level).
     pub(crate) fn preferred(config: &Config) -> Result<Device> {
-        let best = enumerate().into_iter().next();
+        let best = enumerate(config.backends).into_iter().next();
         match best {
             Some(adapter) if !is_software(&adapter.get_info()) => {
                 open(adapter, false, config.clone())

@@ -29,6 +29,7 @@ mod tiered;
 mod timer;
 mod transfer;
 pub(crate) mod unclamped;
+mod zero_workgroup;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -143,12 +143,19 @@ impl Device {
             Some(cap) => cap.text(&abi.kernel, text),
             None => text,
         };
+        // On GL, workgroup memory the module zeroes itself (`zero_workgroup.rs`).
+        let text = if self.zeroes_workgroup_memory() {
+            super::zero_workgroup::text(&abi.kernel, text)
+        } else {
+            text
+        };
         if entry == Entry::Direct && quick_fits && self.tiers(source, &text) {
             let quick = (layout, pipeline_layout, text, scope);
             return self.quick_pipeline(source, key, quick, !launch);
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
         let hinted = self.inner().unclamped && super::unclamped::hinted(source, entry_point, false);
+        let options = super::zero_workgroup::compilation_options(&text);
         let created = super::module_cache::create(
             device,
             &abi.kernel,
@@ -163,7 +170,7 @@ impl Device {
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some(entry_point),
-            compilation_options: Default::default(),
+            compilation_options: options,
             cache: disk.as_deref().map(super::disk_cache::DiskCache::cache),
         });
         let compiled = started.elapsed();
@@ -277,6 +284,12 @@ impl Device {
             Some(cap) => cap.text(&abi.kernel, source.quick.into()),
             None => source.quick.into(),
         };
+        let quick_text = if self.zeroes_workgroup_memory() {
+            super::zero_workgroup::text(&abi.kernel, quick_text)
+        } else {
+            quick_text
+        };
+        let options = super::zero_workgroup::compilation_options(&quick_text);
         let hinted =
             self.inner().unclamped && super::unclamped::hinted(source, &abi.entry_point, true);
         let created = super::module_cache::create(
@@ -292,7 +305,7 @@ impl Device {
             layout: Some(&pipeline_layout),
             module: &module,
             entry_point: Some(&abi.entry_point),
-            compilation_options: Default::default(),
+            compilation_options: options,
             cache: None,
         });
         if let Some(e) = pollster::block_on(scope.pop()) {

@@ -97,7 +97,7 @@ pub(super) struct Optimized {
     /// Whether the device allows modules without index clamps (`unclamped.rs`).
     pub(super) unclamped: bool,
     /// On a software adapter, the bind group of the status word its loops report being cut
-    /// to (`loop_cap.rs`; `text` is already instrumented).
+    /// to (`loop_cap.rs`; `text` is already instrumented, and on GL zeroes its workgroup memory, `zero_workgroup.rs`).
     pub(super) loop_status: Option<wgpu::BindGroup>,
     /// The device's trace, which records the compile on this thread.
     pub(super) trace: Option<Arc<crate::trace::Trace>>,
@@ -110,6 +110,7 @@ impl Optimized {
     fn compile(self) -> Option<wgpu::ComputePipeline> {
         let started = std::time::Instant::now();
         let abi = &self.source.abi;
+        let options = super::zero_workgroup::compilation_options(&self.text);
         let created = super::module_cache::create(
             &self.device,
             &abi.kernel,
@@ -128,7 +129,7 @@ impl Optimized {
                 layout: Some(&self.layout),
                 module: &module,
                 entry_point: Some(self.entry_point),
-                compilation_options: Default::default(),
+                compilation_options: options,
                 cache: self.disk.as_deref().map(DiskCache::cache),
             });
         if let Some(e) = pollster::block_on(scope.pop()) {

@@ -565,6 +565,57 @@ pub mod kernels {
         }
     }
 
+    /// Copies each of the `count` matrices of `src` (`rows × cols` halves at strides `rs`,
+    /// `cs`, matrices `bs` apart) into a row-major `rows_p × cols_p` matrix of `dst`, zero past
+    /// the source's edges: operands padded into whole blocks for
+    /// [`gemm_coop_f16x4_blocks`].
+    #[sarek::kernel(workgroup_size = [16, 16])]
+    pub fn pad_f16(
+        src: &[f16],
+        dst: &mut [f16],
+        rows: u32,
+        cols: u32,
+        rs: u32,
+        cs: u32,
+        bs: u32,
+        rows_p: u32,
+        cols_p: u32,
+    ) {
+        let (c, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
+        if r < rows_p as usize && c < cols_p as usize {
+            let inside = r < rows as usize && c < cols as usize;
+            let at = if inside {
+                z * bs as usize + r * rs as usize + c * cs as usize
+            } else {
+                0
+            };
+            let v = src[at];
+            dst[(z * rows_p as usize + r) * cols_p as usize + c] =
+                if inside { v } else { f16::ZERO };
+        }
+    }
+
+    /// The inverse of [`pad_f16`]: the `rows × cols` corner of each padded matrix of `src`
+    /// into `dst` at its strides.
+    #[sarek::kernel(workgroup_size = [16, 16])]
+    pub fn unpad_f16(
+        src: &[f16],
+        dst: &mut [f16],
+        rows: u32,
+        cols: u32,
+        rs: u32,
+        cs: u32,
+        bs: u32,
+        rows_p: u32,
+        cols_p: u32,
+    ) {
+        let (c, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
+        if r < rows as usize && c < cols as usize {
+            dst[z * bs as usize + r * rs as usize + c * cs as usize] =
+                src[(z * rows_p as usize + r) * cols_p as usize + c];
+        }
+    }
+
     /// [`gemm_coop_f16x4`] for whole blocks (`m` and `n` multiples of 128, `k` a multiple of
     /// 64): no guard on a load, and each slice's words loaded two slices ahead into two sets
     /// of registers, the main loop of the suite's fastest `f16` product (which one slice ahead
@@ -1050,6 +1101,9 @@ impl MatmulElement for half::f16 {
         s: &Scalars,
     ) -> Result<()> {
         if s.engine == Engine::Cooperative {
+            if let Some(padded) = padding(s).filter(|_| !a.device().is_cpu()) {
+                return enqueue_padded(batch, a, b, bias, c, s, &padded);
+            }
             match word_views(a, b, s) {
                 Some((a4, b4)) if whole_blocks(s) => {
                     enqueue_with!(
@@ -1091,6 +1145,147 @@ fn view<E: crate::Element, T: crate::Element>(x: &Buffer<T>, len: usize) -> Opti
         return None;
     }
     Buffer::<E>::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), len).ok()
+}
+
+/// A large product that is not made of whole blocks, as the whole-block product of its
+/// operands padded with zeros (128 along `m` and `n`, 64 along `k`): the shape and strides
+/// of the padded product, where padding adds at most a quarter to the work and every padded
+/// index fits a `u32`; `None` where the guarded kernels serve better.
+fn padding(s: &Scalars) -> Option<Scalars> {
+    let [m, n, k] = s.dims.map(u64::from);
+    if whole_blocks(s) || m * n * k < 1 << 27 {
+        return None;
+    }
+    let (mp, np, kp) = (
+        m.next_multiple_of(128),
+        n.next_multiple_of(128),
+        k.next_multiple_of(64),
+    );
+    let count = u64::from(s.count);
+    let fits = [mp * kp, kp * np, mp * np]
+        .iter()
+        .all(|e| e * count < u64::from(u32::MAX));
+    if !fits || mp * np * kp * 4 > m * n * k * 5 {
+        return None;
+    }
+    let (mp, np, kp) = (mp as u32, np as u32, kp as u32);
+    Some(Scalars {
+        dims: [mp, np, kp],
+        strides: [kp, 1, np, 1, np, 1],
+        batch: [mp * kp, kp * np, mp * np],
+        ..*s
+    })
+}
+
+/// [`kernels::gemm_coop_f16x4_blocks`] on copies of the operands (and of `C` where `beta` is
+/// not zero, and of the bias) padded with zeros to `p`'s shape, then the product's corner
+/// copied back into `c`: four to six launches in `batch`, on buffers it keeps alive.
+fn enqueue_padded(
+    batch: &mut Batch,
+    a: &Buffer<half::f16>,
+    b: &Buffer<half::f16>,
+    bias: &Buffer<half::f16>,
+    c: &mut Buffer<half::f16>,
+    s: &Scalars,
+    p: &Scalars,
+) -> Result<()> {
+    let dev = batch.device().clone();
+    let [m, n, k] = s.dims;
+    let [mp, np, kp] = p.dims;
+    let [a_rs, a_cs, b_rs, b_cs, c_rs, c_cs] = s.strides;
+    let count = s.count;
+    let cover = |cols: u32, rows: u32, count: u32| {
+        Grid::cover_3d(cols as usize, rows as usize, count as usize)
+    };
+    let mut ap = dev.zeros::<half::f16>((p.batch[0] * count) as usize)?;
+    let mut bp = dev.zeros::<half::f16>((p.batch[1] * count) as usize)?;
+    let mut cp = dev.zeros::<half::f16>((p.batch[2] * count) as usize)?;
+    kernels::pad_f16.enqueue(
+        batch,
+        cover(kp, mp, count),
+        a,
+        &mut ap,
+        m,
+        k,
+        a_rs,
+        a_cs,
+        s.batch[0],
+        mp,
+        kp,
+    )?;
+    kernels::pad_f16.enqueue(
+        batch,
+        cover(np, kp, count),
+        b,
+        &mut bp,
+        k,
+        n,
+        b_rs,
+        b_cs,
+        s.batch[1],
+        kp,
+        np,
+    )?;
+    if s.beta != 0.0 {
+        kernels::pad_f16.enqueue(
+            batch,
+            cover(np, mp, count),
+            c,
+            &mut cp,
+            m,
+            n,
+            c_rs,
+            c_cs,
+            s.batch[2],
+            mp,
+            np,
+        )?;
+    }
+    let mut bias_p = dev.zeros::<half::f16>(np as usize)?;
+    if s.has_bias != 0 {
+        kernels::pad_f16.enqueue(
+            batch,
+            cover(np, 1, 1),
+            bias,
+            &mut bias_p,
+            1,
+            n,
+            0,
+            1,
+            0,
+            1,
+            np,
+        )?;
+    }
+    let (Some(a4), Some(b4)) = (view(&ap, ap.len() / 4), view(&bp, bp.len() / 4)) else {
+        return Err(crate::Error::BadArguments {
+            kernel: "gemm_coop_f16x4_blocks".into(),
+            message: "the padded operands could not be viewed as words of four halves".into(),
+        });
+    };
+    enqueue_with!(
+        kernels::gemm_coop_f16x4_blocks,
+        COOP_TILE,
+        batch,
+        &a4,
+        &b4,
+        &bias_p,
+        &mut cp,
+        p
+    )?;
+    kernels::unpad_f16.enqueue(
+        batch,
+        cover(n, m, count),
+        &cp,
+        c,
+        m,
+        n,
+        c_rs,
+        c_cs,
+        s.batch[2],
+        mp,
+        np,
+    )
 }
 
 /// Whether the product is made of whole 128×128 blocks of `C` and slices of 64 along `k`,

@@ -358,6 +358,53 @@ fn cooperative_words_with_partial_edges(dev: &Device) {
     case.check(&got, true, "f16 words 130×132×68×2");
 }
 
+/// The kernels that pad a product's operands into whole blocks and copy its corner back: a
+/// column-major batch of two 3×5 matrices into row-major 4×8 ones, zero outside, and back
+/// into row-major matrices at their strides.
+#[backends]
+fn padding_round_trips(dev: &Device) {
+    let (rows, cols, count) = (3usize, 5usize, 2usize);
+    let (rows_p, cols_p) = (4usize, 8usize);
+    // Column-major: element (r, c) of matrix z at z * 15 + c * 3 + r.
+    let src: Vec<f16> = (0..count * rows * cols)
+        .map(|i| f16::from_f32(i as f32 + 1.0))
+        .collect();
+    let src_buf = dev.upload(&src).unwrap();
+    let mut padded = dev
+        .upload(&vec![f16::from_f32(-9.0); count * rows_p * cols_p])
+        .unwrap();
+    let grid = sarek::Grid::cover_3d(cols_p, rows_p, count);
+    let (r, c, rp, cp) = (rows as u32, cols as u32, rows_p as u32, cols_p as u32);
+    kernels::pad_f16
+        .launch(dev, grid, &src_buf, &mut padded, r, c, 1, r, r * c, rp, cp)
+        .unwrap();
+    let got = padded.read().unwrap();
+    for z in 0..count {
+        for i in 0..rows_p {
+            for j in 0..cols_p {
+                let want = if i < rows && j < cols {
+                    src[z * 15 + j * 3 + i]
+                } else {
+                    f16::ZERO
+                };
+                assert_eq!(got[(z * rows_p + i) * cols_p + j], want, "({z}, {i}, {j})");
+            }
+        }
+    }
+    let mut back = dev.zeros::<f16>(count * rows * cols).unwrap();
+    kernels::unpad_f16
+        .launch(dev, grid, &padded, &mut back, r, c, c, 1, r * c, rp, cp)
+        .unwrap();
+    let back = back.read().unwrap();
+    for z in 0..count {
+        for i in 0..rows {
+            for j in 0..cols {
+                assert_eq!(back[z * 15 + i * cols + j], src[z * 15 + j * 3 + i]);
+            }
+        }
+    }
+}
+
 /// The whole-block `f16` kernel (what the cooperative engine runs for row-major words with `m`
 /// and `n` multiples of 128 and `k` of 64), launched directly: two 128×128 blocks along `m`,
 /// three slices of 64 along `k` (so both register sets and the clamped reloads of the last

@@ -48,6 +48,7 @@ pub struct Config {
     pub(crate) device: DeviceChoice,
     pub(crate) adapter: Option<AdapterSelector>,
     pub(crate) backends: Option<wgpu::Backends>,
+    pub(crate) unchecked_gl: bool,
     pub(crate) pipeline_cache_dir: Option<PathBuf>,
     pub(crate) cache_max_mb: u64,
     pub(crate) checks: bool,
@@ -236,6 +237,12 @@ impl Config {
             device,
             adapter: text("SAREK_ADAPTER").map(AdapterSelector::Name),
             backends,
+            // Naming GL in the environment is the operator's choice of an unchecked backend.
+            unchecked_gl: backends.is_some_and(|b| b.contains(wgpu::Backends::GL))
+                || text("WGPU_BACKEND").is_some_and(|v| {
+                    let v = v.to_ascii_lowercase();
+                    v.contains("gl")
+                }),
             pipeline_cache_dir,
             cache_max_mb,
             checks: on_off(text("SAREK_CHECKS").as_deref(), false),
@@ -281,7 +288,8 @@ impl Config {
     /// OpenGL ES 3.1; Mesa's llvmpipe offers it headless through EGL), which lacks subgroups,
     /// `f16` and the pipeline cache (kernels that need them fail to launch with
     /// [`crate::Error::MissingFeature`]) and checks no buffer index: the guide's runtime
-    /// chapter says what holds there.
+    /// chapter says what holds there. Chosen here rather than in the environment, GL also
+    /// needs [`Config::unchecked_gl`].
     ///
     /// ```
     /// use sarek_rt::{Config, Device, GpuOptions};
@@ -294,6 +302,31 @@ impl Config {
     /// ```
     pub fn backends(mut self, backends: wgpu::Backends) -> Config {
         self.backends = Some(backends);
+        self
+    }
+
+    /// Lets a GPU device open on wgpu's GL backend, which checks no buffer index (naga's GLSL
+    /// is written without bounds checks): an index past a buffer's end reads or writes outside
+    /// it there. Without this, a GL adapter is refused with [`crate::Error::NoAdapter`]
+    /// unless `SAREK_BACKEND` or `WGPU_BACKEND` names GL (the environment's choice, which
+    /// [`Config::from_env`] records).
+    ///
+    /// ```
+    /// use sarek_rt::{Config, Device, GpuOptions};
+    /// // SAFETY: the kernels this program runs index only within their buffers.
+    /// let config = unsafe { Config::default().backends(wgpu::Backends::GL).unchecked_gl() };
+    /// if let Ok(dev) = Device::gpu_with(GpuOptions::new().config(config)) {
+    ///     assert_eq!(dev.backend(), Some(wgpu::Backend::Gl));
+    /// }
+    /// ```
+    ///
+    /// # Safety
+    ///
+    /// On GL, a kernel that indexes past a buffer's end (which Sarek clamps everywhere else)
+    /// reads or writes memory outside it: the caller vouches that its kernels do not, or
+    /// accepts what follows.
+    pub unsafe fn unchecked_gl(mut self) -> Config {
+        self.unchecked_gl = true;
         self
     }
 
@@ -503,7 +536,8 @@ mod tests {
             ("SAREK_COARSEN", "0"),
             ("SAREK_VEC4", "0"),
         ]);
-        let expected = Config::default()
+        // SAFETY: a value compared, never opened.
+        let expected = unsafe { Config::default().unchecked_gl() }
             .device(DeviceChoice::Gpu)
             .adapter("llvmpipe")
             .backends(wgpu::Backends::GL)

@@ -375,9 +375,11 @@ fn padding_round_trips(dev: &Device) {
         .unwrap();
     let grid = sarek::Grid::cover_3d(cols_p, rows_p, count);
     let (r, c, rp, cp) = (rows as u32, cols as u32, rows_p as u32, cols_p as u32);
-    kernels::pad_f16
-        .launch(dev, grid, &src_buf, &mut padded, r, c, 1, r, r * c, rp, cp)
-        .unwrap();
+    let launched =
+        kernels::pad_f16.launch(dev, grid, &src_buf, &mut padded, r, c, 1, r, r * c, rp, cp);
+    if common::unless_no_f16(dev, launched).is_none() {
+        return;
+    }
     let got = padded.read().unwrap();
     for z in 0..count {
         for i in 0..rows_p {

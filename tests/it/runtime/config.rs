@@ -155,6 +155,29 @@ fn the_config_chooses_the_wgpu_backend() {
         }
         other => panic!("expected NoAdapter, got {:?}", other.map(|d| d.name())),
     }
+    // GL checks no buffer index: chosen in code, it needs the `unsafe` opt-in.
+    if std::env::var("SAREK_BACKEND").as_deref() != Ok("gl") {
+        let refused = Device::gpu_with(
+            GpuOptions::new().config(Config::default().backends(sarek::wgpu::Backends::GL)),
+        );
+        if let Err(e @ Error::NoAdapter(_)) = &refused {
+            let text = e.to_string();
+            assert!(
+                text.contains("OpenGL ES 3.1") || text.contains("unchecked_gl"),
+                "{text}"
+            );
+        } else {
+            panic!(
+                "a GL device without the opt-in: {:?}",
+                refused.map(|d| d.name())
+            );
+        }
+    }
+    let with = |backends| {
+        // SAFETY: the kernels below index only within their buffers.
+        let config = unsafe { Config::from_env().backends(backends).unchecked_gl() };
+        Device::gpu_with(GpuOptions::new().config(config))
+    };
     let dev = match with(sarek::wgpu::Backends::GL) {
         Ok(dev) => dev,
         Err(e @ Error::NoAdapter(_)) if std::env::var("SAREK_BACKEND").as_deref() != Ok("gl") => {

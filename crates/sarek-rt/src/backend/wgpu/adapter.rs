@@ -305,6 +305,14 @@ fn open(adapter: wgpu::Adapter, experimental: bool, config: Config) -> Result<De
         warn_software(&info);
     }
     if info.backend == wgpu::Backend::Gl {
+        // GL checks no buffer index: only the environment or an `unsafe` opt-in chooses it.
+        if !config.unchecked_gl {
+            return Err(Error::NoAdapter(format!(
+                " that checks buffer indices: {:?} is on wgpu's GL backend, which checks none; \
+                 name GL in SAREK_BACKEND, or opt in with `unsafe {{ config.unchecked_gl() }}`",
+                info.name
+            )));
+        }
         warn_gl();
     }
     // The adapter's own limits, not WebGPU's defaults: a kernel declared with

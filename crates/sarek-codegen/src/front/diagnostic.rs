@@ -223,6 +223,26 @@ impl Diagnostics {
         Diagnostics { list }
     }
 
+    /// [`Diagnostics::prefixed`], and each error also names the source position of its span
+    /// (`at src/lib.rs:12:5`): for code of another crate, whose spans rustc shows at the
+    /// macro call that brought them in.
+    pub fn prefixed_with_place(self, prefix: &str) -> Diagnostics {
+        let list = self
+            .list
+            .into_iter()
+            .map(|d| match d.kind {
+                ErrorKind::Syn(_) => d,
+                kind => {
+                    let place = super::library::place(d.span)
+                        .map(|p| format!(" (at {p})"))
+                        .unwrap_or_default();
+                    Diagnostic::new(d.span, ErrorKind::Other(format!("{prefix}{kind}{place}")))
+                }
+            })
+            .collect();
+        Diagnostics { list }
+    }
+
     /// Moves every error of `other` after these.
     pub fn append(&mut self, other: Diagnostics) {
         self.list.extend(other.list);

@@ -492,6 +492,15 @@ fn has_dollar(tokens: TokenStream) -> bool {
     })
 }
 
+/// `file:line:column` of a span, where the compiler says (inside a proc macro).
+pub fn place(span: Span) -> Option<String> {
+    if !proc_macro::is_available() {
+        return None;
+    }
+    let s = span.unwrap();
+    Some(format!("{}:{}:{}", s.file(), s.line(), s.column()))
+}
+
 /// FNV-1a, for names that must be the same in every build of the same tokens.
 fn fnv(text: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -731,7 +740,14 @@ pub fn instance_impls(
             super::expand::compile_kernel(&inst.attr, &inst.item, &inst.module, &mut own)
         else {
             let label = &inst.label;
-            errors.append(own.prefixed(&format!("in the instance {label} of `{name}`: ")));
+            let prefix = format!("in the instance {label} of `{name}`: ");
+            // rustc shows another crate's spans at the `use` that imported them: name the
+            // library's own position in the message.
+            errors.append(if k.krate == here {
+                own.prefixed(&prefix)
+            } else {
+                own.prefixed_with_place(&prefix)
+            });
             errors.error(last.span(), format!("the instance {label} of `{name}` requested here does not compile (see the error above)"));
             continue;
         };

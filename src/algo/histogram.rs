@@ -157,26 +157,37 @@ fn groups(n: usize) -> usize {
 }
 
 /// Checks the range and returns the scale from a value's offset to its bin.
-fn scale(bins: usize, lo: f32, hi: f32) -> f32 {
-    assert!(
-        lo < hi && (hi - lo).is_finite(),
-        "the range [{lo}, {hi}) must be non-empty with a finite width"
-    );
-    bins as f32 / (hi - lo)
+fn scale(call: &str, bins: usize, lo: f32, hi: f32) -> Result<f32> {
+    if !(lo < hi && (hi - lo).is_finite()) {
+        return Err(super::bad_arguments(
+            call,
+            format!("the range [{lo}, {hi}) must be non-empty with a finite width"),
+        ));
+    }
+    Ok(bins as f32 / (hi - lo))
 }
 
 /// Checks the number of bins (one at least, and a `u32`).
-fn check_bins(bins: usize) -> u32 {
-    assert!(bins > 0, "a histogram needs at least one bin");
-    u32::try_from(bins).expect("at most 2^32 - 1 bins")
+fn check_bins(call: &str, bins: usize) -> Result<u32> {
+    match u32::try_from(bins) {
+        Ok(0) => Err(super::bad_arguments(
+            call,
+            "a histogram needs at least one bin".into(),
+        )),
+        Ok(bins) => Ok(bins),
+        Err(_) => Err(super::bad_arguments(
+            call,
+            format!("at most 2^32 - 1 bins, not {bins}"),
+        )),
+    }
 }
 
 /// Adds to `batch` the histogram of `x` in `counts.len()` even bins over `[lo, hi)` into
 /// `counts` (which it zeroes first): value `v` counts in bin
 /// `floor((v - lo) * (bins / (hi - lo)))`, computed in `f32` with the scale rounded once, and
 /// at most the last bin; values outside `[lo, hi)` and NaNs are dropped, as CUB's
-/// `HistogramEven` does. Panics unless `lo < hi` with a finite width and `counts` is not
-/// empty.
+/// `HistogramEven` does. [`Error::BadArguments`](crate::Error::BadArguments) unless
+/// `lo < hi` with a finite width and `counts` is not empty.
 ///
 /// ```
 /// use sarek::algo::histogram::enqueue_histogram_even;
@@ -199,8 +210,8 @@ pub fn enqueue_histogram_even(
     hi: f32,
     counts: &mut Buffer<u32>,
 ) -> Result<()> {
-    let bins = check_bins(counts.len());
-    let scale = scale(counts.len(), lo, hi);
+    let bins = check_bins("histogram_even", counts.len())?;
+    let scale = scale("histogram_even", counts.len(), lo, hi)?;
     kernels::zero_u32.enqueue(batch, Grid::cover(counts.len()), counts)?;
     if x.is_empty() {
         return Ok(());
@@ -239,7 +250,7 @@ pub fn histogram_even(
 
 /// Adds to `batch` the histogram of `keys` into `counts` (which it zeroes first):
 /// `counts[k]` is the number of keys equal to `k`, and keys of `counts.len()` or more are
-/// dropped. Panics if `counts` is empty.
+/// dropped. [`Error::BadArguments`](crate::Error::BadArguments) if `counts` is empty.
 ///
 /// ```
 /// use sarek::algo::histogram::enqueue_histogram_keys;
@@ -259,7 +270,7 @@ pub fn enqueue_histogram_keys(
     keys: &Buffer<u32>,
     counts: &mut Buffer<u32>,
 ) -> Result<()> {
-    let bins = check_bins(counts.len());
+    let bins = check_bins("histogram_keys", counts.len())?;
     kernels::zero_u32.enqueue(batch, Grid::cover(counts.len()), counts)?;
     if keys.is_empty() {
         return Ok(());

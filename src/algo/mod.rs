@@ -32,4 +32,13 @@ pub mod sort;
 pub mod topk;
 
 pub use matmul::matmul;
+
+/// The error of a call of the library whose arguments do not fit together (lengths, shapes,
+/// ranges): every call checks them before recording any work and returns this, never panics.
+fn bad_arguments(call: &str, message: String) -> crate::Error {
+    crate::Error::BadArguments {
+        kernel: call.into(),
+        message,
+    }
+}
 pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};

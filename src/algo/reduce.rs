@@ -312,13 +312,7 @@ pub mod kernels {
     }
 }
 
-/// The error of a call whose buffers do not fit its scratch.
-fn bad(kernel: &str, message: String) -> Error {
-    Error::BadArguments {
-        kernel: kernel.into(),
-        message,
-    }
-}
+use super::bad_arguments as bad;
 
 /// The grid of `tiles` workgroups, over y as well past 65535.
 fn tiles_grid(tiles: usize) -> Grid {

@@ -40,7 +40,7 @@
 //!   blocks of rows into partial sums, one per column and block, then the partials per
 //!   column, without float atomics and with the same result on every run.
 
-use crate::{Batch, Buffer, Device, Grid, Result};
+use crate::{Batch, Buffer, Device, Error, Grid, Result};
 
 /// The most workgroups a row operation launches along x (WebGPU's guaranteed limit per
 /// dimension); past it each workgroup does every `MAX_GROUPS`-th row.
@@ -497,28 +497,44 @@ pub mod kernels {
     }
 }
 
-/// The number of rows of `len` elements of `cols` columns; panics unless `cols > 0` divides
-/// `len` and both fit the kernels' `u32` arithmetic.
-fn rows_of(len: usize, cols: usize) -> usize {
-    assert!(cols > 0, "a row operation needs at least one column");
-    assert!(
-        len.is_multiple_of(cols),
-        "{len} elements are not whole rows of {cols} columns"
-    );
-    assert!(
-        u32::try_from(len).is_ok(),
-        "at most 2^32 - 1 elements: {len}"
-    );
-    len / cols
+/// The number of rows of `len` elements of `cols` columns, or [`Error::BadArguments`] for
+/// `call` unless `cols > 0` divides `len` and both fit the kernels' `u32` arithmetic.
+fn rows_of(call: &str, len: usize, cols: usize) -> Result<usize> {
+    if cols == 0 {
+        return Err(super::bad_arguments(
+            call,
+            "a row operation needs at least one column".into(),
+        ));
+    }
+    if !len.is_multiple_of(cols) {
+        return Err(super::bad_arguments(
+            call,
+            format!("{len} elements are not whole rows of {cols} columns"),
+        ));
+    }
+    if u32::try_from(len).is_err() {
+        return Err(super::bad_arguments(
+            call,
+            format!("at most 2^32 - 1 elements, not {len}"),
+        ));
+    }
+    Ok(len / cols)
 }
 
-/// Panics unless `buf` (named `what`) holds `want` elements.
-fn check_len<T: crate::gpu::Scalar>(what: &str, buf: &Buffer<T>, want: usize) {
-    assert!(
-        buf.len() == want,
-        "`{what}` holds {} elements, not {want}",
-        buf.len()
-    );
+/// [`Error::BadArguments`] for `call` unless `buf` (named `what`) holds `want` elements.
+fn check_len<T: crate::gpu::Scalar>(
+    call: &str,
+    what: &str,
+    buf: &Buffer<T>,
+    want: usize,
+) -> Result<()> {
+    if buf.len() == want {
+        return Ok(());
+    }
+    Err(super::bad_arguments(
+        call,
+        format!("`{what}` holds {} elements, not {want}", buf.len()),
+    ))
 }
 
 /// The workgroups of a launch over `rows` rows, one a row up to [`MAX_GROUPS`].
@@ -528,7 +544,7 @@ fn row_groups(rows: usize) -> Grid {
 
 /// Adds to `batch` the softmax of each row of `x` (`cols` columns, row-major) into `y` (as
 /// long as `x`): `y = exp(x - max) / Σ exp(x - max)` over the row, so large values do not
-/// overflow. Panics unless `cols > 0` divides `x.len()`.
+/// overflow. [`Error::BadArguments`] unless `cols > 0` divides `x.len()`.
 ///
 /// ```
 /// use sarek::algo::rows::enqueue_softmax;
@@ -554,8 +570,8 @@ pub fn enqueue_softmax(
 }
 
 /// Adds to `batch` the log-softmax of each row of `x` into `y`: `x - max - ln Σ exp(x - max)`
-/// over the row, accurate where the softmax itself underflows. Panics unless `cols > 0`
-/// divides `x.len()`.
+/// over the row, accurate where the softmax itself underflows. [`Error::BadArguments`]
+/// unless `cols > 0` divides `x.len()`.
 ///
 /// ```
 /// use sarek::algo::rows::enqueue_log_softmax;
@@ -587,8 +603,8 @@ fn enqueue_softmax_rows(
     log: bool,
     y: &mut Buffer<f32>,
 ) -> Result<()> {
-    let rows = rows_of(x.len(), cols);
-    check_len("y", y, x.len());
+    let rows = rows_of("softmax", x.len(), cols)?;
+    check_len("softmax", "y", y, x.len())?;
     if rows == 0 {
         return Ok(());
     }
@@ -658,7 +674,8 @@ pub struct LayerNorm {
 /// Adds to `batch` the layer norm of each row of `x` (`gamma.len()` columns): into `y` (as
 /// long as `x`) `(x - mean) / sqrt(var + eps) * gamma + beta`, with the row's mean and biased
 /// variance, and into `mean` and `rstd` (one per row) the mean and `1 / sqrt(var + eps)`.
-/// Panics unless `gamma` and `beta` have the same length, at least one, dividing `x.len()`.
+/// [`Error::BadArguments`] unless `gamma` and `beta` have the same length, at least one,
+/// dividing `x.len()`.
 ///
 /// ```
 /// use sarek::algo::rows::enqueue_layer_norm;
@@ -687,11 +704,11 @@ pub fn enqueue_layer_norm(
     rstd: &mut Buffer<f32>,
 ) -> Result<()> {
     let cols = gamma.len();
-    let rows = rows_of(x.len(), cols);
-    check_len("beta", beta, cols);
-    check_len("y", y, x.len());
-    check_len("mean", mean, rows);
-    check_len("rstd", rstd, rows);
+    let rows = rows_of("layer_norm", x.len(), cols)?;
+    check_len("layer_norm", "beta", beta, cols)?;
+    check_len("layer_norm", "y", y, x.len())?;
+    check_len("layer_norm", "mean", mean, rows)?;
+    check_len("layer_norm", "rstd", rstd, rows)?;
     if rows == 0 {
         return Ok(());
     }
@@ -756,7 +773,7 @@ pub fn layer_norm(
     beta: &Buffer<f32>,
     eps: f32,
 ) -> Result<LayerNorm> {
-    let rows = rows_of(x.len(), gamma.len());
+    let rows = rows_of("layer_norm", x.len(), gamma.len())?;
     let mut out = LayerNorm {
         y: dev.zeros(x.len())?,
         mean: dev.zeros(rows)?,
@@ -825,7 +842,7 @@ impl LayerNormBackward {
     /// Adds layer norm's backward pass to `batch`: from the output gradient `dy`, the input
     /// `x`, the `mean` and `rstd` that the forward pass returned and `gamma`, the input
     /// gradient into `dx` and the parameter gradients into `dgamma` and `dbeta` (each
-    /// `cols` long). Panics unless the shapes are this scratch's.
+    /// `cols` long). [`Error::BadArguments`] unless the shapes are this scratch's.
     ///
     /// ```
     /// use sarek::algo::rows::{layer_norm, LayerNormBackward};
@@ -864,20 +881,24 @@ impl LayerNormBackward {
         dbeta: &mut Buffer<f32>,
     ) -> Result<()> {
         let (rows, cols) = (self.rows, self.cols);
-        assert!(
-            cols > 0 && x.len() == rows * cols,
-            "the backward pass's scratch was made for {rows} rows of {cols} columns, \
-             not {} elements",
-            x.len()
-        );
-        rows_of(x.len(), cols);
-        check_len("dy", dy, x.len());
-        check_len("dx", dx, x.len());
-        check_len("mean", mean, rows);
-        check_len("rstd", rstd, rows);
-        check_len("gamma", gamma, cols);
-        check_len("dgamma", dgamma, cols);
-        check_len("dbeta", dbeta, cols);
+        if cols == 0 || x.len() != rows * cols {
+            return Err(super::bad_arguments(
+                "layer_norm_backward",
+                format!(
+                    "the backward pass's scratch was made for {rows} rows of {cols} columns, \
+                     not {} elements",
+                    x.len()
+                ),
+            ));
+        }
+        rows_of("layer_norm_backward", x.len(), cols)?;
+        check_len("layer_norm_backward", "dy", dy, x.len())?;
+        check_len("layer_norm_backward", "dx", dx, x.len())?;
+        check_len("layer_norm_backward", "mean", mean, rows)?;
+        check_len("layer_norm_backward", "rstd", rstd, rows)?;
+        check_len("layer_norm_backward", "gamma", gamma, cols)?;
+        check_len("layer_norm_backward", "dgamma", dgamma, cols)?;
+        check_len("layer_norm_backward", "dbeta", dbeta, cols)?;
         let blocks = rows.div_ceil(self.block_rows);
         if rows > 0 {
             kernels::layer_norm_backward_rows.enqueue(
@@ -939,7 +960,7 @@ pub fn layer_norm_backward(
     gamma: &Buffer<f32>,
 ) -> Result<LayerNormGrads> {
     let cols = gamma.len();
-    let rows = rows_of(x.len(), cols);
+    let rows = rows_of("layer_norm_backward", x.len(), cols)?;
     let mut out = LayerNormGrads {
         dx: dev.zeros(x.len())?,
         dgamma: dev.zeros(cols)?,
@@ -964,8 +985,9 @@ pub fn layer_norm_backward(
 
 /// Adds to `batch` the cross-entropy of each row of logits `x` (`cols` columns) against its
 /// class `targets[row]`: `loss[row] = logsumexp(x[row]) - x[row, target]` (NaN where the
-/// target is `cols` or more), and their mean to `mean[0]` (NaN with no rows). Panics unless
-/// `cols > 0` divides `x.len()` and `targets` and `loss` hold one element per row.
+/// target is `cols` or more), and their mean to `mean[0]` (NaN with no rows).
+/// [`Error::BadArguments`] unless `cols > 0` divides `x.len()` and `targets` and `loss` hold
+/// one element per row.
 ///
 /// ```
 /// use sarek::algo::rows::enqueue_cross_entropy;
@@ -991,10 +1013,10 @@ pub fn enqueue_cross_entropy(
     loss: &mut Buffer<f32>,
     mean: &mut Buffer<f32>,
 ) -> Result<()> {
-    let rows = rows_of(x.len(), cols);
-    check_len("targets", targets, rows);
-    check_len("loss", loss, rows);
-    check_len("mean", mean, 1);
+    let rows = rows_of("cross_entropy", x.len(), cols)?;
+    check_len("cross_entropy", "targets", targets, rows)?;
+    check_len("cross_entropy", "loss", loss, rows)?;
+    check_len("cross_entropy", "mean", mean, 1)?;
     if rows > 0 {
         kernels::cross_entropy_rows.enqueue(
             batch,
@@ -1038,7 +1060,7 @@ pub fn cross_entropy(
     cols: usize,
     targets: &Buffer<u32>,
 ) -> Result<CrossEntropy> {
-    let rows = rows_of(x.len(), cols);
+    let rows = rows_of("cross_entropy", x.len(), cols)?;
     let mut loss = dev.zeros(rows)?;
     let mut mean = dev.zeros(1)?;
     let mut batch = dev.batch();

@@ -422,7 +422,8 @@ impl Scan {
     }
 
     /// Adds the three passes that write the inclusive scan of `x` into `out` to `batch`.
-    /// `x` and `out` must hold the `len` `Vec4`s this scan was made for. The first call makes
+    /// `x` and `out` must hold the `len` `Vec4`s this scan was made for
+    /// ([`Error::BadArguments`](crate::Error::BadArguments) otherwise). The first call makes
     /// the three passes' pipelines at the same time ([`Device::prepare`]).
     pub fn enqueue(
         &mut self,
@@ -430,18 +431,17 @@ impl Scan {
         x: &Buffer<Vec4>,
         out: &mut Buffer<Vec4>,
     ) -> Result<()> {
-        assert_eq!(
-            x.len(),
-            self.len,
-            "the scan was made for {} Vec4s",
-            self.len
-        );
-        assert_eq!(
-            out.len(),
-            self.len,
-            "the scan was made for {} Vec4s",
-            self.len
-        );
+        for (what, len) in [("x", x.len()), ("out", out.len())] {
+            if len != self.len {
+                return Err(super::bad_arguments(
+                    "scan",
+                    format!(
+                        "the scan was made for {} Vec4s; `{what}` holds {len}",
+                        self.len
+                    ),
+                ));
+            }
+        }
         if self.len == 0 {
             return Ok(());
         }

@@ -656,21 +656,27 @@ impl Select {
     }
 
     /// Checks that `x` (and `flags`) have the length this scratch serves.
-    fn check<T: Item>(&self, x: &Buffer<T>, flags: Option<&Buffer<u32>>) {
-        assert_eq!(
-            x.len(),
-            self.len,
-            "the compaction's scratch was made for {} elements",
-            self.len
-        );
-        if let Some(f) = flags {
-            assert_eq!(
-                f.len(),
-                self.len,
-                "the flags hold {} elements, the input {}",
-                f.len(),
-                self.len
-            );
+    fn check<T: Item>(&self, x: &Buffer<T>, flags: Option<&Buffer<u32>>) -> Result<()> {
+        if x.len() != self.len {
+            return Err(super::bad_arguments(
+                "select",
+                format!(
+                    "the compaction's scratch was made for {} elements, not {}",
+                    self.len,
+                    x.len()
+                ),
+            ));
+        }
+        match flags {
+            Some(f) if f.len() != self.len => Err(super::bad_arguments(
+                "select",
+                format!(
+                    "the flags hold {} elements, the input {}",
+                    f.len(),
+                    self.len
+                ),
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -682,7 +688,7 @@ impl Select {
         flags: Option<&Buffer<u32>>,
         test: Test<T>,
     ) -> Result<()> {
-        self.check(x, flags);
+        self.check(x, flags)?;
         if self.len > 0 {
             let flags = flags.unwrap_or(&self.no_flags);
             T::enqueue_count(batch, x, flags, test, &mut self.counts)?;
@@ -728,12 +734,16 @@ impl Select {
         out: &mut Buffer<T>,
         idx: Option<&mut Buffer<u32>>,
     ) -> Result<()> {
-        assert!(
-            out.len() >= self.len,
-            "the output holds {} elements, fewer than the input's {}",
-            out.len(),
-            self.len
-        );
+        if out.len() < self.len {
+            return Err(super::bad_arguments(
+                "select",
+                format!(
+                    "the output holds {} elements, fewer than the input's {}",
+                    out.len(),
+                    self.len
+                ),
+            ));
+        }
         self.enqueue_counts(batch, x, flags, test)?;
         self.enqueue_scatter(batch, x, flags, test, out, idx)
     }
@@ -913,11 +923,15 @@ impl Select {
         lengths: &mut Buffer<u32>,
     ) -> Result<()> {
         for (what, len) in [("starts", starts.len()), ("lengths", lengths.len())] {
-            assert!(
-                len >= self.len,
-                "`{what}` holds {len} elements, fewer than the input's {}",
-                self.len
-            );
+            if len < self.len {
+                return Err(super::bad_arguments(
+                    "run_length_encode",
+                    format!(
+                        "`{what}` holds {len} elements, fewer than the input's {}",
+                        self.len
+                    ),
+                ));
+            }
         }
         let test = Test::op(kernels::UNIQUE, false);
         self.enqueue(batch, x, None, test, values, Some(starts))?;

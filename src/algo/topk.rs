@@ -508,7 +508,8 @@ pub struct TopK {
 
 impl TopK {
     /// Scratch for the `k` largest or smallest of inputs of `len` elements on `dev`; `k` past
-    /// `len` is clamped to it. Panics if `k` is more than [`MAX_K`].
+    /// `len` is clamped to it; [`Error::BadArguments`](crate::Error::BadArguments) if `k` is more
+    /// than [`MAX_K`].
     ///
     /// ```
     /// # fn main() -> sarek::Result<()> {
@@ -518,7 +519,12 @@ impl TopK {
     /// # Ok(()) }
     /// ```
     pub fn new(dev: &Device, len: usize, k: usize) -> Result<TopK> {
-        assert!(k <= MAX_K, "top-k takes k up to {MAX_K}, not {k}");
+        if k > MAX_K {
+            return Err(super::bad_arguments(
+                "topk",
+                format!("top-k takes k up to {MAX_K}, not {k}"),
+            ));
+        }
         let k = k.min(len);
         Ok(TopK {
             len,
@@ -577,18 +583,23 @@ impl TopK {
         values: &mut Buffer<T>,
         indices: &mut Buffer<u32>,
     ) -> Result<()> {
-        assert_eq!(
-            x.len(),
-            self.len,
-            "the top-k's scratch was made for {} elements",
-            self.len
-        );
+        if x.len() != self.len {
+            return Err(super::bad_arguments(
+                "topk",
+                format!(
+                    "the top-k's scratch was made for {} elements, not {}",
+                    self.len,
+                    x.len()
+                ),
+            ));
+        }
         for (what, len) in [("values", values.len()), ("indices", indices.len())] {
-            assert!(
-                len >= self.k,
-                "`{what}` holds {len} elements, fewer than k = {}",
-                self.k
-            );
+            if len < self.k {
+                return Err(super::bad_arguments(
+                    "topk",
+                    format!("`{what}` holds {len} elements, fewer than k = {}", self.k),
+                ));
+            }
         }
         if self.k == 0 {
             return Ok(());
@@ -694,8 +705,8 @@ fn run<T: Item>(
 /// The `k` largest elements of `x` and their indices, from the largest down, equal ones lowest
 /// index first (`torch.topk(x, k)`, with a deterministic order of ties); `f32` is ordered by
 /// [`f32::total_cmp`], so NaNs with the sign bit clear come before `+inf`. `k` past the length
-/// is clamped to it; panics if `k` is more than [`MAX_K`]. The work is submitted, not waited
-/// for ([`Buffer::read`] waits).
+/// is clamped to it; [`Error::BadArguments`](crate::Error::BadArguments) if `k` is more than
+/// [`MAX_K`]. The work is submitted, not waited for ([`Buffer::read`] waits).
 ///
 /// ```
 /// use sarek::algo::topk::topk;

@@ -265,8 +265,20 @@ fn constant_rows_and_a_bad_target(dev: &Device) {
 
 /// Rows that are not whole are refused, naming the shape.
 #[backends]
-#[should_panic(expected = "7 elements are not whole rows of 3 columns")]
 fn partial_rows_are_refused(dev: &Device) {
     let x = dev.upload(&[0.0f32; 7]).unwrap();
-    let _ = softmax(dev, &x, 3);
+    super::refused(
+        softmax(dev, &x, 3),
+        "7 elements are not whole rows of 3 columns",
+    );
+    super::refused(softmax(dev, &x, 0), "at least one column");
+    let x = dev.upload(&[0.0f32; 6]).unwrap();
+    let (gamma, beta) = (
+        dev.upload(&[1.0f32; 3]).unwrap(),
+        dev.upload(&[0.0f32; 2]).unwrap(),
+    );
+    super::refused(
+        sarek::algo::rows::layer_norm(dev, &x, &gamma, &beta, 1e-5),
+        "`beta` holds 2 elements, not 3",
+    );
 }

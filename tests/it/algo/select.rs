@@ -304,14 +304,20 @@ fn compaction_past_two_to_the_24(dev: &Device) {
 
 /// A scratch made for one length refuses another, naming its own.
 #[backends]
-#[should_panic(expected = "the compaction's scratch was made for 10 elements")]
 fn a_scratch_serves_one_length(dev: &Device) {
     let x: Buffer<u32> = dev.zeros(11).unwrap();
     let mut out = dev.zeros::<u32>(11).unwrap();
     let mut batch = dev.batch();
-    let _ = Select::new(dev, 10)
-        .unwrap()
-        .enqueue_if(&mut batch, &x, Pred::NonZero, &mut out);
+    let mut select = Select::new(dev, 10).unwrap();
+    super::refused(
+        select.enqueue_if(&mut batch, &x, Pred::NonZero, &mut out),
+        "the compaction's scratch was made for 10 elements, not 11",
+    );
+    let (x, mut short) = (dev.zeros::<u32>(10).unwrap(), dev.zeros::<u32>(9).unwrap());
+    super::refused(
+        select.enqueue_if(&mut batch, &x, Pred::NonZero, &mut short),
+        "the output holds 9 elements, fewer than the input's 10",
+    );
 }
 
 /// Past 2^24 on the GPU and the plain CPU backend (the smaller tests run the checked CPU

@@ -82,6 +82,23 @@ fn scan_new_picks_what_the_device_has(dev: Device) {
     assert_eq!(got, host_scan(&xs));
 }
 
+/// A scan made for one length refuses buffers of another, naming both.
+#[backends]
+fn a_scan_serves_one_length(dev: Device) {
+    let x = dev.zeros::<Vec4>(11).unwrap();
+    let mut out = dev.zeros::<Vec4>(10).unwrap();
+    let mut scan = Scan::new(&dev, 10).unwrap();
+    let mut batch = dev.batch();
+    match scan.enqueue(&mut batch, &x, &mut out) {
+        Err(e @ sarek::Error::BadArguments { .. }) => assert!(
+            e.to_string()
+                .contains("the scan was made for 10 Vec4s; `x` holds 11"),
+            "{e}"
+        ),
+        other => panic!("not refused as it should be: {:?}", other.err()),
+    }
+}
+
 /// The last pass zeroes the clamped loads past the end with `select`, as its hand-written twin
 /// does, not with a branch and a temporary per load (an `if` between vectors used to lower to
 /// one).

@@ -21,9 +21,10 @@
 //! cross-entropy and AdamW.
 //!
 //! The host reference at the end of the file does the same math in `f64` with plain loops.
-//! The example checks the loss, every parameter's gradient and every updated parameter
-//! against it, then runs the forward pass again on the updated parameters and checks that
-//! the loss went down; it prints a table and exits with status 1 when a check fails.
+//! The example runs two steps and checks each against it (the loss, every parameter's
+//! gradient, every parameter's AdamW step), then runs the forward pass once more and checks
+//! that the loss went down at each step; it prints a table per step and exits with status 1
+//! when a check fails.
 //!
 //! Run it with `cargo run --release --example gpt2_step` (`SAREK_DEVICE=cpu` runs it on the
 //! CPU backend).
@@ -911,31 +912,34 @@ impl Rng {
     }
 }
 
-/// The largest error of `got` against `want`, and the largest magnitude in `want`.
-fn max_error(got: &[f64], want: &[f64]) -> (f64, f64) {
+/// The largest error of `got` against `want`, relative to the largest magnitude in `want`.
+fn relative_error(got: &[f64], want: &[f64]) -> f64 {
+    assert_eq!(got.len(), want.len());
     let err = got
         .iter()
         .zip(want)
-        .map(|(&g, &w)| (g - w).abs())
+        .map(|(g, w)| (g - w).abs())
         .fold(0.0, f64::max);
     let scale = want.iter().map(|w| w.abs()).fold(0.0, f64::max);
-    (err, scale)
+    err / scale.max(f64::MIN_POSITIVE)
 }
 
-/// Prints a row of the table, and whether the error is within `tolerance` of the scale.
-fn check_row(what: &str, name: &str, got: &[f64], want: &[f64], tolerance: f64) -> bool {
-    let (err, scale) = max_error(got, want);
-    let relative = err / scale.max(f64::MIN_POSITIVE);
-    let ok = got.len() == want.len() && relative <= tolerance;
-    println!(
-        "{what:<9} {name:<9} {err:>12.3e} {scale:>12.3e} {relative:>12.3e}  {}",
-        if ok { "ok" } else { "FAILED" }
-    );
-    ok
+/// `"ok"` or `"FAILED"`.
+fn verdict(ok: bool) -> &'static str {
+    if ok {
+        "ok"
+    } else {
+        "FAILED"
+    }
 }
 
 fn to_f64(x: &[f32]) -> Vec<f64> {
     x.iter().map(|&v| v as f64).collect()
+}
+
+/// The device's parameters, read back for the host reference.
+fn read_params(p: &Params<Buffer<f32>>) -> sarek::Result<Params<Vec<f64>>> {
+    p.map(|buffer| buffer.read().map(|x| to_f64(&x)))
 }
 
 fn main() -> sarek::Result<()> {
@@ -970,108 +974,112 @@ fn main() -> sarek::Result<()> {
     let (tokens_dev, targets_dev) = (dev.upload(&tokens)?, dev.upload(&targets)?);
     let mut acts = Acts::new(&dev)?;
     let mut dacts = ActGrads::new(&dev)?;
+    // AdamW's moments on the host, for the reference's update.
+    let mut host_m = Params::build(|_, len| Ok::<_, ()>(vec![0.0f64; len])).expect("no error");
+    let mut host_v = Params::build(|_, len| Ok::<_, ()>(vec![0.0f64; len])).expect("no error");
 
-    // The whole step in one batch: nothing is read back until it is done.
-    let start = std::time::Instant::now();
-    let mut batch = dev.batch();
-    forward(&mut batch, &params, &tokens_dev, &targets_dev, &mut acts)?;
-    backward(
-        &mut batch,
-        &params,
-        &tokens_dev,
-        &targets_dev,
-        &acts,
-        &mut dacts,
-        &mut grads,
-    )?;
-    update(&mut batch, &mut params, &grads, &mut m, &mut v, 1)?;
-    let launches = batch.len();
-    batch.submit()?.wait()?;
-    println!(
-        "one training step: {launches} launches in one batch, {:?} (with pipeline creation)",
-        start.elapsed()
-    );
-    let loss = acts.loss.read()?[0];
+    let mut ok = true;
+    let mut losses = Vec::new();
+    for step in 1..=2 {
+        let before = read_params(&params)?;
 
-    // The host reference, from the same parameters.
-    let init64 = init.map(|x| Ok::<_, ()>(to_f64(x))).expect("no error");
-    let reference = host::forward(&init64, &tokens, &targets);
-    let reference_grads = host::backward(&init64, &tokens, &targets, &reference);
+        // The whole step in one batch: nothing is read back until it is done.
+        let start = std::time::Instant::now();
+        let mut batch = dev.batch();
+        forward(&mut batch, &params, &tokens_dev, &targets_dev, &mut acts)?;
+        backward(
+            &mut batch,
+            &params,
+            &tokens_dev,
+            &targets_dev,
+            &acts,
+            &mut dacts,
+            &mut grads,
+        )?;
+        update(&mut batch, &mut params, &grads, &mut m, &mut v, step)?;
+        let launches = batch.len();
+        batch.submit()?.wait()?;
+        let elapsed = start.elapsed();
 
-    println!(
-        "\n{:<9} {:<9} {:>12} {:>12} {:>12}",
-        "check", "tensor", "max error", "max |ref|", "relative"
-    );
-    let mut ok = check_row(
-        "loss",
-        "",
-        &[loss as f64],
-        &[reference.loss],
-        LOSS_TOLERANCE,
-    );
-    let device_grads: Vec<Vec<f32>> = grads
-        .each()
-        .iter()
-        .map(|g| g.read())
-        .collect::<Result<_, _>>()?;
-    for ((name, got), want) in NAMES.iter().zip(&device_grads).zip(reference_grads.each()) {
-        ok &= check_row("gradient", name, &to_f64(got), want, GRAD_TOLERANCE);
+        // The host reference from the same parameters.
+        let reference = host::forward(&before, &tokens, &targets);
+        let reference_grads = host::backward(&before, &tokens, &targets, &reference);
+        let loss = acts.loss.read()?[0];
+        let loss_error = (loss as f64 - reference.loss).abs() / reference.loss.abs();
+        ok &= loss_error <= LOSS_TOLERANCE;
+        losses.push(loss);
+        println!(
+            "\nstep {step}: {launches} launches in one batch, {elapsed:?}{}",
+            if step == 1 {
+                " (with pipeline creation)"
+            } else {
+                ""
+            }
+        );
+        println!(
+            "loss {loss:.6}, host {:.6}, relative error {loss_error:.2e} {}",
+            reference.loss,
+            verdict(loss_error <= LOSS_TOLERANCE)
+        );
+        println!(
+            "{:<9} {:>16} {:>16}",
+            "tensor", "gradient error", "AdamW step error"
+        );
+
+        let tensors = NAMES.iter().zip(params.each()).zip(grads.each());
+        let host_state = before.each().into_iter().zip(reference_grads.each());
+        let moments = host_m.each_mut().into_iter().zip(host_v.each_mut());
+        for (((name, param), grad), ((old, want_grad), (hm, hv))) in
+            tensors.zip(host_state.zip(moments))
+        {
+            let grad = to_f64(&grad.read()?);
+            let grad_error = relative_error(&grad, want_grad);
+            // AdamW is checked on the device's own gradients: its first step moves each
+            // parameter by about `lr · sign(gradient)`, so a gradient within rounding of 0
+            // could flip the sign and the step however right the kernels are. The step (new
+            // less old value) is compared, since the parameters' own size would hide it.
+            let decay = if decays(name) { WEIGHT_DECAY } else { 0.0 };
+            let want_new = host::adamw(old, &grad, hm, hv, step, decay as f64);
+            let want_step: Vec<f64> = want_new.iter().zip(old).map(|(n, o)| n - o).collect();
+            let new = to_f64(&param.read()?);
+            let got_step: Vec<f64> = new.iter().zip(old).map(|(n, o)| n - o).collect();
+            let step_error = relative_error(&got_step, &want_step);
+            let row_ok = grad_error <= GRAD_TOLERANCE && step_error <= STEP_TOLERANCE;
+            ok &= row_ok;
+            println!(
+                "{name:<9} {grad_error:>16.2e} {step_error:>16.2e}  {}",
+                verdict(row_ok)
+            );
+        }
     }
-    // AdamW is checked on the device's own gradients: its first step moves each parameter by
-    // about `lr · sign(gradient)`, so a gradient within rounding of 0 could flip the sign and
-    // make the update differ by 2 · lr however right the kernels are.
-    for (((name, param), got_grad), start) in NAMES
-        .iter()
-        .zip(params.each())
-        .zip(&device_grads)
-        .zip(init64.each())
-    {
-        let decay = if decays(name) { WEIGHT_DECAY } else { 0.0 };
-        let updated = host::adamw_first_step(start, &to_f64(got_grad), decay as f64);
-        let want: Vec<f64> = updated
-            .iter()
-            .zip(start)
-            .map(|(new, old)| new - old)
-            .collect();
-        let got: Vec<f64> = param
-            .read()?
-            .iter()
-            .zip(start)
-            .map(|(&new, old)| new as f64 - old)
-            .collect();
-        ok &= check_row("step", name, &got, &want, STEP_TOLERANCE);
-    }
 
-    // A second forward pass, on the updated parameters: its loss is the host's for them, and
-    // lower than the first.
+    // A forward pass on the parameters after two steps: the loss went down at each.
     let mut batch = dev.batch();
     forward(&mut batch, &params, &tokens_dev, &targets_dev, &mut acts)?;
     batch.submit()?;
-    let loss2 = acts.loss.read()?[0];
-    let updated64 = params.map(|buffer| buffer.read().map(|x| to_f64(&x)))?;
-    let reference2 = host::forward(&updated64, &tokens, &targets);
-    ok &= check_row(
-        "loss",
-        "step 2",
-        &[loss2 as f64],
-        &[reference2.loss],
-        LOSS_TOLERANCE,
-    );
-    let lower = loss2 < loss;
+    losses.push(acts.loss.read()?[0]);
+    let lower = losses.windows(2).all(|w| w[1] < w[0]);
     ok &= lower;
     println!(
-        "\nloss {loss:.6} before the update, {loss2:.6} after{}",
-        if lower { "" } else { ": it did not go down" }
+        "\nloss {:.6}, after one step {:.6}, after two {:.6}: {}",
+        losses[0],
+        losses[1],
+        losses[2],
+        if lower {
+            "down at each step"
+        } else {
+            "NOT down at each step"
+        }
     );
     println!(
-        "tolerances: loss {LOSS_TOLERANCE:e} relative, gradients {GRAD_TOLERANCE:e} and \
+        "tolerances: loss {LOSS_TOLERANCE:e} relative; gradients {GRAD_TOLERANCE:e} and \
          AdamW's steps {STEP_TOLERANCE:e} of the tensor's largest magnitude"
     );
     if !ok {
-        eprintln!("the device's training step does not match the host reference");
+        eprintln!("the device's training steps do not match the host reference");
         std::process::exit(1);
     }
-    println!("the training step matches the host reference");
+    println!("the training steps match the host reference");
     Ok(())
 }
 
@@ -1376,19 +1384,27 @@ mod host {
         }
     }
 
-    /// AdamW's first step (zero moments) of `param` with gradient `grad`.
-    pub fn adamw_first_step(param: &[f64], grad: &[f64], weight_decay: f64) -> Vec<f64> {
+    /// AdamW's step number `step` (from 1) of `param` with gradient `grad`: the moments `m`
+    /// and `v` updated in place, the new parameter returned.
+    pub fn adamw(
+        param: &[f64],
+        grad: &[f64],
+        m: &mut [f64],
+        v: &mut [f64],
+        step: i32,
+        weight_decay: f64,
+    ) -> Vec<f64> {
         let (b1, b2) = (BETA1 as f64, BETA2 as f64);
         let eps = super::ADAM_EPS as f64;
-        param
-            .iter()
-            .zip(grad)
-            .map(|(&x, &g)| {
-                // The moments start at zero; the bias corrections are those of step 1.
-                let (m, v) = ((1.0 - b1) * g, (1.0 - b2) * g * g);
-                let (m_hat, v_hat) = (m / (1.0 - b1), v / (1.0 - b2));
-                x - LR as f64 * (m_hat / (v_hat.sqrt() + eps) + weight_decay * x)
-            })
-            .collect()
+        let mut out = vec![0.0; param.len()];
+        for i in 0..param.len() {
+            m[i] = b1 * m[i] + (1.0 - b1) * grad[i];
+            v[i] = b2 * v[i] + (1.0 - b2) * grad[i] * grad[i];
+            let m_hat = m[i] / (1.0 - b1.powi(step));
+            let v_hat = v[i] / (1.0 - b2.powi(step));
+            out[i] =
+                param[i] - LR as f64 * (m_hat / (v_hat.sqrt() + eps) + weight_decay * param[i]);
+        }
+        out
     }
 }

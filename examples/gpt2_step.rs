@@ -520,9 +520,8 @@ struct ActGrads {
     dln1: Buffer<f32>,
     dencoded: Buffer<f32>,
     ones: Buffer<f32>, // a row of BT ones: its product with a gradient sums its columns
-    ln1: LayerNormBackward,
-    ln2: LayerNormBackward,
-    lnf: LayerNormBackward,
+    // Layer norm's backward scratch, shared by the three: their passes run one after another.
+    ln: LayerNormBackward,
 }
 
 impl ActGrads {
@@ -548,9 +547,7 @@ impl ActGrads {
             dln1: z(BT * C)?,
             dencoded: z(BT * C)?,
             ones: dev.upload(&[1.0f32; BT])?,
-            ln1: LayerNormBackward::new(dev, BT, C)?,
-            ln2: LayerNormBackward::new(dev, BT, C)?,
-            lnf: LayerNormBackward::new(dev, BT, C)?,
+            ln: LayerNormBackward::new(dev, BT, C)?,
         })
     }
 }
@@ -710,7 +707,7 @@ fn backward(
     Matmul::new(V, C, BT)
         .a_layout(Layout::ColumnMajor)
         .enqueue(batch, &d.dlogits, &a.lnf, &mut g.wte)?;
-    d.lnf.enqueue(
+    d.ln.enqueue(
         batch,
         &d.dlnf,
         &a.res3,
@@ -754,7 +751,7 @@ fn backward(
         &mut g.fcw,
         &mut g.fcb,
     )?;
-    d.ln2.enqueue(
+    d.ln.enqueue(
         batch,
         &d.dln2,
         &a.res2,
@@ -828,7 +825,7 @@ fn backward(
         &mut g.qkvw,
         &mut g.qkvb,
     )?;
-    d.ln1.enqueue(
+    d.ln.enqueue(
         batch,
         &d.dln1,
         &a.encoded,

@@ -644,8 +644,7 @@ pub mod kernels {
     ) {
         let sa = shared::<[F16Vec4; 1280]>();
         let sb = shared::<[F16Vec4; 1088]>();
-        // A row of four 16×16 tiles per subgroup: the epilogue's barriers are 8, not 32.
-        let st = shared::<[f32; 4096]>();
+        let st = shared::<[f32; 1024]>();
         let (m, n, k) = (m as usize, n as usize, k as usize);
         let t = thread_idx_x();
         let sg = t / 32;
@@ -713,17 +712,15 @@ pub mod kernels {
         }
         for i in 0..4 {
             for j in 0..4 {
-                acc[4 * i + j].store_rows(st, (4 * sg + j) * 256, 16);
-            }
-            block_barrier();
-            for j in 0..4 {
+                acc[4 * i + j].store_rows(st, sg * 256, 16);
+                block_barrier();
                 for q in 0..8 {
                     let e = lane + 32 * q;
                     let r = row0 + ar + 16 * i + e / 16;
                     let col = col0 + 4 * bc + 16 * j + e % 16;
                     if r < m && col < n {
                         let at = c0 + r * c_rs as usize + col * c_cs as usize;
-                        let mut v = alpha * st[(4 * sg + j) * 256 + e];
+                        let mut v = alpha * st[sg * 256 + e];
                         if beta != 0.0 {
                             v += beta * c[at].to_f32();
                         }
@@ -733,8 +730,8 @@ pub mod kernels {
                         c[at] = f16::from_f32(v);
                     }
                 }
+                block_barrier();
             }
-            block_barrier();
         }
     }
 

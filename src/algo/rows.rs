@@ -86,16 +86,6 @@ pub mod kernels {
         }
     }
 
-    /// The softmax (`log == 0`) or log-softmax of a value of a row with maximum `m`,
-    /// `inv = 1 / sum` and `shift = m + ln(sum)`.
-    pub fn out(v: f32, m: f32, inv: f32, shift: f32, log: u32) -> f32 {
-        if log != 0 {
-            v - shift
-        } else {
-            (v - m).exp() * inv
-        }
-    }
-
     /// Each thread's running maximum and sum of `exp(x - max)` over its columns of the row
     /// at `base` (columns `t`, `t + 256`, ...), four loads in flight at a time.
     pub fn online_max_sum(x: &[f32], base: usize, n: usize, t: usize) -> (f32, f32) {
@@ -149,25 +139,15 @@ pub mod kernels {
             let s = ss[0];
             let inv = 1.0 / s;
             let shift = m + s.ln();
-            // Four loads in flight per thread, as in the first pass: one at a time left the
-            // second pass latency-bound.
             let mut c = t;
             while c < n {
-                let v0 = lane(x, base, n, c);
-                let v1 = lane(x, base, n, c + 256);
-                let v2 = lane(x, base, n, c + 512);
-                let v3 = lane(x, base, n, c + 768);
-                y[base + c] = out(v0, m, inv, shift, log);
-                if c + 256 < n {
-                    y[base + c + 256] = out(v1, m, inv, shift, log);
-                }
-                if c + 512 < n {
-                    y[base + c + 512] = out(v2, m, inv, shift, log);
-                }
-                if c + 768 < n {
-                    y[base + c + 768] = out(v3, m, inv, shift, log);
-                }
-                c += 1024;
+                let v = x[base + c];
+                y[base + c] = if log != 0 {
+                    v - shift
+                } else {
+                    (v - m).exp() * inv
+                };
+                c += 256;
             }
             // Everyone has read the row's maximum and sum before the next row's overwrite it.
             block_barrier();

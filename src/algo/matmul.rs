@@ -59,6 +59,7 @@
 //! `CUBLAS_COMPUTE_32F` does) in an order of their own, so a result can differ from a
 //! sequential host loop's in its last bits; `f16` results are rounded once, at the end.
 
+use super::view;
 use crate::{Batch, Buffer, Device, Error, Grid, Result};
 
 /// The rows and columns of `C` one workgroup of the portable tiled kernel computes.
@@ -1135,16 +1136,6 @@ impl MatmulElement for half::f16 {
             enqueue_with!(kernels::gemm_tiled_f16, TILE, batch, a, b, bias, c, s)
         }
     }
-}
-
-/// A view of the first `len` elements of `x`'s memory as elements of `E`, on a GPU; `None` on
-/// the CPU backend, which has no view of a buffer as another element type, or where wgpu
-/// refuses the range.
-fn view<E: crate::Element, T: crate::Element>(x: &Buffer<T>, len: usize) -> Option<Buffer<E>> {
-    if x.device().is_cpu() {
-        return None;
-    }
-    Buffer::<E>::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), len).ok()
 }
 
 /// A large product that is not made of whole blocks, as the whole-block product of its

@@ -42,3 +42,16 @@ fn bad_arguments(call: &str, message: String) -> crate::Error {
     }
 }
 pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};
+
+/// A view of the first `len` elements of `x`'s memory as elements of `E`, on a GPU; `None` on
+/// the CPU backend, which has no view of a buffer as another element type, or where wgpu
+/// refuses the range.
+pub(crate) fn view<E: crate::Element, T: crate::Element>(
+    x: &crate::Buffer<T>,
+    len: usize,
+) -> Option<crate::Buffer<E>> {
+    if x.device().is_cpu() {
+        return None;
+    }
+    crate::Buffer::<E>::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), len).ok()
+}

@@ -99,7 +99,7 @@
 //! no extension is needed, and the CPU backend runs the same kernels. For sums of `f32`s held
 //! as `Vec4`s, [`crate::algo::scan::Scan`] is the faster scan.
 
-use crate::{Batch, Buffer, Device, Element, Error, Grid, Instance, Result};
+use crate::{Batch, Buffer, Device, Element, Grid, Instance, Result};
 
 pub use kernels::{Max, Min, Monoid, Operand, Sum};
 
@@ -396,7 +396,7 @@ impl<T: Operand + Element> Reducer<T> {
 
     /// Adds the passes that write `x` combined by `op` into `out[0]` to `batch` (the
     /// identity for an empty `x`). `x` must hold the `len` elements this scratch was made
-    /// for, and `out` at least one ([`Error::BadArguments`] otherwise).
+    /// for, and `out` at least one ([`Error::BadArguments`](crate::Error::BadArguments) otherwise).
     pub fn enqueue<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,
@@ -542,7 +542,7 @@ impl<T: Operand + Element> Scanner<T> {
 
     /// Adds the passes that write the inclusive scan of `x` by `op` into `out` to `batch`:
     /// `out[i]` = `x[0]`, …, `x[i]` combined. `x` and `out` must hold the `len` elements this
-    /// scratch was made for ([`Error::BadArguments`] otherwise).
+    /// scratch was made for ([`Error::BadArguments`](crate::Error::BadArguments) otherwise).
     pub fn enqueue_inclusive<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,
@@ -557,9 +557,10 @@ impl<T: Operand + Element> Scanner<T> {
         self.enqueue::<O>(batch, x, false, out)
     }
 
-    /// Adds the passes that write the exclusive scan of `x` by `op` into `out` to `batch`:
-    /// `out[i]` = `x[0]`, …, `x[i - 1]` combined, the identity at 0. `x` and `out` must hold
-    /// the `len` elements this scratch was made for ([`Error::BadArguments`] otherwise).
+    /// Adds the passes that write the exclusive scan of `x` by `op` into `out` to `batch`: `out[i]`
+    /// = `x[0]`, …, `x[i - 1]` combined, the identity at 0. `x` and `out` must hold the `len`
+    /// elements this scratch was made for ([`Error::BadArguments`](crate::Error::BadArguments)
+    /// otherwise).
     pub fn enqueue_exclusive<O: Monoid<T>>(
         &mut self,
         batch: &mut Batch,

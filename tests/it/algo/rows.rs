@@ -233,6 +233,63 @@ fn a_vocabulary_wide_row() {
     let xs = values(11, 3 * cols, 8.0, 0.0);
     check_softmax(&xs, cols, &[0, 50256, 12345]);
     check_layer_norm(&xs, cols, 11);
+    // Four rows make whole words of four floats, which a GPU reads as `Vec4`s although the
+    // rows start mid-word.
+    let xs = values(12, 4 * cols, 8.0, 0.0);
+    check_softmax(&xs, cols, &[0, 50256, 12345, 7]);
+}
+
+/// The softmax over words of four floats, launched directly (the CPU backend's calls take the
+/// scalar kernel): rows of 5 and 7 columns start mid-word and share words with their
+/// neighbours, whose elements it must leave alone.
+#[backends]
+fn softmax_over_words_writes_only_its_rows(dev: &Device) {
+    for (rows, cols) in [(4usize, 5usize), (4, 7), (12, 1), (8, 3)] {
+        let xs = values(rows as u32, rows * cols, 6.0, 0.0);
+        let words: Vec<sarek::Vec4> = xs
+            .chunks(4)
+            .map(|c| sarek::Vec4::new(c[0], c[1], c[2], c[3]))
+            .collect();
+        let x = dev.upload(&words).unwrap();
+        for log in [0u32, 1] {
+            let mut y = dev.zeros::<sarek::Vec4>(words.len()).unwrap();
+            sarek::algo::rows::kernels::softmax_rows4
+                .launch(
+                    dev,
+                    sarek::Grid::groups(2),
+                    &x,
+                    rows as u32,
+                    cols as u32,
+                    log,
+                    &mut y,
+                )
+                .unwrap();
+            let got: Vec<f32> = y
+                .read()
+                .unwrap()
+                .iter()
+                .flat_map(|v| [v.x, v.y, v.z, v.w])
+                .collect();
+            for r in 0..rows {
+                let row = &xs[r * cols..(r + 1) * cols];
+                let m = row.iter().fold(f64::MIN, |m, &v| m.max(v as f64));
+                let s: f64 = row.iter().map(|&v| (v as f64 - m).exp()).sum();
+                for c in 0..cols {
+                    let want = if log == 0 {
+                        (row[c] as f64 - m).exp() / s
+                    } else {
+                        row[c] as f64 - m - s.ln()
+                    };
+                    close(
+                        got[r * cols + c],
+                        want,
+                        2e-5 * (1.0 + want.abs()),
+                        &format!("{rows}×{cols} log {log} at {r},{c}"),
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// More rows than one launch has workgroups: each workgroup does several rows.

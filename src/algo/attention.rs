@@ -45,7 +45,9 @@
 //!   subgroup's threads (two a row), `P` rounded to `f16` and `O += P · V` on the matrices.
 //!   Its tiles are sized for the 48 KiB of workgroup memory WGSL has on an H200 (and no
 //!   asynchronous copies, so a block is loaded, then used): key blocks of 64 for `d` = 64 and
-//!   32 for `d` = 128, 45,316 bytes in all (see the kernel).
+//!   32 for `d` = 128, 45,316 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and
+//!   `V` as words of four halves and loads each block's words during the previous block's
+//!   products ([`kernels::attention_coop_x4`]).
 //!
 //! A cooperative matrix's elements cannot be scaled in place (WGSL offers loads, stores and
 //! multiply-adds only), so the output accumulator cannot be rescaled at every block as
@@ -379,6 +381,199 @@ pub mod kernels {
             block_barrier();
         }
     }
+
+    /// [`attention_coop`] reading `Q`, `K` and `V` as words of four halves (`F16Vec4`; every
+    /// row of `d` = 64 or 128 halves starts on a word), what runs on a GPU: each block's words
+    /// are loaded into registers during the previous block's products (eight words of `K`
+    /// and eight of `V` a thread), then stored to workgroup memory at its top, as the
+    /// library's fastest matrix product does. Workgroup memory and the rest of the loop are
+    /// [`attention_coop`]'s, with `kv` held as words (offsets and strides in words).
+    #[sarek::kernel(workgroup_size = [128], limits = "device", instances(D = [64, 128]))]
+    pub fn attention_coop_x4<const D: usize>(
+        q: &[F16Vec4],
+        k: &[F16Vec4],
+        v: &[F16Vec4],
+        o: &mut [f16],
+        t_len: u32,
+        scale: f32,
+        causal: u32,
+    ) {
+        let kv = shared::<[F16Vec4; 2304]>();
+        let ss = shared::<[f32; 4096]>();
+        let ps = shared::<[f16; 4608]>();
+        let mrow = shared::<[f32; 64]>();
+        let lrow = shared::<[f32; 64]>();
+        let frow = shared::<[f32; 64]>();
+        let red = shared::<[f32; 128]>();
+        let flag = shared::<[u32; 1]>();
+        let t = thread_idx_x();
+        let sg = t / 32;
+        let lane = t % 32;
+        let n = t_len as usize;
+        let head = block_idx_y() * n * D;
+        let hw4 = head / 4;
+        let q0 = block_idx_x() * 64;
+        // Rows of `D / 4` words, padded by two words.
+        let w = D / 4;
+        let ds = w + 2;
+        let bk = 4096 / D;
+        let mut e = t;
+        while e < 64 * w {
+            let r = e / w;
+            let qi = q0 + r;
+            let at = if qi < n { hw4 + qi * w + e % w } else { 0 };
+            let x = q[at];
+            kv[r * ds + e % w] = if qi < n { x } else { F16Vec4::ZERO };
+            e += 128;
+        }
+        if t < 64 {
+            mrow[t] = -f32::MAX;
+            lrow[t] = 0.0;
+        }
+        block_barrier();
+        let mut qa = [CoopMatrix::<f16, 16, A>::zeros(); 8];
+        for kk in 0..D / 16 {
+            qa[kk] = CoopMatrix::load_rows(kv, sg * 16 * ds + 4 * kk, ds);
+        }
+        let mut acc = [CoopMatrix::<f32, 16, C>::zeros(); 8];
+        // The first block's words (1024 of `K` and of `V` for either `D`: eight a thread).
+        let mut rk = [F16Vec4::ZERO; 8];
+        let mut rv = [F16Vec4::ZERO; 8];
+        for j in 0..8 {
+            let x = t + 128 * j;
+            let key = x / w;
+            let at = if key < n { hw4 + key * w + x % w } else { 0 };
+            let (kx, vx) = (k[at], v[at]);
+            rk[j] = if key < n { kx } else { F16Vec4::ZERO };
+            rv[j] = if key < n { vx } else { F16Vec4::ZERO };
+        }
+        // Everyone holds its Q before the first block overwrites it.
+        block_barrier();
+        let r = lane / 2;
+        let half = lane % 2;
+        let row = sg * 16 + r;
+        let qi = q0 + row;
+        let sbase = sg * 16 * bk;
+        let pstride = bk + 8;
+        let pbase = sg * 16 * pstride;
+        let hw = bk / 2;
+        let kend = if causal != 0 { n.min(q0 + 64) } else { n };
+        let mut kb = 0;
+        while kb < kend {
+            for j in 0..8 {
+                let x = t + 128 * j;
+                let to = (x / w) * ds + x % w;
+                kv[to] = rk[j];
+                kv[1152 + to] = rv[j];
+            }
+            if t == 0 {
+                flag[0] = 0;
+            }
+            block_barrier();
+            // The next block's words, in flight during this block's work.
+            let kn = kb + bk;
+            for j in 0..8 {
+                let x = t + 128 * j;
+                let key = kn + x / w;
+                let at = if key < n { hw4 + key * w + x % w } else { 0 };
+                let (kx, vx) = (k[at], v[at]);
+                rk[j] = if key < n { kx } else { F16Vec4::ZERO };
+                rv[j] = if key < n { vx } else { F16Vec4::ZERO };
+            }
+            for j in 0..4096 / D / 16 {
+                let mut s = CoopMatrix::<f32, 16, C>::zeros();
+                for kk in 0..D / 16 {
+                    let kt = CoopMatrix::<f16, 16, B>::load_columns(kv, 16 * j * ds + 4 * kk, ds);
+                    s = qa[kk].multiply_add(kt, s);
+                }
+                s.store_rows(ss, sbase + 16 * j, bk);
+            }
+            block_barrier();
+            let mut mx = -f32::MAX;
+            let mut c = 0;
+            while c < hw {
+                let col = half * hw + c;
+                let key = kb + col;
+                if key < n && (causal == 0 || key <= qi) {
+                    mx = mx.max(ss[sbase + r * bk + col] * scale);
+                }
+                c += 1;
+            }
+            red[t] = mx;
+            block_barrier();
+            let mblk = mx.max(red[t ^ 1]);
+            let mold = mrow[row];
+            let grow = mblk > mold + 8.0;
+            let mnew = if grow { mblk } else { mold };
+            let mut sum = 0.0f32;
+            c = 0;
+            while c < hw {
+                let col = half * hw + c;
+                let key = kb + col;
+                let p = if key < n && (causal == 0 || key <= qi) {
+                    (ss[sbase + r * bk + col] * scale - mnew).exp()
+                } else {
+                    0.0
+                };
+                let ph = f16::from_f32(p);
+                ps[pbase + r * pstride + col] = ph;
+                sum += ph.to_f32();
+                c += 1;
+            }
+            block_barrier();
+            red[t] = sum;
+            block_barrier();
+            if half == 0 {
+                let f = (mold - mnew).exp();
+                let lold = lrow[row];
+                lrow[row] = lold * f + sum + red[t + 1];
+                mrow[row] = mnew;
+                frow[row] = f;
+                if grow && lold > 0.0 {
+                    flag[0] = 1;
+                }
+            }
+            if workgroup_uniform_load(&flag[0]) != 0 {
+                for j in 0..D / 16 {
+                    acc[j].store_rows(ss, sbase, 16);
+                    block_barrier();
+                    for qq in 0..8 {
+                        let x = lane + 32 * qq;
+                        ss[sbase + x] *= frow[sg * 16 + x / 16];
+                    }
+                    block_barrier();
+                    acc[j] = CoopMatrix::load_rows(ss, sbase, 16);
+                    block_barrier();
+                }
+            }
+            let mut pa = [CoopMatrix::<f16, 16, A>::zeros(); 4];
+            for kk in 0..4096 / D / 16 {
+                pa[kk] = CoopMatrix::load_rows(ps, pbase + 16 * kk, pstride);
+            }
+            for j in 0..D / 16 {
+                for kk in 0..4096 / D / 16 {
+                    let vt =
+                        CoopMatrix::<f16, 16, B>::load_rows(kv, 1152 + 16 * kk * ds + 4 * j, ds);
+                    acc[j] = pa[kk].multiply_add(vt, acc[j]);
+                }
+            }
+            block_barrier();
+            kb += bk;
+        }
+        for j in 0..D / 16 {
+            acc[j].store_rows(ss, sbase, 16);
+            block_barrier();
+            for qq in 0..8 {
+                let x = lane + 32 * qq;
+                let rr = sg * 16 + x / 16;
+                let qi = q0 + rr;
+                if qi < n {
+                    o[head + qi * D + 16 * j + x % 16] = f16::from_f32(ss[sbase + x] / lrow[rr]);
+                }
+            }
+            block_barrier();
+        }
+    }
 }
 
 /// Which kernel computes attention.
@@ -642,12 +837,17 @@ impl Attention {
         let grid = Grid::groups([t.div_ceil(QUERY_BLOCK) as u32, heads as u32, 1]);
         let (t, scale, causal) = (t as u32, self.scale_value(), self.causal as u32);
         match engine {
-            Engine::Cooperative if d == 64 => {
-                kernels::attention_coop.enqueue::<64>(batch, grid, q, k, v, o, t, scale, causal)
-            }
-            Engine::Cooperative => {
-                kernels::attention_coop.enqueue::<128>(batch, grid, q, k, v, o, t, scale, causal)
-            }
+            Engine::Cooperative => match (view(q), view(k), view(v)) {
+                (Some(q4), Some(k4), Some(v4)) if d == 64 => kernels::attention_coop_x4
+                    .enqueue::<64>(batch, grid, &q4, &k4, &v4, o, t, scale, causal),
+                (Some(q4), Some(k4), Some(v4)) => kernels::attention_coop_x4
+                    .enqueue::<128>(batch, grid, &q4, &k4, &v4, o, t, scale, causal),
+                _ if d == 64 => {
+                    kernels::attention_coop.enqueue::<64>(batch, grid, q, k, v, o, t, scale, causal)
+                }
+                _ => kernels::attention_coop
+                    .enqueue::<128>(batch, grid, q, k, v, o, t, scale, causal),
+            },
             _ => kernels::attention_tiled
                 .enqueue(batch, grid, q, k, v, o, t, d as u32, scale, causal),
         }
@@ -677,6 +877,16 @@ impl Attention {
         self.enqueue(&mut batch, q, k, v, o)?;
         batch.submit()
     }
+}
+
+/// `x` as words of four halves, on a GPU (every row of a head of 64 or 128 halves starts on a
+/// word); `None` on the CPU backend, which has no view of a buffer as another element type,
+/// or where wgpu refuses the range.
+fn view(x: &Buffer<half::f16>) -> Option<Buffer<crate::F16Vec4>> {
+    if x.device().is_cpu() || x.len() % 4 != 0 || x.offset() % 8 != 0 {
+        return None;
+    }
+    Buffer::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), x.len() / 4).ok()
 }
 
 /// Whether every subgroup of `dev` is 32 invocations wide, as the cooperative kernel's split of

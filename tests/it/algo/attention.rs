@@ -10,7 +10,7 @@
 //! lost rescale or a missed block moves outputs by much more.
 
 use proptest::prelude::*;
-use sarek::algo::attention::{attention, Attention, Engine};
+use sarek::algo::attention::{attention, kernels, Attention, Engine};
 use sarek::algo::matmul::cooperative;
 use sarek::{f16, Device, Error};
 
@@ -178,6 +178,66 @@ fn growing_scores_rescale_the_output(dev: &Device) {
             let attn = Attention::new(b, h, t, d).causal(causal).scale(2.0);
             for engine in engines(dev, d) {
                 check(dev, attn, engine, &q, &k, &v);
+            }
+        }
+    }
+}
+
+/// The cooperative kernel on words of four halves (what `Engine::Cooperative` runs on a GPU),
+/// launched directly with buffers of `F16Vec4`: `d` = 64 and 128, causal and not, `T` past two
+/// query blocks and not a multiple of the key blocks, two heads, with scores that grow along
+/// the sequence (rescales) and random ones.
+#[backends]
+fn cooperative_words_match_the_host(dev: &Device) {
+    if !engines(dev, 64).contains(&Engine::Cooperative) {
+        eprintln!(
+            "{}: no cooperative matrices, the portable kernel is tested",
+            dev.name()
+        );
+        return;
+    }
+    for d in [64usize, 128] {
+        for (causal, growing) in [(false, false), (true, true), (true, false)] {
+            let (h, t) = (2, 150);
+            let n = h * t * d;
+            let (mut q, mut k) = (values(21, n), values(22, n));
+            if growing {
+                q = vec![0.5; n];
+                k = (0..n)
+                    .map(|i| f16::from_f32((i / d % t) as f32 / t as f32).to_f32())
+                    .collect();
+            }
+            let v = values(23, n);
+            let attn =
+                Attention::new(1, h, t, d)
+                    .causal(causal)
+                    .scale(if growing { 2.0 } else { 0.125 });
+            let words = |x: &[f32]| {
+                let hs = halves(x);
+                dev.upload(bytemuck::cast_slice::<f16, sarek::F16Vec4>(&hs))
+                    .unwrap()
+            };
+            let (q4, k4, v4) = (words(&q), words(&k), words(&v));
+            let mut o = dev.upload(&vec![f16::NAN; n]).unwrap();
+            let grid = sarek::Grid::groups([t.div_ceil(64) as u32, h as u32, 1]);
+            let (tt, scale, c) = (t as u32, attn.scale_value(), causal as u32);
+            if d == 64 {
+                kernels::attention_coop_x4
+                    .launch::<64>(dev, grid, &q4, &k4, &v4, &mut o, tt, scale, c)
+                    .unwrap();
+            } else {
+                kernels::attention_coop_x4
+                    .launch::<128>(dev, grid, &q4, &k4, &v4, &mut o, tt, scale, c)
+                    .unwrap();
+            }
+            let got = o.read().unwrap();
+            let want = reference(&q, &k, &v, &attn);
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                let g = g.to_f32() as f64;
+                assert!(
+                    (g - w).abs() <= 3.0 / 1024.0,
+                    "{attn:?} words: element {i}: got {g}, want {w}"
+                );
             }
         }
     }

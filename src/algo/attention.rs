@@ -883,7 +883,7 @@ impl Attention {
 /// word); `None` on the CPU backend, which has no view of a buffer as another element type,
 /// or where wgpu refuses the range.
 fn view(x: &Buffer<half::f16>) -> Option<Buffer<crate::F16Vec4>> {
-    if x.device().is_cpu() || x.len() % 4 != 0 || x.offset() % 8 != 0 {
+    if x.device().is_cpu() || !x.len().is_multiple_of(4) || !x.offset().is_multiple_of(8) {
         return None;
     }
     Buffer::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), x.len() / 4).ok()

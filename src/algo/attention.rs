@@ -233,7 +233,8 @@ pub mod kernels {
         let lane = t % 32;
         let n = t_len as usize;
         let head = block_idx_y() * n * D;
-        let q0 = block_idx_x() * 64;
+        // The longest causal blocks (the last rows) first, so that the short ones fill the tail.
+        let q0 = (grid_dim_x() - 1 - block_idx_x()) * 64;
         let ds = D + 8;
         let bk = 4096 / D;
         let mut e = t;
@@ -265,6 +266,8 @@ pub mod kernels {
         let sbase = sg * 16 * bk;
         let pstride = bk + 8;
         let pbase = sg * 16 * pstride;
+        // Each thread's columns start at a column of its own, so that the 32 threads of a
+        // subgroup read 32 different banks of `ss` at every step.
         let hw = bk / 2;
         let kend = if causal != 0 { n.min(q0 + 64) } else { n };
         let mut kb = 0;
@@ -295,7 +298,7 @@ pub mod kernels {
             let mut mx = -f32::MAX;
             let mut c = 0;
             while c < hw {
-                let col = half * hw + c;
+                let col = half * hw + (c + r + 16 * half) % hw;
                 let key = kb + col;
                 if key < n && (causal == 0 || key <= qi) {
                     mx = mx.max(ss[sbase + r * bk + col] * scale);
@@ -312,7 +315,7 @@ pub mod kernels {
             let mut sum = 0.0f32;
             c = 0;
             while c < hw {
-                let col = half * hw + c;
+                let col = half * hw + (c + r + 16 * half) % hw;
                 let key = kb + col;
                 let p = if key < n && (causal == 0 || key <= qi) {
                     (ss[sbase + r * bk + col] * scale - mnew).exp()
@@ -412,7 +415,8 @@ pub mod kernels {
         let n = t_len as usize;
         let head = block_idx_y() * n * D;
         let hw4 = head / 4;
-        let q0 = block_idx_x() * 64;
+        // The longest causal blocks (the last rows) first, so that the short ones fill the tail.
+        let q0 = (grid_dim_x() - 1 - block_idx_x()) * 64;
         // Rows of `D / 4` words, padded by two words.
         let w = D / 4;
         let ds = w + 2;
@@ -456,6 +460,8 @@ pub mod kernels {
         let sbase = sg * 16 * bk;
         let pstride = bk + 8;
         let pbase = sg * 16 * pstride;
+        // Each thread's columns start at a column of its own, so that the 32 threads of a
+        // subgroup read 32 different banks of `ss` at every step.
         let hw = bk / 2;
         let kend = if causal != 0 { n.min(q0 + 64) } else { n };
         let mut kb = 0;
@@ -492,7 +498,7 @@ pub mod kernels {
             let mut mx = -f32::MAX;
             let mut c = 0;
             while c < hw {
-                let col = half * hw + c;
+                let col = half * hw + (c + r + 16 * half) % hw;
                 let key = kb + col;
                 if key < n && (causal == 0 || key <= qi) {
                     mx = mx.max(ss[sbase + r * bk + col] * scale);
@@ -508,7 +514,7 @@ pub mod kernels {
             let mut sum = 0.0f32;
             c = 0;
             while c < hw {
-                let col = half * hw + c;
+                let col = half * hw + (c + r + 16 * half) % hw;
                 let key = kb + col;
                 let p = if key < n && (causal == 0 || key <= qi) {
                     (ss[sbase + r * bk + col] * scale - mnew).exp()

@@ -595,8 +595,9 @@ pub mod kernels {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// Cooperative matrices for `d` = 64 and 128 where
-    /// [`matmul::cooperative`](crate::algo::matmul::cooperative) says the device has them, the
-    /// portable kernel elsewhere.
+    /// [`matmul::cooperative`](crate::algo::matmul::cooperative) says the device has them and
+    /// the device offers the kernel's 45,316 bytes of workgroup memory, the portable kernel
+    /// elsewhere.
     #[default]
     Auto,
     /// The portable kernel ([`kernels::attention_tiled`]), on every device with `SHADER_F16`,
@@ -740,7 +741,9 @@ impl Attention {
         match self.engine {
             Engine::Auto
                 if COOP_HEAD_DIMS.contains(&self.head_dim)
-                    && crate::algo::matmul::cooperative(dev) =>
+                    && crate::algo::matmul::cooperative(dev)
+                    && dev.limits().max_compute_workgroup_storage_size
+                        >= kernels::attention_coop_x4.abi::<128>().workgroup_memory =>
             {
                 Engine::Cooperative
             }

@@ -337,3 +337,18 @@ proptest! {
         }
     }
 }
+
+/// The cooperative kernels fit the 48 KiB of workgroup memory WGSL has on an H200, as their
+/// docs say (45,316 bytes), and the portable one WebGPU's guaranteed 16 KiB.
+#[test]
+fn workgroup_memory_fits_the_documented_budgets() {
+    for abi in [
+        kernels::attention_coop.abi::<64>(),
+        kernels::attention_coop.abi::<128>(),
+        kernels::attention_coop_x4.abi::<64>(),
+        kernels::attention_coop_x4.abi::<128>(),
+    ] {
+        assert_eq!(abi.workgroup_memory, 45_316);
+    }
+    assert!(kernels::attention_tiled::ABI.workgroup_memory <= 16_384);
+}

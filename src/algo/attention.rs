@@ -75,7 +75,8 @@ pub const COOP_HEAD_DIMS: [usize; 2] = [64, 128];
 ///
 /// Both take `q`, `k`, `v` and the output `o` (`[B, H, T, d]` row-major halves, one head after
 /// another), `t_len` (`T`), the scale and `causal` (0 or 1), and run on a grid of
-/// `⌈T / 64⌉ × B·H` workgroups: `block_idx_x` is the block of query rows, `block_idx_y` the head.
+/// `⌈T / 64⌉ × B·H` workgroups: `block_idx_x` picks the block of query rows (the cooperative
+/// kernels take the last block first), `block_idx_y` the head.
 #[sarek::module]
 pub mod kernels {
     use sarek::coop::{A, B, C};

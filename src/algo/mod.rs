@@ -15,13 +15,16 @@
 //!   device has them ([`matmul::matmul`], [`matmul::Matmul`]);
 //! - [`rows`]: softmax, log-softmax, layernorm (forward and backward) and cross-entropy over
 //!   the rows of a matrix;
-//! - [`topk`]: the k largest or smallest elements with their indices.
+//! - [`topk`]: the k largest or smallest elements with their indices;
+//! - [`attention`](mod@attention): scaled dot-product attention, forward, of `f16` heads, causal
+//!   or not, fused (FlashAttention's loop, on cooperative matrices where the device has them).
 //!
 //! Every algorithm is portable (the matrix product uses cooperative matrices only where the
 //! device offers them): no workgroup waits for another (WebGPU promises no forward
 //! progress between workgroups), no extension is required, and the CPU backend runs the same
 //! kernels with the same results.
 
+pub mod attention;
 pub mod histogram;
 pub mod matmul;
 pub mod reduce;
@@ -31,6 +34,7 @@ pub mod select;
 pub mod sort;
 pub mod topk;
 
+pub use attention::attention;
 pub use matmul::matmul;
 
 /// The error of a call of the library whose arguments do not fit together (lengths, shapes,

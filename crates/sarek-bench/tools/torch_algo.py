@@ -10,7 +10,13 @@ Matrix products (`torch.matmul` of row-major matrices, as `algo_bench matmul` ti
 `sarek::algo::matmul`) print TFLOP/s: f16 at 4096³, 4095×4097×4093 and GPT-2's 8192×3072×768
 and 8192×768×3072, f32 at 4096³ (PyTorch's default float32 precision, no TF32).
 
-Usage: torch_algo.py [--n LOG2] [--matmul]  (default 26; --matmul: only the products)"""
+Attention (`torch.nn.functional.scaled_dot_product_attention` of f16 [B, H, T, d] tensors,
+is_causal=True, as `algo_bench attention` times `sarek::algo::attention`) prints TFLOP/s
+counting 4·B·H·T²·d operations, half of them under the causal mask: B=8 H=12 T=1024 d=64 and
+B=4 H=16 T=4096 d=128.
+
+Usage: torch_algo.py [--n LOG2] [--matmul] [--attention]  (default 26; --matmul: only the
+products; --attention: only attention)"""
 import json
 import sys
 
@@ -44,9 +50,13 @@ def main():
         log2 = int(sys.argv[sys.argv.index("--n") + 1])
     n = 1 << log2
     dev = "cuda"
+    if "--attention" in sys.argv:
+        attentions(dev)
+        return
     matmuls(dev)
     if "--matmul" in sys.argv:
         return
+    attentions(dev)
     g = torch.Generator(device=dev).manual_seed(1)
     keys = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device=dev, generator=g)
     values = torch.arange(n, dtype=torch.int32, device=dev)
@@ -85,6 +95,22 @@ def matmuls(dev):
         name = "matmul_f16" if dtype == torch.float16 else "matmul_f32"
         row = {"op": name, "shape": f"{m}x{n}x{k}", "us": round(us, 1)}
         row["TFLOP/s"] = round(2 * m * n * k / us / 1e6, 1)
+        print(json.dumps(row), flush=True)
+
+
+def attentions(dev):
+    import torch.nn.functional as F
+
+    shapes = [(8, 12, 1024, 64), (4, 16, 4096, 128)]
+    for b, h, t, d in shapes:
+        q, k, v = (
+            torch.randn(b, h, t, d, device=dev, dtype=torch.float16) for _ in range(3)
+        )
+        us = median_us(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=True))
+        # 4·B·H·T²·d for Q·Kᵀ and P·V, half of it under the causal mask.
+        flops = 2 * b * h * t * t * d
+        row = {"op": "attention_f16_causal", "shape": f"B={b} H={h} T={t} d={d}", "us": round(us, 1)}
+        row["TFLOP/s"] = round(flops / us / 1e6, 1)
         print(json.dumps(row), flush=True)
 
 

@@ -1,6 +1,7 @@
 //! `sarek::algo`: every algorithm against a host reference, on every backend (the property
 //! tests run each case on each backend, `crate::differential::backends`).
 
+mod attention;
 mod histogram;
 mod matmul;
 mod reduce;

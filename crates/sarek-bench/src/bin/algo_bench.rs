@@ -20,15 +20,22 @@
 //!   (as `torch.matmul` of row-major halves), on cooperative matrices where the device has them
 //!   (it is opened with wgpu's experimental features for this), and `f32` at 4096³; sampled
 //!   elements checked against an `f64` host product first. `algo_bench matmul` runs only these.
+//! - `attention`: the library's fused attention forward (`sarek::algo::attention::Attention::
+//!   enqueue`, GPU time) of `f16` heads at B=8 H=12 T=1024 d=64 and B=4 H=16 T=4096 d=128,
+//!   causal (as `scaled_dot_product_attention(q, k, v, is_causal=True)`), in TFLOP/s counting
+//!   `4·B·H·T²·d` operations and half of them for causal; on cooperative matrices where the
+//!   device has them (opened as for `matmul`); sampled rows checked against an `f64` host
+//!   computation first. `algo_bench attention` runs only these.
 //!
 //! Each figure is the median of 20 runs after about a second of untimed ones. Without timestamp queries (the
 //! CPU backend, or an adapter without them) the GPU time is the wall time of the batch.
 //!
 //! `cargo run --release -p sarek-bench --bin algo_bench -- [--quick]` (`--quick`: 2^20 and
-//! 64 rows; 256³ products).
+//! 64 rows; 256³ products; attention over two heads of 128 and 130 positions).
 
 use std::time::{Duration, Instant};
 
+use sarek::algo::attention::Attention;
 use sarek::algo::histogram::{enqueue_histogram_even, histogram_even};
 use sarek::algo::matmul::{cooperative, Matmul, MatmulElement};
 use sarek::algo::rows::{enqueue_layer_norm, enqueue_softmax, layer_norm, softmax};
@@ -81,6 +88,13 @@ fn main() -> Result<()> {
     let size = if quick { "2^20" } else { "2^26" };
     if std::env::args().any(|a| a == "matmul") {
         return if bench_matmul(quick)? {
+            Ok(())
+        } else {
+            std::process::exit(1)
+        };
+    }
+    if std::env::args().any(|a| a == "attention") {
+        return if bench_attention(quick)? {
             Ok(())
         } else {
             std::process::exit(1)
@@ -217,7 +231,8 @@ fn main() -> Result<()> {
     let rows_ok = bench_rows(&dev, quick, profiling)?;
     drop(dev);
     let matmul_ok = bench_matmul(quick)?;
-    if !(select_ok && hist_ok && topk_ok && rows_ok && matmul_ok) {
+    let attention_ok = bench_attention(quick)?;
+    if !(select_ok && hist_ok && topk_ok && rows_ok && matmul_ok && attention_ok) {
         std::process::exit(1);
     }
     Ok(())
@@ -434,6 +449,103 @@ fn bench_matmul(quick: bool) -> Result<bool> {
             us(time),
             clock(profiling),
             2.0 * (m * n * k) as f64 / time.as_secs_f64() / 1e12,
+            if ok { "" } else { "  WRONG RESULT" }
+        );
+    }
+    Ok(all_ok)
+}
+
+/// `n` halves in [-1, 1) from `seed` (as `torch.rand` scaled: scores of every sign).
+fn half_values(seed: u32, n: usize) -> Vec<sarek::f16> {
+    row_values(seed, n)
+        .into_iter()
+        .map(|v| sarek::f16::from_f32(v / 4.0))
+        .collect()
+}
+
+/// Attention forward, causal, on a device opened as for the products: the GPU time of
+/// `Attention::enqueue` (median) and its TFLOP/s, sampled rows of a few heads checked against
+/// an `f64` host computation first (within 3/1024: values are below 1, outputs weighted means
+/// of them in halves); whether every one was right.
+fn bench_attention(quick: bool) -> Result<bool> {
+    // SAFETY: as in `bench_matmul`: cooperative matrices only through Sarek's kernels.
+    let dev = Device::gpu_with(unsafe { sarek::GpuOptions::new().experimental_features() })
+        .or_else(|_| Device::new())?;
+    if !dev.is_cpu() && !dev.features().contains(sarek::wgpu::Features::SHADER_F16) {
+        println!("attention on {}: no SHADER_F16, not measured", dev.name());
+        return Ok(true);
+    }
+    let profiling = dev.set_profiling(true);
+    println!(
+        "attention on {} ({:?}): d = 64 and 128 on {}",
+        dev.name(),
+        dev.backend(),
+        if cooperative(&dev) {
+            "cooperative matrices"
+        } else {
+            "the portable kernel"
+        }
+    );
+    let shapes: &[(usize, usize, usize, usize)] = if quick {
+        &[(1, 2, 128, 64), (1, 2, 130, 128)]
+    } else {
+        &[(8, 12, 1024, 64), (4, 16, 4096, 128)]
+    };
+    let mut all_ok = true;
+    for &(b, h, t, d) in shapes {
+        let attn = Attention::new(b, h, t, d).causal(true);
+        let n = b * h * t * d;
+        let (qv, kv, vv) = (half_values(1, n), half_values(2, n), half_values(3, n));
+        let q = dev.upload(&qv)?;
+        let k = dev.upload(&kv)?;
+        let v = dev.upload(&vv)?;
+        let mut o = dev.zeros::<sarek::f16>(n)?;
+        attn.run(&q, &k, &v, &mut o)?.wait()?;
+        let got = o.read()?;
+        let scale = attn.scale_value() as f64;
+        let f = |x: sarek::f16| x.to_f32() as f64;
+        let heads = b * h;
+        let samples = [
+            (0, 0),
+            (0, t - 1),
+            (heads / 2, t / 3),
+            (heads - 1, t / 2),
+            (heads - 1, t - 1),
+        ];
+        let ok = samples.iter().all(|&(z, i)| {
+            let base = z * t * d;
+            let s: Vec<f64> = (0..=i)
+                .map(|j| {
+                    (0..d)
+                        .map(|c| f(qv[base + i * d + c]) * f(kv[base + j * d + c]))
+                        .sum::<f64>()
+                        * scale
+                })
+                .collect();
+            let mx = s.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+            let w: Vec<f64> = s.iter().map(|x| (x - mx).exp()).collect();
+            let total: f64 = w.iter().sum();
+            (0..d).all(|c| {
+                let want = (0..=i).map(|j| w[j] * f(vv[base + j * d + c])).sum::<f64>() / total;
+                (f(got[base + i * d + c]) - want).abs() <= 3.0 / 1024.0
+            })
+        });
+        all_ok &= ok;
+        let time = median(|| {
+            let start = Instant::now();
+            let mut batch = dev.batch();
+            attn.enqueue(&mut batch, &q, &k, &v, &mut o)
+                .expect("enqueue");
+            gpu_time(batch.submit().expect("submit"), start)
+        });
+        // 4·B·H·T²·d for Q·Kᵀ and P·V, half of it under the causal mask.
+        let flops = 2.0 * (b * h) as f64 * (t * t) as f64 * d as f64;
+        println!(
+            "attention f16 causal B={b} H={h} T={t} d={d} ({:?}): {:.1} µs ({}), {:.1} TFLOP/s{}",
+            attn.engine_for(&dev),
+            us(time),
+            clock(profiling),
+            flops / time.as_secs_f64() / 1e12,
             if ok { "" } else { "  WRONG RESULT" }
         );
     }

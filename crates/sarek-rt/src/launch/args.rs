@@ -146,6 +146,42 @@ pub(crate) fn workgroup_memory(limits: &Limits, abi: &Abi) -> Result<()> {
     Ok(())
 }
 
+/// The lengths of the kernel's workgroup arrays sized at launch (`Abi::launch_sized`), read
+/// from their parameters' arguments: each at least 1, and all the workgroup memory together
+/// within the device's limit.
+pub(crate) fn launch_lengths(limits: &Limits, abi: &Abi, args: &[Arg<'_>]) -> Result<Vec<u32>> {
+    if abi.launch_sized.is_empty() {
+        return Ok(Vec::new());
+    }
+    let value = |param: u32| match args.get(param as usize) {
+        Some(Arg::U32(v)) => Some(u64::from(*v)),
+        Some(Arg::Usize(v)) => Some(*v as u64),
+        _ => None,
+    };
+    let (lengths, total) = abi.launch_lengths(value).map_err(|i| Error::BadArguments {
+        kernel: abi.kernel.to_string(),
+        message: format!(
+            "parameter {} sizes a workgroup array, so it must be a `u32` or `usize`",
+            abi.launch_sized[i].param
+        ),
+    })?;
+    if let Some(i) = lengths.iter().position(|&len| len == 0) {
+        return Err(Error::EmptyWorkgroupArray {
+            kernel: abi.kernel.to_string(),
+            param: abi.launch_sized[i].param as usize,
+        });
+    }
+    let limit = limits.max_compute_workgroup_storage_size;
+    if total > u64::from(limit) {
+        return Err(Error::WorkgroupMemory {
+            kernel: abi.kernel.to_string(),
+            needed: u32::try_from(total).unwrap_or(u32::MAX),
+            limit,
+        });
+    }
+    Ok(lengths)
+}
+
 /// Checks the arguments against the ABI (count, element size, access, the device they live
 /// on, a written buffer bound twice); returns the buffers in binding order.
 pub(crate) fn buffers<'a>(
@@ -357,6 +393,7 @@ mod tests {
                 ]),
             },
             workgroup_memory: 0,
+            launch_sized: B(&[]),
             coarsened: true,
             vectorised: false,
             features: std::borrow::Cow::Borrowed(&[]),

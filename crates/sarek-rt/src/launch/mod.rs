@@ -20,6 +20,12 @@ use crate::error::Result;
 use crate::grid::Grid;
 use crate::trace::Args;
 
+/// How many pipelines (or CPU programs) of one kernel's entry point, each for other lengths
+/// of its workgroup arrays sized at launch, a device keeps: a kernel launched over many
+/// widths must not grow the cache without bound (one past it drops another, which is made
+/// again if launched again).
+pub(crate) const LENGTHS_KEPT: usize = 16;
+
 /// A launch whose grid and arguments passed the checks every backend shares.
 pub(crate) struct Valid<'a> {
     /// The grid in workgroups, as the user asked for it.
@@ -30,6 +36,9 @@ pub(crate) struct Valid<'a> {
     pub(crate) dispatch: [u32; 3],
     /// The buffers, in binding order.
     pub(crate) buffers: Vec<&'a RawBuffer>,
+    /// The lengths of the workgroup arrays sized at launch (`Abi::launch_sized`), in order;
+    /// empty for a kernel without any.
+    pub(crate) lengths: Vec<u32>,
 }
 
 impl Device {
@@ -75,11 +84,13 @@ impl Device {
         let coarsening = backend.coarsens() && backend.config().coarsen;
         let (entry, dispatch) = args::entry(backend.limits(), abi, groups, coarsening)?;
         let buffers = args::buffers(abi, args, backend.id())?;
+        let lengths = args::launch_lengths(backend.limits(), abi, args)?;
         Ok(Some(Valid {
             groups,
             entry,
             dispatch,
             buffers,
+            lengths,
         }))
     }
 

@@ -64,9 +64,15 @@ impl Lowerer<'_> {
     fn launch_length(&mut self, call: &syn::ExprCall) -> R<ParamId> {
         const WHAT: &str = "the length of `shared_len::<T>(n)` must be a `u32` or `usize` parameter of the kernel, named directly";
         let [arg] = call.args.iter().collect::<Vec<_>>()[..] else {
+            // An empty argument list has no token of its own: point at the name.
+            let span = if call.args.is_empty() {
+                call.func.span()
+            } else {
+                call.args.span()
+            };
             return Err(self.error(
-                call.args.span(),
-                format!("`shared_len` takes one argument, the length: `shared_len::<f32>(n)` with `n: u32` a parameter of the kernel"),
+                span,
+                "`shared_len` takes one argument, the length: `shared_len::<f32>(n)` with `n: u32` a parameter of the kernel",
             ));
         };
         if self.helper.is_some() {

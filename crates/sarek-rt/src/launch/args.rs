@@ -561,6 +561,47 @@ mod tests {
     }
 
     #[test]
+    fn launch_lengths_are_read_from_their_parameters_and_checked() {
+        use sarek_ir::abi::LaunchSized;
+        // `saxpy`'s `a` is an `f32`; pretend arrays are sized by parameters 0 and 3.
+        let mut abi = saxpy();
+        abi.workgroup_memory = 100;
+        abi.launch_sized = B(&[
+            LaunchSized { id: 0, param: 0, unit_bytes: 4 },
+            LaunchSized { id: 2, param: 3, unit_bytes: 16 },
+        ]);
+        let limit = limits().max_compute_workgroup_storage_size;
+        let lengths = |a: u32, b: usize| {
+            let args = [Arg::U32(a), Arg::U32(0), Arg::U32(0), Arg::Usize(b)];
+            launch_lengths(&limits(), &abi, &args)
+        };
+        assert_eq!(lengths(3, 5).unwrap(), [3, 5]);
+        // 100 + 4 · a + 16 · b: exactly at the limit, then one element past it.
+        let b = (limit as usize - 104) / 16;
+        let a = (limit - 100 - 16 * b as u32) / 4;
+        assert_eq!(lengths(a, b).unwrap(), [a, b as u32]);
+        assert!(matches!(
+            lengths(a + 1, b),
+            Err(Error::WorkgroupMemory { needed, .. }) if needed == limit + 4
+        ));
+        // A length past `u32` is too large, not wrapped.
+        assert!(matches!(lengths(1, 1 << 33), Err(Error::WorkgroupMemory { .. })));
+        assert!(matches!(
+            lengths(0, 1),
+            Err(Error::EmptyWorkgroupArray { param: 0, .. })
+        ));
+        assert!(matches!(
+            lengths(1, 0),
+            Err(Error::EmptyWorkgroupArray { param: 3, .. })
+        ));
+        let wrong = [Arg::F32(1.0), Arg::U32(0), Arg::U32(0), Arg::Usize(1)];
+        assert!(matches!(
+            launch_lengths(&limits(), &abi, &wrong),
+            Err(Error::BadArguments { .. })
+        ));
+    }
+
+    #[test]
     fn matching_arguments_give_the_buffers_in_binding_order() {
         let (x, y) = (buffer(3, 1, 10), buffer(3, 1, 11));
         let args = [

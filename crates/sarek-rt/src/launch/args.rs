@@ -567,8 +567,16 @@ mod tests {
         let mut abi = saxpy();
         abi.workgroup_memory = 100;
         abi.launch_sized = B(&[
-            LaunchSized { id: 0, param: 0, unit_bytes: 4 },
-            LaunchSized { id: 2, param: 3, unit_bytes: 16 },
+            LaunchSized {
+                id: 0,
+                param: 0,
+                unit_bytes: 4,
+            },
+            LaunchSized {
+                id: 2,
+                param: 3,
+                unit_bytes: 16,
+            },
         ]);
         let limit = limits().max_compute_workgroup_storage_size;
         let lengths = |a: u32, b: usize| {
@@ -585,7 +593,10 @@ mod tests {
             Err(Error::WorkgroupMemory { needed, .. }) if needed == limit + 4
         ));
         // A length past `u32` is too large, not wrapped.
-        assert!(matches!(lengths(1, 1 << 33), Err(Error::WorkgroupMemory { .. })));
+        assert!(matches!(
+            lengths(1, 1 << 33),
+            Err(Error::WorkgroupMemory { .. })
+        ));
         assert!(matches!(
             lengths(0, 1),
             Err(Error::EmptyWorkgroupArray { param: 0, .. })

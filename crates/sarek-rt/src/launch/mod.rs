@@ -138,7 +138,9 @@ impl Device {
     /// is made here and serves its first launch while its optimized pipeline compiles on a
     /// thread, as it would at that launch. Kernels already made cost a cache look-up; one
     /// that another thread is making (a launch, or another prepare) is waited for and made
-    /// once. Results and the order of launches do not change.
+    /// once. Results and the order of launches do not change. A kernel with workgroup arrays
+    /// sized at launch (`shared_len`) is checked but not made here: no length is known yet,
+    /// and each length's pipeline is made at its first launch.
     ///
     /// The kernels are checked against the device's features and limits as a launch checks
     /// them; the first error is returned (after every thread has finished). On the CPU

@@ -28,6 +28,10 @@ use sarek_ir::ir::Kernel;
 /// workgroups on several threads write them at once.
 pub(crate) type Words = Arc<[AtomicU32]>;
 
+/// What a prepared kernel is cached by: its source's address and the lengths of its
+/// workgroup arrays sized at launch (empty for most kernels, which allocates nothing).
+type ProgramKey = (usize, Box<[u32]>);
+
 /// State of a CPU device.
 pub(crate) struct CpuBackend {
     pub(crate) id: u64,
@@ -43,7 +47,7 @@ pub(crate) struct CpuBackend {
     /// Kernels read back from their embedded IR (and compiled where the JIT runs them), by
     /// the address of their source and the lengths of their workgroup arrays sized at launch
     /// (at most [`LENGTHS_KEPT`] sets of lengths per kernel).
-    programs: Mutex<HashMap<(usize, Box<[u32]>), Arc<Prepared>>>,
+    programs: Mutex<HashMap<ProgramKey, Arc<Prepared>>>,
     /// The settings the device was made with ([`crate::Config`]).
     pub(crate) config: crate::Config,
     /// The device's trace ([`crate::Config::trace`]).

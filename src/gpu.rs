@@ -265,3 +265,26 @@ impl<T: SharedMemory, const N: usize> SharedMemory for [T; N] {
 pub fn shared<T: SharedMemory>() -> &'static mut T {
     Box::leak(Box::new(T::zeroed()))
 }
+
+/// Workgroup memory sized at launch: `let row = shared_len::<f32>(n);` declares an array of
+/// `n` elements shared by the invocations of a workgroup, where `n` is a `u32` or `usize`
+/// parameter of the kernel, named directly. It is CUDA's dynamic `extern __shared__ float
+/// row[];` with the length taken from an argument instead of the launch's byte count. Index
+/// it as `row[i]`; its length inside the kernel is `n`.
+///
+/// WGSL sizes the `var<workgroup>` array by an `override` constant; the runtime makes one
+/// pipeline per distinct length (cached like any pipeline) and refuses a launch whose length
+/// is 0, or whose workgroup memory in all passes the device's
+/// `max_compute_workgroup_storage_size`, with [`crate::Error::WorkgroupMemory`] before
+/// anything runs. The elements may be any type [`shared`] takes, arrays of them included
+/// (`shared_len::<[f32; 4]>(n)` is `n` arrays of four). Such an array cannot be passed to a
+/// helper function or used by a cooperative matrix load or store. On the GPU it is
+/// zero-initialised, and an index past its end is clamped (like any workgroup index), unless
+/// it is proven in bounds; the checked CPU backend reports it.
+///
+/// On the host (the plain-Rust `body` of a kernel) each call returns a fresh zeroed slice
+/// that is never freed, as [`shared`] does.
+pub fn shared_len<T: SharedMemory>(len: impl TryInto<usize>) -> &'static mut [T] {
+    let len = len.try_into().unwrap_or(0);
+    Box::leak((0..len).map(|_| T::zeroed()).collect())
+}

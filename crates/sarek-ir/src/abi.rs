@@ -60,8 +60,14 @@ pub struct Abi {
     pub buffers: Cow<'static, [BufferBinding]>,
     /// The uniform block.
     pub uniform: Uniform,
-    /// Bytes of workgroup memory the kernel declares.
+    /// Bytes of workgroup memory the kernel declares, arrays sized at launch left out (see
+    /// [`Abi::launch_sized`]).
     pub workgroup_memory: u32,
+    /// The workgroup arrays sized at launch (`shared_len::<T>(n)`), in declaration order: a
+    /// runner sets each one's `override` constant to its parameter's value, refuses a length
+    /// of 0 or one that takes the total past the device's workgroup memory, and makes one
+    /// pipeline per set of lengths.
+    pub launch_sized: Cow<'static, [LaunchSized]>,
     /// Whether the module has a [`COARSE_ENTRY_POINT`] (element-wise kernels), which a runner
     /// may use for large 1-D grids.
     pub coarsened: bool,
@@ -94,6 +100,42 @@ pub struct BufferBinding {
     pub stride: u32,
     /// Read-only (`&[T]`) or read-write (`&mut [T]`).
     pub access: Access,
+}
+
+/// A workgroup array whose length is a scalar parameter's value at launch
+/// (`let row = shared_len::<f32>(n);`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchSized {
+    /// The `@id` of the WGSL `override` constant that sizes the array (set it to the length
+    /// when the pipeline is made, keyed by this number in decimal); it is also the array's
+    /// index among the kernel's workgroup arrays.
+    pub id: u32,
+    /// The index of the `u32` (or `usize`) parameter whose value is the length.
+    pub param: u32,
+    /// Bytes per unit of length: the element's size times its inner lengths
+    /// (`shared_len::<[f32; 4]>(n)` takes 16 bytes per unit of `n`).
+    pub unit_bytes: u32,
+}
+
+impl Abi {
+    /// The lengths of the arrays sized at launch ([`Abi::launch_sized`], in that order) for
+    /// the scalar arguments `value(param)` gives, and the total bytes of workgroup memory
+    /// they and the fixed arrays take; `Err(index)` names the first array whose parameter has
+    /// no `u32` value.
+    pub fn launch_lengths(
+        &self,
+        value: impl Fn(u32) -> Option<u64>,
+    ) -> Result<(Vec<u32>, u64), usize> {
+        let mut total = u64::from(self.workgroup_memory);
+        let mut lengths = Vec::with_capacity(self.launch_sized.len());
+        for (i, s) in self.launch_sized.iter().enumerate() {
+            let len = value(s.param).ok_or(i)?;
+            total = total.saturating_add(len.saturating_mul(u64::from(s.unit_bytes)));
+            lengths.push(u32::try_from(len).unwrap_or(u32::MAX));
+        }
+        Ok((lengths, total))
+    }
 }
 
 /// The uniform block (group 0).
@@ -192,6 +234,7 @@ impl Abi {
     ///         ]),
     ///     },
     ///     workgroup_memory: 0,
+    ///     launch_sized: Cow::Borrowed(&[]),
     ///     coarsened: false,
     ///     vectorised: false,
     ///     features: Cow::Borrowed(&[Feature::Subgroup]),
@@ -288,6 +331,23 @@ pub fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
         },
         buffers: buffers.into(),
         workgroup_memory: u32::try_from(kernel.workgroup_memory()).unwrap_or(u32::MAX),
+        launch_sized: kernel
+            .shared
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                let param = v.sized_by?;
+                let inner: u64 = v.dims.iter().skip(1).map(|&d| u64::from(d)).product();
+                let unit = inner
+                    .saturating_mul(u64::from(crate::layout::of(&kernel.types, v.elem).stride()));
+                Some(LaunchSized {
+                    id: i as u32,
+                    param: param.0,
+                    unit_bytes: u32::try_from(unit).unwrap_or(u32::MAX),
+                })
+            })
+            .collect::<Vec<_>>()
+            .into(),
         coarsened: false,
         vectorised: false,
         features: crate::features::required(kernel).into(),

@@ -27,6 +27,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         buffers: Cow::Borrowed(&[]),
 ///         uniform: Uniform { binding: 0, size: 16, fields: Cow::Borrowed(&[]) },
 ///         workgroup_memory: 0,
+///         launch_sized: Cow::Borrowed(&[]),
 ///         coarsened: false,
 ///         vectorised: false,
 ///         features: Cow::Borrowed(&[]),

@@ -52,8 +52,9 @@ pub enum Error {
         /// How to fix it.
         hint: &'static str,
     },
-    /// A kernel that declares more workgroup memory than the device has.
-    #[error("kernel `{kernel}` uses {needed} bytes of workgroup memory, but this device allows {limit} (max_compute_workgroup_storage_size); use smaller `shared()` arrays")]
+    /// A kernel that declares more workgroup memory than the device has (at this launch's
+    /// lengths, for arrays sized at launch).
+    #[error("kernel `{kernel}` uses {needed} bytes of workgroup memory, but this device allows {limit} (max_compute_workgroup_storage_size); use smaller `shared()` arrays, or pass a smaller length to a `shared_len()` one")]
     WorkgroupMemory {
         /// The kernel.
         kernel: String,
@@ -61,6 +62,15 @@ pub enum Error {
         needed: u32,
         /// The device limit.
         limit: u32,
+    },
+    /// A launch that sizes a workgroup array (`shared_len::<T>(n)`) with a length of 0, which
+    /// WGSL cannot declare.
+    #[error("kernel `{kernel}` sizes a workgroup array with `shared_len` by parameter {param}, which is 0 at this launch; WGSL has no empty arrays, so pass a length of at least 1 (or skip the launch)")]
+    EmptyWorkgroupArray {
+        /// The kernel.
+        kernel: String,
+        /// The index of the parameter that gives the length.
+        param: usize,
     },
     /// A kernel that needs a wgpu feature the device does not have (its `ABI.features`; see
     /// [`crate::Device::features`]).

@@ -222,6 +222,7 @@ mod tests {
                 fields: B(&[]),
             },
             workgroup_memory: 0,
+            launch_sized: B(&[]),
             coarsened: false,
             vectorised: false,
             features: std::borrow::Cow::Owned(vec![Feature::CooperativeMatrix(shape)]),

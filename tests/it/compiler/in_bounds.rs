@@ -145,6 +145,7 @@ var<workgroup> s: array<u32, 4>;
                 ]),
             },
             workgroup_memory: 16,
+            launch_sized: B(&[]),
             coarsened: false,
             vectorised: false,
             features: B(&[]),

@@ -3,5 +3,6 @@
 
 pub(crate) mod helpers;
 mod scan;
+mod shared_len;
 mod uniform_load;
 mod workgroups;

@@ -154,6 +154,7 @@ static LYING: KernelSource = KernelSource::new(
             ]),
         },
         workgroup_memory: 0,
+        launch_sized: B(&[]),
         coarsened: false,
         vectorised: false,
         features: B(&[]),

@@ -418,6 +418,10 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     });
     let (ubinding, usize_) = (abi.uniform.binding, abi.uniform.size);
     let wg_mem = abi.workgroup_memory;
+    let launch_sized = abi.launch_sized.iter().map(|l| {
+        let (id, param, unit) = (l.id, l.param, l.unit_bytes);
+        quote!(::sarek::abi::LaunchSized { id: #id, param: #param, unit_bytes: #unit })
+    });
     let coarsened = abi.coarsened;
     let vectorised = abi.vectorised;
     let features = abi.features.iter().map(|f| match f {
@@ -451,6 +455,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
                 fields: ::std::borrow::Cow::Borrowed(&[#(#fields),*]),
             },
             workgroup_memory: #wg_mem,
+            launch_sized: ::std::borrow::Cow::Borrowed(&[#(#launch_sized),*]),
             coarsened: #coarsened,
             vectorised: #vectorised,
             features: ::std::borrow::Cow::Borrowed(&[#(#features),*]),

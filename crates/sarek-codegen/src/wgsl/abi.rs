@@ -10,6 +10,14 @@ pub fn length_field(param: usize) -> String {
     escape::internal(&format!("len{param}"))
 }
 
+/// The WGSL `override` constant that sizes workgroup array `var` (an index of the kernel's
+/// `shared`, also the constant's `@id`) at launch; it ends in a letter, so that naga's WGSL
+/// writer (which appends `_` to a name ending in a digit) keeps it when the runtime rewrites
+/// a module.
+pub fn launch_length(var: usize) -> String {
+    escape::internal(&format!("shared{var}_len"))
+}
+
 /// Lays out the ABI of `kernel`, with the names its WGSL module declares and the entry points
 /// its passes add.
 pub fn build(kernel: &Kernel) -> Abi {

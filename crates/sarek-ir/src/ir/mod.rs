@@ -184,8 +184,14 @@ pub struct SharedVar {
     pub elem: Type,
     /// Whether the elements are atomics (`AtomicU32`, `AtomicI32`, `AtomicF32`).
     pub atomic: bool,
-    /// Array lengths, outermost first (`[[f32; 16]; 8]` is `[8, 16]`).
+    /// Array lengths, outermost first (`[[f32; 16]; 8]` is `[8, 16]`). The outermost is 0
+    /// in an array sized at launch ([`SharedVar::sized_by`]) until
+    /// [`Kernel::with_launch_lengths`] sets it.
     pub dims: Vec<u32>,
+    /// For `shared_len::<T>(n)`: the scalar parameter `n` whose value at launch is the
+    /// outermost length (WGSL sizes the array by an `override` constant).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sized_by: Option<ParamId>,
     /// Where it was declared.
     pub span: Span,
 }
@@ -692,7 +698,22 @@ impl Kernel {
         &self.shared[id.0 as usize]
     }
 
-    /// Bytes of workgroup memory the kernel declares.
+    /// The kernel with the outermost length of each array sized at launch
+    /// ([`SharedVar::sized_by`]) set from `lengths`, one per such array in declaration order
+    /// (missing ones stay 0): what a runner of the IR runs for one launch.
+    pub fn with_launch_lengths(&self, lengths: &[u32]) -> Kernel {
+        let mut kernel = self.clone();
+        let sized = kernel.shared.iter_mut().filter(|v| v.sized_by.is_some());
+        for (var, &len) in sized.zip(lengths) {
+            if let Some(d) = var.dims.first_mut() {
+                *d = len;
+            }
+        }
+        kernel
+    }
+
+    /// Bytes of workgroup memory the kernel declares (an array sized at launch counts its
+    /// outermost length as it stands: 0 before [`Kernel::with_launch_lengths`]).
     pub fn workgroup_memory(&self) -> u64 {
         self.shared
             .iter()

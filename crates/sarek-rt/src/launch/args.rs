@@ -146,6 +146,42 @@ pub(crate) fn workgroup_memory(limits: &Limits, abi: &Abi) -> Result<()> {
     Ok(())
 }
 
+/// The lengths of the kernel's workgroup arrays sized at launch (`Abi::launch_sized`), read
+/// from their parameters' arguments: each at least 1, and all the workgroup memory together
+/// within the device's limit.
+pub(crate) fn launch_lengths(limits: &Limits, abi: &Abi, args: &[Arg<'_>]) -> Result<Vec<u32>> {
+    if abi.launch_sized.is_empty() {
+        return Ok(Vec::new());
+    }
+    let value = |param: u32| match args.get(param as usize) {
+        Some(Arg::U32(v)) => Some(u64::from(*v)),
+        Some(Arg::Usize(v)) => Some(*v as u64),
+        _ => None,
+    };
+    let (lengths, total) = abi.launch_lengths(value).map_err(|i| Error::BadArguments {
+        kernel: abi.kernel.to_string(),
+        message: format!(
+            "parameter {} sizes a workgroup array, so it must be a `u32` or `usize`",
+            abi.launch_sized[i].param
+        ),
+    })?;
+    if let Some(i) = lengths.iter().position(|&len| len == 0) {
+        return Err(Error::EmptyWorkgroupArray {
+            kernel: abi.kernel.to_string(),
+            param: abi.launch_sized[i].param as usize,
+        });
+    }
+    let limit = limits.max_compute_workgroup_storage_size;
+    if total > u64::from(limit) {
+        return Err(Error::WorkgroupMemory {
+            kernel: abi.kernel.to_string(),
+            needed: u32::try_from(total).unwrap_or(u32::MAX),
+            limit,
+        });
+    }
+    Ok(lengths)
+}
+
 /// Checks the arguments against the ABI (count, element size, access, the device they live
 /// on, a written buffer bound twice); returns the buffers in binding order.
 pub(crate) fn buffers<'a>(
@@ -357,6 +393,7 @@ mod tests {
                 ]),
             },
             workgroup_memory: 0,
+            launch_sized: B(&[]),
             coarsened: true,
             vectorised: false,
             features: std::borrow::Cow::Borrowed(&[]),
@@ -520,6 +557,58 @@ mod tests {
         assert!(matches!(
             workgroup_memory(&limits(), &abi),
             Err(Error::WorkgroupMemory { .. })
+        ));
+    }
+
+    #[test]
+    fn launch_lengths_are_read_from_their_parameters_and_checked() {
+        use sarek_ir::abi::LaunchSized;
+        // `saxpy`'s `a` is an `f32`; pretend arrays are sized by parameters 0 and 3.
+        let mut abi = saxpy();
+        abi.workgroup_memory = 100;
+        abi.launch_sized = B(&[
+            LaunchSized {
+                id: 0,
+                param: 0,
+                unit_bytes: 4,
+            },
+            LaunchSized {
+                id: 2,
+                param: 3,
+                unit_bytes: 16,
+            },
+        ]);
+        let limit = limits().max_compute_workgroup_storage_size;
+        let lengths = |a: u32, b: usize| {
+            let args = [Arg::U32(a), Arg::U32(0), Arg::U32(0), Arg::Usize(b)];
+            launch_lengths(&limits(), &abi, &args)
+        };
+        assert_eq!(lengths(3, 5).unwrap(), [3, 5]);
+        // 100 + 4 · a + 16 · b: exactly at the limit, then one element past it.
+        let b = (limit as usize - 104) / 16;
+        let a = (limit - 100 - 16 * b as u32) / 4;
+        assert_eq!(lengths(a, b).unwrap(), [a, b as u32]);
+        assert!(matches!(
+            lengths(a + 1, b),
+            Err(Error::WorkgroupMemory { needed, .. }) if needed == limit + 4
+        ));
+        // A length past `u32` is too large, not wrapped.
+        assert!(matches!(
+            lengths(1, 1 << 33),
+            Err(Error::WorkgroupMemory { .. })
+        ));
+        assert!(matches!(
+            lengths(0, 1),
+            Err(Error::EmptyWorkgroupArray { param: 0, .. })
+        ));
+        assert!(matches!(
+            lengths(1, 0),
+            Err(Error::EmptyWorkgroupArray { param: 3, .. })
+        ));
+        let wrong = [Arg::F32(1.0), Arg::U32(0), Arg::U32(0), Arg::Usize(1)];
+        assert!(matches!(
+            launch_lengths(&limits(), &abi, &wrong),
+            Err(Error::BadArguments { .. })
         ));
     }
 

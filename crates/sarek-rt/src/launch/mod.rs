@@ -20,6 +20,12 @@ use crate::error::Result;
 use crate::grid::Grid;
 use crate::trace::Args;
 
+/// How many pipelines (or CPU programs) of one kernel's entry point, each for other lengths
+/// of its workgroup arrays sized at launch, a device keeps: a kernel launched over many
+/// widths must not grow the cache without bound (one past it drops another, which is made
+/// again if launched again).
+pub(crate) const LENGTHS_KEPT: usize = 16;
+
 /// A launch whose grid and arguments passed the checks every backend shares.
 pub(crate) struct Valid<'a> {
     /// The grid in workgroups, as the user asked for it.
@@ -30,6 +36,9 @@ pub(crate) struct Valid<'a> {
     pub(crate) dispatch: [u32; 3],
     /// The buffers, in binding order.
     pub(crate) buffers: Vec<&'a RawBuffer>,
+    /// The lengths of the workgroup arrays sized at launch (`Abi::launch_sized`), in order;
+    /// empty for a kernel without any.
+    pub(crate) lengths: Vec<u32>,
 }
 
 impl Device {
@@ -75,11 +84,13 @@ impl Device {
         let coarsening = backend.coarsens() && backend.config().coarsen;
         let (entry, dispatch) = args::entry(backend.limits(), abi, groups, coarsening)?;
         let buffers = args::buffers(abi, args, backend.id())?;
+        let lengths = args::launch_lengths(backend.limits(), abi, args)?;
         Ok(Some(Valid {
             groups,
             entry,
             dispatch,
             buffers,
+            lengths,
         }))
     }
 
@@ -127,7 +138,9 @@ impl Device {
     /// is made here and serves its first launch while its optimized pipeline compiles on a
     /// thread, as it would at that launch. Kernels already made cost a cache look-up; one
     /// that another thread is making (a launch, or another prepare) is waited for and made
-    /// once. Results and the order of launches do not change.
+    /// once. Results and the order of launches do not change. A kernel with workgroup arrays
+    /// sized at launch (`shared_len`) is checked but not made here: no length is known yet,
+    /// and each length's pipeline is made at its first launch.
     ///
     /// The kernels are checked against the device's features and limits as a launch checks
     /// them; the first error is returned (after every thread has finished). On the CPU

@@ -1,5 +1,6 @@
 //! Names: `let` (with a plain name or a tuple of names), workgroup arrays declared with
-//! `let tile = shared::<[T; N]>();`, and the lookup of a name in an expression.
+//! `let tile = shared::<[T; N]>();` or sized at launch with `let row = shared_len::<T>(n);`, and
+//! the lookup of a name in an expression.
 
 use syn::spanned::Spanned;
 
@@ -26,8 +27,9 @@ fn pattern_names(pat: &syn::Pat, out: &mut Vec<String>) {
 }
 
 impl Lowerer<'_> {
-    /// `shared::<T>()` when `e` is such a call: the turbofish type.
-    pub(super) fn shared_call(e: &syn::Expr) -> Option<(&syn::ExprCall, Option<&syn::Type>)> {
+    /// `shared::<T>()` or `shared_len::<T>(n)` when `e` is such a call: the turbofish type,
+    /// and whether the length is given at launch (`shared_len`).
+    pub(super) fn shared_call(e: &syn::Expr) -> Option<(&syn::ExprCall, Option<&syn::Type>, bool)> {
         let syn::Expr::Call(call) = e else {
             return None;
         };
@@ -42,7 +44,8 @@ impl Lowerer<'_> {
                 .rev()
                 .nth(1)
                 .is_some_and(|s| s.ident == "gpu");
-        if last.ident != "shared" || !from_gpu {
+        let at_launch = last.ident == "shared_len";
+        if !(last.ident == "shared" || at_launch) || !from_gpu {
             return None;
         }
         let ty = match &last.arguments {
@@ -52,7 +55,65 @@ impl Lowerer<'_> {
             }),
             _ => None,
         };
-        Some((call, ty))
+        Some((call, ty, at_launch))
+    }
+
+    /// The parameter that `shared_len::<T>(n)` names as its length: a `u32` or `usize`
+    /// parameter of the kernel, named directly, since the runtime sizes the array (and makes
+    /// its pipeline) before the kernel runs.
+    fn launch_length(&mut self, call: &syn::ExprCall) -> R<ParamId> {
+        const WHAT: &str = "the length of `shared_len::<T>(n)` must be a `u32` or `usize` parameter of the kernel, named directly";
+        let [arg] = call.args.iter().collect::<Vec<_>>()[..] else {
+            // An empty argument list has no token of its own: point at the name.
+            let span = if call.args.is_empty() {
+                call.func.span()
+            } else {
+                call.args.span()
+            };
+            return Err(self.error(
+                span,
+                "`shared_len` takes one argument, the length: `shared_len::<f32>(n)` with `n: u32` a parameter of the kernel",
+            ));
+        };
+        if self.helper.is_some() {
+            return Err(self.error(
+                call.func.span(),
+                "workgroup memory sized at launch is declared in the kernel itself, whose parameters give its length; declare it there",
+            ));
+        }
+        let ident = match arg {
+            syn::Expr::Path(p) => p.path.get_ident(),
+            _ => None,
+        };
+        let Some(ident) = ident else {
+            return Err(self.error(
+                arg.span(),
+                format!("{WHAT}, because the runtime sizes the array before the kernel runs and cannot evaluate an expression; pass the length as a parameter (or use `shared::<[T; N]>()` for a constant length)"),
+            ));
+        };
+        let name = ident_name(ident);
+        match self.lookup(&name) {
+            Some(Binding::Param(id)) => match self.cx.kernel.param(id).ty {
+                ParamType::Value(Type::Scalar(Scalar::U32)) => Ok(id),
+                _ => Err(self.error(
+                    arg.span(),
+                    format!("`{name}` is not a `u32` or `usize` parameter, and {WHAT}; pass the length as a `u32` parameter"),
+                )),
+            },
+            Some(Binding::Const(_)) => Err(self.error(
+                arg.span(),
+                format!("`{name}` is a constant, and {WHAT}; for a constant length write `shared::<[T; {name}]>()`"),
+            )),
+            Some(Binding::Failed) => Err(Reported),
+            Some(_) => Err(self.error(
+                arg.span(),
+                format!("`{name}` is a local value the kernel computes while it runs, but {WHAT}, because workgroup memory is sized before the kernel runs; pass the length as a parameter and name it here"),
+            )),
+            None => Err(self.error(
+                arg.span(),
+                format!("`{name}` is not a parameter of the kernel, and {WHAT}"),
+            )),
+        }
     }
 
     /// The element type, atomicity and lengths of a workgroup array type `[[T; N]; M]`.
@@ -86,18 +147,26 @@ impl Lowerer<'_> {
         local: &syn::Local,
         call: &syn::ExprCall,
         ty: Option<&syn::Type>,
+        at_launch: bool,
     ) -> R<Value> {
-        if !call.args.is_empty() {
+        if !at_launch && !call.args.is_empty() {
             return Err(self.error(
                 call.args.span(),
                 "`shared` takes no arguments; the type gives the size: `shared::<[f32; 256]>()`",
             ));
         }
         let Some(ty) = ty else {
-            return Err(self.error(
-                call.func.span(),
-                "name the array type: `shared::<[f32; 256]>()`",
-            ));
+            let fix = if at_launch {
+                "name the element type: `shared_len::<f32>(n)`"
+            } else {
+                "name the array type: `shared::<[f32; 256]>()`"
+            };
+            return Err(self.error(call.func.span(), fix));
+        };
+        let sized_by = if at_launch {
+            Some(self.launch_length(call)?)
+        } else {
+            None
         };
         let ident = match &local.pat {
             syn::Pat::Ident(p) => &p.ident,
@@ -125,7 +194,11 @@ impl Lowerer<'_> {
                 return Ok(Value::Unit);
             }
         }
-        let (elem, atomic, dims) = self.shared_type(ty)?;
+        let (elem, atomic, mut dims) = self.shared_type(ty)?;
+        if sized_by.is_some() {
+            // The outermost length is the launch's; 0 until a runner sets it.
+            dims.insert(0, 0);
+        }
         let span = self.span(ident.span());
         let id = SharedId(self.cx.kernel.shared.len() as u32);
         self.cx.kernel.shared.push(SharedVar {
@@ -133,6 +206,7 @@ impl Lowerer<'_> {
             elem,
             atomic,
             dims,
+            sized_by,
             span,
         });
         if self.helper.is_some() {
@@ -157,8 +231,10 @@ impl Lowerer<'_> {
     }
 
     pub(super) fn local_inner(&mut self, local: &syn::Local) -> R<Value> {
-        if let Some((call, ty)) = local.init.as_ref().and_then(|i| Self::shared_call(&i.expr)) {
-            return self.shared_let(local, call, ty);
+        if let Some((call, ty, at_launch)) =
+            local.init.as_ref().and_then(|i| Self::shared_call(&i.expr))
+        {
+            return self.shared_let(local, call, ty, at_launch);
         }
         if let Some(v) = self.coop_let(local) {
             return v;

@@ -314,6 +314,9 @@ impl Lowerer<'_> {
             return Err(self.error(arg.span(), "pass a workgroup array here (`&mut tile` with `let tile = shared::<[T; N]>();`): a helper's `&[T; N]` / `&mut [T; N]` parameter is always one of the workgroup's arrays; pass a local array by value instead, and return the new value"));
         };
         let have = self.cx.kernel.shared_var(id);
+        if have.sized_by.is_some() {
+            return Err(self.error(arg.span(), "a workgroup array sized at launch (`shared_len`) cannot be passed to a helper, whose parameter has a length fixed at build time; index it in the kernel, or pass the elements the helper needs"));
+        }
         if have.elem != want.elem || have.atomic != want.atomic || have.dims != want.dims {
             return Err(self.error(arg.span(), "this workgroup array does not match the helper's parameter (element type, atomics or lengths differ)"));
         }

@@ -336,6 +336,9 @@ impl Lowerer<'_> {
             if last == "workgroup_uniform_load" {
                 return self.uniform_load(c);
             }
+            if last == "shared_len" {
+                return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let row = shared_len::<f32>(n);`"));
+            }
             if last == "shared" {
                 return Err(self.error(p.span(), "bind workgroup memory to a name where it is created: `let tile = shared::<[f32; 256]>();`"));
             }

@@ -281,7 +281,7 @@ impl ModuleContext {
                 if shared {
                     Err(self.error(
                         len.span(),
-                        "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` of the kernel or its module; for a size known only at run time, allocate the largest size and use part of it",
+                        "the length of a workgroup array must be known when the kernel is compiled: use an integer literal or a `const` of the kernel or its module; for a length known only at launch, declare `shared_len::<T>(n)` with `n` a `u32` or `usize` parameter of the kernel",
                     ))
                 } else {
                     Err(self.error(

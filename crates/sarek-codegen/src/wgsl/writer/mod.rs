@@ -584,7 +584,13 @@ impl<'a> Writer<'a> {
             Builtins::PARAMS,
             Builtins::PARAMS_TYPE
         );
-        for (var, name) in self.kernel.shared.iter().zip(&self.names.shared) {
+        for (index, (var, name)) in self
+            .kernel
+            .shared
+            .iter()
+            .zip(&self.names.shared)
+            .enumerate()
+        {
             let mut ty = self.type_name(var.elem);
             if var.atomic {
                 // `AtomicF32` in workgroup memory is its bits (see `extensions.rs`).
@@ -593,8 +599,16 @@ impl<'a> Writer<'a> {
                 }
                 ty = format!("atomic<{ty}>");
             }
-            for d in var.dims.iter().rev() {
-                ty = format!("array<{ty}, {d}>");
+            for (level, d) in var.dims.iter().enumerate().rev() {
+                ty = match var.sized_by {
+                    // Sized at launch: the runtime sets the constant when it makes the pipeline.
+                    Some(_) if level == 0 => {
+                        let constant = crate::wgsl::abi::launch_length(index);
+                        let _ = writeln!(out, "@id({index}) override {constant}: u32;");
+                        format!("array<{ty}, {constant}>")
+                    }
+                    _ => format!("array<{ty}, {d}>"),
+                };
             }
             let _ = writeln!(out, "var<workgroup> {name}: {ty};");
         }

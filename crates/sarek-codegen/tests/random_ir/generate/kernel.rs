@@ -120,6 +120,7 @@ pub(crate) fn kernel(seed: u64) -> Kernel {
             elem: F32,
             atomic: false,
             dims: vec![64],
+            sized_by: None,
             span: Span(0),
         }]
     });

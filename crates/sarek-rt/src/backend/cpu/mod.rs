@@ -19,13 +19,18 @@ use crate::buffer::RawBuffer;
 use crate::config::Config;
 use crate::device::{Device, Features, Limits};
 use crate::error::{Error, Result};
-use crate::launch::{Launch, Valid};
+use crate::launch::{Launch, Valid, LENGTHS_KEPT};
 use crate::trace::{Args, Trace};
 use sarek_ir::abi::{CoopScalar, CoopShape};
+use sarek_ir::ir::Kernel;
 
 /// A buffer of the CPU backend: 32-bit words in WGSL's layout, relaxed atomics because
 /// workgroups on several threads write them at once.
 pub(crate) type Words = Arc<[AtomicU32]>;
+
+/// What a prepared kernel is cached by: its source's address and the lengths of its
+/// workgroup arrays sized at launch (empty for most kernels, which allocates nothing).
+type ProgramKey = (usize, Box<[u32]>);
 
 /// State of a CPU device.
 pub(crate) struct CpuBackend {
@@ -40,8 +45,9 @@ pub(crate) struct CpuBackend {
     /// The subgroup size of the emulation ([`Device::set_subgroup_size`]).
     pub(crate) subgroup_size: AtomicU32,
     /// Kernels read back from their embedded IR (and compiled where the JIT runs them), by
-    /// the address of their source.
-    programs: Mutex<HashMap<usize, Arc<Prepared>>>,
+    /// the address of their source and the lengths of their workgroup arrays sized at launch
+    /// (at most [`LENGTHS_KEPT`] sets of lengths per kernel).
+    programs: Mutex<HashMap<ProgramKey, Arc<Prepared>>>,
     /// The settings the device was made with ([`crate::Config`]).
     pub(crate) config: crate::Config,
     /// The device's trace ([`crate::Config::trace`]).
@@ -89,7 +95,18 @@ impl CpuBackend {
     /// The kernel of `source`, prepared (read back, and compiled as `SAREK_CPU_ENGINE` asks)
     /// on its first launch and cached for the device.
     pub(crate) fn prepared(&self, source: &'static KernelSource) -> Result<Arc<Prepared>> {
-        let key = source as *const KernelSource as usize;
+        self.prepared_with(source, &[])
+    }
+
+    /// [`CpuBackend::prepared`] with the workgroup arrays sized at launch given `lengths`
+    /// (one per array, in the order of `Abi::launch_sized`): the IR is specialised to them,
+    /// as a GPU pipeline is by its `override` constants.
+    pub(crate) fn prepared_with(
+        &self,
+        source: &'static KernelSource,
+        lengths: &[u32],
+    ) -> Result<Arc<Prepared>> {
+        let key = (source as *const KernelSource as usize, Box::from(lengths));
         let mut programs = crate::sync::lock(&self.programs);
         if let Some(p) = programs.get(&key) {
             return Ok(p.clone());
@@ -101,10 +118,14 @@ impl CpuBackend {
             });
         }
         let span = self.trace.as_deref().map(Trace::span);
-        let program = Program::from_json(source.ir).map_err(|message| Error::CpuBackend {
+        let kernel = Kernel::from_json(source.ir).map_err(|message| Error::CpuBackend {
             kernel: source.abi.kernel.to_string(),
             message,
         })?;
+        let program = match lengths {
+            [] => Program::new(kernel),
+            lengths => Program::new(kernel.with_launch_lengths(lengths)),
+        };
         let prepared = Arc::new(prepare(source, Arc::new(program), self.config.cpu_engine)?);
         if let Some(span) = span {
             // Where a GPU would create the pipeline: the IR read, and compiled by the JIT.
@@ -121,6 +142,19 @@ impl CpuBackend {
         }
         // Where a GPU would create the pipeline.
         crate::launch::dump(source, self.config.dump_wgsl.as_deref());
+        if !lengths.is_empty() {
+            // Bounded: past `LENGTHS_KEPT` lengths of this kernel, one of them goes.
+            let others: Vec<_> = programs
+                .keys()
+                .filter(|k| k.0 == key.0 && !k.1.is_empty())
+                .cloned()
+                .collect();
+            if others.len() >= LENGTHS_KEPT {
+                if let Some(old) = others.into_iter().next() {
+                    programs.remove(&old);
+                }
+            }
+        }
         programs.insert(key, prepared.clone());
         Ok(prepared)
     }
@@ -279,7 +313,7 @@ impl Device {
         args: &[Arg<'_>],
     ) -> Result<Work> {
         let groups = valid.groups;
-        let prepared = cpu.prepared(source)?;
+        let prepared = cpu.prepared_with(source, &valid.lengths)?;
         let program = prepared.program.clone();
         let limit = cpu.memory.load(Ordering::Relaxed);
         let threads = threads_within_memory(source, &program, cpu.threads, limit)?;

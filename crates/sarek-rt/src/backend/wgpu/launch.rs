@@ -38,6 +38,7 @@ impl Device {
             mut entry,
             dispatch,
             buffers,
+            lengths,
         } = valid;
         let threads = groups[0] * u64::from(abi.workgroup_size[0]);
         let views = buffers.iter().map(|b| (b.offset, b.len));
@@ -52,7 +53,7 @@ impl Device {
                 abi.kernel
             );
         }
-        let pipeline = self.pipeline(source, entry, dispatch)?;
+        let pipeline = self.pipeline(source, entry, &lengths, dispatch)?;
         // A quick form in slices runs each workgroup as that many along z.
         let dispatch = [dispatch[0], dispatch[1], dispatch[2] * pipeline.slices];
         Ok(Checked {

@@ -136,8 +136,35 @@ fn instrumented(text: &str, number: u32) -> std::result::Result<Option<String>, 
         .map_err(|e| e.into_inner().to_string())?;
     let flags = naga::back::wgsl::WriterFlags::empty();
     naga::back::wgsl::write_string(&module, &info, flags)
-        .map(Some)
+        .map(|written| Some(override_sized_arrays(&module, written)))
         .map_err(|e| e.to_string())
+}
+
+/// `written` (naga's WGSL of `module`) with the element type of each array sized by an
+/// `override` put back: naga 30's WGSL writer prints such an array as `array<N>`, which does
+/// not parse. The override's name is one Sarek gave it (`sarek_sharedK_len`, kept by naga's
+/// namer), and the elements a workgroup array may hold are printed the same by naga's
+/// module-level formatter.
+fn override_sized_arrays(module: &naga::Module, written: String) -> String {
+    use naga::common::wgsl::TypeContext as _;
+    let mut text = written;
+    for (_, ty) in module.types.iter() {
+        if let naga::TypeInner::Array {
+            base,
+            size: naga::ArraySize::Pending(o),
+            ..
+        } = ty.inner
+        {
+            if let Some(name) = &module.overrides[o].name {
+                let element = module.to_ctx().type_to_string(base);
+                text = text.replace(
+                    &format!("array<{name}>"),
+                    &format!("array<{element}, {name}>"),
+                );
+            }
+        }
+    }
+    text
 }
 
 impl Device {

@@ -72,7 +72,7 @@ pub(crate) struct WgpuBackend {
     pub(crate) coop: Option<Vec<wgpu::CooperativeMatrixProperties>>,
     pub(crate) lost: Arc<Mutex<Option<String>>>,
     pub(crate) lost_flag: Arc<AtomicBool>,
-    pub(crate) pipelines: Mutex<HashMap<(usize, u8), Arc<Pipeline>>>,
+    pub(crate) pipelines: Mutex<HashMap<pipeline::Key, Arc<Pipeline>>>,
     /// One lock per (kernel, entry point) whose pipeline was asked for, held while it is
     /// made, so that it is made once while other keys are made at the same time
     /// (`pipeline.rs`).

@@ -1,5 +1,6 @@
-//! Pipelines: one per kernel, entry point and device, made on first use and cached by the
-//! address of the kernel's `static KernelSource`.
+//! Pipelines: one per kernel, entry point and device (and, for a kernel with workgroup arrays
+//! sized at launch, per set of lengths), made on first use and cached by the address of the
+//! kernel's `static KernelSource`.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -10,10 +11,15 @@ use super::bind::Repeats;
 use crate::arg::KernelSource;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::launch::LENGTHS_KEPT;
 
-/// One mutex per (kernel address, entry point) whose pipeline was asked for, held by the
-/// thread making it (`WgpuBackend::making`): the key's pipeline is made once, other keys' meanwhile.
-pub(crate) type Making = std::collections::HashMap<(usize, u8), Arc<std::sync::Mutex<()>>>;
+/// What a pipeline is cached by: the kernel's address, the entry point, and the lengths of
+/// its workgroup arrays sized at launch (empty for most kernels, which allocates nothing).
+pub(crate) type Key = (usize, u8, Box<[u32]>);
+
+/// One mutex per [`Key`] whose pipeline was asked for, held by the thread making it
+/// (`WgpuBackend::making`): the key's pipeline is made once, other keys' meanwhile.
+pub(crate) type Making = std::collections::HashMap<Key, Arc<std::sync::Mutex<()>>>;
 
 pub(crate) use crate::launch::Entry;
 
@@ -39,18 +45,19 @@ impl Pipeline {
 }
 
 impl Device {
-    /// The pipeline of `source`'s `entry` on this device, made once, for a launch of
-    /// `dispatch` workgroups.
+    /// The pipeline of `source`'s `entry` on this device, made once (per set of `lengths` of
+    /// its workgroup arrays sized at launch), for a launch of `dispatch` workgroups.
     pub(super) fn pipeline(
         &self,
         source: &'static KernelSource,
         entry: Entry,
+        lengths: &[u32],
         dispatch: [u32; 3],
     ) -> Result<Arc<Pipeline>> {
         // A quick form in slices runs `quick_slices` times the workgroups along z.
         let z = u64::from(dispatch[2]) * u64::from(source.quick_slices.max(1));
         let fits = z <= u64::from(self.inner().limits.max_compute_workgroups_per_dimension);
-        self.pipeline_for(source, entry, true, fits)
+        self.pipeline_for(source, entry, lengths, true, fits)
     }
 
     /// The pipeline of `source`'s `entry`, made once: for a launch when `launch`, else for
@@ -62,28 +69,40 @@ impl Device {
     /// driver's compile, so that pipelines of different kernels are made at the same time on
     /// different threads; one thread makes a given (kernel, entry point) while the others
     /// wait for it on that key's slot and then find it in the cache.
+    ///
+    /// `lengths` are those of the kernel's workgroup arrays sized at launch, which the
+    /// pipeline's `override` constants are set to; such a kernel has no quick form (its
+    /// lengths are not known when it would be prepared).
     pub(super) fn pipeline_for(
         &self,
         source: &'static KernelSource,
         entry: Entry,
+        lengths: &[u32],
         launch: bool,
         quick_fits: bool,
     ) -> Result<Arc<Pipeline>> {
-        let key = (std::ptr::from_ref(source) as usize, entry as u8);
-        if let Some(p) = self.cached(key) {
+        let key: Key = (
+            std::ptr::from_ref(source) as usize,
+            entry as u8,
+            lengths.into(),
+        );
+        if let Some(p) = self.cached(&key) {
             return Ok(p);
         }
         let slot = crate::sync::lock(&self.inner().making)
-            .entry(key)
+            .entry(key.clone())
             .or_default()
             .clone();
         let _making = crate::sync::lock(&slot);
-        if let Some(p) = self.cached(key) {
+        if let Some(p) = self.cached(&key) {
             return Ok(p);
         }
+        let sized = !source.abi.launch_sized.is_empty();
         // A kernel whose first launch ran its quick form switches to its optimized pipeline.
-        if let Some(p) = self.finish_tier(key, launch, quick_fits) {
-            return Ok(p);
+        if !sized {
+            if let Some(p) = self.finish_tier((key.0, key.1), launch, quick_fits) {
+                return Ok(p);
+            }
         }
         self.check_lost()?;
         let started = std::time::Instant::now();
@@ -143,19 +162,31 @@ impl Device {
             Some(cap) => cap.text(&abi.kernel, text),
             None => text,
         };
-        // On GL, workgroup memory the module zeroes itself (`zero_workgroup.rs`).
-        let text = if self.zeroes_workgroup_memory() {
+        // On GL, workgroup memory the module zeroes itself (`zero_workgroup.rs`); not an array
+        // sized by an `override`, whose length the rewrite cannot see (wgpu zeroes that one).
+        let text = if self.zeroes_workgroup_memory() && !sized {
             super::zero_workgroup::text(&abi.kernel, text)
         } else {
             text
         };
-        if entry == Entry::Direct && quick_fits && self.tiers(source, &text) {
+        if entry == Entry::Direct && quick_fits && !sized && self.tiers(source, &text) {
             let quick = (layout, pipeline_layout, text, scope);
-            return self.quick_pipeline(source, key, quick, !launch);
+            return self.quick_pipeline(source, (key.0, key.1), quick, !launch);
         }
         // From the parsed module a previous process saved, when there is one (`module_cache.rs`).
         let hinted = self.inner().unclamped && super::unclamped::hinted(source, entry_point, false);
-        let options = super::zero_workgroup::compilation_options(&text);
+        // Each array sized at launch gets its length through its `override` constant, keyed
+        // by the constant's `@id`; the driver's pipeline cache keys on these values too.
+        let ids: Vec<String> = abi.launch_sized.iter().map(|l| l.id.to_string()).collect();
+        let constants: Vec<(&str, f64)> = ids
+            .iter()
+            .zip(lengths)
+            .map(|(id, &len)| (id.as_str(), f64::from(len)))
+            .collect();
+        let options = wgpu::PipelineCompilationOptions {
+            constants: &constants,
+            ..super::zero_workgroup::compilation_options(&text)
+        };
         let created = super::module_cache::create(
             device,
             &abi.kernel,
@@ -220,15 +251,28 @@ impl Device {
             slices: 1,
             loop_status: loop_cap.map(|c| c.group),
         });
-        crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
+        let mut pipelines = crate::sync::lock(&self.inner().pipelines);
+        if sized {
+            // Bounded: past `LENGTHS_KEPT` lengths of this entry point, one of them goes.
+            let others: Vec<Key> = pipelines
+                .keys()
+                .filter(|k| k.0 == key.0 && k.1 == key.1)
+                .cloned()
+                .collect();
+            if others.len() >= LENGTHS_KEPT {
+                if let Some(old) = others.into_iter().next() {
+                    pipelines.remove(&old);
+                    crate::sync::lock(&self.inner().making).remove(&old);
+                }
+            }
+        }
+        pipelines.insert(key, p.clone());
         Ok(p)
     }
 
     /// The cached pipeline of `key`, if made.
-    fn cached(&self, key: (usize, u8)) -> Option<Arc<Pipeline>> {
-        crate::sync::lock(&self.inner().pipelines)
-            .get(&key)
-            .cloned()
+    fn cached(&self, key: &Key) -> Option<Arc<Pipeline>> {
+        crate::sync::lock(&self.inner().pipelines).get(key).cloned()
     }
 
     /// Whether this device creates the modules of entry points that the macro proved in
@@ -450,6 +494,7 @@ mod tests {
                     fields: B(&[]),
                 },
                 workgroup_memory: 0,
+                launch_sized: B(&[]),
                 coarsened: false,
                 vectorised: false,
                 features: B(&[]),

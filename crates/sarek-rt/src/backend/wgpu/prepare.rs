@@ -21,6 +21,11 @@ impl Device {
         }
         let mut todo: Vec<&'static KernelSource> = Vec::new();
         for &k in kernels {
+            // A kernel with workgroup arrays sized at launch is made at its first launch of
+            // each length: none is known here.
+            if !k.abi.launch_sized.is_empty() {
+                continue;
+            }
             if !todo.iter().any(|&t| std::ptr::eq(t, k)) {
                 todo.push(k);
             }
@@ -28,8 +33,10 @@ impl Device {
         let Some((&first, rest)) = todo.split_first() else {
             return Ok(());
         };
-        let make =
-            |k: &'static KernelSource| self.pipeline_for(k, Entry::Direct, false, true).map(drop);
+        let make = |k: &'static KernelSource| {
+            self.pipeline_for(k, Entry::Direct, &[], false, true)
+                .map(drop)
+        };
         std::thread::scope(|s| {
             let threads: Vec<_> = rest
                 .iter()

@@ -282,7 +282,8 @@ impl Device {
             }),
             _ => tier.quick,
         };
-        crate::sync::lock(&self.inner().pipelines).insert(key, p.clone());
+        crate::sync::lock(&self.inner().pipelines)
+            .insert((key.0, key.1, Box::default()), p.clone());
         Some(p)
     }
 }

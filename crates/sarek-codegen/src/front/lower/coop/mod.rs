@@ -461,7 +461,8 @@ impl Lowerer<'_> {
             },
             Some(Binding::Shared(id)) => {
                 let v = self.cx.kernel.shared_var(id);
-                if v.atomic || v.dims.len() != 1 {
+                // An array sized at launch has no length the proof of the load could use.
+                if v.atomic || v.dims.len() != 1 || v.sized_by.is_some() {
                     return Err(self.error(e.span(), format!("expected {want}")));
                 }
                 (CoopMemory::Shared(id), v.elem, true)

@@ -226,6 +226,7 @@ mod tests {
             vectorised: false,
             features: std::borrow::Cow::Owned(vec![Feature::CooperativeMatrix(shape)]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         }
     }
 

@@ -97,6 +97,7 @@ static ADD_ONE: KernelSource = unsafe {
             vectorised: false,
             features: B(&[]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         },
         concat!(file!(), ":", line!()),
     )
@@ -144,6 +145,7 @@ static COUNT: KernelSource = unsafe {
             vectorised: false,
             features: B(&[]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         },
         concat!(file!(), ":", line!()),
     )

@@ -420,6 +420,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     let wg_mem = abi.workgroup_memory;
     let coarsened = abi.coarsened;
     let vectorised = abi.vectorised;
+    let debug = abi.debug;
     let features = abi.features.iter().map(|f| match f {
         crate::features::Feature::CooperativeMatrix(shape) => {
             let size = shape.size;
@@ -455,6 +456,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
             vectorised: #vectorised,
             features: ::std::borrow::Cow::Borrowed(&[#(#features),*]),
             limits: ::sarek::abi::Limits::#limits,
+            debug: #debug,
         }
     }
 }

@@ -138,6 +138,7 @@ pub fn lower_kernel_with(
     }
     lowerer.body(&item.block);
     cx.kernel.entry = lowerer.finish();
+    crate::ir::debug::settle(&mut cx.kernel);
     errors.append(cx.diagnostics);
     if !errors.is_empty() {
         return Err(errors);

@@ -221,5 +221,6 @@ pub(crate) fn kernel(seed: u64) -> Kernel {
         types,
         functions,
         limits: Limits::Portable,
+        debug: Vec::new(),
     }
 }

@@ -191,3 +191,40 @@ fn assert_eq_shows_both_values(dev: &Device) {
     assert_eq!(*global, [2, 0, 0]);
     assert!(e.to_string().contains("kernel `equal` panicked at"), "{e}");
 }
+
+#[sarek::kernel(workgroup_size = [4])]
+fn checked_in_debug(x: &[u32], out: &mut [u32]) {
+    let i = global_thread_id();
+    if i < x.len() {
+        debug_assert!(x[i] < 10, "x[{i}] = {}", x[i]);
+        debug_assert_eq!(x[i], x[i]);
+        out[i] = x[i] + 1;
+    }
+}
+
+#[backends]
+fn debug_assertions_follow_the_crates_profile(dev: &Device) {
+    let x = [1u32, 50, 3];
+    let xb = dev.upload(&x).unwrap();
+    let mut out = dev.zeros::<u32>(3).unwrap();
+    let result = checked_in_debug
+        .launch(dev, Grid::cover(3), &xb, &mut out)
+        .and_then(|l| l.wait());
+    if cfg!(debug_assertions) {
+        let Err(Error::KernelAssert {
+            message, global, ..
+        }) = result
+        else {
+            panic!("expected KernelAssert, got {result:?}");
+        };
+        assert_eq!(message, "assertion failed: x[i] < 10: x[1] = 50");
+        assert_eq!(global, [1, 0, 0]);
+        assert!(checked_in_debug::WGSL.contains("sarek_debug"));
+    } else {
+        result.unwrap();
+        assert_eq!(out.read().unwrap(), [2, 51, 4]);
+        // Without debug assertions the kernel has no debug channel at all.
+        assert!(!checked_in_debug::WGSL.contains("sarek_debug"));
+        assert!(!checked_in_debug::ABI.debug);
+    }
+}

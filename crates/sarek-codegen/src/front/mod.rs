@@ -43,6 +43,10 @@ pub struct LoweredKernel {
     /// Whether the lowering unrolled a `for` loop (so the kernel has a distinct quick form,
     /// [`lower_kernel_with`] with the unrolling off).
     pub unrolled: bool,
+    /// For a kernel that uses `debug_assert!` (or its `_eq`, `_ne` forms), the same kernel
+    /// lowered and compiled without them: the generated code picks it where the user's crate
+    /// builds without `debug_assertions` (`expand.rs`).
+    pub release: Option<Box<(LoweredKernel, crate::Tiered)>>,
 }
 
 impl LoweredKernel {
@@ -74,6 +78,18 @@ pub fn lower_kernel_with(
     module: &[syn::Item],
     unroll_for: bool,
 ) -> Result<LoweredKernel, Diagnostics> {
+    lower_kernel_as(attr, item, module, unroll_for, true)
+}
+
+/// [`lower_kernel_with`], with `debug_assert!` and its forms lowered (`debug_assertions`)
+/// or left out.
+pub fn lower_kernel_as(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    unroll_for: bool,
+    debug_assertions: bool,
+) -> Result<LoweredKernel, Diagnostics> {
     // Everything below walks the syntax recursively: refuse what nests too deeply first.
     if let Some(e) = depth::check_fn(item).or_else(|| depth::check(module)) {
         let mut errors = Diagnostics::new();
@@ -90,6 +106,7 @@ pub fn lower_kernel_with(
     cx.kernel.limits = attr.limits;
     let entry_span = cx.kernel.span;
     cx.unroll_for = unroll_for;
+    cx.debug_assertions = debug_assertions;
     let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
     lowerer.cx.declare_module(module);
     if !attr.workgroup_size_exprs.is_empty() {
@@ -148,6 +165,7 @@ pub fn lower_kernel_with(
         spans: cx.spans,
         host_params,
         unrolled: cx.unrolled,
+        release: None,
     })
 }
 

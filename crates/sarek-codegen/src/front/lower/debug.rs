@@ -291,12 +291,14 @@ impl Lowerer<'_> {
         let args =
             match mac.parse_body_with(Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated) {
                 Ok(args) => args,
-                Err(e) => return Some(Err(self.error(
-                    e.span(),
-                    format!(
+                Err(e) => {
+                    return Some(Err(self.error(
+                        e.span(),
+                        format!(
                         "{e}: the arguments of this macro must be expressions separated by commas"
                     ),
-                ))),
+                    )))
+                }
             };
         let args: Vec<syn::Expr> = args.into_iter().collect();
         Some(match which {

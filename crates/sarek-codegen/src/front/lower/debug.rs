@@ -67,6 +67,16 @@ fn classify(path: &syn::Path) -> Option<DebugMacro> {
     }
 }
 
+/// Why a macro other than the debug ones cannot be called in a kernel, and what to write.
+pub(super) fn other_macro(path: &syn::Path) -> &'static str {
+    let last = path.segments.last().map(|s| s.ident.to_string());
+    match last.as_deref() {
+        Some("println" | "print" | "eprintln" | "eprint") => "this macro prints on the host only; a kernel prints with `gpu_println!` or `gpu_print!`, which take the same format string",
+        Some("panic" | "unreachable" | "todo" | "unimplemented") => "a kernel cannot panic; check a condition with `assert!(cond, \"message\")`, which reports the first failing invocation",
+        _ => "this macro cannot run on the GPU: a kernel prints with `gpu_println!`/`gpu_print!` and checks with `assert!`, `assert_eq!`, `assert_ne!` and their `debug_` forms",
+    }
+}
+
 /// Which argument a placeholder names.
 #[derive(Clone, Debug, PartialEq)]
 enum ArgRef {

@@ -281,7 +281,10 @@ impl<'m> Lowerer<'m> {
                 syn::Stmt::Item(_) => Ok(Value::Unit),
                 syn::Stmt::Macro(m) => match self.debug_macro(&m.mac) {
                     Some(result) => result,
-                    None => Err(self.fail(m.mac.path.span(), ErrorKind::unsupported("this macro cannot run on the GPU: a kernel prints with `gpu_println!`/`gpu_print!` and checks with `assert!`, `assert_eq!`, `assert_ne!` and their `debug_` forms"))),
+                    None => Err(self.fail(
+                        m.mac.path.span(),
+                        ErrorKind::unsupported(debug::other_macro(&m.mac.path)),
+                    )),
                 },
                 syn::Stmt::Expr(e, semi) => match self.expression(e) {
                     Ok(Value::Expr(h)) if last && semi.is_none() => {
@@ -335,6 +338,10 @@ impl<'m> Lowerer<'m> {
         if let syn::Expr::Macro(m) = e {
             if let Some(result) = self.debug_macro(&m.mac) {
                 return result;
+            }
+            if !m.mac.path.is_ident("vec") {
+                let why = debug::other_macro(&m.mac.path);
+                return Err(self.fail(m.mac.path.span(), ErrorKind::unsupported(why)));
             }
         }
         if let Some(reason) = refusals::specific(e) {

@@ -228,3 +228,20 @@ fn debug_assertions_follow_the_crates_profile(dev: &Device) {
         assert!(!checked_in_debug::ABI.debug);
     }
 }
+
+#[sarek::kernel(workgroup_size = [4])]
+fn quiet(out: &mut [u32]) {
+    let i = global_thread_id();
+    if i < out.len() {
+        out[i] = i as u32;
+    }
+}
+
+#[test]
+fn only_kernels_that_print_or_assert_have_a_debug_channel() {
+    assert!(!quiet::ABI.debug);
+    assert!(!quiet::WGSL.contains("sarek_debug"));
+    assert!(!quiet::WGSL.contains("@group(2)"));
+    assert!(chatty::ABI.debug);
+    assert!(chatty::WGSL.contains("@group(2) @binding(0) var<storage, read_write> sarek_debug"));
+}

@@ -123,10 +123,10 @@ pub(super) fn emit_kernel(
     docs: &[syn::Attribute],
     passed_attrs: &[syn::Attribute],
     lowered: &super::LoweredKernel,
-    tiered: &crate::Tiered,
+    tiered: &Compiled,
     body_fn: TokenStream,
 ) -> TokenStream {
-    let release = lowered.release.as_deref();
+    let release = tiered.release.as_deref();
     let wgsl = by_profile(
         {
             let w = &tiered.optimized.wgsl;
@@ -275,16 +275,39 @@ pub(super) fn compile_kernel(
     item: &syn::ItemFn,
     module: &[syn::Item],
     errors: &mut Diagnostics,
-) -> Option<(super::LoweredKernel, crate::Tiered)> {
-    let mut compiled = compile_profile(attr, item, module, errors, true)?;
+) -> Option<(super::LoweredKernel, Compiled)> {
+    let (lowered, tiered) = compile_profile(attr, item, module, errors, true)?;
+    let mut compiled = (
+        lowered,
+        Compiled {
+            tiered,
+            release: None,
+        },
+    );
     // A kernel with debug assertions is compiled without them too, for release builds.
     let mentions = |tokens: TokenStream| mentions_debug_assert(tokens);
     let debug_asserts = mentions(quote!(#item)) || module.iter().any(|i| mentions(quote!(#i)));
     if debug_asserts {
         let release = compile_profile(attr, item, module, errors, false)?;
-        compiled.0.release = Some(Box::new(release));
+        compiled.1.release = Some(Box::new(release));
     }
     Some(compiled)
+}
+
+/// A kernel compiled in its tiers, with, for a kernel that uses `debug_assert!` (or its
+/// `_eq`, `_ne` forms), the same kernel lowered and compiled without them: the generated
+/// code picks that one where the user's crate builds without `debug_assertions`.
+pub(super) struct Compiled {
+    pub(super) tiered: crate::Tiered,
+    pub(super) release: Option<Box<(super::LoweredKernel, crate::Tiered)>>,
+}
+
+impl std::ops::Deref for Compiled {
+    type Target = crate::Tiered;
+
+    fn deref(&self) -> &crate::Tiered {
+        &self.tiered
+    }
 }
 
 /// Whether `tokens` name a `debug_assert` macro anywhere.

@@ -29,7 +29,7 @@ fn mentions(tokens: TokenStream, names: &[String]) -> bool {
 pub(super) fn source_tokens(
     name: &syn::Ident,
     lowered: &super::LoweredKernel,
-    tiered: &crate::Tiered,
+    tiered: &super::expand::Compiled,
 ) -> TokenStream {
     let location = location_tokens(name);
     let chain = |lowered: &super::LoweredKernel, tiered: &crate::Tiered| {
@@ -40,7 +40,7 @@ pub(super) fn source_tokens(
     // Without `debug_assertions` in the user's crate, the variant without `debug_assert!`.
     let source = super::expand::by_profile(
         chain(lowered, tiered),
-        lowered.release.as_deref().map(|(l, t)| chain(l, t)),
+        tiered.release.as_deref().map(|(l, t)| chain(l, t)),
     );
     quote! {
         {

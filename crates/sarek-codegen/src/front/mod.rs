@@ -43,10 +43,6 @@ pub struct LoweredKernel {
     /// Whether the lowering unrolled a `for` loop (so the kernel has a distinct quick form,
     /// [`lower_kernel_with`] with the unrolling off).
     pub unrolled: bool,
-    /// For a kernel that uses `debug_assert!` (or its `_eq`, `_ne` forms), the same kernel
-    /// lowered and compiled without them: the generated code picks it where the user's crate
-    /// builds without `debug_assertions` (`expand.rs`).
-    pub release: Option<Box<(LoweredKernel, crate::Tiered)>>,
 }
 
 impl LoweredKernel {
@@ -165,7 +161,6 @@ pub fn lower_kernel_as(
         spans: cx.spans,
         host_params,
         unrolled: cx.unrolled,
-        release: None,
     })
 }
 

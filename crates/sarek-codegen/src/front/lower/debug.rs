@@ -257,7 +257,7 @@ fn spell(tokens: proc_macro2::TokenStream, out: &mut String) {
                     Delimiter::None => ("", ""),
                 };
                 // A call or an index follows its operand directly.
-                if !glue && !(operand && open != "{ ") {
+                if !(glue || operand && open != "{ ") {
                     out.push(' ');
                 }
                 out.push_str(open);

@@ -97,9 +97,12 @@ impl DebugState {
     }
 }
 
+/// The debug sites of a kernel, `None` when its IR does not read back.
+type Sites = Option<Arc<Vec<DebugSite>>>;
+
 /// The debug sites of `source`'s kernel, read once from its embedded IR.
-fn sites(source: &'static KernelSource) -> Option<Arc<Vec<DebugSite>>> {
-    static TABLES: OnceLock<Mutex<HashMap<usize, Option<Arc<Vec<DebugSite>>>>>> = OnceLock::new();
+fn sites(source: &'static KernelSource) -> Sites {
+    static TABLES: OnceLock<Mutex<HashMap<usize, Sites>>> = OnceLock::new();
     let key = std::ptr::from_ref(source) as usize;
     let mut tables = crate::sync::lock(TABLES.get_or_init(Mutex::default));
     tables

@@ -671,6 +671,19 @@ mod tests {
     }
 
     #[test]
+    fn the_debug_channel_counts_against_the_buffer_limit() {
+        let item = quote::quote! {
+            fn eight(a: &[f32], b: &[f32], c: &[f32], d: &[f32], e: &[f32], f: &[f32], g: &[f32], h: &mut [f32]) {
+                let i = global_thread_id();
+                gpu_println!("{}", a[i]);
+                h[i] = a[i] + b[i] + c[i] + d[i] + e[i] + f[i] + g[i];
+            }
+        };
+        let out = crate::front::expand_kernel(proc_macro2::TokenStream::new(), item).to_string();
+        assert!(out.contains("printing or asserting adds a storage buffer"), "{out}");
+    }
+
+    #[test]
     fn refuses_bad_format_strings() {
         for bad in ["{", "}", "{:x}", "{:.}", "{:1$}", "{a b}"] {
             assert!(parse_format(bad).is_err(), "{bad}");

@@ -20,8 +20,27 @@ pub use bounds::{Const, Float, Integer, Scalar};
 pub use half::f16;
 mod erf;
 mod half_math;
+pub use crate::{gpu_print, gpu_println};
 pub use erf::Erf;
 pub use half_math::HalfMath;
+
+/// Prints a line from a kernel, with Rust's format syntax: `gpu_println!("i = {i}, x =
+/// {:.3}", x[i])`. Arguments are the kernel's scalars and vectors (vectors with `{:?}`).
+///
+/// Inside `#[sarek::kernel]` the line goes to the kernel's debug buffer, and the runtime
+/// writes it out (in invocation order) when the launch is waited for or its data read; see
+/// the guide's chapter on debugging kernels. In a kernel's `body` on the host it is
+/// `println!`.
+#[macro_export]
+macro_rules! gpu_println {
+    ($($arg:tt)*) => { ::std::println!($($arg)*) };
+}
+
+/// [`gpu_println!`] without the newline.
+#[macro_export]
+macro_rules! gpu_print {
+    ($($arg:tt)*) => { ::std::print!($($arg)*) };
+}
 
 /// The ids of one invocation, for running a kernel body on the host.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

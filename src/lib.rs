@@ -156,9 +156,9 @@ pub use half::f16;
 pub use sarek_rt::wgpu;
 pub use sarek_rt::Groups;
 pub use sarek_rt::{
-    vector, AdapterSelector, Batch, Buffer, Config, CpuEngine, Device, DeviceChoice, Element,
-    Error, GpuOptions, Grid, IVec2, IVec3, IVec4, Launch, Part, Result, Split, UVec2, UVec3, UVec4,
-    Vec2, Vec3, Vec4,
+    vector, AdapterSelector, Batch, Buffer, Config, CpuEngine, DebugOutput, Device, DeviceChoice,
+    Element, Error, GpuOptions, Grid, IVec2, IVec3, IVec4, Launch, Part, Result, Split, UVec2,
+    UVec3, UVec4, Vec2, Vec3, Vec4,
 };
 pub use sarek_rt::{F16Vec2, F16Vec4};
 

@@ -38,5 +38,8 @@ pub mod devices {}
 #[doc = include_str!("cpu.md")]
 pub mod cpu {}
 
+#[doc = include_str!("debugging.md")]
+pub mod debugging {}
+
 #[doc = include_str!("porting_cuda.md")]
 pub mod porting_cuda {}

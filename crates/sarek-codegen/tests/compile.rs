@@ -21,6 +21,7 @@ fn kernel(body: impl FnOnce(&mut Function) -> Block) -> Kernel {
         types: Vec::new(),
         functions: Vec::new(),
         limits: Limits::Portable,
+        debug: Vec::new(),
     };
     k.entry.body = body(&mut k.entry);
     k

@@ -82,7 +82,16 @@ pub struct Abi {
     /// (WebGPU's defaults) or [`Limits::Device`] (a runner checks the workgroup size, buffer
     /// count and workgroup memory against the device's own limits).
     pub limits: Limits,
+    /// Whether the kernel prints or asserts (`gpu_println!`, `assert!`): its module then
+    /// declares the debug channel, an array of atomic `u32`s at group [`DEBUG_GROUP`],
+    /// binding 0, which the runner binds and reads back; its format table is the IR's
+    /// `Kernel::debug` (see [`crate::ir::debug`]).
+    pub debug: bool,
 }
+
+/// The bind group of the debug channel (the kernel's own bindings are in group 0; group 1
+/// is the runtime's own).
+pub const DEBUG_GROUP: u32 = 2;
 
 /// A storage-buffer binding (group 0).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -352,5 +361,6 @@ pub fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
         vectorised: false,
         features: crate::features::required(kernel).into(),
         limits: kernel.limits,
+        debug: kernel.has_debug(),
     }
 }

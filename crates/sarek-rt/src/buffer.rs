@@ -453,6 +453,8 @@ impl<T: Element> Buffer<T> {
             || Args::new().u64("bytes", self.byte_len()),
             || device.backend_impl().read(device, &self.raw, None),
         )?;
+        // What the kernels printed, and a failed assertion (`crate::debug`).
+        device.drain_debug()?;
         decode(&bytes)
     }
 

@@ -63,6 +63,7 @@ pub struct Config {
     pub(crate) defer: bool,
     pub(crate) coarsen: bool,
     pub(crate) vec4: bool,
+    pub(crate) debug_kib: u32,
 }
 
 /// The size cap of the cache directory without `SAREK_CACHE_MAX_MB`, in MiB.
@@ -257,6 +258,16 @@ impl Config {
             defer: on_off(text("SAREK_DEFER").as_deref(), true),
             coarsen: on_off(text("SAREK_COARSEN").as_deref(), true),
             vec4: on_off(text("SAREK_VEC4").as_deref(), true),
+            debug_kib: match text("SAREK_DEBUG_KIB") {
+                None => crate::debug::DEFAULT_KIB,
+                Some(v) => v.trim().parse::<u32>().unwrap_or_else(|_| {
+                    log::warn!(
+                        "sarek: SAREK_DEBUG_KIB={v:?} is not a whole number of KiB; using {}",
+                        crate::debug::DEFAULT_KIB
+                    );
+                    crate::debug::DEFAULT_KIB
+                }),
+            },
         }
     }
 
@@ -344,6 +355,19 @@ impl Config {
     /// it, with that device's cap.
     pub fn cache_max_mb(mut self, mb: u64) -> Config {
         self.cache_max_mb = mb;
+        self
+    }
+
+    /// The size of the buffer each kernel that prints or asserts writes to, in KiB
+    /// (`SAREK_DEBUG_KIB`; default 1024, at least 4): what `gpu_println!` prints beyond it
+    /// in one launch is dropped, and a line says how much.
+    ///
+    /// ```
+    /// let dev = sarek_rt::Device::cpu_with(sarek_rt::Config::default().debug_buffer_kib(8));
+    /// assert_eq!(dev.debug_buffer_bytes(), 8 * 1024);
+    /// ```
+    pub fn debug_buffer_kib(mut self, kib: u32) -> Config {
+        self.debug_kib = kib;
         self
     }
 

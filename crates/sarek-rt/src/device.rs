@@ -432,7 +432,9 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         self.traced("synchronize", "sync", crate::trace::Args::new, || {
             self.check_lost()?;
-            self.backend_impl().synchronize()
+            self.backend_impl().synchronize()?;
+            // What the kernels printed, and a failed assertion (`crate::debug`).
+            self.drain_debug()
         })
     }
 

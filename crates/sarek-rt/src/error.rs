@@ -188,6 +188,26 @@ pub enum Error {
         /// What went wrong, in Rust's words (`index out of bounds: ...`).
         message: String,
     },
+    /// An assertion of a kernel failed (`assert!`, `assert_eq!`, `assert_ne!`, or a
+    /// `debug_assert!` compiled in): reported by the launch on the CPU backend, and on a GPU
+    /// by what next waits for it ([`crate::Launch::wait`], a buffer's `read`,
+    /// [`crate::Device::synchronize`]). The kernel's other invocations ran on (a GPU cannot
+    /// stop a kernel); the ids are those of the first invocation that failed.
+    #[error("kernel `{kernel}` panicked at {location} in invocation {global:?} (block_idx {block:?}, thread_idx {thread:?}):\n{message}")]
+    KernelAssert {
+        /// The kernel.
+        kernel: String,
+        /// `file:line:column` of the assertion.
+        location: String,
+        /// Its message, as Rust's assertion would print it.
+        message: String,
+        /// The failing invocation's global id (`global_idx_*`).
+        global: [u32; 3],
+        /// Its workgroup (`block_idx_*`).
+        block: [u32; 3],
+        /// Its place in the workgroup (`thread_idx_*`).
+        thread: [u32; 3],
+    },
     /// A launch on the CPU backend that ran past its step limit
     /// ([`crate::Device::set_step_limit`]): most likely a loop that never ends.
     #[error("kernel `{kernel}` ran more than {limit} steps in workgroup {block:?} on the CPU backend (stopped at {location}); it may never terminate. If it is only long, raise the limit with `Device::set_step_limit` or `SAREK_CPU_STEPS`")]

@@ -119,7 +119,8 @@ pub(crate) fn check(
         ),
         (
             "max_storage_buffers_per_shader_stage",
-            abi.buffers.len() as u64,
+            // A kernel that prints or asserts binds its debug channel too.
+            abi.buffers.len() as u64 + u64::from(abi.debug),
             limits.max_storage_buffers_per_shader_stage,
         ),
     ];
@@ -227,6 +228,7 @@ mod tests {
             vectorised: false,
             features: std::borrow::Cow::Owned(vec![Feature::CooperativeMatrix(shape)]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         }
     }
 

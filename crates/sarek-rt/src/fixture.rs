@@ -98,6 +98,7 @@ static ADD_ONE: KernelSource = unsafe {
             vectorised: false,
             features: B(&[]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         },
         concat!(file!(), ":", line!()),
     )
@@ -146,6 +147,7 @@ static COUNT: KernelSource = unsafe {
             vectorised: false,
             features: B(&[]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         },
         concat!(file!(), ":", line!()),
     )

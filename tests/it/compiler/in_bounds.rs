@@ -150,6 +150,7 @@ var<workgroup> s: array<u32, 4>;
             vectorised: false,
             features: B(&[]),
             limits: sarek::abi::Limits::Portable,
+            debug: false,
         },
         concat!(file!(), ":", line!()),
     )

@@ -159,6 +159,7 @@ static LYING: KernelSource = KernelSource::new(
         vectorised: false,
         features: B(&[]),
         limits: sarek::abi::Limits::Portable,
+        debug: false,
     },
     concat!(file!(), ":", line!()),
 );

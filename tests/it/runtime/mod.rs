@@ -4,6 +4,7 @@
 
 mod applications;
 mod config;
+mod debugging;
 mod extremes;
 mod grid;
 mod launch;

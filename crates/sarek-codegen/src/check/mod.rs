@@ -121,6 +121,19 @@ pub fn portable(kernel: &Kernel) -> Vec<(Span, String)> {
                 limits::MAX_STORAGE_BUFFERS
             ),
         ));
+    } else if let (true, Some(site)) = (
+        buffers.len() == limits::MAX_STORAGE_BUFFERS as usize,
+        kernel.debug.first(),
+    ) {
+        // The debug channel of a kernel that prints or asserts is a storage buffer too.
+        errors.push((
+            site.span,
+            format!(
+                "this kernel takes {} buffers, and printing or asserting adds a storage buffer of its own, but WebGPU guarantees only {} storage buffers per kernel (maxStorageBuffersPerShaderStage); pass fewer buffers while the kernel prints or asserts{DEVICE_HINT}",
+                buffers.len(),
+                limits::MAX_STORAGE_BUFFERS
+            ),
+        ));
     }
     let mut bytes = 0u64;
     for var in &kernel.shared {

@@ -432,7 +432,7 @@ impl<'a> Analysis<'a> {
                 }
                 None
             }
-            Stmt::Break | Stmt::Continue => None,
+            Stmt::Break | Stmt::Continue | Stmt::Debug { .. } => None,
         }
     }
 

@@ -8,9 +8,9 @@ use crate::abi::{Abi, FieldSource};
 use crate::ir::{Access, Scalar};
 use crate::CompileError;
 
+use super::attr;
 use super::diagnostic::{Diagnostic, Diagnostics, ErrorKind};
 use super::types::{HostElem, HostParam, HostScalar};
-use super::{attr, lower_kernel};
 
 /// Expands `#[sarek::kernel(attr)] item`. Never panics: every problem becomes a
 /// `compile_error!` at the offending token.
@@ -123,24 +123,40 @@ pub(super) fn emit_kernel(
     docs: &[syn::Attribute],
     passed_attrs: &[syn::Attribute],
     lowered: &super::LoweredKernel,
-    tiered: &crate::Tiered,
+    tiered: &Compiled,
     body_fn: TokenStream,
 ) -> TokenStream {
-    let compiled = &tiered.optimized;
-    let wgsl = &compiled.wgsl;
-    let abi = abi_tokens(&compiled.abi);
-    // The CPU backend runs the IR itself; its faults name the source position of a span,
-    // which `line!()`/`column!()` spanned at the token give without any unstable API.
-    let ir = lowered.kernel.to_json();
-    let spans = span_tokens(lowered);
-    let entry_points = entry_point_tokens(&compiled.entry_points);
-    let (quick, quick_in_bounds, quick_slices) = quick_tokens(tiered);
-    let in_bounds = &compiled.in_bounds;
+    let release = tiered.release.as_deref();
+    let wgsl = by_profile(
+        {
+            let w = &tiered.optimized.wgsl;
+            quote!(#w)
+        },
+        release.map(|(_, t)| {
+            let w = &t.optimized.wgsl;
+            quote!(#w)
+        }),
+    );
+    let abi = by_profile(
+        abi_tokens(&tiered.optimized.abi),
+        release.map(|(_, t)| abi_tokens(&t.optimized.abi)),
+    );
+    let location = location_tokens(name);
+    let source = by_profile(
+        source_chain(
+            quote!(#name::WGSL),
+            quote!(#name::ABI),
+            &location,
+            lowered,
+            tiered,
+        ),
+        release
+            .map(|(l, t)| source_chain(quote!(#name::WGSL), quote!(#name::ABI), &location, l, t)),
+    );
     let device = format_ident!("__sarek_device");
     let grid = format_ident!("__sarek_grid");
     let encoder = format_ident!("__sarek_encoder");
     let batch = format_ident!("__sarek_batch");
-    let location = location_tokens(name);
     let mut launch_params = Vec::new();
     let mut launch_args = Vec::new();
     for (ident, param) in &lowered.host_params {
@@ -190,13 +206,7 @@ pub(super) fn emit_kernel(
                 // read as the user's own.
                 #[allow(clippy::all)]
                 // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
-                static SOURCE: ::sarek::__private::KernelSource = unsafe {
-                    ::sarek::__private::KernelSource::new(#name::WGSL, #name::ABI, #location)
-                        .with_entry_points(&[#(#entry_points),*])
-                        .with_quick(#quick, #quick_slices)
-                        .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
-                        .with_ir(#ir, &[#(#spans),*])
-                };
+                static SOURCE: ::sarek::__private::KernelSource = unsafe { #source };
                 &SOURCE
             };
 
@@ -223,6 +233,40 @@ pub(super) fn emit_kernel(
     }
 }
 
+/// `on`, or where the user's crate builds without `debug_assertions` and a kernel has a
+/// release variant (`LoweredKernel::release`), `off`: a constant expression.
+pub(super) fn by_profile(on: TokenStream, off: Option<TokenStream>) -> TokenStream {
+    match off {
+        Some(off) => quote!(if ::core::cfg!(debug_assertions) { #on } else { #off }),
+        None => on,
+    }
+}
+
+/// The `KernelSource` of a compiled kernel with text `wgsl` and ABI `abi`, as a constant
+/// expression. The CPU backend runs the IR itself; its faults name the source position of a
+/// span, which `line!()`/`column!()` spanned at the token give without any unstable API.
+pub(super) fn source_chain(
+    wgsl: TokenStream,
+    abi: TokenStream,
+    location: &TokenStream,
+    lowered: &super::LoweredKernel,
+    tiered: &crate::Tiered,
+) -> TokenStream {
+    let compiled = &tiered.optimized;
+    let ir = lowered.kernel.to_json();
+    let spans = span_tokens(lowered);
+    let entry_points = entry_point_tokens(&compiled.entry_points);
+    let (quick, quick_in_bounds, quick_slices) = quick_tokens(tiered);
+    let in_bounds = &compiled.in_bounds;
+    quote! {
+        ::sarek::__private::KernelSource::new(#wgsl, #abi, #location)
+            .with_entry_points(&[#(#entry_points),*])
+            .with_quick(#quick, #quick_slices)
+            .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
+            .with_ir(#ir, &[#(#spans),*])
+    }
+}
+
 /// Lowers and compiles one (monomorphic) kernel in its tiers ([`crate::compile_tiered`]),
 /// adding its errors to `errors`. A kernel whose lowering unrolled `for` loops is lowered again
 /// with them kept, for its quick form.
@@ -231,8 +275,60 @@ pub(super) fn compile_kernel(
     item: &syn::ItemFn,
     module: &[syn::Item],
     errors: &mut Diagnostics,
+) -> Option<(super::LoweredKernel, Compiled)> {
+    let (lowered, tiered) = compile_profile(attr, item, module, errors, true)?;
+    let mut compiled = (
+        lowered,
+        Compiled {
+            tiered,
+            release: None,
+        },
+    );
+    // A kernel with debug assertions is compiled without them too, for release builds.
+    let mentions = |tokens: TokenStream| mentions_debug_assert(tokens);
+    let debug_asserts = mentions(quote!(#item)) || module.iter().any(|i| mentions(quote!(#i)));
+    if debug_asserts {
+        let release = compile_profile(attr, item, module, errors, false)?;
+        compiled.1.release = Some(Box::new(release));
+    }
+    Some(compiled)
+}
+
+/// A kernel compiled in its tiers, with, for a kernel that uses `debug_assert!` (or its
+/// `_eq`, `_ne` forms), the same kernel lowered and compiled without them: the generated
+/// code picks that one where the user's crate builds without `debug_assertions`.
+pub(super) struct Compiled {
+    pub(super) tiered: crate::Tiered,
+    pub(super) release: Option<Box<(super::LoweredKernel, crate::Tiered)>>,
+}
+
+impl std::ops::Deref for Compiled {
+    type Target = crate::Tiered;
+
+    fn deref(&self) -> &crate::Tiered {
+        &self.tiered
+    }
+}
+
+/// Whether `tokens` name a `debug_assert` macro anywhere.
+fn mentions_debug_assert(tokens: TokenStream) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Ident(i) => i.to_string().starts_with("debug_assert"),
+        proc_macro2::TokenTree::Group(g) => mentions_debug_assert(g.stream()),
+        _ => false,
+    })
+}
+
+/// [`compile_kernel`] for one profile: with `debug_assert!` (`debug_assertions`) or
+/// without.
+fn compile_profile(
+    attr: &attr::KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    errors: &mut Diagnostics,
+    debug_assertions: bool,
 ) -> Option<(super::LoweredKernel, crate::Tiered)> {
-    let lowered = match lower_kernel(attr, item, module) {
+    let lowered = match super::lower_kernel_as(attr, item, module, true, debug_assertions) {
         Ok(lowered) => lowered,
         Err(e) => {
             errors.append(e);
@@ -243,7 +339,7 @@ pub(super) fn compile_kernel(
         return None;
     }
     let rolled = if lowered.unrolled {
-        super::lower_kernel_with(attr, item, module, false).ok()
+        super::lower_kernel_as(attr, item, module, false, debug_assertions).ok()
     } else {
         None
     };
@@ -424,6 +520,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
     });
     let coarsened = abi.coarsened;
     let vectorised = abi.vectorised;
+    let debug = abi.debug;
     let features = abi.features.iter().map(|f| match f {
         crate::features::Feature::CooperativeMatrix(shape) => {
             let size = shape.size;
@@ -460,6 +557,7 @@ pub(super) fn abi_tokens(abi: &Abi) -> TokenStream {
             vectorised: #vectorised,
             features: ::std::borrow::Cow::Borrowed(&[#(#features),*]),
             limits: ::sarek::abi::Limits::#limits,
+            debug: #debug,
         }
     }
 }

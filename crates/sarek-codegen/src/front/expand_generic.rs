@@ -12,9 +12,7 @@ use syn::spanned::Spanned;
 
 use super::attr::KernelAttr;
 use super::diagnostic::Diagnostics;
-use super::expand::{
-    abi_tokens, compile_kernel, entry_point_tokens, location_tokens, param_tokens, span_tokens,
-};
+use super::expand::{abi_tokens, compile_kernel, location_tokens, param_tokens};
 use super::generics::{self, Bound, Param};
 
 /// Whether `tokens` name one of `names`.
@@ -31,28 +29,24 @@ fn mentions(tokens: TokenStream, names: &[String]) -> bool {
 pub(super) fn source_tokens(
     name: &syn::Ident,
     lowered: &super::LoweredKernel,
-    tiered: &crate::Tiered,
+    tiered: &super::expand::Compiled,
 ) -> TokenStream {
-    let c = &tiered.optimized;
-    let wgsl = &c.wgsl;
-    let abi = abi_tokens(&c.abi);
-    let ir = lowered.kernel.to_json();
-    let spans = span_tokens(lowered);
-    let entry_points = entry_point_tokens(&c.entry_points);
-    let (quick, quick_in_bounds, quick_slices) = super::expand::quick_tokens(tiered);
-    let in_bounds = &c.in_bounds;
     let location = location_tokens(name);
+    let chain = |lowered: &super::LoweredKernel, tiered: &crate::Tiered| {
+        let wgsl = &tiered.optimized.wgsl;
+        let abi = abi_tokens(&tiered.optimized.abi);
+        super::expand::source_chain(quote!(#wgsl), abi, &location, lowered, tiered)
+    };
+    // Without `debug_assertions` in the user's crate, the variant without `debug_assert!`.
+    let source = super::expand::by_profile(
+        chain(lowered, tiered),
+        tiered.release.as_deref().map(|(l, t)| chain(l, t)),
+    );
     quote! {
         {
             #[allow(clippy::all)]
             // SAFETY: the IR is the one Sarek's front end made and checked for this kernel.
-            static SOURCE: ::sarek::__private::KernelSource = unsafe {
-                ::sarek::__private::KernelSource::new(#wgsl, #abi, #location)
-                    .with_entry_points(&[#(#entry_points),*])
-                    .with_quick(#quick, #quick_slices)
-                    .with_in_bounds(&[#(#in_bounds),*], #quick_in_bounds)
-                    .with_ir(#ir, &[#(#spans),*])
-            };
+            static SOURCE: ::sarek::__private::KernelSource = unsafe { #source };
             &SOURCE
         }
     }

@@ -74,6 +74,18 @@ pub fn lower_kernel_with(
     module: &[syn::Item],
     unroll_for: bool,
 ) -> Result<LoweredKernel, Diagnostics> {
+    lower_kernel_as(attr, item, module, unroll_for, true)
+}
+
+/// [`lower_kernel_with`], with `debug_assert!` and its forms lowered (`debug_assertions`)
+/// or left out.
+pub fn lower_kernel_as(
+    attr: &KernelAttr,
+    item: &syn::ItemFn,
+    module: &[syn::Item],
+    unroll_for: bool,
+    debug_assertions: bool,
+) -> Result<LoweredKernel, Diagnostics> {
     // Everything below walks the syntax recursively: refuse what nests too deeply first.
     if let Some(e) = depth::check_fn(item).or_else(|| depth::check(module)) {
         let mut errors = Diagnostics::new();
@@ -90,6 +102,7 @@ pub fn lower_kernel_with(
     cx.kernel.limits = attr.limits;
     let entry_span = cx.kernel.span;
     cx.unroll_for = unroll_for;
+    cx.debug_assertions = debug_assertions;
     let mut lowerer = lower::Lowerer::new(&mut cx, sig.ident.to_string(), entry_span);
     lowerer.cx.declare_module(module);
     if !attr.workgroup_size_exprs.is_empty() {
@@ -138,6 +151,7 @@ pub fn lower_kernel_with(
     }
     lowerer.body(&item.block);
     cx.kernel.entry = lowerer.finish();
+    crate::ir::debug::settle(&mut cx.kernel);
     errors.append(cx.diagnostics);
     if !errors.is_empty() {
         return Err(errors);

@@ -311,6 +311,8 @@ impl Walk<'_> {
             | Stmt::Atomic { .. }
             | Stmt::CompareExchange { .. }
             | Stmt::Coop(_)
+            // A print names its invocation, which a coarsened copy would change.
+            | Stmt::Debug { .. }
             | Stmt::Call { .. } => None,
         }
     }

@@ -64,6 +64,7 @@ pub(super) fn kernel() -> Kernel {
         types: Vec::new(),
         functions: Vec::new(),
         limits: Limits::Portable,
+        debug: Vec::new(),
     }
 }
 

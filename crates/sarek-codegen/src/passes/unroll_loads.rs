@@ -265,6 +265,7 @@ impl Contents {
             // Collective: every lane must reach it together, which a guarded copy would break.
             | Stmt::Subgroup { .. }
             | Stmt::Coop(_)
+            | Stmt::Debug { .. }
             | Stmt::UniformLoad { .. } => {
                 self.blocked = true;
             }

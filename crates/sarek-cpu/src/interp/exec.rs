@@ -431,6 +431,22 @@ impl<'p> Workgroup<'p> {
                     }
                 }
             }
+            Stmt::Debug { site, args } => {
+                let Some(channel) = self.launch.debug else {
+                    return;
+                };
+                let sites = &self.program.kernel.debug;
+                let Some(info) = sites.get(*site as usize) else {
+                    return;
+                };
+                for &l in active {
+                    let mut words = vec![*site];
+                    for &a in args {
+                        super::debug::push_words(&mut words, &self.eval(code, &lanes[l], a));
+                    }
+                    super::debug::write(channel, info.kind, sites, &words);
+                }
+            }
             Stmt::CompareExchange {
                 target,
                 compare,

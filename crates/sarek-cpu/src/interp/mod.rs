@@ -39,6 +39,7 @@
 //! ```
 
 pub(crate) mod coop;
+mod debug;
 mod exec;
 pub(crate) mod f32_math;
 pub(crate) mod memory;
@@ -92,6 +93,9 @@ pub struct Launch<'a> {
     /// The subgroup size the subgroup operations emulate (a power of two from 4 to 128;
     /// [`DEFAULT_SUBGROUP_SIZE`] unless set): see [`subgroup`].
     pub subgroup_size: u32,
+    /// The debug channel's words, for a kernel that prints or asserts
+    /// (`sarek_ir::ir::debug`); without it those statements do nothing.
+    pub debug: Option<&'a [AtomicU32]>,
 }
 
 impl<'a> Launch<'a> {
@@ -110,6 +114,7 @@ impl<'a> Launch<'a> {
             threads,
             fuel: None,
             subgroup_size: DEFAULT_SUBGROUP_SIZE,
+            debug: None,
         }
     }
 

@@ -127,6 +127,12 @@ impl Compiled {
     pub fn new(program: &Program) -> Result<Compiled, Unsupported> {
         let started = std::time::Instant::now();
         let k = program.kernel();
+        // Prints and assertions write the debug channel, which only the interpreter does.
+        if !k.debug.is_empty() {
+            return Err(Unsupported(
+                "prints and assertions (`gpu_println!`, `assert!`)".into(),
+            ));
+        }
         // Helpers holding barriers become part of the entry, which the split works on.
         let inlined;
         let k = if inline::needed(k) {

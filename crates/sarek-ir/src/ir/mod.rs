@@ -8,6 +8,7 @@
 use crate::arena::{Arena, Handle};
 
 mod coop;
+pub mod debug;
 mod display;
 mod extensions;
 mod intrinsics;
@@ -541,6 +542,15 @@ pub enum Stmt {
     /// A cooperative-matrix operation (see [`CoopOp`]), in the kernel's entry point or a
     /// helper.
     Coop(CoopOp),
+    /// Writes a record of debug site `site` ([`Kernel::debug`]) to the debug channel: a
+    /// print appends one, a failed assertion fills the channel's slot if it is the first
+    /// (see [`debug`]). `args` are the invocation's ids, then the format's arguments.
+    Debug {
+        /// The site's index in [`Kernel::debug`].
+        site: u32,
+        /// The words' values: ids, then arguments (scalars and vectors).
+        args: Vec<Handle<Expression>>,
+    },
 }
 
 /// A statement with its source location.
@@ -630,6 +640,10 @@ pub struct Kernel {
     /// The limits the kernel is checked against when it compiles.
     #[serde(default)]
     pub limits: Limits,
+    /// Its prints and assertions ([`Stmt::Debug`] indexes this); empty for a kernel without
+    /// a debug channel.
+    #[serde(default)]
+    pub debug: Vec<debug::DebugSite>,
 }
 
 /// A function body: a kernel's [`Kernel::entry`], or a helper function (a `fn` of the

@@ -181,6 +181,10 @@ where
                 exchanged: l(*exchanged),
             },
             Stmt::Coop(op) => Stmt::Coop(op.map_exprs(e)),
+            Stmt::Debug { site, args } => Stmt::Debug {
+                site: *site,
+                args: args.iter().map(|&a| e(a)).collect(),
+            },
         };
         Statement { kind, span: s.span }
     }

@@ -62,6 +62,8 @@ pub(crate) trait Backend: Send + Sync {
     fn id(&self) -> u64;
     /// The settings the device was made with.
     fn config(&self) -> &Config;
+    /// Where its kernels' prints go, and their channels' size (`crate::debug`).
+    fn debug(&self) -> &crate::debug::DebugState;
     /// The name [`Device::name`] reports.
     fn name(&self) -> String;
     /// The limits launches are checked against.

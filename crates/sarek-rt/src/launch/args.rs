@@ -398,6 +398,7 @@ mod tests {
             vectorised: false,
             features: std::borrow::Cow::Borrowed(&[]),
             limits: sarek_ir::abi::Limits::Portable,
+            debug: false,
         }
     }
 

@@ -120,7 +120,9 @@ impl Launch {
         };
         let wait = || {
             pending.wait()?;
-            self.device.check_lost()
+            self.device.check_lost()?;
+            // What the kernels printed, and a failed assertion (`crate::debug`).
+            self.device.drain_debug()
         };
         self.device.traced(
             "wait",

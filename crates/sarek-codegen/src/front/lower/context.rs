@@ -50,6 +50,12 @@ pub struct ModuleContext {
     pub unroll_for: bool,
     /// Whether any loop was unrolled, i.e. whether a quick form would differ.
     pub unrolled: bool,
+    /// Whether `debug_assert!` and its forms are lowered (the user crate's
+    /// `debug_assertions`; see `expand.rs`).
+    pub debug_assertions: bool,
+    /// The debug site of each print or assertion macro lowered so far, by the address of
+    /// its syntax, so that the copies of an unrolled loop share one site.
+    pub debug_sites: std::collections::HashMap<usize, u32>,
 }
 
 impl ModuleContext {
@@ -66,6 +72,7 @@ impl ModuleContext {
                 types: Vec::new(),
                 functions: Vec::new(),
                 limits: crate::ir::Limits::Portable,
+                debug: Vec::new(),
             },
             spans: Vec::new(),
             diagnostics: Diagnostics::new(),
@@ -78,6 +85,8 @@ impl ModuleContext {
             coop_ids: 0,
             unroll_for: true,
             unrolled: false,
+            debug_assertions: true,
+            debug_sites: std::collections::HashMap::new(),
         };
         cx.kernel.span = cx.span(span);
         cx.kernel.entry.span = cx.kernel.span;

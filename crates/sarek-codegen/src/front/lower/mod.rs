@@ -30,6 +30,7 @@ pub mod context;
 mod control;
 mod coop;
 mod data;
+mod debug;
 mod generic_calls;
 mod guards;
 mod half;
@@ -161,7 +162,7 @@ fn unsupported_expr(expr: &syn::Expr) -> Option<&'static str> {
         syn::Expr::Async(_) | syn::Expr::Await(_) => "a GPU kernel cannot be `async`",
         syn::Expr::Closure(_) => "WGSL has no closures; write the computation inline",
         syn::Expr::Let(_) => "`let` patterns are supported only as `if let Pattern = value { .. }`; use `match` or `loop` with `if let`",
-        syn::Expr::Macro(_) => "macros cannot run on the GPU: the kernel body must be plain expressions and statements",
+        syn::Expr::Macro(_) => "this macro cannot run on the GPU: a kernel prints with `gpu_println!`/`gpu_print!` and checks with `assert!`, `assert_eq!`, `assert_ne!` and their `debug_` forms",
         syn::Expr::Range(_) => "a range is only allowed as the iterator of a `for` loop (`for i in a..b`)",
         syn::Expr::Reference(_) => "WGSL cannot pass references around inside a kernel; index the buffer directly",
         syn::Expr::Try(_) => "the `?` operator needs `Result`/`Option`, which do not exist on the GPU",
@@ -278,7 +279,13 @@ impl<'m> Lowerer<'m> {
                 syn::Stmt::Local(local) => self.local(local),
                 // Declared on entry to the block; a helper is lowered where it is called.
                 syn::Stmt::Item(_) => Ok(Value::Unit),
-                syn::Stmt::Macro(m) => Err(self.fail(m.mac.path.span(), ErrorKind::unsupported("macros cannot run on the GPU: `println!`, `assert!` and friends have no WGSL equivalent; remove the call"))),
+                syn::Stmt::Macro(m) => match self.debug_macro(&m.mac) {
+                    Some(result) => result,
+                    None => Err(self.fail(
+                        m.mac.path.span(),
+                        ErrorKind::unsupported(debug::other_macro(&m.mac.path)),
+                    )),
+                },
                 syn::Stmt::Expr(e, semi) => match self.expression(e) {
                     Ok(Value::Expr(h)) if last && semi.is_none() => {
                         value = Value::Expr(h);
@@ -328,6 +335,15 @@ impl<'m> Lowerer<'m> {
     fn expression(&mut self, e: &syn::Expr) -> R<Value> {
         let span = e.span();
         let expect = self.expect.take();
+        if let syn::Expr::Macro(m) = e {
+            if let Some(result) = self.debug_macro(&m.mac) {
+                return result;
+            }
+            if !m.mac.path.is_ident("vec") {
+                let why = debug::other_macro(&m.mac.path);
+                return Err(self.fail(m.mac.path.span(), ErrorKind::unsupported(why)));
+            }
+        }
         if let Some(reason) = refusals::specific(e) {
             return Err(self.fail(span, ErrorKind::unsupported(reason)));
         }

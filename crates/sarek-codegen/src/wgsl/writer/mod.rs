@@ -10,6 +10,7 @@ use crate::passes::coarsen::{self, Coarse, Role};
 use crate::passes::{Notes, Prepared};
 
 mod coop;
+mod debug;
 mod expressions;
 mod extensions;
 mod invocation;
@@ -584,6 +585,7 @@ impl<'a> Writer<'a> {
             Builtins::PARAMS,
             Builtins::PARAMS_TYPE
         );
+        self.debug_declaration(out);
         for (index, (var, name)) in self
             .kernel
             .shared

@@ -185,6 +185,7 @@ impl Writer<'_> {
             } if self.shared_float(target) => {
                 self.shared_float_atomic(depth, *fun, target, *value, *result)
             }
+            Stmt::Debug { site, args } => self.debug_record(depth, *site, args),
             Stmt::UniformLoad {
                 var,
                 indices,

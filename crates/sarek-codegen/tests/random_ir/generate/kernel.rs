@@ -222,5 +222,6 @@ pub(crate) fn kernel(seed: u64) -> Kernel {
         types,
         functions,
         limits: Limits::Portable,
+        debug: Vec::new(),
     }
 }

@@ -48,6 +48,8 @@ pub(crate) struct CpuBackend {
     /// the address of their source and the lengths of their workgroup arrays sized at launch
     /// (at most [`LENGTHS_KEPT`] sets of lengths per kernel).
     programs: Mutex<HashMap<ProgramKey, Arc<Prepared>>>,
+    /// Where kernels' prints go (`crate::debug`).
+    pub(crate) debug: crate::debug::DebugState,
     /// The settings the device was made with ([`crate::Config`]).
     pub(crate) config: crate::Config,
     /// The device's trace ([`crate::Config::trace`]).
@@ -87,6 +89,7 @@ impl CpuBackend {
             limits,
             subgroup_size: AtomicU32::new(config.subgroup_size),
             programs: Mutex::new(HashMap::new()),
+            debug: crate::debug::DebugState::new(config.debug_kib),
             config,
             trace,
         }
@@ -351,6 +354,10 @@ impl Device {
                 launch = launch.buffer(param, words);
             }
         }
+        // The debug channel of a kernel that prints or asserts (`crate::debug`).
+        let channel: Option<Vec<AtomicU32>> = (!work.program.kernel().debug.is_empty())
+            .then(|| (0..cpu.debug.words()).map(|_| AtomicU32::new(0)).collect());
+        launch.debug = channel.as_deref();
         let kernel = work.source.abi.kernel.to_string();
         let started = std::time::Instant::now();
         // Checked launches run on the interpreter, which reports where a fault happened.
@@ -363,6 +370,10 @@ impl Device {
             work.groups,
             started.elapsed()
         );
+        if let (Some(words), Ok(Ok(()))) = (&channel, &outcome) {
+            let words: Vec<u32> = words.iter().map(|w| w.load(Ordering::Relaxed)).collect();
+            crate::debug::report(work.source, &words, &cpu.debug)?;
+        }
         match outcome {
             Ok(Ok(())) => Ok(()),
             Ok(Err(fault)) if fault.kind == FaultKind::OutOfFuel => Err(Error::StepLimit {
@@ -400,7 +411,7 @@ impl Device {
 }
 
 /// `file:line:column` of `span` in the kernel's source.
-fn location(source: &KernelSource, span: sarek_ir::ir::Span) -> String {
+pub(crate) fn location(source: &KernelSource, span: sarek_ir::ir::Span) -> String {
     let file = source
         .location
         .rsplit_once(':')
@@ -474,6 +485,10 @@ impl Backend for CpuBackend {
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn debug(&self) -> &crate::debug::DebugState {
+        &self.debug
     }
 
     fn name(&self) -> String {

@@ -161,7 +161,13 @@ impl BatchWork for GpuBatch {
                 bind_group: group,
                 workgroups: c.dispatch,
             });
-        pass(&mut encoder, "sarek batch", timer.as_deref(), dispatches);
+        pass(
+            &device.inner().debug_channels,
+            &mut encoder,
+            "sarek batch",
+            timer.as_deref(),
+            dispatches,
+        );
         if let Some(t) = &timer {
             t.resolve(&mut encoder);
         }

@@ -13,6 +13,7 @@ pub(crate) struct Dispatch<'a> {
 /// Records `dispatches` in order into one compute pass of `encoder`, timed by `timer`; the
 /// pipeline is set only where it changes.
 pub(crate) fn pass<'a>(
+    channels: &super::debug::Channels,
     encoder: &mut wgpu::CommandEncoder,
     label: &str,
     timer: Option<&Timer>,
@@ -33,6 +34,7 @@ pub(crate) fn pass<'a>(
         if let Some(cut) = &d.pipeline.loop_status {
             pass.set_bind_group(super::loop_cap::GROUP, cut, &[]);
         }
+        super::debug::bind(&mut pass, d.pipeline.debug.as_ref(), channels);
         let [x, y, z] = d.workgroups;
         pass.dispatch_workgroups(x, y, z);
     }

@@ -89,7 +89,13 @@ impl Device {
         if let Some(t) = &timer {
             // A timed launch has a pass of its own, stamped at its start and end.
             let encoder = open.encoder();
-            pass(encoder, &source.abi.kernel, Some(&**t), [bound.dispatch()]);
+            pass(
+                &self.inner().debug_channels,
+                encoder,
+                &source.abi.kernel,
+                Some(&**t),
+                [bound.dispatch()],
+            );
             t.resolve(encoder);
         } else {
             // Untimed launches share the open pass (see `submit.rs`).
@@ -100,6 +106,11 @@ impl Device {
             if let Some(cut) = &d.pipeline.loop_status {
                 pass.set_bind_group(super::loop_cap::GROUP, cut, &[]);
             }
+            super::debug::bind(
+                pass,
+                d.pipeline.debug.as_ref(),
+                &self.inner().debug_channels,
+            );
             let [x, y, z] = d.workgroups;
             pass.dispatch_workgroups(x, y, z);
         }
@@ -143,7 +154,13 @@ impl Device {
             if let Some(valid) = self.check_launch(&source.abi, grid, args)? {
                 let checked = self.gpu_checked(source, valid, args)?;
                 let bound = self.bind(&source.abi, checked, Submission::Later);
-                pass(encoder, &source.abi.kernel, None, [bound.dispatch()]);
+                pass(
+                    &self.inner().debug_channels,
+                    encoder,
+                    &source.abi.kernel,
+                    None,
+                    [bound.dispatch()],
+                );
             }
             Ok(())
         };

@@ -15,6 +15,7 @@ mod batch;
 mod bind;
 mod cache_file;
 mod cache_prune;
+pub(crate) mod debug;
 mod disk_cache;
 mod encode;
 mod launch;
@@ -97,6 +98,10 @@ pub(crate) struct WgpuBackend {
     /// Whether entry points proven in bounds get modules without index clamps
     /// (`unclamped.rs`).
     pub(crate) unclamped: bool,
+    /// Where kernels' prints go (`crate::debug`).
+    pub(crate) debug: crate::debug::DebugState,
+    /// The debug channels of the kernels that print or assert (`debug.rs`).
+    pub(crate) debug_channels: debug::Channels,
     /// The settings the device was made with.
     pub(crate) config: Config,
     /// The device's trace ([`crate::Config::trace`]), with a GPU track where the device has
@@ -194,6 +199,8 @@ impl Device {
                 tiered: AtomicBool::new(config.tiered),
                 tiers: Mutex::new(Tiers::new()),
                 unclamped,
+                debug: crate::debug::DebugState::new(config.debug_kib),
+                debug_channels: debug::Channels::default(),
                 config,
                 trace,
             })),
@@ -343,6 +350,10 @@ impl Backend for WgpuBackend {
 
     fn config(&self) -> &Config {
         &self.config
+    }
+
+    fn debug(&self) -> &crate::debug::DebugState {
+        &self.debug
     }
 
     fn name(&self) -> String {

@@ -35,6 +35,9 @@ pub(crate) struct Pipeline {
     /// On a software adapter, the bind group of the status word its loops report being cut
     /// to (group [`super::loop_cap::GROUP`], `loop_cap.rs`).
     pub(crate) loop_status: Option<wgpu::BindGroup>,
+    /// For a kernel that prints or asserts, its debug channel (group
+    /// [`sarek_ir::abi::DEBUG_GROUP`], `debug.rs`).
+    pub(crate) debug: Option<Arc<super::debug::Channel>>,
 }
 
 impl Pipeline {
@@ -144,9 +147,16 @@ impl Device {
         });
         let loop_cap = self.loop_cap().cloned();
         let status_layout = loop_cap.as_ref().map(|c| &c.layout);
+        // Only a kernel that prints or asserts has a debug channel (`debug.rs`).
+        let debug = abi.debug.then(|| self.debug_channel(source));
+        let debug_layout = abi.debug.then(|| self.debug_layout());
+        let groups: &[Option<&wgpu::BindGroupLayout>] = match debug_layout {
+            Some(d) => &[Some(&layout), status_layout, Some(d)],
+            None => &[Some(&layout), status_layout],
+        };
         let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
             label: Some(&abi.kernel),
-            bind_group_layouts: &[Some(&layout), status_layout],
+            bind_group_layouts: groups,
             immediate_size: 0,
         });
         let entry_point: &str = match entry {
@@ -250,6 +260,7 @@ impl Device {
             repeats: Repeats::default(),
             slices: 1,
             loop_status: loop_cap.map(|c| c.group),
+            debug,
         });
         let mut pipelines = crate::sync::lock(&self.inner().pipelines);
         if sized {
@@ -390,6 +401,7 @@ impl Device {
             disk: self.disk_cache(),
             unclamped: self.inner().unclamped,
             loop_status: loop_cap.map(|c| c.group),
+            debug: abi.debug.then(|| self.debug_channel(source)),
             trace: self.inner().trace.clone(),
         };
         Ok(self.start_tier(key, layout, quick, optimized, prepared))
@@ -499,6 +511,7 @@ mod tests {
                 vectorised: false,
                 features: B(&[]),
                 limits: Limits::Portable,
+                debug: false,
             },
             location: "",
             ir: "",

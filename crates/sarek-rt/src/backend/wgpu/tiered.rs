@@ -99,6 +99,8 @@ pub(super) struct Optimized {
     /// On a software adapter, the bind group of the status word its loops report being cut
     /// to (`loop_cap.rs`; `text` is already instrumented, and on GL zeroes its workgroup memory, `zero_workgroup.rs`).
     pub(super) loop_status: Option<wgpu::BindGroup>,
+    /// The kernel's debug channel, if it prints or asserts (`debug.rs`).
+    pub(super) debug: Option<Arc<super::debug::Channel>>,
     /// The device's trace, which records the compile on this thread.
     pub(super) trace: Option<Arc<crate::trace::Trace>>,
 }
@@ -224,6 +226,7 @@ impl Device {
             repeats: Repeats::default(),
             slices: optimized.source.quick_slices.max(1),
             loop_status: optimized.loop_status.clone(),
+            debug: optimized.debug.clone(),
         });
         let spawned = std::thread::Builder::new()
             .name(format!("sarek compile {}", optimized.source.abi.kernel))
@@ -279,6 +282,7 @@ impl Device {
                 repeats: Repeats::default(),
                 slices: 1,
                 loop_status: tier.quick.loop_status.clone(),
+                debug: tier.quick.debug.clone(),
             }),
             _ => tier.quick,
         };

@@ -401,7 +401,18 @@ pub(crate) fn is_sarek_type_name(name: &str) -> bool {
     vectors::vector_type(name).is_some()
         || matches!(
             name,
-            "f32" | "f16" | "i32" | "u32" | "bool" | "usize" | "AtomicU32" | "AtomicI32"
+            "f32"
+                | "f16"
+                | "i32"
+                | "u32"
+                | "i64"
+                | "u64"
+                | "bool"
+                | "usize"
+                | "AtomicU32"
+                | "AtomicI32"
+                | "AtomicU64"
+                | "AtomicI64"
         )
 }
 

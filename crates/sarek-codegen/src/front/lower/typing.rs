@@ -78,6 +78,8 @@ impl Lowerer<'_> {
             let literal = match self.infer.resolve(ty) {
                 Some(Scalar::I32) => i32::try_from(value).ok().map(Literal::I32),
                 Some(Scalar::U32) => u32::try_from(value).ok().map(Literal::U32),
+                Some(Scalar::I64) => i64::try_from(value).ok().map(Literal::I64),
+                Some(Scalar::U64) => u64::try_from(value).ok().map(Literal::U64),
                 Some(Scalar::F32) => Some(Literal::F32(value as f32)),
                 _ => None,
             };

@@ -222,7 +222,17 @@ impl Writer<'_> {
                     Some(v) => format!("{name}({t}, {v})"),
                     None => format!("{name}({t})"),
                 };
+                let wide_unread = result.is_some_and(|local| {
+                    matches!(self.locals[local].ty, Type::Scalar(s) if s.is_wide())
+                        && !self
+                            .exprs
+                            .iter()
+                            .any(|(_, e)| matches!(e.kind, Expr::Local(l) if l == local))
+                });
                 let text = match result {
+                    // A 64-bit `atomicMin`/`atomicMax` whose value is unused must be a call
+                    // statement: naga allows only that under `SHADER_INT64_ATOMIC_MIN_MAX`.
+                    Some(_) if wide_unread => format!("{call};"),
                     Some(local) => {
                         let ty = self.type_name(self.locals[*local].ty);
                         format!("let {}: {ty} = {call};", self.local_name(*local))

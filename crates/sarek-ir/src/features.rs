@@ -2,10 +2,9 @@
 //! lists them ([`crate::abi::Abi::features`]); the runtime refuses to launch a kernel on a
 //! device without one of them, and naga validates the WGSL with exactly their capabilities.
 
-use crate::arena::Handle;
 use crate::ir::{
-    AtomicFun, AtomicTarget, Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Function, Kernel,
-    Local, ParamType, Scalar, Stmt, Type, TypeDef,
+    AtomicFun, AtomicTarget, Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType,
+    Scalar, Stmt, Type, TypeDef,
 };
 
 /// A wgpu feature a kernel may need. Serialized (in the JSON ABI) as the name of the
@@ -238,7 +237,8 @@ pub fn uses_scalar(kernel: &Kernel, wanted: impl Fn(Scalar) -> bool) -> bool {
 
 /// The 64-bit atomic feature a kernel needs: none without a 64-bit atomic buffer,
 /// `ShaderInt64AtomicMinMax` where every operation on one is a `fetch_min` or `fetch_max`
-/// whose previous value is never read (all naga allows under it), else
+/// without a result (the front end drops the result of a call whose value is discarded; naga
+/// allows only such calls under it), else
 /// `ShaderInt64AtomicAllOps`.
 fn int64_atomics(kernel: &Kernel) -> Option<Feature> {
     let wide: Vec<u32> = (0u32..)
@@ -259,9 +259,7 @@ fn int64_atomics(kernel: &Kernel) -> Option<Feature> {
                     target,
                     result,
                     ..
-                } if on_wide(target) => {
-                    all_ops |= result.is_some_and(|r| local_is_read(function, r));
-                }
+                } if on_wide(target) => all_ops |= result.is_some(),
                 Stmt::Atomic { target, .. } | Stmt::CompareExchange { target, .. }
                     if on_wide(target) =>
                 {
@@ -276,14 +274,6 @@ fn int64_atomics(kernel: &Kernel) -> Option<Feature> {
     } else {
         Feature::ShaderInt64AtomicMinMax
     })
-}
-
-/// Whether any expression of `function` reads the local `local`.
-pub fn local_is_read(function: &Function, local: Handle<Local>) -> bool {
-    function
-        .exprs
-        .iter()
-        .any(|(_, e)| matches!(e.kind, Expr::Local(l) if l == local))
 }
 
 fn statements(block: &Block, found: &mut Vec<Feature>) {

@@ -458,7 +458,11 @@ fn wide_extremes(xs: &[u64], lo: &[AtomicU64], hi: &[AtomicU64]) {
 
 fn atomic_inputs(n: usize) -> Vec<i64> {
     (0..n as i64)
-        .map(|i| (i * 0x9e37_79b9_7f4a_7c15u64 as i64).rotate_left(17) ^ (i << 40))
+        .map(|i| {
+            i.wrapping_mul(0x9e37_79b9_7f4a_7c15u64 as i64)
+                .rotate_left(17)
+                ^ (i << 40)
+        })
         .collect()
 }
 

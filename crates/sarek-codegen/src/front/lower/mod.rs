@@ -287,6 +287,10 @@ impl<'m> Lowerer<'m> {
                     Ok(Value::Expr(_)) if semi.is_none() => {
                         Err(self.error(e.span(), "expected `()`: add a `;` to discard this value"))
                     }
+                    Ok(Value::Expr(h)) => {
+                        self.discard_wide_atomic_result(h);
+                        Ok(Value::Unit)
+                    }
                     other => other,
                 },
             };

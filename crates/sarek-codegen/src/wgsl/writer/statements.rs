@@ -222,22 +222,19 @@ impl Writer<'_> {
                     Some(v) => format!("{name}({t}, {v})"),
                     None => format!("{name}({t})"),
                 };
-                let wide_unread = result.is_some_and(|local| {
-                    matches!(self.locals[local].ty, Type::Scalar(s) if s.is_wide())
-                        && !self
-                            .exprs
-                            .iter()
-                            .any(|(_, e)| matches!(e.kind, Expr::Local(l) if l == local))
-                });
+                let wide = matches!(
+                    target,
+                    AtomicTarget::Buffer { slice, .. }
+                        if matches!(self.kernel.param(*slice).ty, ParamType::AtomicSlice { elem } if elem.is_wide())
+                );
                 let text = match result {
-                    // A 64-bit `atomicMin`/`atomicMax` whose value is unused must be a call
-                    // statement: naga allows only that under `SHADER_INT64_ATOMIC_MIN_MAX`.
-                    Some(_) if wide_unread => format!("{call};"),
                     Some(local) => {
                         let ty = self.type_name(self.locals[*local].ty);
                         format!("let {}: {ty} = {call};", self.local_name(*local))
                     }
-                    None if *fun == AtomicFun::Store => format!("{call};"),
+                    // A 64-bit `atomicMin`/`atomicMax` without a result must be a call
+                    // statement: naga allows only that under `SHADER_INT64_ATOMIC_MIN_MAX`.
+                    None if *fun == AtomicFun::Store || wide => format!("{call};"),
                     None => format!("_ = {call};"),
                 };
                 self.line(depth, &text);

@@ -615,3 +615,18 @@ fn a_64_bit_kernel_is_proven_in_bounds_and_runs(dev: Device) {
         assert_eq!(got[i], v + (1 << 40), "element {i}");
     }
 }
+
+// The JIT leaves kernels with 64-bit integers to the interpreter, which defines their bits.
+#[cpu_only]
+fn the_cpu_backend_runs_64_bit_kernels_on_its_interpreter() {
+    use sarek::CpuEngine;
+    let dev = crate::common::cpu_device();
+    assert_eq!(
+        dev.cpu_engine(wide_ops::SOURCE).unwrap(),
+        Some(CpuEngine::Interpreter)
+    );
+    assert_eq!(
+        dev.cpu_engine(wide_atomics::SOURCE).unwrap(),
+        Some(CpuEngine::Interpreter)
+    );
+}

@@ -1,4 +1,4 @@
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 use sarek::prelude::*;
 
@@ -14,6 +14,8 @@ fn mixed(a: &[i64], b: &[i32], out: &mut [i64]) {
 fn wide_index(a: &[f32], out: &mut [f32]) {
     let j = 3i64;
     out[0] = a[j];
+    let local = [1u64; 4];
+    out[1] = local[j] as f32;
 }
 
 // WGSL's `switch` takes 32-bit integers only.
@@ -30,8 +32,7 @@ fn wide_match(a: &[u64], out: &mut [u32]) {
 #[sarek::kernel]
 fn wide_shared(out: &mut [u64]) {
     let counter = shared::<[AtomicU64; 1]>();
-    counter[0].fetch_add(1, Ordering::Relaxed);
-    out[0] = counter[0].load(Ordering::Relaxed);
+    out[0] = 0;
 }
 
 // 128-bit integers do not exist on any GPU.
@@ -41,11 +42,12 @@ fn wide_128(out: &mut [u64]) {
     out[0] = 0;
 }
 
-// The integer methods of std are the 32-bit types' only.
+// The integer methods of std and the math functions are the 32-bit types' only.
 #[sarek::kernel]
 fn wide_method(a: &[i64], out: &mut [i64]) {
     let i = global_thread_id();
     out[i] = a[i].abs();
+    out[i + 1] = a[i].max(3);
 }
 
 fn main() {}

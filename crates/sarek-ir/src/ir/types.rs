@@ -50,11 +50,6 @@ impl Scalar {
     pub fn is_wide(self) -> bool {
         matches!(self, Scalar::I64 | Scalar::U64)
     }
-
-    /// Whether the type is a signed integer, `i32` or `i64`.
-    pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::I64)
-    }
 }
 
 /// The type of a value in the IR.

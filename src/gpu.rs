@@ -205,7 +205,7 @@ pub fn workgroup_uniform_load<T: Copy>(element: &T) -> T {
     *element
 }
 
-/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `f16`, `AtomicU32`,
+/// A type that can live in workgroup memory: `f32`, `i32`, `u32`, `f16`, `i64`, `u64`, `AtomicU32`,
 /// `AtomicI32`, `AtomicF32`, the vectors (`Vec4`, `F16Vec4`, ...) and arrays of them.
 pub trait SharedMemory: Sized + 'static {
     /// A zeroed value.
@@ -229,7 +229,9 @@ shared_memory! {
     std::sync::atomic::AtomicU32 => std::sync::atomic::AtomicU32::new(0),
     std::sync::atomic::AtomicI32 => std::sync::atomic::AtomicI32::new(0),
     AtomicF32 => AtomicF32::new(0.0),
-    half::f16 => half::f16::ZERO
+    half::f16 => half::f16::ZERO,
+    i64 => 0,
+    u64 => 0
 }
 
 macro_rules! shared_vectors {

@@ -6,7 +6,8 @@
 //! `sarek_grid: vec3<u32>` at offset 0 holds the grid in workgroups as the caller asked for
 //! it (the runtime may fold a long 1-D grid into 2-D to stay under the per-dimension limit);
 //! then, at 4-byte steps from offset 12, one `u32` length per slice parameter and one field
-//! per scalar parameter, in declaration order. `bool` is stored as a `u32` 0 or 1. A struct
+//! per scalar parameter, in declaration order (an `i64` or `u64` at the next multiple of 8,
+//! taking 8 bytes). `bool` is stored as a `u32` 0 or 1. A struct
 //! parameter starts at the next multiple of 16 and takes its size rounded up to 16 (WGSL's
 //! uniform rules), holding the bytes of the struct's host type. The size is rounded up to 16
 //! bytes.
@@ -311,12 +312,15 @@ pub fn lay_out(kernel: &Kernel, name: &dyn Fn(Name<'_>) -> String) -> Abi {
             });
             offset += 4;
         } else if let ParamType::Value(Type::Scalar(ty)) = param.ty {
+            // WGSL aligns a 64-bit member to 8 bytes; every other scalar takes a 4-byte slot.
+            let size = if ty.is_wide() { 8 } else { 4 };
+            offset = crate::layout::round_up(offset, size);
             fields.push(UniformField {
                 name: name(Name::Param(&param.name)).into(),
                 offset,
                 source: FieldSource::Scalar { param: index, ty },
             });
-            offset += 4;
+            offset += size;
         } else if let ParamType::Value(ty) = param.ty {
             // The host's bytes: the type's stride (a `vec3` is passed as 16 bytes).
             let size = crate::layout::of(&kernel.types, ty).stride();

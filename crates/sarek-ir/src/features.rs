@@ -3,7 +3,8 @@
 //! device without one of them, and naga validates the WGSL with exactly their capabilities.
 
 use crate::ir::{
-    Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType, Scalar, Stmt, Type, TypeDef,
+    AtomicFun, AtomicTarget, Barrier, Block, Builtin, CoopOp, CoopRole, Expr, Kernel, ParamType,
+    Scalar, Stmt, Type, TypeDef,
 };
 
 /// A wgpu feature a kernel may need. Serialized (in the JSON ABI) as the name of the
@@ -27,6 +28,15 @@ pub enum Feature {
     /// `wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX`, with a matrix shape the device must
     /// offer (`wgpu::Adapter::cooperative_matrix_properties`): `sarek::gpu::CoopMatrix`.
     CooperativeMatrix(CoopShape),
+    /// `wgpu::Features::SHADER_INT64`: the type `i64` or `u64` anywhere in the kernel, in
+    /// buffers, the uniform block, workgroup memory or locals.
+    ShaderInt64,
+    /// `wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX`: a `&[AtomicU64]` or `&[AtomicI64]`
+    /// buffer used only by `fetch_min` and `fetch_max` whose previous value is unused.
+    ShaderInt64AtomicMinMax,
+    /// `wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS`: any other use of a `&[AtomicU64]` or
+    /// `&[AtomicI64]` buffer (`fetch_add`, `swap`, `load`, a previous value that is read, ...).
+    ShaderInt64AtomicAllOps,
 }
 
 /// The element types of cooperative matrices.
@@ -98,6 +108,9 @@ impl Feature {
             Feature::ShaderFloat32Atomic => "SHADER_FLOAT32_ATOMIC",
             Feature::CooperativeMatrix(_) => "EXPERIMENTAL_COOPERATIVE_MATRIX",
             Feature::ShaderF16 => "SHADER_F16",
+            Feature::ShaderInt64 => "SHADER_INT64",
+            Feature::ShaderInt64AtomicMinMax => "SHADER_INT64_ATOMIC_MIN_MAX",
+            Feature::ShaderInt64AtomicAllOps => "SHADER_INT64_ATOMIC_ALL_OPS",
         }
     }
 
@@ -109,6 +122,13 @@ impl Feature {
             Feature::ShaderFloat32Atomic => "`AtomicF32` buffers",
             Feature::CooperativeMatrix(_) => "cooperative matrices (`CoopMatrix`)",
             Feature::ShaderF16 => "the type `f16`",
+            Feature::ShaderInt64 => "the types `i64` and `u64`",
+            Feature::ShaderInt64AtomicMinMax => {
+                "`fetch_min`/`fetch_max` on `AtomicU64`/`AtomicI64` buffers"
+            }
+            Feature::ShaderInt64AtomicAllOps => {
+                "atomic operations on `AtomicU64`/`AtomicI64` buffers"
+            }
         }
     }
 }
@@ -145,6 +165,12 @@ pub fn required(kernel: &Kernel) -> Vec<Feature> {
     }
     if uses_f16(kernel) {
         found.push(Feature::ShaderF16);
+    }
+    if uses_scalar(kernel, |s| s.is_wide()) {
+        found.push(Feature::ShaderInt64);
+    }
+    if let Some(feature) = int64_atomics(kernel) {
+        found.push(feature);
     }
     for function in kernel.all_functions() {
         let subgroup_builtin = function.exprs.iter().any(|(_, e)| {
@@ -184,14 +210,20 @@ pub fn required(kernel: &Kernel) -> Vec<Feature> {
 /// parameters, workgroup arrays, and every function's arguments, result, locals and
 /// expressions (a cast from `f16` to `f32` still computes with an `f16` operand).
 pub fn uses_f16(kernel: &Kernel) -> bool {
-    let half = |ty: Type| matches!(ty, Type::Scalar(Scalar::F16) | Type::Vector(_, Scalar::F16));
+    uses_scalar(kernel, |s| s == Scalar::F16)
+}
+
+/// Whether a scalar for which `wanted` holds appears in any type the kernel declares or
+/// computes with (see [`uses_f16`]).
+pub fn uses_scalar(kernel: &Kernel, wanted: impl Fn(Scalar) -> bool) -> bool {
+    let half = |ty: Type| matches!(ty, Type::Scalar(s) | Type::Vector(_, s) if wanted(s));
     let in_table = kernel.types.iter().any(|t| match t {
         TypeDef::Array { elem, .. } => half(*elem),
         TypeDef::Struct(s) => s.fields.iter().any(|f| half(f.ty)),
     });
     let in_params = kernel.params.iter().any(|p| match p.ty {
         ParamType::Value(ty) | ParamType::Slice { elem: ty, .. } => half(ty),
-        ParamType::AtomicSlice { elem } => elem == Scalar::F16,
+        ParamType::AtomicSlice { elem } => wanted(elem),
     });
     let in_shared = kernel.shared.iter().any(|s| half(s.elem));
     let in_functions = kernel.all_functions().any(|f| {
@@ -201,6 +233,47 @@ pub fn uses_f16(kernel: &Kernel) -> bool {
             || f.exprs.iter().any(|(_, e)| half(e.ty))
     });
     in_table || in_params || in_shared || in_functions
+}
+
+/// The 64-bit atomic feature a kernel needs: none without a 64-bit atomic buffer,
+/// `ShaderInt64AtomicMinMax` where every operation on one is a `fetch_min` or `fetch_max`
+/// without a result (the front end drops the result of a call whose value is discarded; naga
+/// allows only such calls under it), else
+/// `ShaderInt64AtomicAllOps`.
+fn int64_atomics(kernel: &Kernel) -> Option<Feature> {
+    let wide: Vec<u32> = (0u32..)
+        .zip(&kernel.params)
+        .filter(|(_, p)| matches!(p.ty, ParamType::AtomicSlice { elem } if elem.is_wide()))
+        .map(|(i, _)| i)
+        .collect();
+    if wide.is_empty() {
+        return None;
+    }
+    let mut all_ops = false;
+    for function in kernel.all_functions() {
+        crate::ir::visit(&function.body, &mut |s| {
+            let on_wide = |t: &AtomicTarget| matches!(t, AtomicTarget::Buffer { slice, .. } if wide.contains(&slice.0));
+            match &s.kind {
+                Stmt::Atomic {
+                    fun: AtomicFun::Min | AtomicFun::Max,
+                    target,
+                    result,
+                    ..
+                } if on_wide(target) => all_ops |= result.is_some(),
+                Stmt::Atomic { target, .. } | Stmt::CompareExchange { target, .. }
+                    if on_wide(target) =>
+                {
+                    all_ops = true
+                }
+                _ => {}
+            }
+        });
+    }
+    Some(if all_ops {
+        Feature::ShaderInt64AtomicAllOps
+    } else {
+        Feature::ShaderInt64AtomicMinMax
+    })
 }
 
 fn statements(block: &Block, found: &mut Vec<Feature>) {

@@ -1,6 +1,6 @@
 //! WGSL's memory layout of the types a kernel stores in buffers, the uniform block and
 //! workgroup memory (WGSL § "Memory Layout"): every scalar is 4 bytes (a `bool` is stored as a
-//! `u32`) except `f16`, which is 2, an array's stride is its element size rounded up to the element alignment, a
+//! `u32`) except `f16`, which is 2, and `i64` and `u64`, which are 8, an array's stride is its element size rounded up to the element alignment, a
 //! struct's fields sit at the next multiple of their alignment and its size is rounded up to
 //! its largest alignment. The host types `#[sarek::module]` exports follow this layout, checked
 //! by const assertions.
@@ -39,6 +39,8 @@ pub fn of(types: &[TypeDef], ty: Type) -> Layout {
             size: 2 * u32::from(n),
             align: if n == 2 { 4 } else { 8 },
         },
+        // WGSL's `i64` and `u64` are 8 bytes aligned to 8 (there are no vectors of them).
+        Type::Scalar(Scalar::I64 | Scalar::U64) => Layout { size: 8, align: 8 },
         Type::Scalar(_) => Layout { size: 4, align: 4 },
         Type::Vector(n, _) => Layout {
             size: 4 * u32::from(n),

@@ -31,6 +31,9 @@ pub fn validated(
             Feature::ShaderFloat32Atomic => Capabilities::SHADER_FLOAT32_ATOMIC,
             Feature::CooperativeMatrix(_) => Capabilities::COOPERATIVE_MATRIX,
             Feature::ShaderF16 => Capabilities::SHADER_FLOAT16,
+            Feature::ShaderInt64 => Capabilities::SHADER_INT64,
+            Feature::ShaderInt64AtomicMinMax => Capabilities::SHADER_INT64_ATOMIC_MIN_MAX,
+            Feature::ShaderInt64AtomicAllOps => Capabilities::SHADER_INT64_ATOMIC_ALL_OPS,
         };
     }
     let mut validator =

@@ -218,6 +218,10 @@ pub enum Arg<'a> {
     Bytes(&'a [u8]),
     /// An `f16` scalar (`half::f16`), stored in the low half of its 4-byte uniform slot.
     F16(half::f16),
+    /// An `i64` scalar (the kernel needs `SHADER_INT64`).
+    I64(i64),
+    /// A `u64` scalar (the kernel needs `SHADER_INT64`).
+    U64(u64),
 }
 
 impl<'a> Arg<'a> {
@@ -270,6 +274,22 @@ impl<'a> Arg<'a> {
     /// ```
     pub fn f16(v: half::f16) -> Self {
         Arg::F16(v)
+    }
+    /// An `i64` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::raw::Arg::i64(i64::MIN), sarek_rt::raw::Arg::I64(i64::MIN)));
+    /// ```
+    pub fn i64(v: i64) -> Self {
+        Arg::I64(v)
+    }
+    /// A `u64` parameter.
+    ///
+    /// ```
+    /// assert!(matches!(sarek_rt::raw::Arg::u64(1 << 40), sarek_rt::raw::Arg::U64(0x100_0000_0000)));
+    /// ```
+    pub fn u64(v: u64) -> Self {
+        Arg::U64(v)
     }
     /// A struct or enum parameter, as the bytes of its [`Element::Gpu`] form.
     ///

@@ -77,7 +77,7 @@ macro_rules! identity_element {
         }
     )*};
 }
-identity_element!(f32, i32, u32, half::f16);
+identity_element!(f32, i32, u32, half::f16, i64, u64);
 
 impl<T: Element, const N: usize> Element for [T; N]
 where

@@ -18,6 +18,9 @@ pub(crate) fn wgpu_feature(feature: Feature) -> Features {
         Feature::ShaderFloat32Atomic => Features::SHADER_FLOAT32_ATOMIC,
         Feature::CooperativeMatrix(_) => Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
         Feature::ShaderF16 => Features::SHADER_F16,
+        Feature::ShaderInt64 => Features::SHADER_INT64,
+        Feature::ShaderInt64AtomicMinMax => Features::SHADER_INT64_ATOMIC_MIN_MAX,
+        Feature::ShaderInt64AtomicAllOps => Features::SHADER_INT64_ATOMIC_ALL_OPS,
     }
 }
 

@@ -1,7 +1,7 @@
 #[sarek::kernel]
 fn k(out: &mut [f32]) {
     let a: f64 = 1.0;
-    let b = 2u64;
+    let b = 2u128;
     let c = (1, 2);
     out[0] = 1.0;
 }

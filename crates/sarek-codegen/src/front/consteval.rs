@@ -51,6 +51,14 @@ impl Value {
             Literal::Bool(b) => Value::Bool(b),
             // Constant evaluation computes floats in `f32`; an `f16` constant is exact there.
             Literal::F16(bits) => Value::Float(half::f16::from_bits(bits).to_f32()),
+            Literal::I64(v) => Value::Int {
+                value: v.into(),
+                ty: Some(Scalar::I64),
+            },
+            Literal::U64(v) => Value::Int {
+                value: v.into(),
+                ty: Some(Scalar::U64),
+            },
         }
     }
 
@@ -105,6 +113,8 @@ fn name_of(ty: Option<Scalar>) -> &'static str {
         Some(Scalar::F32) => "f32",
         Some(Scalar::Bool) => "bool",
         Some(Scalar::F16) => "f16",
+        Some(Scalar::I64) => "i64",
+        Some(Scalar::U64) => "u64",
         None => "{integer}",
     }
 }
@@ -113,6 +123,8 @@ fn name_of(ty: Option<Scalar>) -> &'static str {
 fn fits(value: i128, ty: Option<Scalar>) -> bool {
     match ty {
         Some(Scalar::U32) => u32::try_from(value).is_ok(),
+        Some(Scalar::I64) => i64::try_from(value).is_ok(),
+        Some(Scalar::U64) => u64::try_from(value).is_ok(),
         _ => i32::try_from(value).is_ok(),
     }
 }
@@ -240,6 +252,8 @@ fn suffix_type(suffix: &str) -> Option<Scalar> {
     match suffix {
         "i32" => Some(Scalar::I32),
         "u32" | "usize" => Some(Scalar::U32),
+        "i64" => Some(Scalar::I64),
+        "u64" => Some(Scalar::U64),
         _ => None,
     }
 }
@@ -309,6 +323,11 @@ fn builtin(path: &syn::Path) -> Option<Value> {
         ("i32", "BITS") | ("u32", "BITS") => int(32, Scalar::U32),
         ("u32", "MAX") => int(u32::MAX.into(), Scalar::U32),
         ("u32", "MIN") | ("usize", "MIN") => int(0, Scalar::U32),
+        ("i64", "MAX") => int(i64::MAX.into(), Scalar::I64),
+        ("i64", "MIN") => int(i64::MIN.into(), Scalar::I64),
+        ("i64", "BITS") | ("u64", "BITS") => int(64, Scalar::U32),
+        ("u64", "MAX") => int(u64::MAX.into(), Scalar::U64),
+        ("u64", "MIN") => int(0, Scalar::U64),
         ("f32", "MAX") => Some(Value::Float(f32::MAX)),
         ("f32", "MIN") => Some(Value::Float(f32::MIN)),
         ("f32", "EPSILON") => Some(Value::Float(f32::EPSILON)),
@@ -475,15 +494,25 @@ fn binary(b: &syn::ExprBinary, ty: Option<Scalar>, names: &mut Names) -> R<Value
         (Value::Int { value: a, ty: ta }, Value::Int { value: c, ty: tc }) => {
             if shift {
                 let bits = c;
-                if !(0..32).contains(&bits) {
+                let width = if ta.is_some_and(Scalar::is_wide) {
+                    64
+                } else {
+                    32
+                };
+                if !(0..width).contains(&bits) {
                     return fail(
                         op_span,
                         ErrorKind::ConstEval(format!(
-                            "this constant shift by {bits} overflows: a 32-bit integer can be shifted by 0 to 31"
+                            "this constant shift by {bits} overflows: a {width}-bit integer can be shifted by 0 to {}",
+                            width - 1
                         )),
                     );
                 }
                 let v = match (b.op, ta) {
+                    (Shl(_), Some(Scalar::U64)) => ((a as u64) << bits).into(),
+                    (Shl(_), Some(Scalar::I64)) => ((a as i64) << bits).into(),
+                    (_, Some(Scalar::U64)) => ((a as u64) >> bits).into(),
+                    (_, Some(Scalar::I64)) => ((a as i64) >> bits).into(),
                     (Shl(_), Some(Scalar::U32)) => ((a as u32) << bits).into(),
                     (Shl(_), _) => ((a as i32) << bits).into(),
                     (_, Some(Scalar::U32)) => ((a as u32) >> bits).into(),
@@ -544,7 +573,23 @@ fn cast(c: &syn::ExprCast, names: &mut Names) -> R<Value> {
             value: (value as u32).into(),
             ty: Some(Scalar::U32),
         },
+        (Value::Int { value, .. }, Scalar::I64) => Value::Int {
+            value: (value as i64).into(),
+            ty: Some(Scalar::I64),
+        },
+        (Value::Int { value, .. }, Scalar::U64) => Value::Int {
+            value: (value as u64).into(),
+            ty: Some(Scalar::U64),
+        },
         (Value::Int { value, .. }, Scalar::F32) => Value::Float(value as f32),
+        (Value::Float(f), Scalar::I64) => Value::Int {
+            value: (f as i64).into(),
+            ty: Some(Scalar::I64),
+        },
+        (Value::Float(f), Scalar::U64) => Value::Int {
+            value: (f as u64).into(),
+            ty: Some(Scalar::U64),
+        },
         (Value::Float(f), Scalar::I32) => Value::Int {
             value: (f as i32).into(),
             ty: Some(Scalar::I32),
@@ -554,7 +599,7 @@ fn cast(c: &syn::ExprCast, names: &mut Names) -> R<Value> {
             ty: Some(Scalar::U32),
         },
         (Value::Float(f), Scalar::F32) => Value::Float(f),
-        (Value::Bool(b), Scalar::I32 | Scalar::U32) => Value::Int {
+        (Value::Bool(b), Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) => Value::Int {
             value: b.into(),
             ty: Some(target),
         },
@@ -603,6 +648,13 @@ pub fn eval_literal(expr: &syn::Expr, ty: Scalar, names: &mut Names) -> R<Litera
                 Ok(x) => Ok(Literal::U32(x)),
                 Err(_) => fail(span, ErrorKind::OutOfRange("u32".into())),
             }
+        }
+        (Value::Int { value, .. }, Scalar::I64 | Scalar::U64) if v.ty().is_none_or(|t| t == ty) => {
+            match ty {
+                Scalar::I64 => i64::try_from(value).map(Literal::I64),
+                _ => u64::try_from(value).map(Literal::U64),
+            }
+            .or_else(|_| fail(span, ErrorKind::OutOfRange(name_of(Some(ty)).into())))
         }
         (Value::Float(f), Scalar::F32) => Ok(Literal::F32(f)),
         (Value::Bool(b), Scalar::Bool) => Ok(Literal::Bool(b)),

@@ -462,6 +462,8 @@ fn scalar_type(s: HostScalar) -> TokenStream {
         HostScalar::Usize => quote!(usize),
         HostScalar::Bool => quote!(bool),
         HostScalar::F16 => quote!(::sarek::f16),
+        HostScalar::I64 => quote!(i64),
+        HostScalar::U64 => quote!(u64),
     }
 }
 
@@ -472,6 +474,8 @@ fn scalar_tokens(s: Scalar) -> TokenStream {
         Scalar::U32 => quote!(::sarek::abi::Scalar::U32),
         Scalar::Bool => quote!(::sarek::abi::Scalar::Bool),
         Scalar::F16 => quote!(::sarek::abi::Scalar::F16),
+        Scalar::I64 => quote!(::sarek::abi::Scalar::I64),
+        Scalar::U64 => quote!(::sarek::abi::Scalar::U64),
     }
 }
 

@@ -65,6 +65,8 @@ fn scalar_tokens(s: Scalar) -> TokenStream {
         Scalar::I32 => quote!(i32),
         Scalar::U32 | Scalar::Bool => quote!(u32),
         Scalar::F16 => quote!(::sarek::f16),
+        Scalar::I64 => quote!(i64),
+        Scalar::U64 => quote!(u64),
     }
 }
 

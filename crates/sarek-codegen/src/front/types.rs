@@ -21,6 +21,10 @@ pub enum HostScalar {
     Bool,
     /// `f16`: `half::f16` on the host (`sarek::f16`).
     F16,
+    /// `i64` (needs `SHADER_INT64`)
+    I64,
+    /// `u64` (needs `SHADER_INT64`)
+    U64,
 }
 
 impl HostScalar {
@@ -32,6 +36,8 @@ impl HostScalar {
             HostScalar::U32 | HostScalar::Usize => Scalar::U32,
             HostScalar::Bool => Scalar::Bool,
             HostScalar::F16 => Scalar::F16,
+            HostScalar::I64 => Scalar::I64,
+            HostScalar::U64 => Scalar::U64,
         }
     }
 
@@ -44,6 +50,8 @@ impl HostScalar {
             HostScalar::Usize => "usize",
             HostScalar::Bool => "bool",
             HostScalar::F16 => "f16",
+            HostScalar::I64 => "i64",
+            HostScalar::U64 => "u64",
         }
     }
 }
@@ -86,10 +94,11 @@ pub enum HostElem {
 pub fn refusal(name: &str) -> Option<String> {
     Some(match name {
         "f64" => "WebGPU has no `f64` (WGSL has no 64-bit floats); use `f32`".into(),
-        "i64" | "u64" | "i128" | "u128" | "isize" => format!(
-            "WebGPU has no 64-bit integers, so `{name}` cannot be used in a kernel; use `{}`",
-            if name.starts_with('u') { "u32" } else { "i32" }
+        "i128" | "u128" => format!(
+            "WebGPU has no 128-bit integers, so `{name}` cannot be used in a kernel; use `{}` (which needs the `SHADER_INT64` feature)",
+            if name.starts_with('u') { "u64" } else { "i64" }
         ),
+        "isize" => "`isize` has no fixed width on the GPU, so it cannot be used in a kernel; use `i32`, or `i64` (which needs the `SHADER_INT64` feature)".into(),
         "i8" | "u8" => format!(
             "WebGPU has no 8- or 16-bit integers, so `{name}` cannot be used in a kernel; use `{}`; for byte data, upload it into a `Buffer<u32>` with `dev.upload_bytes(&bytes)` (four bytes a word, read back with `buf.read_bytes()`), take `&[u32]`, and unpack a word with `unpack4x_{}(word)`",
             if name.starts_with('u') { "u32" } else { "i32" },
@@ -112,7 +121,7 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, Diagnostic> {
     let unsupported = |span: Span| {
         Diagnostic::new(
             span,
-            ErrorKind::unsupported("this type is not supported in a Sarek kernel; kernels compute with `f32`, `i32`, `u32`, `usize` and `bool`"),
+            ErrorKind::unsupported("this type is not supported in a Sarek kernel; kernels compute with `f32`, `i32`, `u32`, `usize`, `bool`, `f16`, `i64` and `u64`"),
         )
     };
     match ty {
@@ -139,6 +148,8 @@ pub fn scalar(ty: &syn::Type) -> Result<HostScalar, Diagnostic> {
                 "usize" => HostScalar::Usize,
                 "bool" => HostScalar::Bool,
                 "f16" => HostScalar::F16,
+                "i64" => HostScalar::I64,
+                "u64" => HostScalar::U64,
                 other => {
                     return Err(match refusal(other) {
                         Some(reason) => {
@@ -194,13 +205,16 @@ pub fn param(ty: &syn::Type) -> Result<HostParam, Diagnostic> {
     }
 }
 
-/// `AtomicU32`, `AtomicI32` or `AtomicF32` (any path ending so), as the scalar it holds.
+/// `AtomicU32`, `AtomicI32`, `AtomicF32`, `AtomicU64` or `AtomicI64` (any path ending so), as
+/// the scalar it holds.
 pub fn atomic(ty: &syn::Type) -> Option<HostScalar> {
     let syn::Type::Path(p) = ty else { return None };
     match p.path.segments.last()?.ident.to_string().as_str() {
         "AtomicU32" => Some(HostScalar::U32),
         "AtomicI32" => Some(HostScalar::I32),
         "AtomicF32" => Some(HostScalar::F32),
+        "AtomicU64" => Some(HostScalar::U64),
+        "AtomicI64" => Some(HostScalar::I64),
         _ => None,
     }
 }

@@ -89,6 +89,22 @@ pub enum Helper {
     FmodF16,
     /// `f32::erf` (WGSL has no error function).
     Erf,
+    /// The identity on `i64` (see [`Helper::OpaqueF32`]).
+    OpaqueI64,
+    /// The identity on `u64` (see [`Helper::OpaqueF32`]).
+    OpaqueU64,
+    /// `i64 / i64` with WGSL's defined results (see [`Helper::DivI32`]).
+    DivI64,
+    /// `i64 % i64` with WGSL's defined results (see [`Helper::RemI32`]).
+    RemI64,
+    /// `u64 / u64` with `x / 0 == x`.
+    DivU64,
+    /// `u64 % u64` with `x % 0 == 0`.
+    RemU64,
+    /// `f32 as i64`: saturating, NaN to 0.
+    F32ToI64,
+    /// `f32 as u64`: saturating, NaN to 0.
+    F32ToU64,
 }
 
 impl Helper {
@@ -132,6 +148,14 @@ impl Helper {
             Helper::OpaqueF16 => "fn sarek_opaque_f16(v: f16) -> f16 {\n    return v;\n}\n",
             Helper::FmodF16 => "fn sarek_fmod_f16(a: f16, b: f16) -> f16 {\n    return f16(sarek_fmod(f32(a), f32(b)));\n}\n",
             Helper::F16FromBits => "fn sarek_f16_from_f32_bits(bits: u32) -> f16 {\n    return f16(bitcast<f32>(bits));\n}\n",
+            Helper::OpaqueI64 => "fn sarek_opaque_i64(v: i64) -> i64 {\n    return v;\n}\n",
+            Helper::OpaqueU64 => "fn sarek_opaque_u64(v: u64) -> u64 {\n    return v;\n}\n",
+            Helper::DivI64 => DIV_I64,
+            Helper::RemI64 => REM_I64,
+            Helper::DivU64 => DIV_U64,
+            Helper::RemU64 => REM_U64,
+            Helper::F32ToI64 => F32_TO_I64,
+            Helper::F32ToU64 => F32_TO_U64,
         }
     }
 
@@ -193,6 +217,14 @@ impl Helper {
             Helper::OpaqueF16 => "sarek_opaque_f16",
             Helper::FmodF16 => "sarek_fmod_f16",
             Helper::F16FromBits => "sarek_f16_from_f32_bits",
+            Helper::OpaqueI64 => "sarek_opaque_i64",
+            Helper::OpaqueU64 => "sarek_opaque_u64",
+            Helper::DivI64 => "sarek_div_i64",
+            Helper::RemI64 => "sarek_rem_i64",
+            Helper::DivU64 => "sarek_div_u64",
+            Helper::RemU64 => "sarek_rem_u64",
+            Helper::F32ToI64 => "sarek_f32_to_i64",
+            Helper::F32ToU64 => "sarek_f32_to_u64",
         }
     }
 }
@@ -287,6 +319,60 @@ const REM_I32: &str = "\
 fn sarek_rem_i32(a: i32, b: i32) -> i32 {
     let d = select(b, 1i, b == 0i || (a == i32(-2147483648) && b == -1i));
     return a - (a / d) * d;
+}
+";
+
+const DIV_I64: &str = "\
+fn sarek_div_i64(a: i64, b: i64) -> i64 {
+    return a / select(b, 1li, b == 0li || (a == (-9223372036854775807li - 1li) && b == -1li));
+}
+";
+
+// As `sarek_rem_i32`.
+const REM_I64: &str = "\
+fn sarek_rem_i64(a: i64, b: i64) -> i64 {
+    let d = select(b, 1li, b == 0li || (a == (-9223372036854775807li - 1li) && b == -1li));
+    return a - (a / d) * d;
+}
+";
+
+const DIV_U64: &str = "\
+fn sarek_div_u64(a: u64, b: u64) -> u64 {
+    return a / select(b, 1lu, b == 0lu);
+}
+";
+
+const REM_U64: &str = "\
+fn sarek_rem_u64(a: u64, b: u64) -> u64 {
+    return a % select(b, 1lu, b == 0lu);
+}
+";
+
+// 2^63 is exact in `f32`; every `f32` below it converts exactly.
+const F32_TO_I64: &str = "\
+fn sarek_f32_to_i64(x: f32) -> i64 {
+    if (bitcast<u32>(x) & 0x7fffffffu) > 0x7f800000u {
+        return 0li;
+    }
+    if x >= 9223372036854775808.0f {
+        return 9223372036854775807li;
+    }
+    if x <= -9223372036854775808.0f {
+        return (-9223372036854775807li - 1li);
+    }
+    return i64(x);
+}
+";
+
+const F32_TO_U64: &str = "\
+fn sarek_f32_to_u64(x: f32) -> u64 {
+    if !(x > 0.0f) {
+        return 0lu;
+    }
+    if x >= 18446744073709551616.0f {
+        return 18446744073709551615lu;
+    }
+    return u64(x);
 }
 ";
 

@@ -6,7 +6,7 @@
 mod access;
 mod coop;
 
-use access::atomic_op;
+use access::{atomic_op, atomic_op64};
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -421,13 +421,18 @@ impl<'p> Workgroup<'p> {
                 result,
             } => {
                 for &l in active {
-                    let operand = value.map_or(0, |v| self.eval(code, &lanes[l], v).bits());
-                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target) else {
+                    let operand = value.map_or(0, |v| self.eval(code, &lanes[l], v).bits64());
+                    let Some((words, scalar)) = self.atomic(code, &lanes[l], target) else {
                         continue;
                     };
-                    let old = atomic_op(*fun, word, scalar, operand);
+                    let old = if scalar.is_wide() {
+                        atomic_op64(*fun, words, scalar, operand)
+                    } else {
+                        u64::from(atomic_op(*fun, &words[0], scalar, operand as u32))
+                    };
                     if let Some(local) = result {
-                        lanes[l].frame_mut().locals[local.index()] = Value::from_bits(scalar, old);
+                        lanes[l].frame_mut().locals[local.index()] =
+                            Value::from_bits64(scalar, old);
                     }
                 }
             }
@@ -455,14 +460,31 @@ impl<'p> Workgroup<'p> {
                 exchanged,
             } => {
                 for &l in active {
-                    let c = self.eval(code, &lanes[l], *compare).bits();
-                    let v = self.eval(code, &lanes[l], *value).bits();
-                    let Some((word, scalar)) = self.atomic(code, &lanes[l], target) else {
+                    let c = self.eval(code, &lanes[l], *compare).bits64();
+                    let v = self.eval(code, &lanes[l], *value).bits64();
+                    let Some((words, scalar)) = self.atomic(code, &lanes[l], target) else {
                         continue;
                     };
-                    let r = word.compare_exchange(c, v, Ordering::Relaxed, Ordering::Relaxed);
+                    let r = if scalar.is_wide() {
+                        let seen = access::wide_update(words, |o| (o == c).then_some(v));
+                        if seen == c {
+                            Ok(seen)
+                        } else {
+                            Err(seen)
+                        }
+                    } else {
+                        words[0]
+                            .compare_exchange(
+                                c as u32,
+                                v as u32,
+                                Ordering::Relaxed,
+                                Ordering::Relaxed,
+                            )
+                            .map(u64::from)
+                            .map_err(u64::from)
+                    };
                     let frame = lanes[l].frame_mut();
-                    frame.locals[old.index()] = Value::from_bits(scalar, r.unwrap_or_else(|v| v));
+                    frame.locals[old.index()] = Value::from_bits64(scalar, r.unwrap_or_else(|v| v));
                     frame.locals[exchanged.index()] = Value::Bool(r.is_ok());
                 }
             }

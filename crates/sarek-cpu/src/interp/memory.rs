@@ -4,7 +4,8 @@
 //! (relaxed loads and stores compile to plain moves).
 //!
 //! Addresses (`at`, offsets, strides) count 2-byte units ([`UNIT`]), the size of `f16`, WGSL's
-//! smallest type: every other scalar takes two units at an even address, i.e. one word.
+//! smallest type: every other scalar takes two units at an even address, i.e. one word, except
+//! `i64` and `u64`, which take two words (the low one first).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -173,6 +174,10 @@ impl Layouts {
         let word = |i: usize| mem.get(i / 2).map_or(0, |w| w.load(Ordering::Relaxed));
         match ty {
             Type::Scalar(Scalar::F16) => Value::from_bits(Scalar::F16, load_half(mem, at)),
+            // Little-endian, as on the GPU: the low word first.
+            Type::Scalar(s) if s.is_wide() => {
+                Value::from_bits64(s, u64::from(word(at)) | (u64::from(word(at + 2)) << 32))
+            }
             Type::Scalar(s) => Value::from_bits(s, word(at)),
             Type::Vector(n, Scalar::F16) => {
                 let mut bits = [0; 4];
@@ -236,6 +241,11 @@ impl Layouts {
                 }
             }
             (Type::Scalar(Scalar::F16), scalar) => store_half(mem, at, scalar.bits()),
+            (Type::Scalar(s), scalar) if s.is_wide() => {
+                let bits = scalar.bits64();
+                put(at, bits as u32);
+                put(at + 2, (bits >> 32) as u32);
+            }
             (Type::Array(_), Value::Composite(parts)) => {
                 let (elem, _, stride) = self.array(ty).unwrap_or((ty, 0, 1));
                 for (i, p) in parts.iter().enumerate() {

@@ -17,6 +17,10 @@ pub enum Value {
     /// An `f16`; every operation rounds its result to the nearest `f16` (ties to even), as
     /// the GPU's half-precision arithmetic does.
     F16(half::f16),
+    /// An `i64`.
+    I64(i64),
+    /// A `u64`.
+    U64(u64),
     /// A vector of `n` components of one scalar type, as bits.
     Vector(Scalar, u8, [u32; 4]),
     /// A struct's fields or an array's elements, in order.
@@ -32,37 +36,58 @@ impl Value {
             Literal::U32(v) => Value::U32(v),
             Literal::Bool(v) => Value::Bool(v),
             Literal::F16(bits) => Value::F16(half::f16::from_bits(bits)),
+            Literal::I64(v) => Value::I64(v),
+            Literal::U64(v) => Value::U64(v),
         }
     }
 
-    /// A scalar of type `s` from its 32 bits in memory (`bool` is 0 or 1).
+    /// A scalar of type `s` from its 32 bits in memory (`bool` is 0 or 1; a 64-bit integer
+    /// gets them as its low word, see [`Value::from_bits64`]).
     pub fn from_bits(s: Scalar, bits: u32) -> Value {
+        Value::from_bits64(s, u64::from(bits))
+    }
+
+    /// A scalar of type `s` from its bits in memory (a 32-bit scalar from the low word).
+    pub fn from_bits64(s: Scalar, bits: u64) -> Value {
+        let low = bits as u32;
         match s {
-            Scalar::F32 => Value::F32(f32::from_bits(bits)),
-            Scalar::I32 => Value::I32(bits as i32),
-            Scalar::U32 => Value::U32(bits),
-            Scalar::Bool => Value::Bool(bits != 0),
-            Scalar::F16 => Value::F16(half::f16::from_bits(bits as u16)),
+            Scalar::I64 => Value::I64(bits as i64),
+            Scalar::U64 => Value::U64(bits),
+            Scalar::F32 => Value::F32(f32::from_bits(low)),
+            Scalar::I32 => Value::I32(low as i32),
+            Scalar::U32 => Value::U32(low),
+            Scalar::Bool => Value::Bool(low != 0),
+            Scalar::F16 => Value::F16(half::f16::from_bits(low as u16)),
         }
     }
 
-    /// A scalar's 32 bits in memory.
+    /// A scalar's 32 bits in memory (a 64-bit integer's low word).
     pub fn bits(&self) -> u32 {
-        match *self {
+        self.bits64() as u32
+    }
+
+    /// A scalar's bits in memory, 64 for `i64` and `u64`, else 32 zero-extended.
+    pub fn bits64(&self) -> u64 {
+        u64::from(match *self {
+            Value::I64(v) => return v as u64,
+            Value::U64(v) => return v,
             Value::F32(v) => v.to_bits(),
             Value::I32(v) => v as u32,
             Value::U32(v) => v,
             Value::Bool(v) => u32::from(v),
             Value::F16(v) => u32::from(v.to_bits()),
             Value::Vector(..) | Value::Composite(_) => 0,
-        }
+        })
     }
 
-    /// The value as an index or count (`u32` and `i32` alike; anything else is 0).
+    /// The value as an index, count or shift amount (`u32` and `i32` alike, a 64-bit integer
+    /// its low word; anything else is 0).
     pub fn as_u32(&self) -> u32 {
         match *self {
             Value::U32(v) => v,
             Value::I32(v) => v as u32,
+            Value::I64(v) => v as u32,
+            Value::U64(v) => v as u32,
             _ => 0,
         }
     }
@@ -98,6 +123,8 @@ impl Value {
             Value::I32(_) => Scalar::I32,
             Value::Bool(_) => Scalar::Bool,
             Value::F16(_) => Scalar::F16,
+            Value::I64(_) => Scalar::I64,
+            Value::U64(_) => Scalar::U64,
             Value::Vector(s, ..) => *s,
             _ => Scalar::U32,
         }
@@ -136,7 +163,7 @@ pub fn trap(op: BinaryOp, left: &Value, right: &Value) -> Option<Trap> {
     }
     let zero = match right.width() {
         Some(n) => (0..n).any(|i| right.component(i).bits() == 0),
-        None => right.bits() == 0,
+        None => right.bits64() == 0,
     };
     match op {
         BinaryOp::Div if zero => Some(Trap::DivisionByZero),
@@ -219,6 +246,52 @@ fn scalar_binary(op: BinaryOp, left: &Value, right: &Value) -> Value {
             Ge => Bool(a >= right.as_u32() as i32),
             LogicalAnd | LogicalOr => I32(0),
         },
+        (&I64(a), _) => {
+            let b = right.bits64() as i64;
+            let amount = right.as_u32() & 63;
+            match op {
+                Add => I64(a.wrapping_add(b)),
+                Sub => I64(a.wrapping_sub(b)),
+                Mul => I64(a.wrapping_mul(b)),
+                Div => I64(if b == 0 { a } else { a.wrapping_div(b) }),
+                Rem => I64(if b == 0 { 0 } else { a.wrapping_rem(b) }),
+                BitAnd => I64(a & b),
+                BitOr => I64(a | b),
+                BitXor => I64(a ^ b),
+                Shl => I64(a.wrapping_shl(amount)),
+                Shr => I64(a.wrapping_shr(amount)),
+                Eq => Bool(a == b),
+                Ne => Bool(a != b),
+                Lt => Bool(a < b),
+                Le => Bool(a <= b),
+                Gt => Bool(a > b),
+                Ge => Bool(a >= b),
+                LogicalAnd | LogicalOr => I64(0),
+            }
+        }
+        (&U64(a), _) => {
+            let b = right.bits64();
+            let amount = right.as_u32() & 63;
+            match op {
+                Add => U64(a.wrapping_add(b)),
+                Sub => U64(a.wrapping_sub(b)),
+                Mul => U64(a.wrapping_mul(b)),
+                Div => U64(a.checked_div(b).unwrap_or(a)),
+                Rem => U64(a.checked_rem(b).unwrap_or(0)),
+                BitAnd => U64(a & b),
+                BitOr => U64(a | b),
+                BitXor => U64(a ^ b),
+                Shl => U64(a.wrapping_shl(amount)),
+                Shr => U64(a.wrapping_shr(amount)),
+                Eq => Bool(a == b),
+                Ne => Bool(a != b),
+                Lt => Bool(a < b),
+                Le => Bool(a <= b),
+                Gt => Bool(a > b),
+                Ge => Bool(a >= b),
+                LogicalAnd | LogicalOr => U64(0),
+            }
+        }
         (&U32(a), _) => {
             let b = right.as_u32();
             match op {
@@ -271,6 +344,10 @@ pub fn unary(op: UnaryOp, value: &Value) -> Value {
         (UnaryOp::Not, Value::Bool(a)) => Value::Bool(!a),
         (UnaryOp::Not, Value::I32(a)) => Value::I32(!a),
         (UnaryOp::Not, Value::U32(a)) => Value::U32(!a),
+        (UnaryOp::Neg, Value::I64(a)) => Value::I64(a.wrapping_neg()),
+        (UnaryOp::Neg, Value::U64(a)) => Value::U64(a.wrapping_neg()),
+        (UnaryOp::Not, Value::I64(a)) => Value::I64(!a),
+        (UnaryOp::Not, Value::U64(a)) => Value::U64(!a),
         (_, other) => other,
     })
 }
@@ -287,6 +364,28 @@ pub fn cast(value: &Value, to: Scalar) -> Value {
             Value::F32(a) => Value::F16(half::f16::from_f32(a)),
             other => other,
         },
+        // Rust's `as` between widths: sign- or zero-extension from the source's signedness,
+        // truncation to the low bits; from `f32`, saturating with NaN to 0.
+        (Value::F32(a), Scalar::I64) => Value::I64(a as i64),
+        (Value::F32(a), Scalar::U64) => Value::U64(a as u64),
+        (Value::I32(a), Scalar::I64) => Value::I64(i64::from(a)),
+        (Value::I32(a), Scalar::U64) => Value::U64(a as u64),
+        (Value::U32(a), Scalar::I64) => Value::I64(i64::from(a)),
+        (Value::U32(a), Scalar::U64) => Value::U64(u64::from(a)),
+        (Value::Bool(a), Scalar::I64) => Value::I64(i64::from(a)),
+        (Value::Bool(a), Scalar::U64) => Value::U64(u64::from(a)),
+        (Value::I64(a), Scalar::F32) => Value::F32(a as f32),
+        (Value::I64(a), Scalar::I32) => Value::I32(a as i32),
+        (Value::I64(a), Scalar::U32) => Value::U32(a as u32),
+        (Value::I64(a), Scalar::I64) => Value::I64(a),
+        (Value::I64(a), Scalar::U64) => Value::U64(a as u64),
+        (Value::I64(a), Scalar::Bool) => Value::Bool(a != 0),
+        (Value::U64(a), Scalar::F32) => Value::F32(a as f32),
+        (Value::U64(a), Scalar::I32) => Value::I32(a as i32),
+        (Value::U64(a), Scalar::U32) => Value::U32(a as u32),
+        (Value::U64(a), Scalar::I64) => Value::I64(a as i64),
+        (Value::U64(a), Scalar::U64) => Value::U64(a),
+        (Value::U64(a), Scalar::Bool) => Value::Bool(a != 0),
         (Value::F32(a), Scalar::F32) => Value::F32(a),
         (Value::F32(a), Scalar::I32) => Value::I32(a as i32),
         (Value::F32(a), Scalar::U32) => Value::U32(a as u32),

@@ -51,6 +51,9 @@ impl<'a> Cg<'a, '_> {
                 Literal::U32(v) => self.u32c(v),
                 Literal::Bool(v) => self.b.ins().iconst(types::I8, i64::from(v)),
                 Literal::F16(bits) => self.b.ins().f32const(super::half::literal(bits)),
+                Literal::I64(_) | Literal::U64(_) => {
+                    return Err(Unsupported("64-bit integers".into()))
+                }
             })),
             Expr::Param(p) => {
                 let bytes = self.param_bytes[p.0 as usize];
@@ -647,6 +650,7 @@ impl<'a> Cg<'a, '_> {
                 Scalar::U32 => 2,
                 Scalar::Bool => 3,
                 Scalar::F16 => 4,
+                Scalar::I64 | Scalar::U64 => return Err(Unsupported("64-bit integers".into())),
             })
         };
         let in_slot = self.slot(3 * MATH_ARG_WORDS as u32);

@@ -11,8 +11,8 @@
 //! operations are split at like barriers and run once per workgroup by a call into Rust that
 //! computes every subgroup's results with the interpreter's meaning (`collective/`).
 //!
-//! What the JIT does not compile (a few rare operations on structs, refused where code is
-//! generated) is reported as
+//! What the JIT does not compile (64-bit integers, a few rare operations on structs, refused
+//! where code is generated) is reported as
 //! [`Unsupported`] when the kernel is prepared; the runtime then runs that kernel on the
 //! interpreter. Checked launches ([`Launch::checks`])
 //! always use the interpreter, which reports where a fault happened.
@@ -132,6 +132,10 @@ impl Compiled {
             return Err(Unsupported(
                 "prints and assertions (`gpu_println!`, `assert!`)".into(),
             ));
+        }
+        // The interpreter runs kernels with 64-bit integers.
+        if sarek_ir::features::uses_scalar(k, |s| s.is_wide()) {
+            return Err(Unsupported("64-bit integers".into()));
         }
         // Helpers holding barriers become part of the entry, which the split works on.
         let inlined;

@@ -23,6 +23,9 @@ pub fn vector_name(n: u8, s: super::Scalar) -> String {
         super::Scalar::Bool => "B",
         super::Scalar::F32 => "",
         super::Scalar::F16 => "F16",
+        // glam's names; the IR has no such vectors, so only a diagnostic prints them.
+        super::Scalar::I64 => "I64",
+        super::Scalar::U64 => "U64",
     };
     format!("{prefix}Vec{n}")
 }

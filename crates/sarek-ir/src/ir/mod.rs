@@ -45,6 +45,10 @@ pub enum Literal {
     Bool(bool),
     /// An `f16` constant, as its IEEE binary16 bits (`half::f16::to_bits`).
     F16(u16),
+    /// An `i64` constant.
+    I64(i64),
+    /// A `u64` constant.
+    U64(u64),
 }
 
 impl Literal {
@@ -56,6 +60,8 @@ impl Literal {
             Literal::U32(_) => Scalar::U32,
             Literal::Bool(_) => Scalar::Bool,
             Literal::F16(_) => Scalar::F16,
+            Literal::I64(_) => Scalar::I64,
+            Literal::U64(_) => Scalar::U64,
         }
     }
 }

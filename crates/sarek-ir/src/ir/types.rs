@@ -14,8 +14,12 @@ pub enum Scalar {
     /// `bool`
     Bool,
     /// `f16` (host type `half::f16`; WGSL's `f16`, which needs `enable f16;` and the
-    /// `SHADER_F16` feature). Last, so the other scalars keep their order.
+    /// `SHADER_F16` feature). After the 32-bit scalars, so they keep their order.
     F16,
+    /// `i64` (WGSL's `i64`, which needs the `SHADER_INT64` feature).
+    I64,
+    /// `u64` (WGSL's `u64`, which needs the `SHADER_INT64` feature).
+    U64,
 }
 
 impl Scalar {
@@ -27,6 +31,8 @@ impl Scalar {
             Scalar::U32 => "u32",
             Scalar::Bool => "bool",
             Scalar::F16 => "f16",
+            Scalar::I64 => "i64",
+            Scalar::U64 => "u64",
         }
     }
 
@@ -35,9 +41,14 @@ impl Scalar {
         matches!(self, Scalar::F32 | Scalar::F16)
     }
 
-    /// Whether the type is `i32` or `u32`.
+    /// Whether the type is an integer: `i32`, `u32`, `i64` or `u64`.
     pub fn is_integer(self) -> bool {
-        matches!(self, Scalar::I32 | Scalar::U32)
+        matches!(self, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64)
+    }
+
+    /// Whether the type is `i64` or `u64`.
+    pub fn is_wide(self) -> bool {
+        matches!(self, Scalar::I64 | Scalar::U64)
     }
 }
 

@@ -289,6 +289,21 @@ pub(crate) fn pack_uniform(abi: &Abi, groups: [u64; 3], args: &[Arg<'_>]) -> Res
                 }
                 _ => return Err(bad(format!("parameter {param} must be a buffer"))),
             },
+            FieldSource::Scalar { param, ty } if ty.is_wide() => {
+                let bits = match (args.get(param as usize), ty) {
+                    (Some(Arg::I64(v)), Scalar::I64) => *v as u64,
+                    (Some(Arg::U64(v)), Scalar::U64) => *v,
+                    (other, ty) => {
+                        return Err(bad(format!(
+                            "parameter {param} must be a `{}`, got {other:?}",
+                            ty.rust_name()
+                        )))
+                    }
+                };
+                // Little-endian, as the GPU reads a 64-bit member: the low word first.
+                put(&mut bytes, field.offset, bits as u32);
+                put(&mut bytes, field.offset + 4, (bits >> 32) as u32);
+            }
             FieldSource::Scalar { param, ty } => {
                 let word = match (args.get(param as usize), ty) {
                     (Some(Arg::F32(v)), Scalar::F32) => v.to_bits(),

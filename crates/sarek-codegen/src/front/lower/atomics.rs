@@ -91,6 +91,25 @@ impl Lowerer<'_> {
         })
     }
 
+    /// Drops the result of a 64-bit atomic whose value `h` a statement discards
+    /// (`hi[0].fetch_max(x, Relaxed);`): naga allows 64-bit `atomicMin`/`atomicMax` under
+    /// `SHADER_INT64_ATOMIC_MIN_MAX` only as calls without a result.
+    pub(super) fn discard_wide_atomic_result(&mut self, h: Handle<Expression>) {
+        let Expr::Local(read) = self.function.exprs[h].kind else {
+            return;
+        };
+        if let Some(Statement {
+            kind: Stmt::Atomic { result, .. },
+            ..
+        }) = self.blocks.last_mut().and_then(|b| b.last_mut())
+        {
+            let wide = matches!(self.infer.shallow(self.local_tys[read.index()]), Ty::Known(s) if s.is_wide());
+            if wide && *result == Some(read) {
+                *result = None;
+            }
+        }
+    }
+
     /// The atomic element a method is called on, and its type.
     pub(super) fn atomic_target(&mut self, receiver: &syn::Expr) -> R<(AtomicTarget, Scalar)> {
         let mut r = receiver;

@@ -131,6 +131,7 @@ impl Lowerer<'_> {
                     "AtomicU32" => Ok((Type::Scalar(Scalar::U32), true, Vec::new())),
                     "AtomicI32" => Ok((Type::Scalar(Scalar::I32), true, Vec::new())),
                     "AtomicF32" => Ok((Type::Scalar(Scalar::F32), true, Vec::new())),
+                    "AtomicU64" | "AtomicI64" => Err(self.error(ty.span(), "64-bit atomics live only in buffers (a `&[AtomicU64]` or `&[AtomicI64]` parameter), where wgpu's `SHADER_INT64_ATOMIC_*` features allow them; count in an `AtomicU32` workgroup array, or in the buffer")),
                     _ => match self.cx.resolve_type(ty)? {
                         Type::Scalar(Scalar::Bool) => Err(self.error(ty.span(), "WebGPU cannot keep `bool` in workgroup memory here; use `u32` 0 and 1")),
                         t => Ok((t, false, Vec::new())),

@@ -119,7 +119,7 @@ impl Lowerer<'_> {
     pub(super) fn array_access(&mut self, i: &syn::ExprIndex) -> R<Handle<Expression>> {
         let v = self.operands(&[&i.expr, &i.index])?;
         let (mut base, index) = (v[0], v[1]);
-        self.require(index, Scalar::U32, i.index.span())?;
+        self.require_index(index, i.index.span())?;
         let elem = self.array_elem(self.ty(base), i.expr.span())?;
         if !self.is_reference(base) {
             base = self.spill(base, None);

@@ -22,7 +22,8 @@ fn scalar_name(s: Scalar) -> Option<&'static str> {
         Scalar::I32 => Some("i32"),
         Scalar::U32 => Some("u32"),
         Scalar::F16 => Some("f16"),
-        Scalar::Bool => None,
+        // Generic helpers' bounds (`Scalar`, `Integer`) cover the 32-bit types and `f16`.
+        Scalar::Bool | Scalar::I64 | Scalar::U64 => None,
     }
 }
 

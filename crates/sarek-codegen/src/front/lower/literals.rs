@@ -44,7 +44,7 @@ impl Lowerer<'_> {
                 let magnitude = int.base10_parse::<u64>().map_err(|_| {
                     self.error(
                         span,
-                        "integer literal out of range: kernels use 32-bit integers",
+                        "integer literal out of range: kernels have integers of at most 64 bits",
                     )
                 })?;
                 let value = if negative {
@@ -82,6 +82,8 @@ impl Lowerer<'_> {
         match suffix {
             "i32" => Ok(Scalar::I32),
             "u32" | "usize" => Ok(Scalar::U32),
+            "i64" => Ok(Scalar::I64),
+            "u64" => Ok(Scalar::U64),
             "f32" => Ok(Scalar::F32),
             other => Err(self.error(
                 span,
@@ -133,6 +135,10 @@ impl Lowerer<'_> {
             ("u32", "MAX") => Literal::U32(u32::MAX),
             ("u32", "MIN") => Literal::U32(0),
             ("usize", "MIN") => Literal::U32(0),
+            ("i64", "MAX") => Literal::I64(i64::MAX),
+            ("i64", "MIN") => Literal::I64(i64::MIN),
+            ("u64", "MAX") => Literal::U64(u64::MAX),
+            ("u64", "MIN") => Literal::U64(0),
             ("usize", "MAX") => {
                 return Some(Err(self.error(span, "`usize::MAX` is 2^64-1 on the host but 2^32-1 on the GPU; write `u32::MAX as usize` if you mean the GPU's value")))
             }

@@ -294,6 +294,10 @@ impl<'m> Lowerer<'m> {
                     Ok(Value::Expr(_)) if semi.is_none() => {
                         Err(self.error(e.span(), "expected `()`: add a `;` to discard this value"))
                     }
+                    Ok(Value::Expr(h)) => {
+                        self.discard_wide_atomic_result(h);
+                        Ok(Value::Unit)
+                    }
                     other => other,
                 },
             };
@@ -417,7 +421,18 @@ pub(crate) fn is_sarek_type_name(name: &str) -> bool {
     vectors::vector_type(name).is_some()
         || matches!(
             name,
-            "f32" | "f16" | "i32" | "u32" | "bool" | "usize" | "AtomicU32" | "AtomicI32"
+            "f32"
+                | "f16"
+                | "i32"
+                | "u32"
+                | "i64"
+                | "u64"
+                | "bool"
+                | "usize"
+                | "AtomicU32"
+                | "AtomicI32"
+                | "AtomicU64"
+                | "AtomicI64"
         )
 }
 

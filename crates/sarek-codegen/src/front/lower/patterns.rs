@@ -299,6 +299,12 @@ impl Lowerer<'_> {
                     sel,
                 )
             }
+            Ty::Known(s) if s.is_wide() => {
+                return Err(self.error(
+                    scrutinee.span(),
+                    format!("a `match` becomes WGSL's `switch`, which takes only 32-bit integers, so it cannot match a `{}`; compare with `if x == 1 {{ .. }} else if ..`", s.rust_name()),
+                ));
+            }
             Ty::Known(s) if s.is_integer() => {
                 let v = self.spill(value, None);
                 (

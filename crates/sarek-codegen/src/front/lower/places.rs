@@ -70,7 +70,7 @@ impl Lowerer<'_> {
                     return Ok(None);
                 }
                 let index = self.value(index_exprs[0])?;
-                self.require(index, Scalar::U32, index_exprs[0].span())?;
+                self.require_index(index, index_exprs[0].span())?;
                 Ok(Some(Element::Buffer {
                     slice: id,
                     elem,
@@ -93,7 +93,7 @@ impl Lowerer<'_> {
                 }
                 let indices = self.operands(&index_exprs)?;
                 for (h, ix) in indices.iter().zip(&index_exprs) {
-                    self.require(*h, Scalar::U32, ix.span())?;
+                    self.require_index(*h, ix.span())?;
                 }
                 Ok(Some(Element::Shared {
                     var,
@@ -224,7 +224,7 @@ impl Lowerer<'_> {
                 None => {
                     let (base, base_ty) = self.place(&i.expr)?;
                     let index = self.value(&i.index)?;
-                    self.require(index, Scalar::U32, i.index.span())?;
+                    self.require_index(index, i.index.span())?;
                     let elem = self.array_elem(base_ty, i.expr.span())?;
                     Ok((Place::Element { base: Box::new(base), index }, Ty::of(elem)))
                 }

@@ -34,6 +34,16 @@ impl Lowerer<'_> {
         self.unify(t, Ty::Known(want), span).map(|_| ())
     }
 
+    /// Requires an index: a `usize` (or `u32`); a 64-bit integer is refused with why.
+    pub(super) fn require_index(&mut self, h: Handle<Expression>, span: Span) -> R<()> {
+        if let Ty::Known(s) = self.infer.shallow(self.ty(h)) {
+            if s.is_wide() {
+                return Err(self.error(span, format!("indices are `usize`, which is 32 bits on the GPU, so an `{}` cannot index; write `x[j as usize]` where `j` is known to fit in 32 bits", s.rust_name())));
+            }
+        }
+        self.require(h, Scalar::U32, span)
+    }
+
     pub(super) fn require_int(&mut self, h: Handle<Expression>, span: Span) -> R<()> {
         let t = self.ty(h);
         match self.infer.shallow(t) {
@@ -78,6 +88,8 @@ impl Lowerer<'_> {
             let literal = match self.infer.resolve(ty) {
                 Some(Scalar::I32) => i32::try_from(value).ok().map(Literal::I32),
                 Some(Scalar::U32) => u32::try_from(value).ok().map(Literal::U32),
+                Some(Scalar::I64) => i64::try_from(value).ok().map(Literal::I64),
+                Some(Scalar::U64) => u64::try_from(value).ok().map(Literal::U64),
                 Some(Scalar::F32) => Some(Literal::F32(value as f32)),
                 _ => None,
             };
@@ -105,9 +117,23 @@ impl Lowerer<'_> {
             }
         }
         let handles: Vec<Handle<Expression>> = self.function.exprs.iter().map(|(h, _)| h).collect();
-        for h in handles {
+        for &h in &handles {
             let ty = self.expr_tys[h.index()];
             self.function.exprs[h].ty = self.final_type(ty);
+        }
+        // The math functions and integer methods are the 32-bit integers' only: WGSL has few
+        // 64-bit builtins, and the CPU engine computes none.
+        for h in handles {
+            if let Expr::Math { args, .. } = &self.function.exprs[h].kind {
+                let wide = args.iter().find_map(|a| match self.function.exprs[*a].ty {
+                    Type::Scalar(s) if s.is_wide() => Some(s),
+                    _ => None,
+                });
+                if let Some(s) = wide {
+                    let span = self.expr_span(h);
+                    self.error(span, format!("kernels have no math functions or integer methods on `{}` (WGSL has few 64-bit builtins); write it with operators (`if a < b {{ a }} else {{ b }}`), or convert to `i32`/`u32` or `f32` first", s.rust_name()));
+                }
+            }
         }
         let locals: Vec<Handle<Local>> = self.function.locals.iter().map(|(h, _)| h).collect();
         for h in locals {

@@ -15,6 +15,10 @@ impl Writer<'_> {
             Literal::U32(v) => format!("{v}u"),
             Literal::I32(i32::MIN) => "i32(-2147483648)".to_owned(),
             Literal::I32(v) => format!("{v}i"),
+            Literal::U64(v) => format!("{v}lu"),
+            // `-9223372036854775808li` would be the negation of a literal out of range.
+            Literal::I64(i64::MIN) => "(-9223372036854775807li - 1li)".to_owned(),
+            Literal::I64(v) => format!("{v}li"),
             Literal::F32(v) if v.is_finite() => {
                 // `{:?}` prints the shortest text that reads back to the same f32.
                 let text = format!("{v:?}");
@@ -93,6 +97,16 @@ impl Writer<'_> {
                             Type::Vector(n, _) => format!("(vec{n}<u32>() - {e})"),
                             _ => format!("(0u - {e})"),
                         }
+                    }
+                    (UnaryOp::Neg, Scalar::U64) => {
+                        if self.is_const(*expr) {
+                            e = self.opaque(Scalar::U64, e);
+                        }
+                        format!("(0lu - {e})")
+                    }
+                    // Constant evaluation refuses `-i64::MIN`, which wraps at run time.
+                    (UnaryOp::Neg, Scalar::I64) if self.is_const(*expr) => {
+                        format!("(- {})", self.opaque(Scalar::I64, e))
                     }
                     // A space: `--x` would be a decrement to the WGSL parser.
                     (UnaryOp::Neg, _) => format!("(- {e})"),
@@ -468,6 +482,8 @@ impl Writer<'_> {
             Scalar::F16 => Helper::OpaqueF16,
             Scalar::I32 => Helper::OpaqueI32,
             Scalar::U32 | Scalar::Bool => Helper::OpaqueU32,
+            Scalar::I64 => Helper::OpaqueI64,
+            Scalar::U64 => Helper::OpaqueU64,
         };
         self.helpers.insert(helper);
         format!("{}({text})", helper.name())
@@ -521,13 +537,16 @@ impl Writer<'_> {
         let r = self.expr(right);
         // (A divisor that constant evaluation computed stays guarded: see `Notes`.)
         let safe_divisor = !self.notes.evaluated.contains(&right)
-            && (matches!(
-                self.exprs[right].kind,
-                Expr::Literal(Literal::I32(d)) if d != 0 && d != -1
-            ) || matches!(self.exprs[right].kind, Expr::Literal(Literal::U32(d)) if d != 0));
+            && match self.exprs[right].kind {
+                Expr::Literal(Literal::I32(d)) => d != 0 && d != -1,
+                Expr::Literal(Literal::U32(d)) => d != 0,
+                Expr::Literal(Literal::I64(d)) => d != 0 && d != -1,
+                Expr::Literal(Literal::U64(d)) => d != 0,
+                _ => false,
+            };
         // A signed `%` always takes the helper, whose remainder is defined for negative
         // operands on GL too (GLSL leaves `%` of negatives undefined).
-        let signed_rem = matches!((op, ty), (BinaryOp::Rem, Scalar::I32));
+        let signed_rem = matches!((op, ty), (BinaryOp::Rem, Scalar::I32 | Scalar::I64));
         if matches!(op, BinaryOp::Div | BinaryOp::Rem)
             && ty.is_integer()
             && (!safe_divisor || signed_rem)
@@ -537,6 +556,10 @@ impl Writer<'_> {
             let helper = match (op, ty) {
                 (BinaryOp::Div, Scalar::I32) => Helper::DivI32,
                 (BinaryOp::Rem, Scalar::I32) => Helper::RemI32,
+                (BinaryOp::Div, Scalar::I64) => Helper::DivI64,
+                (BinaryOp::Rem, Scalar::I64) => Helper::RemI64,
+                (BinaryOp::Div, Scalar::U64) => Helper::DivU64,
+                (BinaryOp::Rem, Scalar::U64) => Helper::RemU64,
                 (BinaryOp::Div, _) => Helper::DivU32,
                 _ => Helper::RemU32,
             };
@@ -551,10 +574,14 @@ impl Writer<'_> {
                 format!("{}({left}, {r})", self.use_helper(Helper::FmodF16))
             }
             (BinaryOp::Shl | BinaryOp::Shr, _) => {
-                // WGSL wants a u32 amount; Rust's wrapping shifts use its low five bits.
+                // WGSL wants a u32 amount; Rust's wrapping shifts use its low five bits (six
+                // for a 64-bit value).
+                let mask = if ty.is_wide() { 63 } else { 31 };
                 let amount = match right_ty {
-                    Scalar::U32 => format!("({r} & 31u)"),
-                    _ => format!("(bitcast<u32>({r}) & 31u)"),
+                    Scalar::U32 => format!("({r} & {mask}u)"),
+                    Scalar::I32 => format!("(bitcast<u32>({r}) & {mask}u)"),
+                    Scalar::U64 => format!("u32({r} & {mask}lu)"),
+                    _ => format!("u32(bitcast<u64>({r}) & {mask}lu)"),
                 };
                 format!("({left} {} {amount})", binary_token(op))
             }
@@ -577,7 +604,31 @@ impl Writer<'_> {
                 self.helpers.insert(Helper::F32ToU32);
                 format!("{}({e})", Helper::F32ToU32.name())
             }
-            (I32, U32) | (U32, I32) => format!("bitcast<{}>({e})", scalar_name(to)),
+            (I32, U32) | (U32, I32) | (I64, U64) | (U64, I64) => {
+                format!("bitcast<{}>({e})", scalar_name(to))
+            }
+            // Between widths, WGSL converts within one signedness (sign- or zero-extending
+            // as the source's, truncating); a change of signedness is a bit cast after it,
+            // as Rust's `as` does.
+            (I32, I64) | (U32, U64) | (I64, I32) | (U64, U32) => {
+                format!("{}({e})", scalar_name(to))
+            }
+            (I32, U64) => format!("bitcast<u64>(i64({e}))"),
+            (U32, I64) => format!("bitcast<i64>(u64({e}))"),
+            (I64, U32) => format!("u32(bitcast<u64>({e}))"),
+            (U64, I32) => format!("bitcast<i32>(u32({e}))"),
+            (F32, I64) => {
+                self.helpers.insert(Helper::F32ToI64);
+                format!("{}({e})", Helper::F32ToI64.name())
+            }
+            (F32, U64) => {
+                self.helpers.insert(Helper::F32ToU64);
+                format!("{}({e})", Helper::F32ToU64.name())
+            }
+            (Bool, I64) => format!("select(0li, 1li, {e})"),
+            (Bool, U64) => format!("select(0lu, 1lu, {e})"),
+            (I64, Bool) => format!("({e} != 0li)"),
+            (U64, Bool) => format!("({e} != 0lu)"),
             // Through `f32`, exactly: Rust's saturating conversion, and an integer rounds once
             // (every integer an `f16` can round to is exact in `f32`).
             (F16, I32 | U32) => self.cast(format!("f32({e})"), F32, to),

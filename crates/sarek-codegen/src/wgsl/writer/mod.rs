@@ -65,6 +65,8 @@ fn scalar_name(s: Scalar) -> &'static str {
         Scalar::F16 => "f16",
         Scalar::I32 => "i32",
         Scalar::U32 => "u32",
+        Scalar::I64 => "i64",
+        Scalar::U64 => "u64",
         // `bool` never reaches host-shareable memory; a uniform holds a `u32`.
         Scalar::Bool => "bool",
     }

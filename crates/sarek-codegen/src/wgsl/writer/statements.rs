@@ -223,12 +223,19 @@ impl Writer<'_> {
                     Some(v) => format!("{name}({t}, {v})"),
                     None => format!("{name}({t})"),
                 };
+                let wide = matches!(
+                    target,
+                    AtomicTarget::Buffer { slice, .. }
+                        if matches!(self.kernel.param(*slice).ty, ParamType::AtomicSlice { elem } if elem.is_wide())
+                );
                 let text = match result {
                     Some(local) => {
                         let ty = self.type_name(self.locals[*local].ty);
                         format!("let {}: {ty} = {call};", self.local_name(*local))
                     }
-                    None if *fun == AtomicFun::Store => format!("{call};"),
+                    // A 64-bit `atomicMin`/`atomicMax` without a result must be a call
+                    // statement: naga allows only that under `SHADER_INT64_ATOMIC_MIN_MAX`.
+                    None if *fun == AtomicFun::Store || wide => format!("{call};"),
                     None => format!("_ = {call};"),
                 };
                 self.line(depth, &text);

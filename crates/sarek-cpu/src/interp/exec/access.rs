@@ -48,7 +48,7 @@ impl<'p> Workgroup<'p> {
         code: Code<'p>,
         lane: &Lane,
         target: &AtomicTarget,
-    ) -> Option<(&AtomicU32, Scalar)> {
+    ) -> Option<(&[AtomicU32], Scalar)> {
         match target {
             AtomicTarget::Buffer { slice, index } => {
                 let p = slice.0 as usize;
@@ -64,13 +64,20 @@ impl<'p> Workgroup<'p> {
                     return None;
                 }
                 let words = self.launch.buffers.get(p).copied().flatten()?;
-                words.get(i as usize).map(|w| (w, scalar))
+                // A 64-bit atomic is two words, the low one first.
+                let n = if scalar.is_wide() { 2 } else { 1 };
+                let at = i as usize * n;
+                words.get(at..at + n).map(|w| (w, scalar))
             }
             AtomicTarget::Shared { var, indices } => {
                 let (v, at, ty) = self.shared_at(code, lane, *var, indices);
                 let scalar = ty.scalar().unwrap_or(Scalar::U32);
-                // `at` counts 2-byte units; an atomic is a whole word.
-                self.shared.get(v)?.get(at / 2).map(|w| (w, scalar))
+                // `at` counts 2-byte units; an atomic is a whole word (the front end keeps
+                // 64-bit atomics out of workgroup memory).
+                self.shared
+                    .get(v)?
+                    .get(at / 2..at / 2 + 1)
+                    .map(|w| (w, scalar))
             }
         }
     }
@@ -224,6 +231,50 @@ impl<'p> Workgroup<'p> {
 }
 
 /// Applies an atomic read-modify-write to `word`; returns the previous bits.
+/// Locks for the CPU's 64-bit atomics, which are two words of a buffer: an element takes the
+/// lock its address hashes to for every atomic operation on it.
+static WIDE_LOCKS: [std::sync::Mutex<()>; 64] = [const { std::sync::Mutex::new(()) }; 64];
+
+/// `fun` on the 64-bit atomic in `words` (low word first) with `operand`; the previous value.
+pub(super) fn atomic_op64(
+    fun: AtomicFun,
+    words: &[AtomicU32],
+    scalar: Scalar,
+    operand: u64,
+) -> u64 {
+    wide_update(words, |old| {
+        let signed = scalar == Scalar::I64;
+        match fun {
+            AtomicFun::Load => None,
+            AtomicFun::Store | AtomicFun::Exchange => Some(operand),
+            AtomicFun::Add => Some(old.wrapping_add(operand)),
+            AtomicFun::Sub => Some(old.wrapping_sub(operand)),
+            AtomicFun::And => Some(old & operand),
+            AtomicFun::Or => Some(old | operand),
+            AtomicFun::Xor => Some(old ^ operand),
+            AtomicFun::Min if signed => Some((old as i64).min(operand as i64) as u64),
+            AtomicFun::Max if signed => Some((old as i64).max(operand as i64) as u64),
+            AtomicFun::Min => Some(old.min(operand)),
+            AtomicFun::Max => Some(old.max(operand)),
+        }
+    })
+}
+
+/// Reads the 64-bit value in `words` and writes `f` of it, if any, under its lock; the old
+/// value.
+pub(super) fn wide_update(words: &[AtomicU32], f: impl FnOnce(u64) -> Option<u64>) -> u64 {
+    let [lo, hi] = words else { return 0 };
+    let lock = &WIDE_LOCKS[(lo as *const AtomicU32 as usize >> 3) % WIDE_LOCKS.len()];
+    let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
+    let relaxed = Ordering::Relaxed;
+    let old = u64::from(lo.load(relaxed)) | (u64::from(hi.load(relaxed)) << 32);
+    if let Some(new) = f(old) {
+        lo.store(new as u32, relaxed);
+        hi.store((new >> 32) as u32, relaxed);
+    }
+    old
+}
+
 pub(super) fn atomic_op(fun: AtomicFun, word: &AtomicU32, scalar: Scalar, operand: u32) -> u32 {
     let relaxed = Ordering::Relaxed;
     let signed = scalar == Scalar::I32;

@@ -504,6 +504,9 @@ impl Backend for CpuBackend {
             | Features::SUBGROUP_BARRIER
             | Features::SHADER_FLOAT32_ATOMIC
             | Features::SHADER_F16
+            | Features::SHADER_INT64
+            | Features::SHADER_INT64_ATOMIC_MIN_MAX
+            | Features::SHADER_INT64_ATOMIC_ALL_OPS
             | Features::EXPERIMENTAL_COOPERATIVE_MATRIX
     }
 

@@ -283,6 +283,9 @@ pub(crate) fn usable() -> wgpu::Features {
         | wgpu::Features::SUBGROUP_BARRIER
         | wgpu::Features::SHADER_FLOAT32_ATOMIC
         | wgpu::Features::SHADER_F16
+        | wgpu::Features::SHADER_INT64
+        | wgpu::Features::SHADER_INT64_ATOMIC_MIN_MAX
+        | wgpu::Features::SHADER_INT64_ATOMIC_ALL_OPS
 }
 
 impl RawBuffer {

@@ -45,7 +45,7 @@
 //!   subgroup's threads (two a row), `P` rounded to `f16` and `O += P · V` on the matrices.
 //!   Its tiles are sized for the 48 KiB of workgroup memory WGSL has on an H200 (and no
 //!   asynchronous copies, so a block is loaded, then used): key blocks of 64 for `d` = 64 and
-//!   32 for `d` = 128, 45,316 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and
+//!   32 for `d` = 128, 45,328 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and
 //!   `V` as words of four halves and loads each block's words during the previous block's
 //!   products ([`kernels::attention_coop_x4`]).
 //!
@@ -196,7 +196,7 @@ pub mod kernels {
     /// backend's emulated subgroups compute the same), each owning 16 of the workgroup's 64
     /// query rows, its `Q` as `D / 16` A matrices and its output as `D / 16` accumulators.
     ///
-    /// Workgroup memory, sized for the 48 KiB of an H200 (45,316 bytes): key blocks of
+    /// Workgroup memory, sized for the 48 KiB of an H200 (45,328 bytes): key blocks of
     /// `BK = 4096 / D` rows (64 for `D` = 64, 32 for `D` = 128), `K` and `V` of a block in
     /// `kv` at rows of `D + 8` halves (padded so that each matrix load starts on 16 bytes;
     /// 18,432 bytes, which first holds the 64 rows of `Q`), each subgroup's 16×`BK` scores in
@@ -597,7 +597,7 @@ pub mod kernels {
 pub enum Engine {
     /// Cooperative matrices for `d` = 64 and 128 where
     /// [`matmul::cooperative`](crate::algo::matmul::cooperative) says the device has them and
-    /// the device offers the kernel's 45,316 bytes of workgroup memory, the portable kernel
+    /// the device offers the kernel's 45,328 bytes of workgroup memory, the portable kernel
     /// elsewhere.
     #[default]
     Auto,

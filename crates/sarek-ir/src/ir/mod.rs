@@ -733,11 +733,44 @@ impl Kernel {
     }
 
     /// Bytes of workgroup memory the kernel declares (an array sized at launch counts its
-    /// outermost length as it stands: 0 before [`Kernel::with_launch_lengths`]).
+    /// outermost length as it stands: 0 before [`Kernel::with_launch_lengths`]), with the
+    /// padding of [`Kernel::declared_dims`].
     pub fn workgroup_memory(&self) -> u64 {
-        self.shared
-            .iter()
-            .fold(0u64, |n, v| n.saturating_add(v.bytes(&self.types)))
+        let coop = self.uses_coop();
+        self.shared.iter().fold(0u64, |n, v| {
+            let elem = u64::from(crate::layout::of(&self.types, v.elem).stride());
+            let bytes = self
+                .declared_dims(v, coop)
+                .iter()
+                .fold(elem, |acc, &d| acc.saturating_mul(u64::from(d)));
+            n.saturating_add(bytes)
+        })
+    }
+
+    /// Whether the kernel or one of its helpers runs a cooperative-matrix operation.
+    pub fn uses_coop(&self) -> bool {
+        let mut found = false;
+        for f in std::iter::once(&self.entry).chain(&self.functions) {
+            visit(&f.body, &mut |s| found |= matches!(s.kind, Stmt::Coop(_)));
+        }
+        found
+    }
+
+    /// The lengths the WGSL declares for `var`, outermost first: [`SharedVar::dims`], except
+    /// that in a kernel with cooperative matrices (`coop`, [`Kernel::uses_coop`]) a
+    /// one-dimensional array of fixed length is lengthened to a whole number of 16 bytes.
+    /// NVIDIA's Vulkan driver computes wrong cooperative-matrix products from workgroup
+    /// memory when the kernel also writes a workgroup array of another size (a flag of one
+    /// `u32`); the padding is never indexed by checked code.
+    pub fn declared_dims(&self, var: &SharedVar, coop: bool) -> Vec<u32> {
+        let elem = crate::layout::of(&self.types, var.elem).stride();
+        match var.dims.as_slice() {
+            [len] if coop && var.sized_by.is_none() && elem > 0 && 16 % elem == 0 => {
+                let per = 16 / elem;
+                vec![len.div_ceil(per).saturating_mul(per)]
+            }
+            dims => dims.to_vec(),
+        }
     }
 
     /// The struct behind a struct type.

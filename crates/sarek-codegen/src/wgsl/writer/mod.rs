@@ -588,6 +588,7 @@ impl<'a> Writer<'a> {
             Builtins::PARAMS_TYPE
         );
         self.debug_declaration(out);
+        let coop = self.kernel.uses_coop();
         for (index, (var, name)) in self
             .kernel
             .shared
@@ -603,7 +604,7 @@ impl<'a> Writer<'a> {
                 }
                 ty = format!("atomic<{ty}>");
             }
-            for (level, d) in var.dims.iter().enumerate().rev() {
+            for (level, d) in self.kernel.declared_dims(var, coop).iter().enumerate().rev() {
                 ty = match var.sized_by {
                     // Sized at launch: the runtime sets the constant when it makes the pipeline.
                     Some(_) if level == 0 => {

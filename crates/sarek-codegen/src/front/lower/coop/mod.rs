@@ -769,4 +769,46 @@ mod tests {
             "{text}"
         );
     }
+
+    /// In a kernel with cooperative matrices every workgroup array takes a whole number of 16
+    /// bytes (a one-`u32` flag beside a matrix's memory made NVIDIA's driver compute wrong
+    /// products); a kernel without them declares its arrays as written.
+    #[test]
+    fn workgroup_arrays_beside_matrices_take_whole_sixteen_bytes() {
+        let text = errors(
+            quote!(x: &[f16], z: &mut [f32]),
+            quote! {
+                let s = shared::<[f16; 256]>();
+                let flag = shared::<[u32; 1]>();
+                let odd = shared::<[f16; 3]>();
+                let t = thread_idx_x();
+                if t == 0 {
+                    flag[0] = 1;
+                    odd[2] = x[0];
+                }
+                s[t] = x[t];
+                block_barrier();
+                let a = CoopMatrix::<f16, 16, A>::load_rows(s, 0, 16);
+                let b = CoopMatrix::<f16, 16, B>::load_rows(s, 0, 16);
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+                z[t] += f32::from(odd[2]) + flag[0] as f32;
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains("array<u32, 4>"), "{text}");
+        assert!(text.contains("array<f16, 8>"), "{text}");
+        assert!(text.contains("array<f16, 256>"), "{text}");
+        let plain = errors(
+            quote!(z: &mut [u32]),
+            quote! {
+                let flag = shared::<[u32; 1]>();
+                flag[0] = 1;
+                block_barrier();
+                z[0] = flag[0];
+            },
+        );
+        assert!(plain.contains("array<u32, 1>"), "{plain}");
+    }
 }

@@ -13,6 +13,27 @@ pub fn saxpy(a: f32, x: &[f32], y: &mut [f32]) {
     }
 }
 
+/// [`saxpy`] with a `debug_assert!`: in a build without debug assertions, the same WGSL as
+/// `saxpy` and no debug channel.
+#[sarek::kernel]
+pub fn saxpy_debug_assert(a: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        debug_assert!(x[i] < 1.0e30, "x is too large");
+        y[i] = a * x[i] + y[i];
+    }
+}
+
+/// [`saxpy`] with an `assert!`, which every build checks: the cost of an assertion that holds.
+#[sarek::kernel]
+pub fn saxpy_assert(a: f32, x: &[f32], y: &mut [f32]) {
+    let i = global_thread_id();
+    if i < y.len() {
+        assert!(x[i] < 1.0e30, "x is too large");
+        y[i] = a * x[i] + y[i];
+    }
+}
+
 /// `y = a·x + y` in `f16` (the device feature `SHADER_F16`).
 #[sarek::kernel]
 pub fn saxpy_f16(a: f16, x: &[f16], y: &mut [f16]) {

@@ -15,8 +15,8 @@ is_causal=True, as `algo_bench attention` times `sarek::algo::attention`) prints
 counting 4·B·H·T²·d operations, half of them under the causal mask: B=8 H=12 T=1024 d=64 and
 B=4 H=16 T=4096 d=128.
 
-Usage: torch_algo.py [--n LOG2] [--matmul] [--attention]  (default 26; --matmul: only the
-products; --attention: only attention)"""
+Usage: torch_algo.py [--n LOG2] [--matmul] [--attention] [--rows]  (default 26; --matmul: only
+the products; --attention: only attention; --rows: only softmax and layer norm)"""
 import json
 import sys
 
@@ -53,10 +53,14 @@ def main():
     if "--attention" in sys.argv:
         attentions(dev)
         return
+    if "--rows" in sys.argv:
+        row_ops(dev)
+        return
     matmuls(dev)
     if "--matmul" in sys.argv:
         return
     attentions(dev)
+    row_ops(dev)
     g = torch.Generator(device=dev).manual_seed(1)
     keys = torch.randint(-(2**31), 2**31 - 1, (n,), dtype=torch.int32, device=dev, generator=g)
     values = torch.arange(n, dtype=torch.int32, device=dev)
@@ -112,6 +116,24 @@ def attentions(dev):
         row = {"op": "attention_f16_causal", "shape": f"B={b} H={h} T={t} d={d}", "us": round(us, 1)}
         row["TFLOP/s"] = round(flops / us / 1e6, 1)
         print(json.dumps(row), flush=True)
+
+
+def row_ops(dev):
+    import torch.nn.functional as F
+
+    rows, vocab, channels = 8192, 50257, 768
+    logits = torch.randn(rows, vocab, device=dev)
+    us = median_us(lambda: torch.softmax(logits, -1))
+    row = {"op": "softmax", "shape": f"{rows}x{vocab}", "us": round(us, 1)}
+    row["GB/s"] = round(8 * rows * vocab / us / 1e3, 1)
+    print(json.dumps(row), flush=True)
+    x = torch.randn(rows, channels, device=dev)
+    w = torch.randn(channels, device=dev)
+    b = torch.randn(channels, device=dev)
+    us = median_us(lambda: F.layer_norm(x, (channels,), w, b))
+    row = {"op": "layer_norm", "shape": f"{rows}x{channels}", "us": round(us, 1)}
+    row["GB/s"] = round(8 * rows * channels / us / 1e3, 1)
+    print(json.dumps(row), flush=True)
 
 
 if __name__ == "__main__":

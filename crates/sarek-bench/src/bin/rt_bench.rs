@@ -13,8 +13,12 @@
 //!   for NVIDIA, `MESA_SHADER_CACHE_DISABLE=true` for Mesa), so that only Sarek's cache
 //!   carries over; `--driver-cache` leaves them on.
 //!
+//! - `debug-cost`: saxpy at 2^26 as written, with a `debug_assert!` (off in a release build)
+//!   and with an `assert!` that holds, interleaved, the median GPU time of each, and whether
+//!   the `debug_assert!` variant's WGSL is `saxpy`'s.
+//!
 //! `cargo run --release -p sarek-bench --bin rt_bench -- [back-to-back] [first-launch]
-//! [--quick] [--driver-cache]` (both by default).
+//! [debug-cost] [--quick] [--driver-cache]` (all by default).
 
 #[allow(dead_code)]
 #[path = "../kernels.rs"]
@@ -56,6 +60,12 @@ fn main() {
     if all || picked.contains(&"naga") {
         naga_times();
     }
+    if all || picked.contains(&"debug-cost") {
+        if let Err(e) = debug_cost(quick) {
+            eprintln!("debug-cost failed: {e}");
+            failed = true;
+        }
+    }
     if all || picked.contains(&"first-launch") {
         if let Err(e) = first_launch(driver_cache) {
             eprintln!("first-launch failed: {e}");
@@ -65,6 +75,67 @@ fn main() {
     if failed {
         std::process::exit(1);
     }
+}
+
+/// saxpy without an assertion, with a disabled `debug_assert!` and with an `assert!`: the
+/// median GPU time of each over interleaved rounds, after a second of warm-up.
+fn debug_cost(quick: bool) -> Result<()> {
+    let dev = Device::new()?;
+    if dev.is_cpu() {
+        return Err("debug-cost measures a GPU; no GPU device".into());
+    }
+    if !dev.set_profiling(true) {
+        return Err("debug-cost needs GPU timestamps".into());
+    }
+    let n: usize = if quick { 1 << 20 } else { 1 << 26 };
+    let x = dev.upload(&(0..n).map(|i| (i % 1000) as f32).collect::<Vec<_>>())?;
+    let mut y = dev.zeros::<f32>(n)?;
+    let grid = Grid::cover(n);
+    type Run<'a> = Box<dyn Fn(&mut Buffer<f32>) -> sarek::Result<sarek::Launch> + 'a>;
+    let variants: [(&str, Run); 3] = [
+        ("saxpy", Box::new(|y| kernels::saxpy.launch(&dev, grid, 2.0, &x, y))),
+        (
+            "saxpy + debug_assert! (release: off)",
+            Box::new(|y| kernels::saxpy_debug_assert.launch(&dev, grid, 2.0, &x, y)),
+        ),
+        (
+            "saxpy + assert!",
+            Box::new(|y| kernels::saxpy_assert.launch(&dev, grid, 2.0, &x, y)),
+        ),
+    ];
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_secs(1) {
+        for (_, run) in &variants {
+            run(&mut y)?.wait()?;
+        }
+    }
+    let mut samples = vec![Vec::new(); variants.len()];
+    for _ in 0..31 {
+        for ((_, run), s) in variants.iter().zip(&mut samples) {
+            let h = run(&mut y)?;
+            s.push(h.gpu_time()?.unwrap_or_default());
+        }
+    }
+    dev.set_profiling(false);
+    let base = {
+        let mut s = samples[0].clone();
+        s.sort();
+        s[s.len() / 2]
+    };
+    for ((name, _), mut s) in variants.iter().zip(samples) {
+        s.sort();
+        let mid = s[s.len() / 2];
+        println!(
+            "debug-cost {name}: {:.1} µs, {:.0} GB/s, {:.3}x saxpy",
+            mid.as_secs_f64() * 1e6,
+            (3 * n * 4) as f64 / mid.as_secs_f64() / 1e9,
+            mid.as_secs_f64() / base.as_secs_f64()
+        );
+    }
+    let same = kernels::saxpy_debug_assert::SOURCE.wgsl().replace("saxpy_debug_assert", "saxpy")
+        == kernels::saxpy::SOURCE.wgsl();
+    println!("debug-cost: the debug_assert! variant's WGSL is saxpy's: {same}");
+    Ok(())
 }
 
 /// 200 back-to-back saxpy launches: wall clock against GPU time, and the CPU cost per launch.

@@ -285,6 +285,8 @@ fn format_scalar(s: Scalar, word: u32, spec: &FormatSpec) -> String {
         Scalar::I32 => (core!(word as i32), true),
         Scalar::U32 => (core!(word), true),
         Scalar::Bool => (core!(word != 0), false),
+        // The front end refuses to print 64-bit integers; a record of one shows its low word.
+        Scalar::I64 | Scalar::U64 => (core!(word), true),
     };
     let Some(width) = spec.width.map(|w| w as usize) else {
         return text;

@@ -30,6 +30,18 @@ mod m {
     }
 
     #[sarek::kernel]
+    pub fn prints_a_u64(out: &mut [u64]) {
+        gpu_println!("{}", out[0]);
+        out[0] = 1;
+    }
+
+    #[sarek::kernel]
+    pub fn asserts_equal_u64(out: &mut [u64]) {
+        assert_eq!(out[0], 0);
+        out[0] = 1;
+    }
+
+    #[sarek::kernel]
     pub fn host_println(out: &mut [f32]) {
         println!("{}", out[0]);
     }

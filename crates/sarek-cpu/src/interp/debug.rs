@@ -25,7 +25,7 @@ pub(super) fn push_words(out: &mut Vec<u32>, v: &Value) {
             out.extend(bits[..usize::from(*n)].iter().map(|&b| word(*s, b)))
         }
         // The front end refuses other types.
-        Value::Composite(_) => {}
+        Value::Composite(_) | Value::I64(_) | Value::U64(_) => {}
     }
 }
 

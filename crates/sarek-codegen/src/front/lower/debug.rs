@@ -388,6 +388,11 @@ impl Lowerer<'_> {
                     let name = type_name(&self.cx.kernel.types, t);
                     return Err(self.error(e.span(), format!("`assert_eq!` and `assert_ne!` compare scalars in a kernel, and this is a `{name}`; compare its components one by one")));
                 }
+                if let Ty::Known(s) = self.infer.shallow(self.ty(*h)) {
+                    if s.is_wide() {
+                        return Err(self.error(e.span(), "`assert_eq!` and `assert_ne!` print both sides when they fail, and the debug channel holds 32-bit words, not this 64-bit integer; write `assert!(left == right)`"));
+                    }
+                }
             }
             let ty = self.unify(self.ty(left), self.ty(right), checked[1].span())?;
             let op = if compare == Compare::Eq {
@@ -607,6 +612,14 @@ impl Lowerer<'_> {
                 self.error(e.span(), format!("a `{name}` cannot be printed on the GPU: only scalars and vectors can; print its fields or elements one by one"));
                 continue;
             }
+            if let Ty::Known(s) | Ty::Compound(Type::Vector(_, s)) = t {
+                if s.is_wide() {
+                    let name = self.describe(t);
+                    failed = true;
+                    self.error(e.span(), format!("a `{name}` cannot be printed on the GPU: the debug channel holds 32-bit words; print its halves, `x as u32` and `(x >> 32) as u32`"));
+                    continue;
+                }
+            }
             if let Ty::Compound(Type::Vector(..)) = t {
                 let display = pieces.iter().any(|p| matches!(p, FormatPiece::Arg { arg, spec } if *arg as usize == i && !spec.debug));
                 if display {
@@ -680,7 +693,10 @@ mod tests {
             }
         };
         let out = crate::front::expand_kernel(proc_macro2::TokenStream::new(), item).to_string();
-        assert!(out.contains("printing or asserting adds a storage buffer"), "{out}");
+        assert!(
+            out.contains("printing or asserting adds a storage buffer"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -38,6 +38,8 @@ impl Writer<'_> {
             Scalar::I32 | Scalar::F32 => format!("bitcast<u32>({v})"),
             Scalar::F16 => format!("bitcast<u32>(f32({v}))"),
             Scalar::Bool => format!("select(0u, 1u, {v})"),
+            // The front end refuses to print 64-bit integers; this keeps the low word.
+            Scalar::I64 | Scalar::U64 => format!("u32({v})"),
         };
         match ty {
             Type::Scalar(s) => vec![word(s, &value)],

@@ -93,7 +93,10 @@ fn debug_cost(quick: bool) -> Result<()> {
     let grid = Grid::cover(n);
     type Run<'a> = Box<dyn Fn(&mut Buffer<f32>) -> sarek::Result<sarek::Launch> + 'a>;
     let variants: [(&str, Run); 3] = [
-        ("saxpy", Box::new(|y| kernels::saxpy.launch(&dev, grid, 2.0, &x, y))),
+        (
+            "saxpy",
+            Box::new(|y| kernels::saxpy.launch(&dev, grid, 2.0, &x, y)),
+        ),
         (
             "saxpy + debug_assert! (release: off)",
             Box::new(|y| kernels::saxpy_debug_assert.launch(&dev, grid, 2.0, &x, y)),
@@ -132,7 +135,9 @@ fn debug_cost(quick: bool) -> Result<()> {
             mid.as_secs_f64() / base.as_secs_f64()
         );
     }
-    let same = kernels::saxpy_debug_assert::SOURCE.wgsl().replace("saxpy_debug_assert", "saxpy")
+    let same = kernels::saxpy_debug_assert::SOURCE
+        .wgsl()
+        .replace("saxpy_debug_assert", "saxpy")
         == kernels::saxpy::SOURCE.wgsl();
     println!("debug-cost: the debug_assert! variant's WGSL is saxpy's: {same}");
     Ok(())

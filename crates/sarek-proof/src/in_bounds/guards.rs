@@ -186,8 +186,10 @@ impl Analysis<'_> {
                 op: UnaryOperator::LogicalNot,
                 expr,
             } => self.assume(expr, !truth),
+            // A condition is a `bool`, so `&` and `|` in one are the logical operators
+            // (Sarek writes them for `&&` and `||` whose right side reads no memory).
             Expression::Binary {
-                op: Op::LogicalAnd,
+                op: Op::LogicalAnd | Op::And,
                 left,
                 right,
             } if truth => {
@@ -195,7 +197,7 @@ impl Analysis<'_> {
                 self.assume(right, true);
             }
             Expression::Binary {
-                op: Op::LogicalOr,
+                op: Op::LogicalOr | Op::InclusiveOr,
                 left,
                 right,
             } if !truth => {

@@ -138,6 +138,24 @@ impl Writer<'_> {
                     _ => format!("({l} {} {r})", binary_token(*op)),
                 }
             }
+            // naga lowers `&&` and `||` to an `if` writing a function variable, which its
+            // uniformity analysis counts as divergent, so a barrier or matrix operation under
+            // `if a && b` with uniform `a` and `b` was refused. Where the right side reads no
+            // memory (no index whose guard the in-bounds proof takes from the left side),
+            // WGSL's non-short-circuit `&` and `|` on `bool` compute the same.
+            Expr::Binary {
+                op: op @ (BinaryOp::LogicalAnd | BinaryOp::LogicalOr),
+                left,
+                right,
+            } if !self.reads_memory(*right) => {
+                let (l, r) = (self.expr(*left), self.expr(*right));
+                let token = if *op == BinaryOp::LogicalAnd {
+                    "&"
+                } else {
+                    "|"
+                };
+                format!("({l} {token} {r})")
+            }
             Expr::Binary { op, left, right } => {
                 let ty = self.scalar_of(*left);
                 let mut l = self.expr(*left);
@@ -418,6 +436,13 @@ impl Writer<'_> {
     }
 
     /// Whether WGSL evaluates `h` at shader-creation time ([`super::constness`]).
+    /// Whether evaluating `h` reads a buffer or workgroup array, at any depth.
+    fn reads_memory(&self, h: Handle<Expression>) -> bool {
+        let kind = &self.exprs[h].kind;
+        matches!(kind, Expr::Index { .. } | Expr::SharedIndex { .. })
+            || kind.operands().any(|o| self.reads_memory(o))
+    }
+
     pub(super) fn is_const(&self, h: Handle<Expression>) -> bool {
         self.constant.get(h.index()).copied().unwrap_or(false)
     }

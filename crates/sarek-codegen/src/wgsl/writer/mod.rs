@@ -604,7 +604,13 @@ impl<'a> Writer<'a> {
                 }
                 ty = format!("atomic<{ty}>");
             }
-            for (level, d) in self.kernel.declared_dims(var, coop).iter().enumerate().rev() {
+            for (level, d) in self
+                .kernel
+                .declared_dims(var, coop)
+                .iter()
+                .enumerate()
+                .rev()
+            {
                 ty = match var.sized_by {
                     // Sized at launch: the runtime sets the constant when it makes the pipeline.
                     Some(_) if level == 0 => {

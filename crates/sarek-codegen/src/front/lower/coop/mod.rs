@@ -811,4 +811,33 @@ mod tests {
         );
         assert!(plain.contains("array<u32, 1>"), "{plain}");
     }
+
+    /// `&&` and `||` of uniform values keep the control flow uniform: a barrier and matrix
+    /// operations under them compile (naga counts its own lowering of `&&` as divergent, so
+    /// the WGSL says `&` where the right side reads no memory); a right side that indexes
+    /// memory keeps `&&`.
+    #[test]
+    fn uniform_conditions_joined_by_and_keep_matrices_and_barriers() {
+        let text = errors(
+            quote!(x: &[f16], z: &mut [f32], mode: u32, n: u32),
+            quote! {
+                if mode != 3 && mode != 5 || n == 0 {
+                    block_barrier();
+                    let a = CoopMatrix::<f16, 16, A>::load_rows(x, 0, 16);
+                    let b = CoopMatrix::<f16, 16, B>::load_rows(x, 0, 16);
+                    let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                    c = a.multiply_add(b, c);
+                    c.store_rows(z, 0, 16);
+                }
+                let i = thread_idx_x();
+                if i < z.len() && z[i] > 0.0 {
+                    z[i] = 1.0;
+                }
+            },
+        );
+        assert!(!text.contains("compile_error"), "{text}");
+        assert!(text.contains(" & "), "{text}");
+        assert!(text.contains(" | "), "{text}");
+        assert!(text.contains(" && "), "{text}");
+    }
 }

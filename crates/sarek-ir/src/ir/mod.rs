@@ -749,9 +749,24 @@ impl Kernel {
 
     /// Whether the kernel or one of its helpers runs a cooperative-matrix operation.
     pub fn uses_coop(&self) -> bool {
+        self.any_statement(|s| matches!(s, Stmt::Coop(_)))
+    }
+
+    /// Whether the kernel or one of its helpers has a statement that WGSL requires in uniform
+    /// control flow: a barrier, a `workgroup_uniform_load` or a cooperative-matrix operation.
+    pub fn needs_uniform_flow(&self) -> bool {
+        self.any_statement(|s| {
+            matches!(
+                s,
+                Stmt::Barrier(_) | Stmt::UniformLoad { .. } | Stmt::Coop(_)
+            )
+        })
+    }
+
+    fn any_statement(&self, wanted: impl Fn(&Stmt) -> bool) -> bool {
         let mut found = false;
         for f in std::iter::once(&self.entry).chain(&self.functions) {
-            visit(&f.body, &mut |s| found |= matches!(s.kind, Stmt::Coop(_)));
+            visit(&f.body, &mut |s| found |= wanted(&s.kind));
         }
         found
     }

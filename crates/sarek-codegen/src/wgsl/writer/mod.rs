@@ -52,6 +52,9 @@ pub(super) struct Writer<'a> {
     current: Option<Span>,
     /// The first statement whose WGSL nests too deeply for naga's parser, if any.
     too_deep: Option<Span>,
+    /// Whether the kernel has statements WGSL requires in uniform control flow
+    /// ([`Kernel::needs_uniform_flow`]).
+    uniform_flow: bool,
 }
 
 /// The nesting naga's WGSL parser accepts, with a margin: it stops at 200 levels of
@@ -167,6 +170,7 @@ impl<'a> Writer<'a> {
             body: String::new(),
             current: None,
             too_deep: None,
+            uniform_flow: kernel.needs_uniform_flow(),
         }
     }
 

@@ -836,8 +836,19 @@ mod tests {
             },
         );
         assert!(!text.contains("compile_error"), "{text}");
-        assert!(text.contains(" & "), "{text}");
-        assert!(text.contains(" | "), "{text}");
-        assert!(text.contains(" && "), "{text}");
+        assert!(text.contains("u) & ("), "{text}");
+        assert!(text.contains(") | ("), "{text}");
+        assert!(text.contains(") && ("), "{text}");
+        // Without a barrier or matrix operation, nothing needs uniform flow: `&&` stays.
+        let plain = errors(
+            quote!(z: &mut [f32], mode: u32, n: u32),
+            quote! {
+                if mode != 3 && n > 0 {
+                    z[0] = 1.0;
+                }
+            },
+        );
+        assert!(plain.contains("u) && ("), "{plain}");
+        assert!(!plain.contains(") & ("), "{plain}");
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A kernel that prints or asserts gets one more storage buffer, the debug channel, an array
 //! of atomic `u32` words bound apart from its parameters; a kernel that does neither has none
-//! and is printed exactly as before. Each [`Stmt::Debug`](super::Stmt::Debug) names a
+//! and is printed exactly as before. Each [`Stmt::Debug`] names a
 //! [`DebugSite`] of [`Kernel::debug`](super::Kernel::debug) (its format pieces and kind) and
 //! carries the words to record: the invocation's ids first, then the format's arguments.
 //!

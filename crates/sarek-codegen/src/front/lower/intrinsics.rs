@@ -359,6 +359,14 @@ impl Lowerer<'_> {
                     .map(Value::Expr);
             }
         }
+        // A matrix made where a value is expected (`if c { CoopMatrix::load_rows(..) } else
+        // { .. }`, an argument): the lowering takes matrices only as statements.
+        if prefix.first().is_some_and(|s| s == "CoopMatrix") {
+            return Err(self.error(
+                c.func.span(),
+                format!("`CoopMatrix::{last}` makes a cooperative matrix, which a kernel binds with `let` or assigns to a matrix variable as a statement of its own; write `let m = CoopMatrix::{last}(..);` (in each branch of an `if`) and use `m`"),
+            ));
+        }
         Err(self.error(
             c.func.span(),
             format!("cannot call `{0}` on the GPU: a kernel can call Sarek's intrinsics (`global_thread_id()`, `thread_idx_x()`, ...), math methods, and the `fn`s of its `#[sarek::module]`, of the `#[sarek::module]`s it imports with `use`, and of its own body, whose code the macro reads; move `{0}` into a `#[sarek::module]`", segments.join("::")),

@@ -851,4 +851,26 @@ mod tests {
         assert!(plain.contains("u) && ("), "{plain}");
         assert!(!plain.contains(") & ("), "{plain}");
     }
+
+    /// A matrix made where a value is expected is refused with what to write, not as a call
+    /// the GPU cannot make.
+    #[test]
+    fn a_matrix_made_inside_an_expression_says_to_bind_it() {
+        let text = errors(
+            quote!(x: &[f16], z: &mut [f32], mode: u32),
+            quote! {
+                let a = CoopMatrix::<f16, 16, A>::load_rows(x, 0, 16);
+                let b = if mode == 1 {
+                    CoopMatrix::<f16, 16, B>::load_rows(x, 0, 16)
+                } else {
+                    CoopMatrix::<f16, 16, B>::load_columns(x, 0, 16)
+                };
+                let mut c = CoopMatrix::<f32, 16, C>::zeros();
+                c = a.multiply_add(b, c);
+                c.store_rows(z, 0, 16);
+            },
+        );
+        assert!(text.contains("a statement of its own"), "{text}");
+        assert!(!text.contains("cannot call"), "{text}");
+    }
 }

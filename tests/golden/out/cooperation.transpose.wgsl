@@ -19,11 +19,11 @@ fn sarek_main(
     @builtin(workgroup_id) sarek_bid: vec3<u32>,
     @builtin(global_invocation_id) sarek_gid: vec3<u32>,
 ) {
-    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) && (sarek_gid.y < sarek_params.n)));
+    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) & (sarek_gid.y < sarek_params.n)));
     workgroupBarrier();
     let ox: u32 = ((sarek_bid.y * 16u) + sarek_lid.x);
     let oy: u32 = ((sarek_bid.x * 16u) + sarek_lid.y);
-    if ((ox < sarek_params.n) && (oy < sarek_params.n)) {
+    if ((ox < sarek_params.n) & (oy < sarek_params.n)) {
         b[((oy * sarek_params.n) + ox)] = tile[sarek_lid.x][sarek_lid.y];
     }
 }
@@ -39,11 +39,11 @@ fn sarek_main_folded(
         return;
     }
     let sarek_gid = sarek_bid * vec3<u32>(16u, 16u, 1u) + sarek_lid;
-    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) && (sarek_gid.y < sarek_params.n)));
+    tile[sarek_lid.y][sarek_lid.x] = select(0.0f, a[((sarek_gid.y * sarek_params.n) + sarek_gid.x)], ((sarek_gid.x < sarek_params.n) & (sarek_gid.y < sarek_params.n)));
     workgroupBarrier();
     let ox: u32 = ((sarek_bid.y * 16u) + sarek_lid.x);
     let oy: u32 = ((sarek_bid.x * 16u) + sarek_lid.y);
-    if ((ox < sarek_params.n) && (oy < sarek_params.n)) {
+    if ((ox < sarek_params.n) & (oy < sarek_params.n)) {
         b[((oy * sarek_params.n) + ox)] = tile[sarek_lid.x][sarek_lid.y];
     }
 }

@@ -11,6 +11,7 @@ struct sarek_Params {
 @group(0) @binding(2) var<uniform> sarek_params: sarek_Params;
 
 @group(2) @binding(0) var<storage, read_write> sarek_debug: array<atomic<u32>>;
+
 @compute @workgroup_size(64, 1, 1)
 fn sarek_main(
     @builtin(local_invocation_id) sarek_lid: vec3<u32>,

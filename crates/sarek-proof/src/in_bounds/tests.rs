@@ -177,6 +177,16 @@ fn guards_of_locals_end_at_stores() {
         "if (n < 32u && m < 32u) { s[n + m] = 1.0; }",
     );
     assert!(!proven(&and));
+    // `&` of two `bool`s (what Sarek writes for `&&` in a kernel with barriers) bounds both
+    let bitand = and.replace("n < 32u && m < 32u", "(n < 32u) & (m < 32u)");
+    assert!(proven(&bitand));
+    assert!(!proven(&bitand.replace("(m < 32u)", "(m < 34u)")));
+    // and `|` that is false bounds both in its `else`
+    let bitor = both.replace(
+        "if (n >= 64u) { } else { s[n] = 1.0; }",
+        "if ((n >= 32u) | (m >= 32u)) { } else { s[n + m] = 1.0; }",
+    );
+    assert!(proven(&bitor));
 }
 
 /// A guard after a `continue` bounds the rest of the body but not the continuing block (which

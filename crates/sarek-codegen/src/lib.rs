@@ -25,6 +25,7 @@
 //!     types: Vec::new(),
 //!     functions: Vec::new(),
 //!     limits: Limits::Portable,
+//!     debug: Vec::new(),
 //! };
 //! let u32_ty = Type::Scalar(Scalar::U32);
 //! let mut expr = |f: &mut Function, kind, ty| f.exprs.append(Expression { kind, ty, span: Span(0) });

@@ -249,6 +249,7 @@ impl Abi {
     ///     vectorised: false,
     ///     features: Cow::Borrowed(&[Feature::Subgroup]),
     ///     limits: Limits::Portable,
+    ///     debug: false,
     /// };
     /// let json = abi.to_json();
     /// assert!(json.contains(r#""entryPoint": "sarek_main""#));

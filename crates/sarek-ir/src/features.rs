@@ -150,7 +150,7 @@ impl std::fmt::Display for Feature {
 /// let mut kernel = Kernel {
 ///     name: "k".into(), params: vec![], workgroup_size: [64, 1, 1], shared: vec![],
 ///     entry: Function::new("k", Span(0)), span: Span(0), types: vec![], functions: vec![],
-///     limits: Limits::Portable,
+///     limits: Limits::Portable, debug: vec![],
 /// };
 /// assert!(required(&kernel).is_empty());
 /// kernel.entry.body.push(Statement { kind: Stmt::Barrier(Barrier::Subgroup), span: Span(0) });

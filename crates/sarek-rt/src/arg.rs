@@ -32,6 +32,7 @@ use crate::buffer::{Buffer, Element, RawBuffer};
 ///         vectorised: false,
 ///         features: Cow::Borrowed(&[]),
 ///         limits: sarek_ir::abi::Limits::Portable,
+///         debug: false,
 ///     },
 ///     concat!(file!(), ":", line!()),
 /// );

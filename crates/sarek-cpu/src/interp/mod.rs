@@ -23,6 +23,7 @@
 //! #     ],
 //! #     workgroup_size: [64, 1, 1], entry: Function::new("fill", Span(0)), shared: Vec::new(),
 //! #     span: Span(0), types: Vec::new(), functions: Vec::new(), limits: Limits::Portable,
+//! #     debug: Vec::new(),
 //! # };
 //! # let u = Type::Scalar(Scalar::U32);
 //! # let gid = kernel.entry.exprs.append(Expression { kind: Expr::Builtin(Builtin::GlobalThreadId), ty: u, span: Span(0) });

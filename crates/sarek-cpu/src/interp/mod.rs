@@ -231,19 +231,12 @@ impl Program {
     /// Whether the kernel has a barrier or a subgroup operation (its invocations cannot run
     /// one after another).
     pub fn has_barriers(&self) -> bool {
-        let mut found = false;
-        for f in self.kernel.all_functions() {
-            crate::ir::visit(&f.body, &mut |s| {
-                found |= matches!(
-                    s.kind,
-                    Stmt::Barrier(_)
-                        | Stmt::Subgroup { .. }
-                        | Stmt::UniformLoad { .. }
-                        | Stmt::Coop(_)
-                );
-            });
-        }
-        found
+        self.kernel.any_statement(|s| {
+            matches!(
+                s,
+                Stmt::Barrier(_) | Stmt::Subgroup { .. } | Stmt::UniformLoad { .. } | Stmt::Coop(_)
+            )
+        })
     }
 
     /// Packs a uniform block for tests and tools: `values` are `(param, bits)` of scalar

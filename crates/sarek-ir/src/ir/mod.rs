@@ -763,9 +763,10 @@ impl Kernel {
         })
     }
 
-    fn any_statement(&self, wanted: impl Fn(&Stmt) -> bool) -> bool {
+    /// Whether a statement of the kernel or of one of its helpers, at any depth, is `wanted`.
+    pub fn any_statement(&self, wanted: impl Fn(&Stmt) -> bool) -> bool {
         let mut found = false;
-        for f in std::iter::once(&self.entry).chain(&self.functions) {
+        for f in self.all_functions() {
             visit(&f.body, &mut |s| found |= wanted(&s.kind));
         }
         found

@@ -252,3 +252,25 @@ impl Device {
         }
     }
 }
+
+/// The layout of a bind group holding one read-write storage buffer at binding 0, the shape of
+/// the side channels the runtime binds beside a kernel's parameters (the loop status, the
+/// debug channel).
+pub(super) fn one_storage_buffer_layout(
+    device: &wgpu::Device,
+    label: &'static str,
+) -> wgpu::BindGroupLayout {
+    device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+        label: Some(label),
+        entries: &[wgpu::BindGroupLayoutEntry {
+            binding: 0,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only: false },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        }],
+    })
+}

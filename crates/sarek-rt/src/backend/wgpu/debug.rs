@@ -43,21 +43,7 @@ impl Device {
     pub(crate) fn debug_layout(&self) -> &wgpu::BindGroupLayout {
         let inner = self.inner();
         inner.debug_channels.layout.get_or_init(|| {
-            inner
-                .device
-                .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                    label: Some("sarek debug channel"),
-                    entries: &[wgpu::BindGroupLayoutEntry {
-                        binding: 0,
-                        visibility: wgpu::ShaderStages::COMPUTE,
-                        ty: wgpu::BindingType::Buffer {
-                            ty: wgpu::BufferBindingType::Storage { read_only: false },
-                            has_dynamic_offset: false,
-                            min_binding_size: None,
-                        },
-                        count: None,
-                    }],
-                })
+            super::bind::one_storage_buffer_layout(&inner.device, "sarek debug channel")
         })
     }
 

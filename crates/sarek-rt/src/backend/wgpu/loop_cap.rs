@@ -46,19 +46,7 @@ impl LoopCap {
                 | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("sarek loop status"),
-            entries: &[wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: false },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }],
-        });
+        let layout = super::bind::one_storage_buffer_layout(device, "sarek loop status");
         let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("sarek loop status"),
             layout: &layout,

@@ -45,7 +45,7 @@
 //!   subgroup's threads (two a row), `P` rounded to `f16` and `O += P · V` on the matrices.
 //!   Its tiles are sized for the 48 KiB of workgroup memory WGSL has on an H200 (and no
 //!   asynchronous copies, so a block is loaded, then used): key blocks of 64 for `d` = 64 and
-//!   32 for `d` = 128, 45,328 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and
+//!   32 for `d` = 128, 44,560 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and
 //!   `V` as words of four halves and loads each block's words during the previous block's
 //!   products ([`kernels::attention_coop_x4`]).
 //!
@@ -191,25 +191,64 @@ pub mod kernels {
         }
     }
 
+    /// The largest of the four scores `x` of keys `key..key + 4` that lie below `lim`
+    /// (`-f32::MAX`, which no maximum takes, where none does).
+    pub fn word_max(x: Vec4, key: usize, lim: usize) -> f32 {
+        let a = visible(x.x, key < lim).max(visible(x.y, key + 1 < lim));
+        a.max(visible(x.z, key + 2 < lim).max(visible(x.w, key + 3 < lim)))
+    }
+
+    /// `x` where `ok`, else `-f32::MAX`.
+    pub fn visible(x: f32, ok: bool) -> f32 {
+        if ok {
+            x
+        } else {
+            -f32::MAX
+        }
+    }
+
+    /// The weights `exp(x - m)` of keys `key..key + 4`, 0 from `lim` on, rounded to halves.
+    pub fn word_weights(x: Vec4, key: usize, lim: usize, m: f32) -> F16Vec4 {
+        F16Vec4::new(
+            weight(x.x, key < lim, m),
+            weight(x.y, key + 1 < lim, m),
+            weight(x.z, key + 2 < lim, m),
+            weight(x.w, key + 3 < lim, m),
+        )
+    }
+
+    /// `exp(x - m)` rounded to a half where `ok`, else 0.
+    pub fn weight(x: f32, ok: bool, m: f32) -> f16 {
+        f16::from_f32(if ok { (x - m).exp() } else { 0.0 })
+    }
+
+    /// The sum of four halves, in `f32`.
+    pub fn word_sum(h: F16Vec4) -> f32 {
+        let w = h.to_vec4();
+        (w.x + w.y) + (w.z + w.w)
+    }
+
     /// The cooperative kernel for head dimension `D` (64 or 128), on 16×16×16 matrices of
     /// `f16` A and B and `f32` C: four subgroups of 32 (`t / 32`, as on NVIDIA; the CPU
     /// backend's emulated subgroups compute the same), each owning 16 of the workgroup's 64
     /// query rows, its `Q` as `D / 16` A matrices and its output as `D / 16` accumulators.
     ///
-    /// Workgroup memory, sized for the 48 KiB of an H200 (45,328 bytes): key blocks of
+    /// Workgroup memory, sized for the 48 KiB of an H200 (44,560 bytes): key blocks of
     /// `BK = 4096 / D` rows (64 for `D` = 64, 32 for `D` = 128), `K` and `V` of a block in
     /// `kv` at rows of `D + 8` halves (padded so that each matrix load starts on 16 bytes;
     /// 18,432 bytes, which first holds the 64 rows of `Q`), each subgroup's 16×`BK` scores in
     /// `f32` (16,384 bytes) and its 16×`BK` weights `P` in `f16` at rows of `BK + 8` (9,216
-    /// bytes), and the rows' maxima, sums and rescale factors.
+    /// bytes), both as words of four, and the rows' sums and rescale factors.
     ///
     /// Per block: `S = Q · Kᵀ` (`Kᵀ` loaded column-major from `K`'s rows), stored; two threads
-    /// a row take its maximum, keep the row's running maximum unless the block passes it by
-    /// more than 8, write `P = exp(s · scale - max)` as halves and add them to the row's sum;
-    /// where a row with earlier sums moved its maximum, every accumulator is stored, scaled by
-    /// row and loaded again (the one place the whole output is touched); then `O += P · V`.
-    /// At the end each accumulator passes through workgroup memory to be divided by its
-    /// row's sum and written where the row is inside `T`.
+    /// a row (their partial maxima and sums exchanged by a subgroup shuffle) write
+    /// `P = exp(s · scale - max)` as halves against the row's running maximum and add them
+    /// to the row's sum in one pass, and keep that maximum unless the block passes it by
+    /// more than 8, where the row takes the new one and writes `P` again; where a row with
+    /// earlier sums moved its maximum, every accumulator is stored, scaled by row and loaded
+    /// again (the one place the whole output is touched); then `O += P · V`. Four barriers
+    /// a block. At the end each accumulator passes through workgroup memory to be divided by
+    /// its row's sum and written where the row is inside `T`.
     #[sarek::kernel(workgroup_size = [128], limits = "device", instances(D = [64, 128]))]
     pub fn attention_coop<const D: usize>(
         q: &[f16],
@@ -222,12 +261,10 @@ pub mod kernels {
     ) {
         // K at 0 and V at 4608 (64×72 or 32×136 halves each); Q's 64×(D + 8) first.
         let kv = shared::<[f16; 9216]>();
-        let ss = shared::<[f32; 4096]>();
-        let ps = shared::<[f16; 4608]>();
-        let mrow = shared::<[f32; 64]>();
+        let ss = shared::<[Vec4; 1024]>();
+        let ps = shared::<[F16Vec4; 1152]>();
         let lrow = shared::<[f32; 64]>();
         let frow = shared::<[f32; 64]>();
-        let red = shared::<[f32; 128]>();
         let flag = shared::<[u32; 1]>();
         let t = thread_idx_x();
         let sg = t / 32;
@@ -247,10 +284,6 @@ pub mod kernels {
             kv[r * ds + e % D] = if qi < n { x } else { f16::ZERO };
             e += 128;
         }
-        if t < 64 {
-            mrow[t] = -f32::MAX;
-            lrow[t] = 0.0;
-        }
         block_barrier();
         let mut qa = [CoopMatrix::<f16, 16, A>::zeros(); 8];
         for kk in 0..D / 16 {
@@ -264,12 +297,20 @@ pub mod kernels {
         let half = lane % 2;
         let row = sg * 16 + r;
         let qi = q0 + row;
-        let sbase = sg * 16 * bk;
-        let pstride = bk + 8;
+        // Scores and weights as words of four: each row of `S` is `bw` words of `ss`, each
+        // row of `P` `pstride` words of `ps` (padded by two).
+        let bw = bk / 4;
+        let sbase = sg * 16 * bw;
+        let pstride = bw + 2;
         let pbase = sg * 16 * pstride;
-        // Each thread's columns start at a column of its own, so that the 32 threads of a
-        // subgroup read 32 different banks of `ss` at every step.
-        let hw = bk / 2;
+        // Each thread's words start at a word of its own, so that every eight threads of a
+        // subgroup read eight different 16-byte banks of `ss` at every step.
+        let hw = bk / 8;
+        // The keys this row sees: below `lim`.
+        let lim = if causal != 0 { n.min(qi + 1) } else { n };
+        // The row's running maximum and sum, the same in both of its threads.
+        let mut m = -f32::MAX;
+        let mut l = 0.0f32;
         let kend = if causal != 0 { n.min(q0 + 64) } else { n };
         let mut kb = 0;
         while kb < kend {
@@ -293,72 +334,63 @@ pub mod kernels {
                     let kt = CoopMatrix::<f16, 16, B>::load_columns(kv, 16 * j * ds + 16 * kk, ds);
                     s = qa[kk].multiply_add(kt, s);
                 }
-                s.store_rows(ss, sbase + 16 * j, bk);
+                s.store_rows(ss, sbase + 4 * j, bw);
             }
             block_barrier();
+            // One pass against the row's maximum so far: the weights, their sum and the
+            // block's maximum; a row whose block passes that maximum by more than 8 takes
+            // it and does the pass again (every row's first block, later ones rarely).
             let mut mx = -f32::MAX;
-            let mut c = 0;
-            while c < hw {
-                let col = half * hw + (c + r + 16 * half) % hw;
-                let key = kb + col;
-                if key < n && (causal == 0 || key <= qi) {
-                    mx = mx.max(ss[sbase + r * bk + col] * scale);
-                }
-                c += 1;
-            }
-            red[t] = mx;
-            block_barrier();
-            let mblk = mx.max(red[t ^ 1]);
-            let mold = mrow[row];
-            // The row's maximum moves only when the block passes it by more than 8.
-            let grow = mblk > mold + 8.0;
-            let mnew = if grow { mblk } else { mold };
             let mut sum = 0.0f32;
-            c = 0;
-            while c < hw {
-                let col = half * hw + (c + r + 16 * half) % hw;
-                let key = kb + col;
-                let p = if key < n && (causal == 0 || key <= qi) {
-                    (ss[sbase + r * bk + col] * scale - mnew).exp()
-                } else {
-                    0.0
-                };
-                let ph = f16::from_f32(p);
+            for c in 0..4096 / D / 8 {
+                let col = half * hw + (c + r + 4 * half) % hw;
+                let x = ss[sbase + r * bw + col] * scale;
+                let key = kb + 4 * col;
+                mx = mx.max(word_max(x, key, lim));
+                let ph = word_weights(x, key, lim, m);
                 ps[pbase + r * pstride + col] = ph;
-                // The sum of the rounded weights, the ones `P · V` multiplies.
-                sum += ph.to_f32();
-                c += 1;
+                sum += word_sum(ph);
             }
-            // Everyone has read `red` and the row's maximum before they are written again.
-            block_barrier();
-            red[t] = sum;
-            block_barrier();
+            let mblk = mx.max(subgroup_shuffle_xor(mx, 1));
+            let grow = mblk > m + 8.0;
+            if grow {
+                sum = 0.0;
+                for c in 0..4096 / D / 8 {
+                    let col = half * hw + (c + r + 4 * half) % hw;
+                    let x = ss[sbase + r * bw + col] * scale;
+                    let ph = word_weights(x, kb + 4 * col, lim, mblk);
+                    ps[pbase + r * pstride + col] = ph;
+                    sum += word_sum(ph);
+                }
+            }
+            let mnew = if grow { mblk } else { m };
+            // The sum of the rounded weights, the ones `P · V` multiplies.
+            sum += subgroup_shuffle_xor(sum, 1);
+            let f = (m - mnew).exp();
             if half == 0 {
-                let f = (mold - mnew).exp();
-                let lold = lrow[row];
-                lrow[row] = lold * f + sum + red[t + 1];
-                mrow[row] = mnew;
                 frow[row] = f;
-                if grow && lold > 0.0 {
+                if grow && l > 0.0 {
                     flag[0] = 1;
                 }
             }
+            l = l * f + sum;
+            m = mnew;
             if workgroup_uniform_load(&flag[0]) != 0 {
                 for j in 0..D / 16 {
-                    acc[j].store_rows(ss, sbase, 16);
+                    acc[j].store_rows(ss, sbase, 4);
                     block_barrier();
-                    for qq in 0..8 {
+                    for qq in 0..2 {
                         let x = lane + 32 * qq;
-                        ss[sbase + x] *= frow[sg * 16 + x / 16];
+                        ss[sbase + x] = ss[sbase + x] * frow[sg * 16 + x / 4];
                     }
                     block_barrier();
-                    acc[j] = CoopMatrix::load_rows(ss, sbase, 16);
+                    acc[j] = CoopMatrix::load_rows(ss, sbase, 4);
                     block_barrier();
                 }
             }
             let mut pa = [CoopMatrix::<f16, 16, A>::zeros(); 4];
             for kk in 0..4096 / D / 16 {
-                pa[kk] = CoopMatrix::load_rows(ps, pbase + 16 * kk, pstride);
+                pa[kk] = CoopMatrix::load_rows(ps, pbase + 4 * kk, pstride);
             }
             for j in 0..D / 16 {
                 for kk in 0..4096 / D / 16 {
@@ -371,15 +403,23 @@ pub mod kernels {
             block_barrier();
             kb += bk;
         }
+        if half == 0 {
+            lrow[row] = l;
+        }
         for j in 0..D / 16 {
-            acc[j].store_rows(ss, sbase, 16);
+            acc[j].store_rows(ss, sbase, 4);
             block_barrier();
-            for qq in 0..8 {
+            for qq in 0..2 {
                 let x = lane + 32 * qq;
-                let rr = sg * 16 + x / 16;
+                let rr = sg * 16 + x / 4;
                 let qi = q0 + rr;
                 if qi < n {
-                    o[head + qi * D + 16 * j + x % 16] = f16::from_f32(ss[sbase + x] / lrow[rr]);
+                    let y = ss[sbase + x] / lrow[rr];
+                    let at = head + qi * D + 16 * j + 4 * (x % 4);
+                    o[at] = f16::from_f32(y.x);
+                    o[at + 1] = f16::from_f32(y.y);
+                    o[at + 2] = f16::from_f32(y.z);
+                    o[at + 3] = f16::from_f32(y.w);
                 }
             }
             block_barrier();
@@ -403,12 +443,10 @@ pub mod kernels {
         causal: u32,
     ) {
         let kv = shared::<[F16Vec4; 2304]>();
-        let ss = shared::<[f32; 4096]>();
-        let ps = shared::<[f16; 4608]>();
-        let mrow = shared::<[f32; 64]>();
+        let ss = shared::<[Vec4; 1024]>();
+        let ps = shared::<[F16Vec4; 1152]>();
         let lrow = shared::<[f32; 64]>();
         let frow = shared::<[f32; 64]>();
-        let red = shared::<[f32; 128]>();
         let flag = shared::<[u32; 1]>();
         let t = thread_idx_x();
         let sg = t / 32;
@@ -430,10 +468,6 @@ pub mod kernels {
             let x = q[at];
             kv[r * ds + e % w] = if qi < n { x } else { F16Vec4::ZERO };
             e += 128;
-        }
-        if t < 64 {
-            mrow[t] = -f32::MAX;
-            lrow[t] = 0.0;
         }
         block_barrier();
         let mut qa = [CoopMatrix::<f16, 16, A>::zeros(); 8];
@@ -458,12 +492,20 @@ pub mod kernels {
         let half = lane % 2;
         let row = sg * 16 + r;
         let qi = q0 + row;
-        let sbase = sg * 16 * bk;
-        let pstride = bk + 8;
+        // Scores and weights as words of four: each row of `S` is `bw` words of `ss`, each
+        // row of `P` `pstride` words of `ps` (padded by two).
+        let bw = bk / 4;
+        let sbase = sg * 16 * bw;
+        let pstride = bw + 2;
         let pbase = sg * 16 * pstride;
-        // Each thread's columns start at a column of its own, so that the 32 threads of a
-        // subgroup read 32 different banks of `ss` at every step.
-        let hw = bk / 2;
+        // Each thread's words start at a word of its own, so that every eight threads of a
+        // subgroup read eight different 16-byte banks of `ss` at every step.
+        let hw = bk / 8;
+        // The keys this row sees: below `lim`.
+        let lim = if causal != 0 { n.min(qi + 1) } else { n };
+        // The row's running maximum and sum, the same in both of its threads.
+        let mut m = -f32::MAX;
+        let mut l = 0.0f32;
         let kend = if causal != 0 { n.min(q0 + 64) } else { n };
         let mut kb = 0;
         while kb < kend {
@@ -493,69 +535,63 @@ pub mod kernels {
                     let kt = CoopMatrix::<f16, 16, B>::load_columns(kv, 16 * j * ds + 4 * kk, ds);
                     s = qa[kk].multiply_add(kt, s);
                 }
-                s.store_rows(ss, sbase + 16 * j, bk);
+                s.store_rows(ss, sbase + 4 * j, bw);
             }
             block_barrier();
+            // One pass against the row's maximum so far: the weights, their sum and the
+            // block's maximum; a row whose block passes that maximum by more than 8 takes
+            // it and does the pass again (every row's first block, later ones rarely).
             let mut mx = -f32::MAX;
-            let mut c = 0;
-            while c < hw {
-                let col = half * hw + (c + r + 16 * half) % hw;
-                let key = kb + col;
-                if key < n && (causal == 0 || key <= qi) {
-                    mx = mx.max(ss[sbase + r * bk + col] * scale);
-                }
-                c += 1;
-            }
-            red[t] = mx;
-            block_barrier();
-            let mblk = mx.max(red[t ^ 1]);
-            let mold = mrow[row];
-            let grow = mblk > mold + 8.0;
-            let mnew = if grow { mblk } else { mold };
             let mut sum = 0.0f32;
-            c = 0;
-            while c < hw {
-                let col = half * hw + (c + r + 16 * half) % hw;
-                let key = kb + col;
-                let p = if key < n && (causal == 0 || key <= qi) {
-                    (ss[sbase + r * bk + col] * scale - mnew).exp()
-                } else {
-                    0.0
-                };
-                let ph = f16::from_f32(p);
+            for c in 0..4096 / D / 8 {
+                let col = half * hw + (c + r + 4 * half) % hw;
+                let x = ss[sbase + r * bw + col] * scale;
+                let key = kb + 4 * col;
+                mx = mx.max(word_max(x, key, lim));
+                let ph = word_weights(x, key, lim, m);
                 ps[pbase + r * pstride + col] = ph;
-                sum += ph.to_f32();
-                c += 1;
+                sum += word_sum(ph);
             }
-            block_barrier();
-            red[t] = sum;
-            block_barrier();
+            let mblk = mx.max(subgroup_shuffle_xor(mx, 1));
+            let grow = mblk > m + 8.0;
+            if grow {
+                sum = 0.0;
+                for c in 0..4096 / D / 8 {
+                    let col = half * hw + (c + r + 4 * half) % hw;
+                    let x = ss[sbase + r * bw + col] * scale;
+                    let ph = word_weights(x, kb + 4 * col, lim, mblk);
+                    ps[pbase + r * pstride + col] = ph;
+                    sum += word_sum(ph);
+                }
+            }
+            let mnew = if grow { mblk } else { m };
+            // The sum of the rounded weights, the ones `P · V` multiplies.
+            sum += subgroup_shuffle_xor(sum, 1);
+            let f = (m - mnew).exp();
             if half == 0 {
-                let f = (mold - mnew).exp();
-                let lold = lrow[row];
-                lrow[row] = lold * f + sum + red[t + 1];
-                mrow[row] = mnew;
                 frow[row] = f;
-                if grow && lold > 0.0 {
+                if grow && l > 0.0 {
                     flag[0] = 1;
                 }
             }
+            l = l * f + sum;
+            m = mnew;
             if workgroup_uniform_load(&flag[0]) != 0 {
                 for j in 0..D / 16 {
-                    acc[j].store_rows(ss, sbase, 16);
+                    acc[j].store_rows(ss, sbase, 4);
                     block_barrier();
-                    for qq in 0..8 {
+                    for qq in 0..2 {
                         let x = lane + 32 * qq;
-                        ss[sbase + x] *= frow[sg * 16 + x / 16];
+                        ss[sbase + x] = ss[sbase + x] * frow[sg * 16 + x / 4];
                     }
                     block_barrier();
-                    acc[j] = CoopMatrix::load_rows(ss, sbase, 16);
+                    acc[j] = CoopMatrix::load_rows(ss, sbase, 4);
                     block_barrier();
                 }
             }
             let mut pa = [CoopMatrix::<f16, 16, A>::zeros(); 4];
             for kk in 0..4096 / D / 16 {
-                pa[kk] = CoopMatrix::load_rows(ps, pbase + 16 * kk, pstride);
+                pa[kk] = CoopMatrix::load_rows(ps, pbase + 4 * kk, pstride);
             }
             for j in 0..D / 16 {
                 for kk in 0..4096 / D / 16 {
@@ -567,15 +603,23 @@ pub mod kernels {
             block_barrier();
             kb += bk;
         }
+        if half == 0 {
+            lrow[row] = l;
+        }
         for j in 0..D / 16 {
-            acc[j].store_rows(ss, sbase, 16);
+            acc[j].store_rows(ss, sbase, 4);
             block_barrier();
-            for qq in 0..8 {
+            for qq in 0..2 {
                 let x = lane + 32 * qq;
-                let rr = sg * 16 + x / 16;
+                let rr = sg * 16 + x / 4;
                 let qi = q0 + rr;
                 if qi < n {
-                    o[head + qi * D + 16 * j + x % 16] = f16::from_f32(ss[sbase + x] / lrow[rr]);
+                    let y = ss[sbase + x] / lrow[rr];
+                    let at = head + qi * D + 16 * j + 4 * (x % 4);
+                    o[at] = f16::from_f32(y.x);
+                    o[at + 1] = f16::from_f32(y.y);
+                    o[at + 2] = f16::from_f32(y.z);
+                    o[at + 3] = f16::from_f32(y.w);
                 }
             }
             block_barrier();
@@ -596,9 +640,9 @@ pub mod kernels {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Engine {
     /// Cooperative matrices for `d` = 64 and 128 where
-    /// [`matmul::cooperative`](crate::algo::matmul::cooperative) says the device has them and
-    /// the device offers the kernel's 45,328 bytes of workgroup memory, the portable kernel
-    /// elsewhere.
+    /// [`matmul::cooperative`](crate::algo::matmul::cooperative) says the device has them, it
+    /// has subgroup operations (`SUBGROUP`) and it offers the kernel's 44,560 bytes of
+    /// workgroup memory; the portable kernel elsewhere.
     #[default]
     Auto,
     /// The portable kernel ([`kernels::attention_tiled`]), on every device with `SHADER_F16`,
@@ -606,8 +650,8 @@ pub enum Engine {
     Tiled,
     /// Cooperative matrices ([`kernels::attention_coop`]), `d` = 64 or 128:
     /// [`Error::MissingFeature`] on a device without 16×16×16 matrices of `f16` A and B and an
-    /// `f32` C, and [`Error::BadArguments`] for another `d` or on a GPU whose subgroups are not
-    /// 32 wide. The CPU backend emulates them.
+    /// `f32` C or without `SUBGROUP`, and [`Error::BadArguments`] for another `d` or on a GPU
+    /// whose subgroups are not 32 wide. The CPU backend emulates them.
     Cooperative,
 }
 
@@ -743,6 +787,7 @@ impl Attention {
             Engine::Auto
                 if COOP_HEAD_DIMS.contains(&self.head_dim)
                     && crate::algo::matmul::cooperative(dev)
+                    && dev.features().contains(crate::wgpu::Features::SUBGROUP)
                     && dev.limits().max_compute_workgroup_storage_size
                         >= kernels::attention_coop_x4.abi::<128>().workgroup_memory =>
             {

@@ -938,10 +938,10 @@ impl Attention {
 /// word); `None` on the CPU backend, which has no view of a buffer as another element type,
 /// or where wgpu refuses the range.
 fn view(x: &Buffer<half::f16>) -> Option<Buffer<crate::F16Vec4>> {
-    if x.device().is_cpu() || !x.len().is_multiple_of(4) || !x.offset().is_multiple_of(8) {
+    if !x.len().is_multiple_of(4) || !x.offset().is_multiple_of(8) {
         return None;
     }
-    Buffer::from_wgpu(x.device(), x.wgpu_buffer().clone(), x.offset(), x.len() / 4).ok()
+    super::view(x, x.len() / 4)
 }
 
 /// Whether every subgroup of `dev` is 32 invocations wide, as the cooperative kernel's split of

@@ -567,13 +567,14 @@ pub mod kernels {
     }
 
     /// Copies each of the `count` matrices of `src` (`rows × cols` halves at strides `rs`,
-    /// `cs`, matrices `bs` apart) into a row-major `rows_p × cols_p` matrix of `dst`, zero past
-    /// the source's edges: operands padded into whole blocks for
-    /// [`gemm_coop_f16x4_blocks`].
+    /// `cs`, matrices `bs` apart) into a row-major `rows_p × cols_p` matrix of `dst` (`cols_p`
+    /// a multiple of 4), zero past the source's edges: operands padded into whole blocks for
+    /// [`gemm_coop_f16x4_blocks`]. A thread writes a word of four halves (a thread a half
+    /// left the copies of an odd-shaped product at a third of copy bandwidth on an H200).
     #[sarek::kernel(workgroup_size = [16, 16])]
     pub fn pad_f16(
         src: &[f16],
-        dst: &mut [f16],
+        dst: &mut [F16Vec4],
         rows: u32,
         cols: u32,
         rs: u32,
@@ -582,25 +583,47 @@ pub mod kernels {
         rows_p: u32,
         cols_p: u32,
     ) {
-        let (c, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
-        if r < rows_p as usize && c < cols_p as usize {
-            let inside = r < rows as usize && c < cols as usize;
-            let at = if inside {
-                z * bs as usize + r * rs as usize + c * cs as usize
-            } else {
-                0
-            };
-            let v = src[at];
-            dst[(z * rows_p as usize + r) * cols_p as usize + c] =
-                if inside { v } else { f16::ZERO };
+        let (w, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
+        let wp = cols_p as usize / 4;
+        if r < rows_p as usize && w < wp {
+            let c = 4 * w;
+            let row = r < rows as usize;
+            let n = cols as usize;
+            let base = z * bs as usize + r * rs as usize;
+            let cs = cs as usize;
+            let (i0, i1, i2, i3) = (
+                if row && c < n { base + c * cs } else { 0 },
+                if row && c + 1 < n {
+                    base + (c + 1) * cs
+                } else {
+                    0
+                },
+                if row && c + 2 < n {
+                    base + (c + 2) * cs
+                } else {
+                    0
+                },
+                if row && c + 3 < n {
+                    base + (c + 3) * cs
+                } else {
+                    0
+                },
+            );
+            let (x0, x1, x2, x3) = (src[i0], src[i1], src[i2], src[i3]);
+            dst[(z * rows_p as usize + r) * wp + w] = F16Vec4::new(
+                if row && c < n { x0 } else { f16::ZERO },
+                if row && c + 1 < n { x1 } else { f16::ZERO },
+                if row && c + 2 < n { x2 } else { f16::ZERO },
+                if row && c + 3 < n { x3 } else { f16::ZERO },
+            );
         }
     }
 
     /// The inverse of [`pad_f16`]: the `rows × cols` corner of each padded matrix of `src`
-    /// into `dst` at its strides.
+    /// (words of four halves) into `dst` at its strides, a word a thread.
     #[sarek::kernel(workgroup_size = [16, 16])]
     pub fn unpad_f16(
-        src: &[f16],
+        src: &[F16Vec4],
         dst: &mut [f16],
         rows: u32,
         cols: u32,
@@ -610,10 +633,24 @@ pub mod kernels {
         rows_p: u32,
         cols_p: u32,
     ) {
-        let (c, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
-        if r < rows as usize && c < cols as usize {
-            dst[z * bs as usize + r * rs as usize + c * cs as usize] =
-                src[(z * rows_p as usize + r) * cols_p as usize + c];
+        let (w, r, z) = (global_idx_x(), global_idx_y(), global_idx_z());
+        let wp = cols_p as usize / 4;
+        let n = cols as usize;
+        let c = 4 * w;
+        if r < rows as usize && c < n {
+            let v = src[(z * rows_p as usize + r) * wp + w];
+            let base = z * bs as usize + r * rs as usize;
+            let cs = cs as usize;
+            dst[base + c * cs] = v.x;
+            if c + 1 < n {
+                dst[base + (c + 1) * cs] = v.y;
+            }
+            if c + 2 < n {
+                dst[base + (c + 2) * cs] = v.z;
+            }
+            if c + 3 < n {
+                dst[base + (c + 3) * cs] = v.w;
+            }
         }
     }
 
@@ -1185,12 +1222,20 @@ fn enqueue_padded(
     let [mp, np, kp] = p.dims;
     let [a_rs, a_cs, b_rs, b_cs, c_rs, c_cs] = s.strides;
     let count = s.count;
+    // A thread a word of four halves along the padded rows (every padded width is a
+    // multiple of 4).
     let cover = |cols: u32, rows: u32, count: u32| {
-        Grid::cover_3d(cols as usize, rows as usize, count as usize)
+        Grid::cover_3d(cols.div_ceil(4) as usize, rows as usize, count as usize)
     };
-    let mut ap = dev.zeros::<half::f16>((p.batch[0] * count) as usize)?;
-    let mut bp = dev.zeros::<half::f16>((p.batch[1] * count) as usize)?;
+    let mut ap = dev.zeros::<crate::F16Vec4>((p.batch[0] * count / 4) as usize)?;
+    let mut bp = dev.zeros::<crate::F16Vec4>((p.batch[1] * count / 4) as usize)?;
     let mut cp = dev.zeros::<half::f16>((p.batch[2] * count) as usize)?;
+    let Some(mut cp4) = view(&cp, cp.len() / 4) else {
+        return Err(crate::Error::BadArguments {
+            kernel: "unpad_f16".into(),
+            message: "the padded product could not be viewed as words of four halves".into(),
+        });
+    };
     kernels::pad_f16.enqueue(
         batch,
         cover(kp, mp, count),
@@ -1222,7 +1267,7 @@ fn enqueue_padded(
             batch,
             cover(np, mp, count),
             c,
-            &mut cp,
+            &mut cp4,
             m,
             n,
             c_rs,
@@ -1234,11 +1279,17 @@ fn enqueue_padded(
     }
     let mut bias_p = dev.zeros::<half::f16>(np as usize)?;
     if s.has_bias != 0 {
+        let Some(mut bias4) = view(&bias_p, bias_p.len() / 4) else {
+            return Err(crate::Error::BadArguments {
+                kernel: "pad_f16".into(),
+                message: "the padded bias could not be viewed as words of four halves".into(),
+            });
+        };
         kernels::pad_f16.enqueue(
             batch,
             cover(np, 1, 1),
             bias,
-            &mut bias_p,
+            &mut bias4,
             1,
             n,
             0,
@@ -1248,18 +1299,12 @@ fn enqueue_padded(
             np,
         )?;
     }
-    let (Some(a4), Some(b4)) = (view(&ap, ap.len() / 4), view(&bp, bp.len() / 4)) else {
-        return Err(crate::Error::BadArguments {
-            kernel: "gemm_coop_f16x4_blocks".into(),
-            message: "the padded operands could not be viewed as words of four halves".into(),
-        });
-    };
     enqueue_with!(
         kernels::gemm_coop_f16x4_blocks,
         COOP_TILE,
         batch,
-        &a4,
-        &b4,
+        &ap,
+        &bp,
         &bias_p,
         &mut cp,
         p
@@ -1267,7 +1312,7 @@ fn enqueue_padded(
     kernels::unpad_f16.enqueue(
         batch,
         cover(n, m, count),
-        &cp,
+        &cp4,
         c,
         m,
         n,

@@ -1277,7 +1277,7 @@ fn enqueue_padded(
             np,
         )?;
     }
-    let mut bias_p = dev.zeros::<half::f16>(np as usize)?;
+    let bias_p = dev.zeros::<half::f16>(np as usize)?;
     if s.has_bias != 0 {
         let Some(mut bias4) = view(&bias_p, bias_p.len() / 4) else {
             return Err(crate::Error::BadArguments {

@@ -682,7 +682,9 @@ pub mod kernels {
     ) {
         let sa = shared::<[F16Vec4; 1280]>();
         let sb = shared::<[F16Vec4; 1088]>();
-        let st = shared::<[f32; 1024]>();
+        // A subgroup's row of four accumulators at a time, at rows of 68 floats (16 × 68
+        // each), so that the epilogue has two barriers for every four tiles.
+        let st = shared::<[f32; 4352]>();
         let (m, n, k) = (m as usize, n as usize, k as usize);
         let t = thread_idx_x();
         let sg = t / 32;
@@ -750,26 +752,26 @@ pub mod kernels {
         }
         for i in 0..4 {
             for j in 0..4 {
-                acc[4 * i + j].store_rows(st, sg * 256, 16);
-                block_barrier();
-                for q in 0..8 {
-                    let e = lane + 32 * q;
-                    let r = row0 + ar + 16 * i + e / 16;
-                    let col = col0 + 4 * bc + 16 * j + e % 16;
-                    if r < m && col < n {
-                        let at = c0 + r * c_rs as usize + col * c_cs as usize;
-                        let mut v = alpha * st[sg * 256 + e];
-                        if beta != 0.0 {
-                            v += beta * c[at].to_f32();
-                        }
-                        if has_bias != 0 {
-                            v += bias[col].to_f32();
-                        }
-                        c[at] = f16::from_f32(v);
-                    }
-                }
-                block_barrier();
+                acc[4 * i + j].store_rows(st, sg * 1088 + 16 * j, 68);
             }
+            block_barrier();
+            for q in 0..32 {
+                let e = lane + 32 * q;
+                let r = row0 + ar + 16 * i + e / 64;
+                let col = col0 + 4 * bc + e % 64;
+                if r < m && col < n {
+                    let at = c0 + r * c_rs as usize + col * c_cs as usize;
+                    let mut v = alpha * st[sg * 1088 + (e / 64) * 68 + e % 64];
+                    if beta != 0.0 {
+                        v += beta * c[at].to_f32();
+                    }
+                    if has_bias != 0 {
+                        v += bias[col].to_f32();
+                    }
+                    c[at] = f16::from_f32(v);
+                }
+            }
+            block_barrier();
         }
     }
 
@@ -1139,11 +1141,12 @@ impl MatmulElement for half::f16 {
         s: &Scalars,
     ) -> Result<()> {
         if s.engine == Engine::Cooperative {
-            if let Some(padded) = padding(s).filter(|_| !a.device().is_cpu()) {
+            let blocks = blocks_fit(a.device());
+            if let Some(padded) = padding(s).filter(|_| blocks && !a.device().is_cpu()) {
                 return enqueue_padded(batch, a, b, bias, c, s, &padded);
             }
             match word_views(a, b, s) {
-                Some((a4, b4)) if whole_blocks(s) => {
+                Some((a4, b4)) if blocks && whole_blocks(s) => {
                     enqueue_with!(
                         kernels::gemm_coop_f16x4_blocks,
                         COOP_TILE,
@@ -1322,6 +1325,14 @@ fn enqueue_padded(
         mp,
         np,
     )
+}
+
+/// Whether `dev` offers [`kernels::gemm_coop_f16x4_blocks`]'s workgroup memory (36,352
+/// bytes; the other cooperative kernels need less).
+fn blocks_fit(dev: &Device) -> bool {
+    dev.is_cpu()
+        || dev.limits().max_compute_workgroup_storage_size
+            >= kernels::gemm_coop_f16x4_blocks::ABI.workgroup_memory
 }
 
 /// Whether the product is made of whole 128×128 blocks of `C` and slices of 64 along `k`,

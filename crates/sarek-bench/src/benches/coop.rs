@@ -1,17 +1,20 @@
 //! The f16 matrix product on cooperative matrices (wgpu feature
 //! `EXPERIMENTAL_COOPERATIVE_MATRIX`, NVIDIA's tensor cores through Vulkan), with f32
-//! accumulation, in TFLOP/s (the report's GFLOP/s / 1000): `coop_q4::matmul_f16_q4p2` (128×128
-//! blocks of four subgroups) against the hand-written WGSL twin `wgsl/matmul_f16_q4p2.wgsl`
-//! using the same extension (tiles staged in workgroup arrays of `F16Vec4`, each step's words
-//! loaded two steps ahead). Checked against an f32 host
-//! reference: the inputs are small multiples of 1/4 (exact in f16, products exact in f32), so
-//! every partial sum is exact in f32 and the tolerance is 0 (both sides must equal the
-//! reference exactly at the sampled elements, and each other everywhere). Skipped, with a
-//! message, on a device without the feature or without the 16×16×16 f16·f16+f32 shape.
+//! accumulation, in TFLOP/s (the report's GFLOP/s / 1000): the library's call
+//! (`sarek::algo::matmul::Matmul`, whose whole-block kernel grew from
+//! `coop_q4::matmul_f16_q4p2`: 128×128 blocks of four subgroups) against the hand-written WGSL
+//! twin `wgsl/matmul_f16_q4p2.wgsl` using the same extension (tiles staged in workgroup arrays
+//! of `F16Vec4`, each step's words loaded two steps ahead). The library writes `C` in `f16`
+//! through its `alpha`/`beta`/bias epilogue, the twin writes the `f32` accumulators. Checked
+//! against an f32 host reference: the inputs are small multiples of 1/4 (exact in f16,
+//! products exact in f32), so every partial sum is exact in f32 and the tolerance is 0 (the
+//! library's result must equal the reference rounded once to `f16` at the sampled elements,
+//! and the twin's rounded everywhere). Skipped, with a message, on a device without the
+//! feature or without the 16×16×16 f16·f16+f32 shape.
 
-use sarek::{f16, Buffer, F16Vec4, Grid};
+use sarek::algo::matmul::Matmul;
+use sarek::{f16, Buffer};
 
-use super::coop_q4::matmul_f16_q4p2;
 use super::{Bench, Result};
 use crate::measure::{first_launch, Measured, Work};
 use crate::raw::{read, storage};
@@ -50,22 +53,6 @@ pub(super) fn assert_host_product(m: usize, a: &[f16], b: &[f16], got: &[f32], w
     }
 }
 
-/// Whether both sides agree everywhere and equal the f32 host reference at sampled elements.
-pub(super) fn verify(m: usize, a: &[f16], b: &[f16], got: &[f32], raw: &[f32]) -> bool {
-    let sample = [
-        (0, 0),
-        (1, m - 1),
-        (m / 2, m / 3),
-        (m - 1, 0),
-        (m - 1, m - 1),
-        (m / 3, m / 2),
-    ];
-    got == raw
-        && sample
-            .iter()
-            .all(|&(r, col)| got[r * m + col] == host_at(m, a, b, r, col))
-}
-
 /// The 16×16×16 f16·f16+f32 shape, or `None` (with a message) on a device without it.
 pub(super) fn has_shape(dev: &sarek::Device, what: &str) -> bool {
     let shape = sarek::abi::CoopShape {
@@ -83,8 +70,25 @@ pub(super) fn has_shape(dev: &sarek::Device, what: &str) -> bool {
     has
 }
 
-/// The f16 product at 4096² (1024² and 2048² too), f32 accumulation: `matmul_f16_q4p2`
-/// (`super::coop_q4`, 128×128 blocks) against `wgsl/matmul_f16_q4p2.wgsl`.
+/// Whether the library's `f16` product `got` equals the twin's `f32` one `raw` rounded to
+/// `f16` everywhere, and the f32 host reference rounded at sampled elements.
+fn verify_rounded(m: usize, a: &[f16], b: &[f16], got: &[f16], raw: &[f32]) -> bool {
+    let sample = [
+        (0, 0),
+        (1, m - 1),
+        (m / 2, m / 3),
+        (m - 1, 0),
+        (m - 1, m - 1),
+        (m / 3, m / 2),
+    ];
+    got.iter().zip(raw).all(|(&g, &r)| g == f16::from_f32(r))
+        && sample
+            .iter()
+            .all(|&(r, col)| got[r * m + col] == f16::from_f32(host_at(m, a, b, r, col)))
+}
+
+/// The f16 product at 4096² (1024² and 2048² too), f32 accumulation: the library's
+/// `Matmul::run` against `wgsl/matmul_f16_q4p2.wgsl`.
 pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
     let ctx = b.ctx;
     let dev = &ctx.dev;
@@ -95,19 +99,15 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
     let mut rows = Vec::new();
     for &m in sizes {
         let (av, bv) = inputs(m);
-        let a4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&av))?;
-        let b4 = dev.upload::<F16Vec4>(bytemuck::cast_slice(&bv))?;
-        let mut c = dev.zeros::<f32>(m * m)?;
-        // One workgroup a 128×128 block of `c`.
-        let g = [(m / 128) as u32, (m / 128) as u32, 1];
-        let grid = Grid::groups(g);
-        let launch = |c: &mut Buffer<f32>| {
-            matmul_f16_q4p2
-                .launch(dev, grid, &a4, &b4, c, m as u32)
-                .expect("launch")
-        };
+        let a = dev.upload(&av)?;
+        let bm = dev.upload(&bv)?;
+        let mut c = dev.zeros::<f16>(m * m)?;
+        let product = Matmul::new(m, m, m);
+        let launch = |c: &mut Buffer<f16>| product.run(&a, &bm, c).expect("launch");
         let first = first_launch(|| launch(&mut c));
         let got = c.read()?;
+        // One workgroup a 128×128 block of `c` on the twin's side.
+        let g = [(m / 128) as u32, (m / 128) as u32, 1];
         let ra = storage(ctx, bytemuck::cast_slice(&av));
         let rbm = storage(ctx, bytemuck::cast_slice(&bv));
         let rc = storage(ctx, &vec![0u8; m * m * 4]);
@@ -116,7 +116,7 @@ pub fn matmul_f16(b: &Bench) -> Result<Vec<Measured>> {
         let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
         ctx.time_passes(&[(&p, &bg, g)]);
         let raw: Vec<f32> = read(ctx, &rc);
-        let verified = verify(m, &av, &bv, &got, &raw);
+        let verified = verify_rounded(m, &av, &bv, &got, &raw);
         let (sarek, wgsl) = b
             .timer
             .compare_one(|| vec![launch(&mut c)], &[(&p, &bg, g)]);

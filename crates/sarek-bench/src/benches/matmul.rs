@@ -1,7 +1,9 @@
-//! The matrix products, in GFLOP/s at several sizes: register-blocked 128×128 tiles (the fast
-//! one) and plain 16×16 tiles.
+//! The matrix products, in GFLOP/s at several sizes: the library's `f32` product
+//! (`sarek::algo::matmul::Matmul`, register-blocked 128×128 tiles on a GPU) against the twin of
+//! the register-blocked kernel it grew from, and plain 16×16 tiles.
 
-use sarek::{Buffer, Grid, Vec4};
+use sarek::algo::matmul::Matmul;
+use sarek::{Buffer, Grid};
 
 use super::{Bench, Result};
 use crate::kernels;
@@ -46,48 +48,26 @@ fn work(m: usize) -> Work {
     Work::Flops(2.0 * (m as f64).powi(3))
 }
 
-/// The register-blocked product: a 16×16 workgroup per 128×128 tile of `c`, `a` passed as
-/// floats, `b` and `c` as rows of `Vec4`.
+/// The library's product (`Matmul::run`: on a GPU a 16×16 workgroup per 128×128 tile of `c`)
+/// against `wgsl/matmul_rb.wgsl` (bindings a, b, c, a uniform with n) at each size.
 pub fn register_blocked(b: &Bench) -> Result<Vec<Measured>> {
-    blocked(
-        b,
-        include_str!("../wgsl/matmul_rb.wgsl"),
-        |dev, grid, m, a, bm, c| kernels::matmul_rb.launch(dev, grid, m, a, bm, c),
-    )
-}
-
-/// The launch of a register-blocked kernel: device, grid, n, a, b, c.
-type BlockedLaunch = fn(
-    &sarek::Device,
-    Grid,
-    usize,
-    &Buffer<f32>,
-    &Buffer<Vec4>,
-    &mut Buffer<Vec4>,
-) -> sarek::Result<sarek::Launch>;
-
-/// Checks and times a register-blocked product (`launch`) against its twin `wgsl` (bindings
-/// a, b, c, a uniform with n) at each size.
-fn blocked(b: &Bench, wgsl: &str, launch_kernel: BlockedLaunch) -> Result<Vec<Measured>> {
     let ctx = b.ctx;
     let dev = &ctx.dev;
     let mut rows = Vec::new();
     for &m in sizes(b.quick) {
         let (av, bv) = inputs(m);
-        let a = dev.upload(&av)?;
-        let bm = dev.upload(bytemuck::cast_slice::<f32, Vec4>(&bv))?;
-        let mut c = dev.zeros::<Vec4>(m * m / 4)?;
-        let tiles = m.div_ceil(128) as u32;
-        let grid = Grid::groups([tiles, tiles, 1]);
-        let launch =
-            |c: &mut Buffer<Vec4>| launch_kernel(dev, grid, m, &a, &bm, c).expect("launch");
+        let (a, bm) = (dev.upload(&av)?, dev.upload(&bv)?);
+        let mut c = dev.zeros::<f32>(m * m)?;
+        let product = Matmul::new(m, m, m);
+        let launch = |c: &mut Buffer<f32>| product.run(&a, &bm, c).expect("launch");
         let first = first_launch(|| launch(&mut c));
-        let got: Vec<f32> = bytemuck::cast_slice(&c.read()?).to_vec();
+        let got = c.read()?;
+        let tiles = m.div_ceil(128) as u32;
         let ra = storage(ctx, bytemuck::cast_slice(&av));
         let rbm = storage(ctx, bytemuck::cast_slice(&bv));
         let rc = storage(ctx, &vec![0u8; m * m * 4]);
         let params = ctx.uniform(bytemuck::cast_slice(&[m as u32, 0, 0, 0]));
-        let p = ctx.pipeline(wgsl);
+        let p = ctx.pipeline(include_str!("../wgsl/matmul_rb.wgsl"));
         let bg = ctx.bind(&p, &[&ra, &rbm, &rc, &params]);
         ctx.time_passes(&[(&p, &bg, [tiles, tiles, 1])]);
         let raw: Vec<f32> = read(ctx, &rc);
@@ -153,6 +133,7 @@ pub fn tiled_16x16(b: &Bench) -> Result<Vec<Measured>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sarek::Vec4;
 
     /// The register-blocked kernels equal the host product everywhere at a size that is no
     /// multiple of the 128×128 tile nor of the two slices a trip of `matmul_rb` stages, so

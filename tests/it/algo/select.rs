@@ -335,3 +335,43 @@ mod compaction_past_two_to_the_24 {
         super::compaction_past_two_to_the_24(dev);
     }
 }
+
+/// Both forms of pass 1, the tree in workgroup memory and the subgroup sum (every backend here
+/// has subgroups, so the library's calls run the second), count each tile as the host does:
+/// a partial last tile, runs of equal elements for `UNIQUE`, and flags.
+#[backends]
+fn both_count_passes_count_each_tile(dev: &Device) {
+    use sarek::algo::select::kernels;
+    let n = 3 * TILE + 101;
+    let xs: Vec<u32> = common::random_u32(9, n).iter().map(|r| r % 5).collect();
+    let fl: Vec<u32> = common::random_u32(10, n).iter().map(|r| r % 3).collect();
+    let (x, flags) = (dev.upload(&xs).unwrap(), dev.upload(&fl).unwrap());
+    let tiles = n.div_ceil(TILE);
+    let grid = sarek::Grid::groups(tiles);
+    for (op, keeps) in [
+        (
+            kernels::GE,
+            &(|i: usize| xs[i] >= 2) as &dyn Fn(usize) -> bool,
+        ),
+        (kernels::FLAGGED, &|i: usize| fl[i] != 0),
+        (kernels::UNIQUE, &|i: usize| i == 0 || xs[i] != xs[i - 1]),
+    ] {
+        let want: Vec<u32> = (0..tiles)
+            .map(|g| {
+                (g * TILE..n.min(g * TILE + TILE))
+                    .filter(|&i| keeps(i))
+                    .count() as u32
+            })
+            .collect();
+        let mut tree = dev.zeros::<u32>(tiles).unwrap();
+        let mut sums = dev.zeros::<u32>(tiles).unwrap();
+        kernels::select_count
+            .launch::<u32>(dev, grid, &x, &flags, op, 2, 0, &mut tree)
+            .unwrap();
+        kernels::select_count_sg
+            .launch::<u32>(dev, grid, &x, &flags, op, 2, 0, &mut sums)
+            .unwrap();
+        assert_eq!(tree.read().unwrap(), want, "tree, op {op}");
+        assert_eq!(sums.read().unwrap(), want, "subgroups, op {op}");
+    }
+}

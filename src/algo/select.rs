@@ -126,6 +126,8 @@ pub mod kernels {
     /// the test `op` keeps. Every load is made, from a clamped index, before any test:
     /// unconditional loads are all in flight together, while a load behind a branch waits for
     /// those before.
+    // Kernels index local arrays; iterator adaptors do not lower to WGSL.
+    #[allow(clippy::needless_range_loop)]
     pub fn thread_count<T: Scalar>(
         x: &[T],
         flags: &[u32],

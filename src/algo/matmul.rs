@@ -657,13 +657,16 @@ pub mod kernels {
     /// [`gemm_coop_f16x4`] for whole blocks (`m` and `n` multiples of 128, `k` a multiple of
     /// 64): no guard on a load, and each slice's words loaded two slices ahead into two sets
     /// of registers, the main loop of the suite's fastest `f16` product (which one slice ahead
-    /// and guarded loads left at half its speed on an H200).
+    /// and guarded loads left at half its speed on an H200). `C` is row-major words of four
+    /// halves (`c_cs` = 1; `c_rs` and `c_bs`, in halves, multiples of 4): each accumulator
+    /// passes through workgroup memory and each thread writes two words of it, where a half
+    /// a thread made the epilogue a sixth of the kernel's time at 4096³.
     #[sarek::kernel(workgroup_size = [128], limits = "device")]
     pub fn gemm_coop_f16x4_blocks(
         a: &[F16Vec4],
         b: &[F16Vec4],
         bias: &[f16],
-        c: &mut [f16],
+        c: &mut [F16Vec4],
         m: u32,
         n: u32,
         k: u32,
@@ -672,7 +675,7 @@ pub mod kernels {
         b_rs: u32,
         _b_cs: u32,
         c_rs: u32,
-        c_cs: u32,
+        _c_cs: u32,
         a_bs: u32,
         b_bs: u32,
         c_bs: u32,
@@ -682,7 +685,7 @@ pub mod kernels {
     ) {
         let sa = shared::<[F16Vec4; 1280]>();
         let sb = shared::<[F16Vec4; 1088]>();
-        let st = shared::<[f32; 1024]>();
+        let st = shared::<[Vec4; 256]>();
         let (m, n, k) = (m as usize, n as usize, k as usize);
         let t = thread_idx_x();
         let sg = t / 32;
@@ -753,22 +756,28 @@ pub mod kernels {
         // from 230 to 135 TFLOP/s on an H200.
         for i in 0..4 {
             for j in 0..4 {
-                acc[4 * i + j].store_rows(st, sg * 256, 16);
+                acc[4 * i + j].store_rows(st, sg * 64, 4);
                 block_barrier();
-                for q in 0..8 {
+                for q in 0..2 {
+                    // Word `e` of the tile: row `e / 4`, columns `4 · (e % 4)` to `+ 3`.
                     let e = lane + 32 * q;
-                    let r = row0 + ar + 16 * i + e / 16;
-                    let col = col0 + 4 * bc + 16 * j + e % 16;
+                    let r = row0 + ar + 16 * i + e / 4;
+                    let col = col0 + 4 * bc + 16 * j + 4 * (e % 4);
                     if r < m && col < n {
-                        let at = c0 + r * c_rs as usize + col * c_cs as usize;
-                        let mut v = alpha * st[sg * 256 + e];
+                        let at = (c0 + r * c_rs as usize + col) / 4;
+                        let mut v = st[sg * 64 + e] * alpha;
                         if beta != 0.0 {
-                            v += beta * c[at].to_f32();
+                            v += c[at].to_vec4() * beta;
                         }
                         if has_bias != 0 {
-                            v += bias[col].to_f32();
+                            v += Vec4::new(
+                                bias[col].to_f32(),
+                                bias[col + 1].to_f32(),
+                                bias[col + 2].to_f32(),
+                                bias[col + 3].to_f32(),
+                            );
                         }
-                        c[at] = f16::from_f32(v);
+                        c[at] = F16Vec4::from_vec4(v);
                     }
                 }
                 block_barrier();
@@ -1146,8 +1155,13 @@ impl MatmulElement for half::f16 {
             if let Some(padded) = padding(s).filter(|_| blocks && !a.device().is_cpu()) {
                 return enqueue_padded(batch, a, b, bias, c, s, &padded);
             }
-            match word_views(a, b, s) {
-                Some((a4, b4)) if blocks && whole_blocks(s) => {
+            let c4 = if blocks && whole_blocks(s) {
+                c_words(c, s)
+            } else {
+                None
+            };
+            match (word_views(a, b, s), c4) {
+                (Some((a4, b4)), Some(mut c4)) => {
                     enqueue_with!(
                         kernels::gemm_coop_f16x4_blocks,
                         COOP_TILE,
@@ -1155,11 +1169,11 @@ impl MatmulElement for half::f16 {
                         &a4,
                         &b4,
                         bias,
-                        c,
+                        &mut c4,
                         s
                     )
                 }
-                Some((a4, b4)) => {
+                (Some((a4, b4)), None) => {
                     enqueue_with!(
                         kernels::gemm_coop_f16x4,
                         COOP_TILE,
@@ -1171,7 +1185,9 @@ impl MatmulElement for half::f16 {
                         s
                     )
                 }
-                None => enqueue_with!(kernels::gemm_coop_f16, COOP_TILE, batch, a, b, bias, c, s),
+                (None, _) => {
+                    enqueue_with!(kernels::gemm_coop_f16, COOP_TILE, batch, a, b, bias, c, s)
+                }
             }
         } else {
             enqueue_with!(kernels::gemm_tiled_f16, TILE, batch, a, b, bias, c, s)
@@ -1233,7 +1249,7 @@ fn enqueue_padded(
     };
     let mut ap = dev.zeros::<crate::F16Vec4>((p.batch[0] * count / 4) as usize)?;
     let mut bp = dev.zeros::<crate::F16Vec4>((p.batch[1] * count / 4) as usize)?;
-    let mut cp = dev.zeros::<half::f16>((p.batch[2] * count) as usize)?;
+    let cp = dev.zeros::<half::f16>((p.batch[2] * count) as usize)?;
     let Some(mut cp4) = view(&cp, cp.len() / 4) else {
         return Err(crate::Error::BadArguments {
             kernel: "unpad_f16".into(),
@@ -1310,7 +1326,7 @@ fn enqueue_padded(
         &ap,
         &bp,
         &bias_p,
-        &mut cp,
+        &mut cp4,
         p
     )?;
     kernels::unpad_f16.enqueue(
@@ -1326,6 +1342,18 @@ fn enqueue_padded(
         mp,
         np,
     )
+}
+
+/// `c` as words of four halves for [`kernels::gemm_coop_f16x4_blocks`], where it is row-major
+/// with rows and matrices starting on whole words; `None` elsewhere.
+fn c_words(c: &Buffer<half::f16>, s: &Scalars) -> Option<Buffer<crate::F16Vec4>> {
+    let [_, n, _] = s.dims;
+    let [.., c_rs, c_cs] = s.strides;
+    let words = c_cs == 1 && [n, c_rs, s.batch[2]].iter().all(|v| v % 4 == 0);
+    if !words || !c.len().is_multiple_of(4) || !c.offset().is_multiple_of(8) {
+        return None;
+    }
+    view(c, c.len() / 4)
 }
 
 /// Whether `dev` offers [`kernels::gemm_coop_f16x4_blocks`]'s workgroup memory (23,040

@@ -420,7 +420,7 @@ fn padding_round_trips(dev: &Device) {
 /// The whole-block `f16` kernel (what the cooperative engine runs for row-major words with `m`
 /// and `n` multiples of 128 and `k` of 64), launched directly: two 128×128 blocks along `m`,
 /// three slices of 64 along `k` (so both register sets and the clamped reloads of the last
-/// slices), a batch, `alpha`, `beta` and the bias.
+/// slices), a batch, `alpha`, `beta` and the bias; `C` as words of four halves.
 #[backends]
 fn cooperative_whole_blocks(dev: &Device) {
     if !half_engines(dev).contains(&Engine::Cooperative) {
@@ -441,7 +441,7 @@ fn cooperative_whole_blocks(dev: &Device) {
     let b = dev.upload(&words(&case.b)).unwrap();
     let h = |v: &[f32]| v.iter().map(|&x| f16::from_f32(x)).collect::<Vec<_>>();
     let bias = dev.upload(&h(case.bias.as_ref().unwrap())).unwrap();
-    let mut c = dev.upload(&h(&case.c)).unwrap();
+    let mut c = dev.upload(&words(&case.c)).unwrap();
     let grid = sarek::Grid::groups([(n / 128) as u32, (m / 128) as u32, count as u32]);
     let (m, n, k) = (m as u32, n as u32, k as u32);
     kernels::gemm_coop_f16x4_blocks
@@ -469,7 +469,13 @@ fn cooperative_whole_blocks(dev: &Device) {
             1,
         )
         .unwrap();
-    let got: Vec<f32> = c.read().unwrap().iter().map(|x| x.to_f32()).collect();
+    let got: Vec<f32> = c
+        .read()
+        .unwrap()
+        .iter()
+        .flat_map(|w| w.to_array())
+        .map(|x| x.to_f32())
+        .collect();
     case.check(&got, true, "f16 whole blocks 256×128×192×2");
 }
 

@@ -61,7 +61,8 @@
 //!    the output and writes the total, the count;
 //! 3. [`kernels::select_scatter`]: each workgroup tests its tile again, ranks the kept
 //!    elements in order (each thread eight consecutive elements, then a scan across the
-//!    workgroup), packs them in workgroup memory and writes them out coalesced at the tile's
+//!    workgroup; [`kernels::select_scatter_sg`] scans by subgroups where the device has
+//!    them), packs them in workgroup memory and writes them out coalesced at the tile's
 //!    offset (for a partition, the rejected ones after the count, also in order).
 //!
 //! The input is read twice and the kept elements written once; nothing else touches memory
@@ -280,11 +281,132 @@ pub mod kernels {
         }
     }
 
+    /// Stages the tile at `base` in `vals`, with a word of padding every 32 (so that each
+    /// thread's eight consecutive elements come from different banks), from unconditional
+    /// loads of clamped indices, all in flight together (see [`thread_count`]); the copies past
+    /// the end are never kept.
+    pub fn stage_tile<T: Scalar>(vals: &mut [T; 2112], x: &[T], base: usize, t: usize) {
+        let n = x.len();
+        for k in 0..8 {
+            let l = k * 256 + t;
+            let at = if base + l < n { base + l } else { n - 1 };
+            vals[l + l / 32] = x[at];
+        }
+    }
+
+    /// The eight consecutive elements of the tile that the thread in place `p` of the tile's
+    /// order ranks (`8p` to `8p + 7`), from the staged tile.
+    // Kernels index local arrays; iterator adaptors do not lower to WGSL.
+    #[allow(clippy::needless_range_loop)]
+    pub fn my_elements<T: Scalar>(vals: &[T; 2112], p: usize) -> [T; 8] {
+        let mut v = [T::ZERO; 8];
+        for j in 0..8 {
+            let l = p * 8 + j;
+            v[j] = vals[l + l / 32];
+        }
+        v
+    }
+
+    /// Which of the elements `v` (the tile's `8p` to `8p + 7`) the test `op` keeps, as bits.
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+    pub fn keep_mask<T: Scalar>(
+        v: [T; 8],
+        vals: &[T; 2112],
+        x: &[T],
+        flags: &[u32],
+        op: u32,
+        a: T,
+        b: T,
+        base: usize,
+        p: usize,
+    ) -> u32 {
+        let n = x.len();
+        let mut mask = 0u32;
+        for j in 0..8 {
+            let l = p * 8 + j;
+            let i = base + l;
+            if i < n {
+                let e = v[j];
+                let keep = if op == FLAGGED {
+                    flags[i] != 0
+                } else if op == UNIQUE {
+                    if i == 0 {
+                        true
+                    } else if l > 0 {
+                        e != vals[l - 1 + (l - 1) / 32]
+                    } else {
+                        e != x[i - 1]
+                    }
+                } else {
+                    passes(e, op, a, b)
+                };
+                if keep {
+                    mask |= 1u32 << (j as u32);
+                }
+            }
+        }
+        mask
+    }
+
+    /// Packs the thread's kept elements `v` (bits of `mask`; `r` kept ones before them in the
+    /// tile, `kept` in all) into `vals`, and for a partition its rejected ones after all the
+    /// kept ones, then writes the tile out coalesced: the kept ones to `out[start..]`, the
+    /// rejected ones after `total[0]` (and the kept ones' indices to `idx` with `want_idx`).
+    /// Every thread must have read its elements from `vals` before it is called.
+    #[allow(clippy::too_many_arguments, clippy::needless_range_loop)]
+    pub fn pack_and_write<T: Scalar>(
+        vals: &mut [T; 2112],
+        v: [T; 8],
+        mask: u32,
+        r: usize,
+        kept: usize,
+        p: usize,
+        partition: u32,
+        want_idx: u32,
+        offsets: &[u32],
+        total: &[u32],
+        out: &mut [T],
+        idx: &mut [u32],
+        n: usize,
+    ) {
+        let t = thread_idx_x();
+        let g = block_idx_x();
+        let base = g * 2048;
+        let start = offsets[g] as usize;
+        let mut r = r;
+        for j in 0..8 {
+            let l = p * 8 + j;
+            if (mask >> (j as u32)) & 1 != 0 {
+                vals[r + r / 32] = v[j];
+                if want_idx != 0 {
+                    idx[start + r] = (base + l) as u32;
+                }
+                r += 1;
+            } else if partition != 0 && base + l < n {
+                // Rejected: after the tile's kept ones, ranked among the rejected.
+                let q = kept + l - r;
+                vals[q + q / 32] = v[j];
+            }
+        }
+        block_barrier();
+        let len = if n - base < 2048 { n - base } else { 2048 };
+        let rejected_before = base - start;
+        let after = total[0] as usize;
+        for k in 0..8 {
+            let q = k * 256 + t;
+            if q < kept {
+                out[start + q] = vals[q + q / 32];
+            } else if partition != 0 && q < len {
+                out[after + rejected_before + q - kept] = vals[q + q / 32];
+            }
+        }
+    }
+
     /// Pass 3: each tile's kept elements, in order, to `out[offsets[tile]..]`; with
     /// `partition != 0` the rejected ones too, in order, after `total[0]`; with
     /// `want_idx != 0` the index in `x` of each kept element to `idx` at the same place.
-    /// The tile is staged in workgroup memory with a word of padding every 32 (so that each
-    /// thread's eight consecutive elements come from different banks).
+    /// Thread `t` ranks the tile's elements `8t` to `8t + 7`; the ranks are a scan across the
+    /// workgroup in workgroup memory, a barrier a step.
     #[sarek::kernel(workgroup_size = [256])]
     pub fn select_scatter<T: Scalar>(
         x: &[T],
@@ -303,45 +425,12 @@ pub mod kernels {
         let sa = shared::<[u32; 256]>();
         let sb = shared::<[u32; 256]>();
         let t = thread_idx_x();
-        let g = block_idx_x();
-        let base = g * 2048;
-        let n = x.len();
-        // Unconditional loads from clamped indices, all in flight together (see
-        // `select_count`); the copies past the end are never kept.
-        for k in 0..8 {
-            let l = k * 256 + t;
-            let at = if base + l < n { base + l } else { n - 1 };
-            vals[l + l / 32] = x[at];
-        }
+        let base = block_idx_x() * 2048;
+        stage_tile(vals, x, base, t);
         block_barrier();
-        let mut v = [T::ZERO; 8];
-        let mut mask = 0u32;
-        let mut c = 0u32;
-        for j in 0..8 {
-            let l = t * 8 + j;
-            let i = base + l;
-            let e = vals[l + l / 32];
-            v[j] = e;
-            if i < n {
-                let keep = if op == FLAGGED {
-                    flags[i] != 0
-                } else if op == UNIQUE {
-                    if i == 0 {
-                        true
-                    } else if l > 0 {
-                        e != vals[l - 1 + (l - 1) / 32]
-                    } else {
-                        e != x[i - 1]
-                    }
-                } else {
-                    passes(e, op, a, b)
-                };
-                if keep {
-                    mask |= 1u32 << (j as u32);
-                    c += 1;
-                }
-            }
-        }
+        let v = my_elements::<T>(vals, t);
+        let mask = keep_mask(v, vals, x, flags, op, a, b, base, t);
+        let c = mask.count_ones();
         sa[t] = c;
         block_barrier();
         let mut offset = 1;
@@ -366,36 +455,99 @@ pub mod kernels {
         }
         let inclusive = if from_a { sa[t] } else { sb[t] };
         let kept = (if from_a { sa[255] } else { sb[255] }) as usize;
-        let start = offsets[g] as usize;
         // Every thread read its elements before the scan's first barrier, so the tile's
         // staging area is free to hold the packed result.
-        let mut r = (inclusive - c) as usize;
-        for j in 0..8 {
-            let l = t * 8 + j;
-            if (mask >> (j as u32)) & 1 != 0 {
-                vals[r + r / 32] = v[j];
-                if want_idx != 0 {
-                    idx[start + r] = (base + l) as u32;
-                }
-                r += 1;
-            } else if partition != 0 && base + l < n {
-                // Rejected: after the tile's kept ones, ranked among the rejected.
-                let p = kept + l - r;
-                vals[p + p / 32] = v[j];
-            }
+        let r = (inclusive - c) as usize;
+        pack_and_write(
+            vals,
+            v,
+            mask,
+            r,
+            kept,
+            t,
+            partition,
+            want_idx,
+            offsets,
+            total,
+            out,
+            idx,
+            x.len(),
+        );
+    }
+
+    /// [`select_scatter`] ranked by subgroups (`SUBGROUP`): each subgroup claims a place in
+    /// the tile's order from a workgroup counter (WebGPU does not promise which invocations
+    /// share a subgroup), its threads take consecutive places by lane, and a thread's rank is
+    /// a subgroup scan plus the counts of the subgroups before it: two barriers where the
+    /// scan in workgroup memory takes nine.
+    #[sarek::kernel(workgroup_size = [256])]
+    pub fn select_scatter_sg<T: Scalar>(
+        x: &[T],
+        flags: &[u32],
+        op: u32,
+        a: T,
+        b: T,
+        partition: u32,
+        want_idx: u32,
+        offsets: &[u32],
+        total: &[u32],
+        out: &mut [T],
+        idx: &mut [u32],
+    ) {
+        let vals = shared::<[T; 2112]>();
+        // A count for each subgroup (at most 64, for subgroups of 4).
+        let counts = shared::<[u32; 64]>();
+        let slots = shared::<[AtomicU32; 1]>();
+        let t = thread_idx_x();
+        let base = block_idx_x() * 2048;
+        stage_tile(vals, x, base, t);
+        let size = subgroup_size() as usize;
+        let claimed = if subgroup_elect() {
+            slots[0].fetch_add(1, Ordering::Relaxed)
+        } else {
+            0
+        };
+        let slot = subgroup_broadcast_first(claimed) as usize;
+        let p = slot * size + subgroup_invocation_id() as usize;
+        block_barrier();
+        let v = my_elements::<T>(vals, p);
+        let mask = keep_mask(v, vals, x, flags, op, a, b, base, p);
+        let c = mask.count_ones();
+        let below = subgroup_exclusive_add(c);
+        let mine = subgroup_add(c);
+        if subgroup_elect() {
+            counts[slot] = mine;
         }
         block_barrier();
-        let len = if n - base < 2048 { n - base } else { 2048 };
-        let rejected_before = base - start;
-        let after = total[0] as usize;
-        for k in 0..8 {
-            let p = k * 256 + t;
-            if p < kept {
-                out[start + p] = vals[p + p / 32];
-            } else if partition != 0 && p < len {
-                out[after + rejected_before + p - kept] = vals[p + p / 32];
+        let mut before = 0u32;
+        let mut kept = 0u32;
+        let mut q = 0;
+        while q < 256 / size {
+            let k = counts[q];
+            if q < slot {
+                before += k;
             }
+            kept += k;
+            q += 1;
         }
+        // Every thread read its elements before the barrier above, so the tile's staging
+        // area is free to hold the packed result.
+        let r = (before + below) as usize;
+        pack_and_write(
+            vals,
+            v,
+            mask,
+            r,
+            kept as usize,
+            p,
+            partition,
+            want_idx,
+            offsets,
+            total,
+            out,
+            idx,
+            x.len(),
+        );
     }
 
     /// The lengths of the runs whose first indices `starts` holds (`total[0]` of them, in
@@ -516,21 +668,18 @@ macro_rules! item {
                 out: &mut Buffer<$t>,
                 idx: &mut Buffer<u32>,
             ) -> Result<()> {
-                kernels::select_scatter.enqueue::<$t>(
-                    batch,
-                    Grid::groups(x.len().div_ceil(TILE)),
-                    x,
-                    flags,
-                    test.op,
-                    test.a,
-                    test.b,
-                    test.partition as u32,
-                    test.want_idx as u32,
-                    offsets,
-                    total,
-                    out,
-                    idx,
-                )
+                let grid = Grid::groups(x.len().div_ceil(TILE));
+                let (op, a, b) = (test.op, test.a, test.b);
+                let (part, want) = (test.partition as u32, test.want_idx as u32);
+                if subgroups(batch.device()) {
+                    kernels::select_scatter_sg.enqueue::<$t>(
+                        batch, grid, x, flags, op, a, b, part, want, offsets, total, out, idx,
+                    )
+                } else {
+                    kernels::select_scatter.enqueue::<$t>(
+                        batch, grid, x, flags, op, a, b, part, want, offsets, total, out, idx,
+                    )
+                }
             }
         }
     };

@@ -375,3 +375,60 @@ fn both_count_passes_count_each_tile(dev: &Device) {
         assert_eq!(sums.read().unwrap(), want, "subgroups, op {op}");
     }
 }
+
+/// Both forms of pass 3, the scan in workgroup memory and the subgroup scan, partition a
+/// tile set as the host does (kept elements in order with their indices, then the rejected
+/// ones in order), across a partial last tile.
+#[backends]
+fn both_scatter_passes_partition_as_the_host(dev: &Device) {
+    use sarek::algo::select::kernels;
+    let n = 3 * TILE + 101;
+    let xs: Vec<u32> = common::random_u32(11, n).iter().map(|r| r % 5).collect();
+    let x = dev.upload(&xs).unwrap();
+    let flags = dev.zeros::<u32>(1).unwrap();
+    let tiles = n.div_ceil(TILE);
+    let grid = sarek::Grid::groups(tiles);
+    let mut counts = dev.zeros::<u32>(tiles).unwrap();
+    let mut offsets = dev.zeros::<u32>(tiles).unwrap();
+    let mut total = dev.zeros::<u32>(1).unwrap();
+    kernels::select_count
+        .launch::<u32>(dev, grid, &x, &flags, kernels::GE, 2, 0, &mut counts)
+        .unwrap();
+    kernels::select_offsets
+        .launch(
+            dev,
+            sarek::Grid::groups(1),
+            &counts,
+            &mut offsets,
+            &mut total,
+        )
+        .unwrap();
+    let keep = |v: &u32| *v >= 2;
+    let mut want: Vec<u32> = xs.iter().copied().filter(keep).collect();
+    let want_idx: Vec<u32> = (0..n as u32).filter(|&i| keep(&xs[i as usize])).collect();
+    let kept = want.len();
+    want.extend(xs.iter().copied().filter(|v| !keep(v)));
+    for sg in [false, true] {
+        let mut out = dev.zeros::<u32>(n).unwrap();
+        let mut idx = dev.zeros::<u32>(n).unwrap();
+        let (op, part, with_idx) = (kernels::GE, 1, 1);
+        let args = (&x, &flags, op, 2u32, 0u32, part, with_idx, &offsets, &total);
+        if sg {
+            kernels::select_scatter_sg.launch::<u32>(
+                dev, grid, args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8,
+                &mut out, &mut idx,
+            )
+        } else {
+            kernels::select_scatter.launch::<u32>(
+                dev, grid, args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7, args.8,
+                &mut out, &mut idx,
+            )
+        }
+        .unwrap();
+        assert!(out.read().unwrap() == want, "subgroups: {sg}");
+        assert!(
+            idx.read().unwrap()[..kept] == want_idx[..],
+            "subgroups: {sg}"
+        );
+    }
+}

@@ -228,6 +228,73 @@ pub mod kernels {
         (w.x + w.y) + (w.z + w.w)
     }
 
+    /// One block's softmax for the row this thread shares with its neighbouring lane: its
+    /// `half` of the row's `2 · hw` words of scores at `ss[srow..]` become weights
+    /// `exp(s · scale - m)` at `ps[prow..]` against the row's maximum so far `m`, summed, in
+    /// one pass that also finds the block's maximum (the two lanes' maxima and sums meet by a
+    /// subgroup shuffle); a row whose block passes `m` by more than 8 takes the block's
+    /// maximum and does the pass again (every row's first block, later ones rarely). Writes
+    /// the row's rescale factor to `frow[row]`, raises `flag[0]` where a row with an earlier
+    /// sum moved its maximum, and returns the row's new maximum and sum (of the rounded
+    /// weights, the ones `P · V` multiplies). Each thread's words start at a word of its own
+    /// (`r` rotates them), so that every eight threads read eight different 16-byte banks.
+    #[allow(clippy::too_many_arguments)]
+    pub fn block_softmax(
+        ss: &[Vec4; 1024],
+        ps: &mut [F16Vec4; 1152],
+        frow: &mut [f32; 64],
+        flag: &mut [u32; 1],
+        srow: usize,
+        prow: usize,
+        hw: usize,
+        r: usize,
+        half: usize,
+        row: usize,
+        kb: usize,
+        lim: usize,
+        scale: f32,
+        m: f32,
+        l: f32,
+    ) -> (f32, f32) {
+        let mut mx = -f32::MAX;
+        let mut sum = 0.0f32;
+        let mut c = 0;
+        while c < hw {
+            let col = half * hw + (c + r + 4 * half) % hw;
+            let x = ss[srow + col] * scale;
+            let key = kb + 4 * col;
+            mx = mx.max(word_max(x, key, lim));
+            let ph = word_weights(x, key, lim, m);
+            ps[prow + col] = ph;
+            sum += word_sum(ph);
+            c += 1;
+        }
+        let mblk = mx.max(subgroup_shuffle_xor(mx, 1));
+        let grow = mblk > m + 8.0;
+        if grow {
+            sum = 0.0;
+            c = 0;
+            while c < hw {
+                let col = half * hw + (c + r + 4 * half) % hw;
+                let x = ss[srow + col] * scale;
+                let ph = word_weights(x, kb + 4 * col, lim, mblk);
+                ps[prow + col] = ph;
+                sum += word_sum(ph);
+                c += 1;
+            }
+        }
+        let mnew = if grow { mblk } else { m };
+        sum += subgroup_shuffle_xor(sum, 1);
+        let f = (m - mnew).exp();
+        if half == 0 {
+            frow[row] = f;
+            if grow && l > 0.0 {
+                flag[0] = 1;
+            }
+        }
+        (mnew, l * f + sum)
+    }
+
     /// The cooperative kernel for head dimension `D` (64 or 128), on 16×16×16 matrices of
     /// `f16` A and B and `f32` C: four subgroups of 32 (`t / 32`, as on NVIDIA; the CPU
     /// backend's emulated subgroups compute the same), each owning 16 of the workgroup's 64
@@ -303,8 +370,7 @@ pub mod kernels {
         let sbase = sg * 16 * bw;
         let pstride = bw + 2;
         let pbase = sg * 16 * pstride;
-        // Each thread's words start at a word of its own, so that every eight threads of a
-        // subgroup read eight different 16-byte banks of `ss` at every step.
+        // Each thread's half of a row of scores, in words.
         let hw = bk / 8;
         // The keys this row sees: below `lim`.
         let lim = if causal != 0 { n.min(qi + 1) } else { n };
@@ -337,44 +403,25 @@ pub mod kernels {
                 s.store_rows(ss, sbase + 4 * j, bw);
             }
             block_barrier();
-            // One pass against the row's maximum so far: the weights, their sum and the
-            // block's maximum; a row whose block passes that maximum by more than 8 takes
-            // it and does the pass again (every row's first block, later ones rarely).
-            let mut mx = -f32::MAX;
-            let mut sum = 0.0f32;
-            for c in 0..4096 / D / 8 {
-                let col = half * hw + (c + r + 4 * half) % hw;
-                let x = ss[sbase + r * bw + col] * scale;
-                let key = kb + 4 * col;
-                mx = mx.max(word_max(x, key, lim));
-                let ph = word_weights(x, key, lim, m);
-                ps[pbase + r * pstride + col] = ph;
-                sum += word_sum(ph);
-            }
-            let mblk = mx.max(subgroup_shuffle_xor(mx, 1));
-            let grow = mblk > m + 8.0;
-            if grow {
-                sum = 0.0;
-                for c in 0..4096 / D / 8 {
-                    let col = half * hw + (c + r + 4 * half) % hw;
-                    let x = ss[sbase + r * bw + col] * scale;
-                    let ph = word_weights(x, kb + 4 * col, lim, mblk);
-                    ps[pbase + r * pstride + col] = ph;
-                    sum += word_sum(ph);
-                }
-            }
-            let mnew = if grow { mblk } else { m };
-            // The sum of the rounded weights, the ones `P · V` multiplies.
-            sum += subgroup_shuffle_xor(sum, 1);
-            let f = (m - mnew).exp();
-            if half == 0 {
-                frow[row] = f;
-                if grow && l > 0.0 {
-                    flag[0] = 1;
-                }
-            }
-            l = l * f + sum;
-            m = mnew;
+            let row_stats = block_softmax(
+                ss,
+                ps,
+                frow,
+                flag,
+                sbase + r * bw,
+                pbase + r * pstride,
+                hw,
+                r,
+                half,
+                row,
+                kb,
+                lim,
+                scale,
+                m,
+                l,
+            );
+            m = row_stats.0;
+            l = row_stats.1;
             if workgroup_uniform_load(&flag[0]) != 0 {
                 for j in 0..D / 16 {
                     acc[j].store_rows(ss, sbase, 4);
@@ -498,8 +545,7 @@ pub mod kernels {
         let sbase = sg * 16 * bw;
         let pstride = bw + 2;
         let pbase = sg * 16 * pstride;
-        // Each thread's words start at a word of its own, so that every eight threads of a
-        // subgroup read eight different 16-byte banks of `ss` at every step.
+        // Each thread's half of a row of scores, in words.
         let hw = bk / 8;
         // The keys this row sees: below `lim`.
         let lim = if causal != 0 { n.min(qi + 1) } else { n };
@@ -538,44 +584,25 @@ pub mod kernels {
                 s.store_rows(ss, sbase + 4 * j, bw);
             }
             block_barrier();
-            // One pass against the row's maximum so far: the weights, their sum and the
-            // block's maximum; a row whose block passes that maximum by more than 8 takes
-            // it and does the pass again (every row's first block, later ones rarely).
-            let mut mx = -f32::MAX;
-            let mut sum = 0.0f32;
-            for c in 0..4096 / D / 8 {
-                let col = half * hw + (c + r + 4 * half) % hw;
-                let x = ss[sbase + r * bw + col] * scale;
-                let key = kb + 4 * col;
-                mx = mx.max(word_max(x, key, lim));
-                let ph = word_weights(x, key, lim, m);
-                ps[pbase + r * pstride + col] = ph;
-                sum += word_sum(ph);
-            }
-            let mblk = mx.max(subgroup_shuffle_xor(mx, 1));
-            let grow = mblk > m + 8.0;
-            if grow {
-                sum = 0.0;
-                for c in 0..4096 / D / 8 {
-                    let col = half * hw + (c + r + 4 * half) % hw;
-                    let x = ss[sbase + r * bw + col] * scale;
-                    let ph = word_weights(x, kb + 4 * col, lim, mblk);
-                    ps[pbase + r * pstride + col] = ph;
-                    sum += word_sum(ph);
-                }
-            }
-            let mnew = if grow { mblk } else { m };
-            // The sum of the rounded weights, the ones `P · V` multiplies.
-            sum += subgroup_shuffle_xor(sum, 1);
-            let f = (m - mnew).exp();
-            if half == 0 {
-                frow[row] = f;
-                if grow && l > 0.0 {
-                    flag[0] = 1;
-                }
-            }
-            l = l * f + sum;
-            m = mnew;
+            let row_stats = block_softmax(
+                ss,
+                ps,
+                frow,
+                flag,
+                sbase + r * bw,
+                pbase + r * pstride,
+                hw,
+                r,
+                half,
+                row,
+                kb,
+                lim,
+                scale,
+                m,
+                l,
+            );
+            m = row_stats.0;
+            l = row_stats.1;
             if workgroup_uniform_load(&flag[0]) != 0 {
                 for j in 0..D / 16 {
                     acc[j].store_rows(ss, sbase, 4);

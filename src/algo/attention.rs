@@ -42,7 +42,8 @@
 //!   `f32` C (NVIDIA's tensor cores; see [extensions](crate::guide::extensions)), `d` = 64 or
 //!   128: four subgroups of 32, each 16 query rows, `Q` held in matrices for the whole loop;
 //!   `S = Q · Kᵀ` on the matrices, staged to workgroup memory, the softmax applied by the
-//!   subgroup's threads (two a row), `P` rounded to `f16` and `O += P · V` on the matrices.
+//!   subgroup's threads in one pass (two a row, which meet by a subgroup shuffle, so the
+//!   kernel needs `SUBGROUP`), `P` rounded to `f16` and `O += P · V` on the matrices.
 //!   Its tiles are sized for the 48 KiB of workgroup memory WGSL has on an H200 (and no
 //!   asynchronous copies, so a block is loaded, then used): key blocks of 64 for `d` = 64 and
 //!   32 for `d` = 128, 44,560 bytes in all (see the kernel). On a GPU it reads `Q`, `K` and

@@ -815,7 +815,7 @@ impl Attention {
             Engine::Auto
                 if COOP_HEAD_DIMS.contains(&self.head_dim)
                     && crate::algo::matmul::cooperative(dev)
-                    && dev.features().contains(crate::wgpu::Features::SUBGROUP)
+                    && super::subgroups(dev)
                     && dev.limits().max_compute_workgroup_storage_size
                         >= kernels::attention_coop_x4.abi::<128>().workgroup_memory =>
             {

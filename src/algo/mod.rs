@@ -47,6 +47,12 @@ fn bad_arguments(call: &str, message: String) -> crate::Error {
 }
 pub use sort::{sort, sort_descending, sort_pairs, sort_pairs_descending};
 
+/// Whether `dev` has subgroup operations (`SUBGROUP`), which the library's faster forms of
+/// several passes use.
+pub(crate) fn subgroups(dev: &crate::Device) -> bool {
+    dev.features().contains(crate::wgpu::Features::SUBGROUP)
+}
+
 /// A view of the first `len` elements of `x`'s memory as elements of `E`, on a GPU; `None` on
 /// the CPU backend, which has no view of a buffer as another element type, or where wgpu
 /// refuses the range.

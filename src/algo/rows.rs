@@ -844,11 +844,7 @@ pub fn enqueue_layer_norm(
         return Ok(());
     }
     // A subgroup per row where there are subgroups: no barrier per row.
-    if batch
-        .device()
-        .features()
-        .contains(crate::wgpu::Features::SUBGROUP)
-    {
+    if super::subgroups(batch.device()) {
         let per_group = 8; // rows a workgroup takes at once with subgroups of 32
         return kernels::layer_norm_rows_sg.enqueue(
             batch,

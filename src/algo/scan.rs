@@ -393,7 +393,7 @@ impl Scan {
     /// the `SUBGROUP` feature (coalesced loads: about twice as fast on an H200), with the
     /// portable passes otherwise.
     pub fn new(dev: &Device, len: usize) -> Result<Scan> {
-        let subgroups = dev.features().contains(crate::wgpu::Features::SUBGROUP);
+        let subgroups = super::subgroups(dev);
         Scan::with_subgroups(dev, len, subgroups)
     }
 

@@ -635,11 +635,6 @@ impl<T: Item> Test<T> {
     }
 }
 
-/// Whether `dev` has subgroup operations, for the passes that sum by subgroups.
-fn subgroups(dev: &Device) -> bool {
-    dev.features().contains(crate::wgpu::Features::SUBGROUP)
-}
-
 macro_rules! item {
     ($t:ty) => {
         impl Item for $t {
@@ -652,7 +647,7 @@ macro_rules! item {
             ) -> Result<()> {
                 let grid = Grid::groups(x.len().div_ceil(TILE));
                 let (op, a, b) = (test.op, test.a, test.b);
-                if subgroups(batch.device()) {
+                if super::subgroups(batch.device()) {
                     kernels::select_count_sg.enqueue::<$t>(batch, grid, x, flags, op, a, b, counts)
                 } else {
                     kernels::select_count.enqueue::<$t>(batch, grid, x, flags, op, a, b, counts)
@@ -671,7 +666,7 @@ macro_rules! item {
                 let grid = Grid::groups(x.len().div_ceil(TILE));
                 let (op, a, b) = (test.op, test.a, test.b);
                 let (part, want) = (test.partition as u32, test.want_idx as u32);
-                if subgroups(batch.device()) {
+                if super::subgroups(batch.device()) {
                     kernels::select_scatter_sg.enqueue::<$t>(
                         batch, grid, x, flags, op, a, b, part, want, offsets, total, out, idx,
                     )
